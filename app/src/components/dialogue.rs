@@ -1,0 +1,168 @@
+//! The two consultations side by side, turn aligned with turn, with the
+//! missing key facts marked where the complete consultation states them.
+
+use engine::dataset::{Case, Turn};
+use engine::vocab::{Consultation, Role};
+use leptos::prelude::*;
+
+/// A piece of a turn's text: plain, or a marked key fact (with its id).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Segment {
+    Plain(String),
+    Marked { fact: String, text: String },
+}
+
+/// Splits `text` at every occurrence of each `(fact_id, quote)`; overlapping
+/// occurrences keep the earlier one. Works on char boundaries (byte offsets of
+/// `str::find`), so Chinese text is never cut inside a character.
+///
+/// ```
+/// use app::components::dialogue::{mark_quotes, Segment};
+/// let s = mark_quotes("首付款由我爸出的，房子写我名", &[("k1".into(), "首付款由我爸出的".into())]);
+/// assert_eq!(s[0], Segment::Marked { fact: "k1".into(), text: "首付款由我爸出的".into() });
+/// assert_eq!(s[1], Segment::Plain("，房子写我名".into()));
+/// ```
+pub fn mark_quotes(text: &str, quotes: &[(String, String)]) -> Vec<Segment> {
+    let mut spans: Vec<(usize, usize, &str)> = quotes
+        .iter()
+        .filter(|(_, q)| !q.is_empty())
+        .flat_map(|(fact, q)| {
+            text.match_indices(q.as_str()).map(move |(at, m)| (at, at + m.len(), fact.as_str()))
+        })
+        .collect();
+    spans.sort_by_key(|&(start, end, _)| (start, std::cmp::Reverse(end)));
+    let mut out = Vec::new();
+    let mut pos = 0;
+    for (start, end, fact) in spans {
+        if start < pos {
+            continue;
+        }
+        if start > pos {
+            out.push(Segment::Plain(text[pos..start].to_owned()));
+        }
+        out.push(Segment::Marked { fact: fact.to_owned(), text: text[start..end].to_owned() });
+        pos = end;
+    }
+    if pos < text.len() {
+        out.push(Segment::Plain(text[pos..].to_owned()));
+    }
+    out
+}
+
+/// The `(fact_id, quote)` pairs of the case's missing key facts that have a quote.
+pub fn missing_quotes(case: &Case) -> Vec<(String, String)> {
+    case.missing_key_facts()
+        .filter_map(|k| k.quote.clone().map(|q| (k.id.clone(), q)))
+        .collect()
+}
+
+fn role_label(role: Role) -> &'static str {
+    match role {
+        Role::User => "用户 User",
+        Role::Assistant => "助手 Assistant",
+    }
+}
+
+#[component]
+fn TurnCell(
+    turn: Option<Turn>,
+    consultation: Consultation,
+    quotes: Vec<(String, String)>,
+    index: usize,
+) -> impl IntoView {
+    let Some(turn) = turn else {
+        return view! { <div class="turn empty"></div> }.into_any();
+    };
+    let segments = mark_quotes(&turn.content, &quotes);
+    view! {
+        <div class=format!("turn role-{} c-{}", turn.role.as_str(), consultation.as_str())>
+            <div class="turn-head">
+                <span class="turn-no">"#" {index + 1}</span>
+                <span class="turn-role">{role_label(turn.role)}</span>
+                <span class="turn-kind">{consultation.label_zh()}</span>
+            </div>
+            <p class="turn-text">
+                {segments
+                    .into_iter()
+                    .map(|s| match s {
+                        Segment::Plain(t) => t.into_any(),
+                        Segment::Marked { fact, text } => {
+                            view! {
+                                <mark class="missing-fact" data-fact=fact.clone() title=format!("缺失事实 missing fact {fact}")>
+                                    {text}
+                                    <sup>{fact.clone()}</sup>
+                                </mark>
+                            }
+                                .into_any()
+                        }
+                    })
+                    .collect_view()}
+            </p>
+        </div>
+    }
+    .into_any()
+}
+
+/// The paired consultations as one grid: row i holds turn i of each.
+#[component]
+pub fn DialogueComparison(case: Case) -> impl IntoView {
+    let quotes = missing_quotes(&case);
+    let complete = case.consultations.complete.clone();
+    let under = case.consultations.underspecified.clone();
+    let rows = complete.len().max(under.len());
+    view! {
+        <div class="dialogue-grid" data-testid="dialogue">
+            <div class="dialogue-head c-complete">"完整咨询 Complete consultation"</div>
+            <div class="dialogue-head c-underspecified">"信息缺失咨询 Underspecified consultation"</div>
+            {(0..rows)
+                .map(|i| {
+                    view! {
+                        <TurnCell turn=complete.get(i).cloned() consultation=Consultation::Complete quotes=quotes.clone() index=i />
+                        <TurnCell turn=under.get(i).cloned() consultation=Consultation::Underspecified quotes=Vec::new() index=i />
+                    }
+                })
+                .collect_view()}
+        </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn q(fact: &str, quote: &str) -> (String, String) {
+        (fact.to_owned(), quote.to_owned())
+    }
+
+    #[test]
+    fn unmarked_text_is_one_plain_segment() {
+        assert_eq!(mark_quotes("没有标记", &[]), vec![Segment::Plain("没有标记".into())]);
+    }
+
+    #[test]
+    fn marks_every_occurrence_and_keeps_the_rest() {
+        let s = mark_quotes("甲乙甲", &[q("k1", "甲")]);
+        assert_eq!(s.len(), 3);
+        assert_eq!(s[1], Segment::Plain("乙".into()));
+    }
+
+    #[test]
+    fn overlapping_quotes_keep_the_earlier_longer_one() {
+        let s = mark_quotes("首付款三十万元", &[q("k2", "三十万"), q("k1", "首付款三十万")]);
+        assert_eq!(s[0], Segment::Marked { fact: "k1".into(), text: "首付款三十万".into() });
+        assert_eq!(s[1], Segment::Plain("元".into()));
+    }
+
+    #[test]
+    fn segments_concatenate_back_to_the_text() {
+        let text = "我们2019年结婚，首付是我爸妈出的三十万，房子写的我们俩名字。";
+        let s = mark_quotes(text, &[q("k1", "首付是我爸妈出的"), q("k2", "名字"), q("k3", "不存在")]);
+        let joined: String = s
+            .iter()
+            .map(|s| match s {
+                Segment::Plain(t) | Segment::Marked { text: t, .. } => t.as_str(),
+            })
+            .collect();
+        assert_eq!(joined, text);
+    }
+}

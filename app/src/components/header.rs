@@ -1,0 +1,46 @@
+//! The site header: navigation and who is signed in.
+
+use leptos::prelude::*;
+
+use crate::server_fns::auth::who_am_i;
+
+#[component]
+pub fn Header() -> impl IntoView {
+    let user = Resource::new(|| (), |_| who_am_i());
+    view! {
+        <header class="site-header">
+            <a class="brand" href="/">
+                "LexPilot "
+                <span class="brand-sub">"Workbench"</span>
+            </a>
+            <nav class="site-nav" aria-label="Main">
+                <a href="/">"Overview 概览"</a>
+                <a href="/cases">"Cases 案例"</a>
+            </nav>
+            <div class="account">
+                <Suspense fallback=|| ()>
+                    {move || Suspend::new(async move {
+                        match user.await {
+                            Ok(Some(u)) => {
+                                let admin = (u.role == engine::accounts::Role::Admin)
+                                    .then(|| view! { <a href="/admin/users">"Accounts 账户"</a> });
+                                view! {
+                                    {admin}
+                                    <span class="user" data-testid="current-user">
+                                        {u.name}
+                                        <span class="role">{u.role.label_zh()} " · " {u.role.as_str()}</span>
+                                    </span>
+                                    <form method="post" action="/auth/signout" class="inline">
+                                        <button type="submit" class="link-button">"Sign out 退出"</button>
+                                    </form>
+                                }
+                                    .into_any()
+                            }
+                            _ => view! { <a href="/signin" class="sign-in-link">"Sign in 登录"</a> }.into_any(),
+                        }
+                    })}
+                </Suspense>
+            </div>
+        </header>
+    }
+}

@@ -1,0 +1,5 @@
+//! Pieces shared by pages.
+
+pub mod dialogue;
+pub mod header;
+pub mod labels;

@@ -1,0 +1,59 @@
+//! LexPilot Workbench UI: the Leptos application shared by the server
+//! (feature `ssr`, which renders pages and runs server functions) and the
+//! browser (feature `hydrate`, which the `frontend` crate compiles to wasm).
+//!
+//! - [`routes`]: every route of the app, in one place.
+//! - [`pages`]: one module per page (`XPage` components).
+//! - [`components`]: pieces shared by pages (`XTable`, `XView`).
+//! - [`server_fns`]: server functions by domain; each authorises, calls `db` or
+//!   `engine`, and maps to a [`types`] DTO. Server-only helpers live in
+//!   [`ssr`] (compiled with `ssr` only).
+//! - [`types`]: the DTOs that cross from server to browser.
+//!
+//! Depends on `engine` (pure domain types) everywhere and on `db` under `ssr`.
+
+#![recursion_limit = "256"]
+
+pub mod components;
+pub mod pages;
+pub mod routes;
+pub mod server_fns;
+#[cfg(feature = "ssr")]
+pub mod ssr;
+pub mod types;
+
+use leptos::prelude::*;
+use leptos_meta::{provide_meta_context, MetaTags, Stylesheet, Title};
+
+pub use routes::App;
+
+/// The HTML document around the app, rendered on the server.
+pub fn shell(options: LeptosOptions) -> impl IntoView {
+    view! {
+        <!DOCTYPE html>
+        <html lang="zh-CN">
+            <head>
+                <meta charset="utf-8" />
+                <meta name="viewport" content="width=device-width, initial-scale=1" />
+                <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+                <HydrationScripts options />
+                <MetaTags />
+            </head>
+            <body>
+                <App />
+            </body>
+        </html>
+    }
+}
+
+/// Document-wide head content: the stylesheet and the default title.
+#[component]
+pub fn Head() -> impl IntoView {
+    provide_meta_context();
+    view! {
+        <Stylesheet id="leptos" href="/pkg/lexpilot.css" />
+        <Title formatter=|text: String| {
+            if text.is_empty() { "LexPilot Workbench".to_owned() } else { format!("{text} · LexPilot Workbench") }
+        } />
+    }
+}

@@ -1,0 +1,9 @@
+//! One module per page. Each page loads its data through a server function
+//! resource and renders it; the route table is in [`crate::routes`].
+
+pub mod admin_users;
+pub mod case_list;
+pub mod case_page;
+pub mod not_found;
+pub mod overview;
+pub mod sign_in;

@@ -1,0 +1,48 @@
+//! Every route of the app. Pages render fully on the server before the first
+//! byte (`SsrMode::Async`), so they read the same with JavaScript off and
+//! a missing case answers with HTTP 404.
+
+use leptos::prelude::*;
+use leptos_router::components::{Route, Router, Routes};
+use leptos_router::{path, SsrMode};
+
+use crate::components::header::Header;
+use crate::pages::admin_users::AdminUsersPage;
+use crate::pages::case_list::CaseListPage;
+use crate::pages::case_page::CasePage;
+use crate::pages::not_found::NotFoundPage;
+use crate::pages::overview::OverviewPage;
+use crate::pages::sign_in::SignInPage;
+use crate::Head;
+
+#[component]
+pub fn App() -> impl IntoView {
+    view! {
+        <Head />
+        <Router>
+            <Header />
+            <main id="main">
+                <Routes fallback=NotFoundPage>
+                    <Route path=path!("/") view=OverviewPage ssr=SsrMode::Async />
+                    <Route path=path!("/cases") view=CaseListPage ssr=SsrMode::Async />
+                    <Route path=path!("/cases/:case_id") view=CasePage ssr=SsrMode::Async />
+                    <Route path=path!("/signin") view=SignInPage ssr=SsrMode::Async />
+                    <Route path=path!("/admin/users") view=AdminUsersPage ssr=SsrMode::Async />
+                </Routes>
+            </main>
+            <Hydrated />
+        </Router>
+    }
+}
+
+/// Sets `data-hydrated` on `<body>` once the wasm app has taken over, so tests
+/// (and people) know clicks are handled client-side.
+#[component]
+fn Hydrated() -> impl IntoView {
+    Effect::new(move |_| {
+        #[cfg(feature = "hydrate")]
+        if let Some(body) = document().body() {
+            let _ = body.set_attribute("data-hydrated", "true");
+        }
+    });
+}

@@ -1,0 +1,33 @@
+//! Case browsing: the filtered list and the single case.
+
+use engine::query::CaseFilter;
+use leptos::prelude::*;
+
+use crate::types::{CaseDetail, CaseList};
+
+#[server(prefix = "/sfn")]
+pub async fn list_cases(filter: CaseFilter, page: u32) -> Result<CaseList, ServerFnError> {
+    use crate::ssr::{current_dataset, dataset_view, db, from_db};
+    let db = db()?;
+    let dataset = current_dataset(&db).await?;
+    let (page, per_page) = engine::query::paging(Some(page), None);
+    let page = db::cases::list(&db, dataset.id, &filter, page, per_page)
+        .await
+        .map_err(from_db)?;
+    Ok(CaseList { dataset: dataset_view(&dataset), page })
+}
+
+#[server(prefix = "/sfn")]
+pub async fn get_case(case_id: String) -> Result<CaseDetail, ServerFnError> {
+    use crate::ssr::{current_dataset, dataset_view, db, from_db};
+    let db = db()?;
+    let dataset = current_dataset(&db).await?;
+    let found = db::cases::get(&db, dataset.id, &case_id).await.map_err(from_db)?;
+    Ok(CaseDetail {
+        dataset: dataset_view(&dataset),
+        case: found.case,
+        position: found.position + 1,
+        previous: found.previous,
+        next: found.next,
+    })
+}

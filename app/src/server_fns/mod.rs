@@ -1,0 +1,8 @@
+//! Server functions, one module per domain. Each is thin: authorise, call `db`
+//! or `engine`, return a [`crate::types`] DTO. They are served under `/sfn/`
+//! so that `/api/` stays the documented JSON API for scripts.
+
+pub mod auth;
+pub mod cases;
+pub mod overview;
+pub mod users;

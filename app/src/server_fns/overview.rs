@@ -1,0 +1,14 @@
+//! The dataset overview.
+
+use leptos::prelude::*;
+
+use crate::types::Overview;
+
+#[server(prefix = "/sfn")]
+pub async fn dataset_overview() -> Result<Overview, ServerFnError> {
+    use crate::ssr::{current_dataset, dataset_view, db, from_db};
+    let db = db()?;
+    let dataset = current_dataset(&db).await?;
+    let cases = db::cases::all(&db, dataset.id).await.map_err(from_db)?;
+    Ok(Overview { dataset: dataset_view(&dataset), stats: engine::stats::dataset_stats(&cases) })
+}

@@ -1,0 +1,29 @@
+//! Account management (admins only; checked here on the server).
+
+use leptos::prelude::*;
+
+use crate::types::UserView;
+
+#[server(prefix = "/sfn")]
+pub async fn list_users() -> Result<Vec<UserView>, ServerFnError> {
+    use crate::ssr::{db, from_db, require};
+    require(engine::accounts::Permission::ManageUsers).await?;
+    let users = db::users::list(&db()?).await.map_err(from_db)?;
+    Ok(users.into_iter().map(|u| UserView { name: u.name, role: u.role }).collect())
+}
+
+#[server(prefix = "/sfn")]
+pub async fn create_user(
+    name: String,
+    role: String,
+    password: String,
+) -> Result<UserView, ServerFnError> {
+    use crate::ssr::{db, from_db, require, set_status};
+    require(engine::accounts::Permission::ManageUsers).await?;
+    let Some(role) = engine::accounts::Role::parse(&role) else {
+        set_status(axum::http::StatusCode::BAD_REQUEST);
+        return Err(ServerFnError::new(format!("unknown role {role:?}")));
+    };
+    let user = db::users::create(&db()?, &name, role, &password).await.map_err(from_db)?;
+    Ok(UserView { name: user.name, role: user.role })
+}

@@ -1,0 +1,123 @@
+//! Server-only helpers for server functions: the shared [`AppState`], reading
+//! the session cookie, and mapping storage errors to user-facing ones.
+
+use axum::extract::FromRef;
+use axum::http::request::Parts;
+use axum::http::{HeaderMap, StatusCode};
+use db::users::User;
+use db::{Db, DbError};
+use leptos::prelude::*;
+use leptos_axum::ResponseOptions;
+
+use crate::types::DatasetView;
+
+/// State shared by every handler and server function, created once at start.
+#[derive(Clone, Debug, FromRef)]
+pub struct AppState {
+    pub leptos_options: LeptosOptions,
+    pub db: Db,
+}
+
+/// Name of the session cookie (HttpOnly, SameSite=Lax).
+pub const SESSION_COOKIE: &str = "lexpilot_session";
+
+/// The database, from the state the router provides to server functions.
+pub fn db() -> Result<Db, ServerFnError> {
+    use_context::<AppState>()
+        .map(|s| s.db)
+        .ok_or_else(|| ServerFnError::new("application state is missing"))
+}
+
+/// The value of cookie `name` in `headers`.
+pub fn cookie<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
+    headers
+        .get_all(axum::http::header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(k, _)| *k == name)
+        .map(|(_, v)| v)
+}
+
+/// The user of the request's session, if signed in.
+pub async fn session_user(db: &Db, headers: &HeaderMap) -> Result<Option<User>, DbError> {
+    match cookie(headers, SESSION_COOKIE) {
+        Some(token) => db::sessions::user(db, token).await,
+        None => Ok(None),
+    }
+}
+
+/// The signed-in user of the current server-function or page request.
+pub async fn current_user() -> Result<Option<User>, ServerFnError> {
+    let db = db()?;
+    let Some(parts) = use_context::<Parts>() else {
+        return Ok(None);
+    };
+    session_user(&db, &parts.headers).await.map_err(internal)
+}
+
+/// Logs an internal error and returns a generic message for the user.
+pub fn internal(e: impl std::fmt::Display) -> ServerFnError {
+    tracing::error!("internal error: {e}");
+    ServerFnError::new("internal error; the server log has the details")
+}
+
+/// Sets the response status (for page renders and server-function calls alike).
+pub fn set_status(status: StatusCode) {
+    if let Some(res) = use_context::<ResponseOptions>() {
+        res.set_status(status);
+    }
+}
+
+/// Maps a storage error: `NotFound` becomes HTTP 404 with its message.
+pub fn from_db(e: DbError) -> ServerFnError {
+    match e {
+        DbError::NotFound(msg) => {
+            set_status(StatusCode::NOT_FOUND);
+            ServerFnError::new(msg)
+        }
+        DbError::Conflict(msg) | DbError::Invalid(msg) => {
+            set_status(StatusCode::BAD_REQUEST);
+            ServerFnError::new(msg)
+        }
+        other => internal(other),
+    }
+}
+
+/// The dataset version pages show, or a 404 error when none is imported.
+pub async fn current_dataset(db: &Db) -> Result<db::datasets::DatasetInfo, ServerFnError> {
+    db::datasets::current(db)
+        .await
+        .map_err(from_db)?
+        .ok_or_else(|| from_db(DbError::NotFound("no dataset has been imported yet".into())))
+}
+
+pub fn dataset_view(d: &db::datasets::DatasetInfo) -> DatasetView {
+    DatasetView {
+        name: d.name.clone(),
+        version: d.version,
+        synthetic: d.synthetic,
+        case_count: d.case_count,
+        imported_at: d.created_at.clone(),
+    }
+}
+
+/// The signed-in user if their role allows `permission`; otherwise an error
+/// with status 401 (not signed in) or 403 (wrong role). Every server function
+/// that writes or reads something private starts with this.
+pub async fn require(
+    permission: engine::accounts::Permission,
+) -> Result<User, ServerFnError> {
+    match current_user().await? {
+        None => {
+            set_status(StatusCode::UNAUTHORIZED);
+            Err(ServerFnError::new("sign in first"))
+        }
+        Some(user) if !user.role.allows(permission) => {
+            set_status(StatusCode::FORBIDDEN);
+            Err(ServerFnError::new("your role may not do this"))
+        }
+        Some(user) => Ok(user),
+    }
+}

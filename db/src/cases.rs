@@ -1,0 +1,113 @@
+//! Reading cases: the filtered, paged list and single cases with their neighbours.
+//!
+//! The SQL filter here must agree with [`CaseFilter::matches`], the reference
+//! meaning of a filter; the tests check that it does.
+
+use engine::dataset::Case;
+use engine::query::{CaseFilter, CaseSummary, Page};
+use sqlx::{QueryBuilder, Sqlite};
+
+use crate::{Db, DbError, Result};
+
+fn parse(data: &str) -> Result<Case> {
+    serde_json::from_str(data).map_err(|e| DbError::Corrupt(format!("stored case: {e}")))
+}
+
+fn push_filter(qb: &mut QueryBuilder<'_, Sqlite>, dataset_id: i64, f: &CaseFilter) {
+    qb.push(" FROM cases c WHERE c.dataset_id = ").push_bind(dataset_id);
+    if let Some(class) = f.class {
+        qb.push(" AND c.class = ").push_bind(class.as_str());
+    }
+    if let Some(cause) = &f.cause {
+        qb.push(" AND c.cause = ").push_bind(cause.clone());
+    }
+    if let Some(p) = f.plaintiff_type {
+        qb.push(" AND c.plaintiff_type = ").push_bind(p.as_str());
+    }
+    if let Some(seed) = f.seed {
+        qb.push(" AND c.seed = ").push_bind(seed);
+    }
+    if let Some(v) = f.verdict {
+        qb.push(" AND EXISTS (SELECT 1 FROM case_claims k WHERE k.case_pk = c.id AND k.verdict = ")
+            .push_bind(v.as_str())
+            .push(")");
+    }
+    if let Some(t) = f.focal_point_type {
+        qb.push(
+            " AND EXISTS (SELECT 1 FROM case_focal_points p WHERE p.case_pk = c.id AND p.point_type = ",
+        )
+        .push_bind(t.as_str())
+        .push(")");
+    }
+    if let Some(q) = f.search_term() {
+        // instr() is a plain substring test: no LIKE wildcards to escape, no ASCII case folding.
+        qb.push(" AND instr(c.search_text, ").push_bind(q.to_owned()).push(") > 0");
+    }
+}
+
+/// One page of the cases of `dataset_id` passing `filter`, in dataset order.
+pub async fn list(
+    db: &Db,
+    dataset_id: i64,
+    filter: &CaseFilter,
+    page: u32,
+    per_page: u32,
+) -> Result<Page<CaseSummary>> {
+    let mut count = QueryBuilder::new("SELECT COUNT(*)");
+    push_filter(&mut count, dataset_id, filter);
+    let total: i64 = count.build_query_scalar().fetch_one(db.pool()).await?;
+
+    let mut rows = QueryBuilder::new("SELECT c.data");
+    push_filter(&mut rows, dataset_id, filter);
+    rows.push(" ORDER BY c.position LIMIT ")
+        .push_bind(i64::from(per_page))
+        .push(" OFFSET ")
+        .push_bind(i64::from(page.saturating_sub(1)) * i64::from(per_page));
+    let data: Vec<String> = rows.build_query_scalar().fetch_all(db.pool()).await?;
+    let items = data
+        .iter()
+        .map(|d| parse(d).map(|c| CaseSummary::of(&c)))
+        .collect::<Result<Vec<_>>>()?;
+    Ok(Page { items, total: u64::try_from(total).unwrap_or(0), page, per_page })
+}
+
+/// A case with the ids of the cases before and after it in dataset order.
+#[derive(Debug, Clone)]
+pub struct CaseWithNeighbours {
+    pub case: Case,
+    pub position: i64,
+    pub previous: Option<String>,
+    pub next: Option<String>,
+}
+
+/// The case `case_id` of `dataset_id`, or `NotFound`.
+pub async fn get(db: &Db, dataset_id: i64, case_id: &str) -> Result<CaseWithNeighbours> {
+    let row: Option<(String, i64)> =
+        sqlx::query_as("SELECT data, position FROM cases WHERE dataset_id = ? AND case_id = ?")
+            .bind(dataset_id)
+            .bind(case_id)
+            .fetch_optional(db.pool())
+            .await?;
+    let (data, position) = row.ok_or_else(|| DbError::NotFound(format!("no case {case_id}")))?;
+    let neighbour = |pos: i64| {
+        sqlx::query_scalar::<_, String>(
+            "SELECT case_id FROM cases WHERE dataset_id = ? AND position = ?",
+        )
+        .bind(dataset_id)
+        .bind(pos)
+        .fetch_optional(db.pool())
+    };
+    let previous = neighbour(position - 1).await?;
+    let next = neighbour(position + 1).await?;
+    Ok(CaseWithNeighbours { case: parse(&data)?, position, previous, next })
+}
+
+/// Every case of `dataset_id`, in dataset order.
+pub async fn all(db: &Db, dataset_id: i64) -> Result<Vec<Case>> {
+    let data: Vec<String> =
+        sqlx::query_scalar("SELECT data FROM cases WHERE dataset_id = ? ORDER BY position")
+            .bind(dataset_id)
+            .fetch_all(db.pool())
+            .await?;
+    data.iter().map(|d| parse(d)).collect()
+}

@@ -1,0 +1,148 @@
+//! Dataset versions. An import is one transaction: all cases or none.
+
+use engine::dataset::{to_jsonl, Case};
+use engine::query::search_text;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use sqlx::FromRow;
+
+use crate::{now, Db, Result};
+
+/// A stored dataset version.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, FromRow)]
+pub struct DatasetInfo {
+    pub id: i64,
+    pub name: String,
+    pub version: i64,
+    pub content_hash: String,
+    pub synthetic: bool,
+    pub source: String,
+    pub case_count: i64,
+    pub created_at: String,
+}
+
+/// What an import did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ImportOutcome {
+    /// A new version was stored.
+    Created(DatasetInfo),
+    /// The same content was already stored under this name: nothing changed.
+    Unchanged(DatasetInfo),
+}
+
+impl ImportOutcome {
+    pub fn dataset(&self) -> &DatasetInfo {
+        match self {
+            ImportOutcome::Created(d) | ImportOutcome::Unchanged(d) => d,
+        }
+    }
+}
+
+/// Where a dataset came from and how to label it.
+#[derive(Debug, Clone)]
+pub struct ImportSource<'a> {
+    pub name: &'a str,
+    pub source: &'a str,
+    pub synthetic: bool,
+}
+
+/// The hash that decides whether two imports are the same content: SHA-256 of
+/// the cases in their canonical JSON Lines form, so layout changes don't count.
+pub fn content_hash(cases: &[Case]) -> String {
+    hex::encode(Sha256::digest(to_jsonl(cases).as_bytes()))
+}
+
+const COLUMNS: &str = "id, name, version, content_hash, synthetic, source, case_count, created_at";
+
+/// Stores validated `cases` as a dataset version in one transaction: a no-op if
+/// the same content is stored under `src.name`, else the next version.
+pub async fn import(db: &Db, src: ImportSource<'_>, cases: &[Case]) -> Result<ImportOutcome> {
+    let hash = content_hash(cases);
+    let mut tx = db.pool().begin().await?;
+    let existing: Option<DatasetInfo> = sqlx::query_as(&format!(
+        "SELECT {COLUMNS} FROM datasets WHERE name = ? AND content_hash = ?"
+    ))
+    .bind(src.name)
+    .bind(&hash)
+    .fetch_optional(&mut *tx)
+    .await?;
+    if let Some(existing) = existing {
+        return Ok(ImportOutcome::Unchanged(existing));
+    }
+    let version: i64 =
+        sqlx::query_scalar("SELECT COALESCE(MAX(version), 0) + 1 FROM datasets WHERE name = ?")
+            .bind(src.name)
+            .fetch_one(&mut *tx)
+            .await?;
+    let case_count = i64::try_from(cases.len()).unwrap_or(i64::MAX);
+    let dataset_id: i64 = sqlx::query_scalar(
+        "INSERT INTO datasets (name, version, content_hash, synthetic, source, case_count, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
+    )
+    .bind(src.name)
+    .bind(version)
+    .bind(&hash)
+    .bind(src.synthetic)
+    .bind(src.source)
+    .bind(case_count)
+    .bind(now())
+    .fetch_one(&mut *tx)
+    .await?;
+    for (position, case) in cases.iter().enumerate() {
+        let data = serde_json::to_string(case).map_err(|e| crate::DbError::Invalid(e.to_string()))?;
+        let case_pk: i64 = sqlx::query_scalar(
+            "INSERT INTO cases (dataset_id, position, case_id, cause, class, plaintiff_type, seed, search_text, data)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+        )
+        .bind(dataset_id)
+        .bind(i64::try_from(position).unwrap_or(i64::MAX))
+        .bind(&case.case_id)
+        .bind(&case.cause)
+        .bind(case.class.as_str())
+        .bind(case.plaintiff_type.as_str())
+        .bind(case.seed)
+        .bind(search_text(case))
+        .bind(data)
+        .fetch_one(&mut *tx)
+        .await?;
+        for claim in &case.claims {
+            sqlx::query("INSERT INTO case_claims (case_pk, verdict) VALUES (?, ?)")
+                .bind(case_pk)
+                .bind(claim.verdict.as_str())
+                .execute(&mut *tx)
+                .await?;
+        }
+        for point in &case.focal_points {
+            sqlx::query("INSERT INTO case_focal_points (case_pk, point_type) VALUES (?, ?)")
+                .bind(case_pk)
+                .bind(point.r#type.as_str())
+                .execute(&mut *tx)
+                .await?;
+        }
+    }
+    tx.commit().await?;
+    let created = by_id(db, dataset_id).await?;
+    Ok(ImportOutcome::Created(created))
+}
+
+/// The dataset version pages and the API show: the one imported last.
+pub async fn current(db: &Db) -> Result<Option<DatasetInfo>> {
+    Ok(sqlx::query_as(&format!("SELECT {COLUMNS} FROM datasets ORDER BY id DESC LIMIT 1"))
+        .fetch_optional(db.pool())
+        .await?)
+}
+
+pub async fn by_id(db: &Db, id: i64) -> Result<DatasetInfo> {
+    sqlx::query_as(&format!("SELECT {COLUMNS} FROM datasets WHERE id = ?"))
+        .bind(id)
+        .fetch_optional(db.pool())
+        .await?
+        .ok_or_else(|| crate::DbError::NotFound(format!("no dataset with id {id}")))
+}
+
+/// Every stored version, newest first.
+pub async fn list(db: &Db) -> Result<Vec<DatasetInfo>> {
+    Ok(sqlx::query_as(&format!("SELECT {COLUMNS} FROM datasets ORDER BY id DESC"))
+        .fetch_all(db.pool())
+        .await?)
+}

@@ -1,0 +1,85 @@
+//! LexPilot storage: one SQLite file through sqlx (WAL, foreign keys on),
+//! created and migrated on open. Every query lives in a named function in the
+//! module of the entity it concerns; writes that belong together share a
+//! transaction. Depends on `engine` for the domain types, never on the UI.
+//!
+//! - [`datasets`]: dataset versions and their import.
+//! - [`cases`]: filtered, paged case listing and single-case reads.
+//! - [`users`]: accounts with argon2 password hashes.
+//! - [`sessions`]: server-side sessions and sign-in throttling.
+
+pub mod cases;
+pub mod datasets;
+pub mod sessions;
+pub mod users;
+
+use std::path::Path;
+use std::str::FromStr;
+use std::time::Duration;
+
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::SqlitePool;
+
+/// The error of this layer. `NotFound` and `Conflict` carry a message fit for a
+/// user; the others are internal and are logged, not shown.
+#[derive(Debug, thiserror::Error)]
+pub enum DbError {
+    #[error("{0}")]
+    NotFound(String),
+    #[error("{0}")]
+    Conflict(String),
+    #[error("invalid: {0}")]
+    Invalid(String),
+    #[error("database error: {0}")]
+    Sqlx(#[from] sqlx::Error),
+    #[error("migration error: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+    #[error("stored data is corrupt: {0}")]
+    Corrupt(String),
+}
+
+pub type Result<T, E = DbError> = std::result::Result<T, E>;
+
+/// A handle on the database: cheap to clone, one pool per process.
+#[derive(Debug, Clone)]
+pub struct Db {
+    pool: SqlitePool,
+}
+
+impl Db {
+    /// Opens (creating if needed) the SQLite file at `path` and applies pending migrations.
+    pub async fn open(path: &Path) -> Result<Db> {
+        let options = SqliteConnectOptions::new()
+            .filename(path)
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            .synchronous(SqliteSynchronous::Normal)
+            .foreign_keys(true)
+            .busy_timeout(Duration::from_secs(5));
+        Self::connect(options, 8).await
+    }
+
+    /// Opens a private in-memory database (one connection), for tests and tools.
+    pub async fn open_in_memory() -> Result<Db> {
+        let options = SqliteConnectOptions::from_str("sqlite::memory:")?.foreign_keys(true);
+        Self::connect(options, 1).await
+    }
+
+    async fn connect(options: SqliteConnectOptions, max: u32) -> Result<Db> {
+        let pool = SqlitePoolOptions::new()
+            .max_connections(max)
+            .connect_with(options)
+            .await?;
+        sqlx::migrate!("../migrations").run(&pool).await?;
+        Ok(Db { pool })
+    }
+
+    pub fn pool(&self) -> &SqlitePool {
+        &self.pool
+    }
+}
+
+/// The current time as stored: RFC 3339 UTC with seconds.
+pub(crate) fn now() -> String {
+    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+}

@@ -1,0 +1,962 @@
+//! The dataset file of `docs/formats.md` §2: one case per line.
+//!
+//! - Types: [`Case`] and its parts, serde-compatible with the contract.
+//! - Parsing: [`parse_dataset`] / [`parse_dataset_reader`] read JSON Lines and
+//!   return every case, or every error found (up to [`MAX_ERRORS`]), each naming
+//!   its 1-based line, the case and the JSON path of the field at fault.
+//!   [`parse_case`] does the same for one case's JSON text.
+//! - Validation: [`validate_case`] checks the rules that concern one case; the
+//!   rules across cases (unique `case_id`, one seed per cause) are checked while
+//!   parsing a file.
+//! - Writing: [`to_jsonl`], which [`parse_dataset`] reads back unchanged.
+//!
+//! Lines are first read into a [`serde_json::Value`] and then walked field by
+//! field, so that a wrong type, a missing field or an unknown vocabulary value
+//! is reported with its path (`claims[1].verdict`), which serde's own errors do
+//! not give. Depends on serde, serde_json and [`crate::vocab`]; reads through
+//! [`std::io::BufRead`] only, never the file system.
+
+use std::collections::hash_map::Entry;
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+use std::io::BufRead;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::vocab::{
+    cause, Class, Consultation, FocalPointType, PlaintiffType, Role, Verdict, Vocabulary,
+};
+
+/// One case: a first-instance civil judgment with its claims, focal points of
+/// dispute, key facts and the pair of consultations built from it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Case {
+    /// Unique within a dataset file, e.g. `LP-0001`.
+    pub case_id: String,
+    /// The court's case number, e.g. `（2021）粤0106民初1234号`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub case_number: Option<String>,
+    /// The Chinese name of the cause of action, one of [`crate::vocab::CAUSES`].
+    pub cause: String,
+    /// The class of `cause`.
+    pub class: Class,
+    /// The province or region of the court.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub province: Option<String>,
+    /// Whether the primary plaintiff is a natural person.
+    pub plaintiff_type: PlaintiffType,
+    /// The user profile the consultations were written for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile: Option<Profile>,
+    /// How many legal provisions the judgment cites.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provisions_cited: Option<u32>,
+    /// The plaintiff's claims with the court's verdicts; never empty.
+    pub claims: Vec<Claim>,
+    /// The focal points of dispute.
+    pub focal_points: Vec<FocalPoint>,
+    /// The facts the court relied on, each tied to a focal point.
+    pub key_facts: Vec<KeyFact>,
+    /// Ids of the key facts the underspecified consultation leaves out.
+    pub missing_facts: Vec<String>,
+    /// The complete and the underspecified consultation.
+    pub consultations: Consultations,
+    /// Whether this is the expert-authored seed pair of its cause.
+    #[serde(default)]
+    pub seed: bool,
+}
+
+/// The simulated user's profile. Every field is optional; keys this type does
+/// not know are kept in `extra` and written back.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Profile {
+    /// Age in years.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub age: Option<u32>,
+    /// Gender, free text (`男`, `女`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gender: Option<String>,
+    /// Occupation, free text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub occupation: Option<String>,
+    /// Personality description, free text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub personality: Option<String>,
+    /// For a non-natural plaintiff, the role of the person speaking for it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub role: Option<String>,
+    /// Any other keys, kept as they are.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// One claim of the plaintiff and the court's verdict on it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Claim {
+    /// Unique within the case, e.g. `c1`.
+    pub id: String,
+    /// The claim as filed.
+    pub text: String,
+    /// The court's verdict.
+    pub verdict: Verdict,
+}
+
+/// One focal point of dispute.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FocalPoint {
+    /// Unique within the case, e.g. `f1`.
+    pub id: String,
+    /// The focal point as the court framed it.
+    pub text: String,
+    /// Its type (paper, Table 18).
+    pub r#type: FocalPointType,
+}
+
+/// One fact the court relied on.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct KeyFact {
+    /// Unique within the case, e.g. `k1`.
+    pub id: String,
+    /// The id of the focal point it bears on.
+    pub focal_point: String,
+    /// The fact.
+    pub text: String,
+    /// Our extension: an exact substring of one turn of the complete
+    /// consultation where the fact is stated, so that it can be marked there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quote: Option<String>,
+}
+
+/// The two consultations of a case, paired turn for turn.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Consultations {
+    /// Holds every key fact.
+    pub complete: Vec<Turn>,
+    /// Leaves the missing key facts out.
+    pub underspecified: Vec<Turn>,
+}
+
+/// One turn of a dialogue.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Turn {
+    /// Who speaks.
+    pub role: Role,
+    /// What is said.
+    pub content: String,
+}
+
+impl Case {
+    /// The turns of one of the two consultations.
+    pub fn turns(&self, c: Consultation) -> &[Turn] {
+        match c {
+            Consultation::Complete => &self.consultations.complete,
+            Consultation::Underspecified => &self.consultations.underspecified,
+        }
+    }
+
+    /// The key facts named in `missing_facts`, in `key_facts` order.
+    pub fn missing_key_facts(&self) -> impl Iterator<Item = &KeyFact> {
+        self.key_facts
+            .iter()
+            .filter(|k| self.missing_facts.contains(&k.id))
+    }
+
+    /// The length of one consultation in characters (Unicode scalar values),
+    /// summed over its turns.
+    pub fn chars(&self, c: Consultation) -> usize {
+        self.turns(c)
+            .iter()
+            .map(|t| t.content.chars().count())
+            .sum()
+    }
+}
+
+/// One problem found in a dataset file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DatasetError {
+    /// The 1-based line of the file.
+    pub line: usize,
+    /// The case's `case_id`, when it could be read.
+    pub case_id: Option<String>,
+    /// The JSON path of the field at fault (`claims[1].verdict`), empty when the
+    /// problem is the line itself (invalid JSON or UTF-8).
+    pub field: String,
+    /// What is wrong, and what was expected.
+    pub message: String,
+}
+
+impl fmt::Display for DatasetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}", self.line)?;
+        if let Some(id) = &self.case_id {
+            write!(f, " ({id})")?;
+        }
+        if !self.field.is_empty() {
+            write!(f, ", field {}", self.field)?;
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+impl std::error::Error for DatasetError {}
+
+/// Every problem found in a dataset file, in line order, one per line when
+/// displayed. A file with more than [`MAX_ERRORS`] problems ends with an entry
+/// saying how many more there are.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DatasetErrors(pub Vec<DatasetError>);
+
+impl fmt::Display for DatasetErrors {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, e) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str("\n")?;
+            }
+            write!(f, "{e}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for DatasetErrors {}
+
+/// How many errors a parse reports in full before summarising the rest.
+pub const MAX_ERRORS: usize = 100;
+
+/// Parses and validates a whole dataset file held in memory.
+///
+/// Blank (whitespace-only) lines are skipped; line numbers count them. Returns
+/// every case in file order, or every error found (see [`DatasetErrors`]).
+///
+/// # Examples
+///
+/// ```
+/// use engine::dataset::parse_dataset;
+/// use engine::vocab::Verdict;
+///
+/// let line = r#"{"case_id": "LP-0001", "cause": "离婚后财产纠纷", "class": "family",
+///   "plaintiff_type": "natural",
+///   "claims": [{"id": "c1", "text": "判令被告返还房屋份额款20万元", "verdict": "partially_supported"}],
+///   "focal_points": [{"id": "f1", "text": "涉案房屋出资情况", "type": "rights_allocation"}],
+///   "key_facts": [{"id": "k1", "focal_point": "f1", "text": "首付款由原告父亲支付"}],
+///   "missing_facts": ["k1"],
+///   "consultations": {"complete": [{"role": "user", "content": "首付款是我父亲付的。"}],
+///                     "underspecified": [{"role": "user", "content": "房子怎么分？"}]}}"#
+///     .replace('\n', " ");
+///
+/// let cases = parse_dataset(&format!("{line}\n")).expect("a valid dataset");
+/// assert_eq!(cases[0].claims[0].verdict, Verdict::PartiallySupported);
+/// assert!(!cases[0].seed);
+///
+/// let errors = parse_dataset(&line.replace("partially_supported", "won")).unwrap_err();
+/// assert_eq!(
+///     errors.to_string(),
+///     "line 1 (LP-0001), field claims[0].verdict: unknown verdict \"won\"; \
+///      expected one of supported, partially_supported, dismissed"
+/// );
+/// ```
+pub fn parse_dataset(text: &str) -> Result<Vec<Case>, DatasetErrors> {
+    parse_dataset_reader(text.as_bytes())
+}
+
+/// Parses and validates a dataset file line by line from a reader, as
+/// [`parse_dataset`] does. A line that is not UTF-8 is reported and skipped; a
+/// read failure is reported and ends the parse.
+pub fn parse_dataset_reader<R: BufRead>(mut reader: R) -> Result<Vec<Case>, DatasetErrors> {
+    let mut errors = ErrorLog::default();
+    let mut cases = Vec::new();
+    let mut first_line_of_id: HashMap<String, usize> = HashMap::new();
+    let mut seed_of_cause: HashMap<String, (String, usize)> = HashMap::new();
+    let mut buf = Vec::new();
+    let mut line = 0;
+
+    loop {
+        buf.clear();
+        match reader.read_until(b'\n', &mut buf) {
+            Ok(0) => break,
+            Ok(_) => line += 1,
+            Err(e) => {
+                errors.push(line_error(
+                    line + 1,
+                    format!("could not read the line: {e}"),
+                ));
+                break;
+            }
+        }
+        let text = match std::str::from_utf8(&buf) {
+            Ok(text) => text,
+            Err(e) => {
+                errors.push(line_error(
+                    line,
+                    format!(
+                        "not valid UTF-8 (bad byte at offset {} of the line)",
+                        e.valid_up_to()
+                    ),
+                ));
+                continue;
+            }
+        };
+        // A byte-order mark may open a file saved by some Windows editors.
+        let text = if line == 1 {
+            text.trim_start_matches('\u{feff}')
+        } else {
+            text
+        };
+        if text.trim().is_empty() {
+            continue;
+        }
+
+        let case = match read_case(text, line) {
+            Ok(case) => case,
+            Err(line_errors) => {
+                line_errors.into_iter().for_each(|e| errors.push(e));
+                continue;
+            }
+        };
+        // A case that breaks a per-case rule still takes part in the checks
+        // across cases, so that its id and seed are not reused unnoticed.
+        validate_case(&case, line)
+            .into_iter()
+            .for_each(|e| errors.push(e));
+
+        // An empty id is reported by `validate_case`, not also as a duplicate.
+        if !is_blank(&case.case_id) {
+            match first_line_of_id.entry(case.case_id.clone()) {
+                Entry::Occupied(first) => errors.push(case_error(
+                    &case,
+                    line,
+                    "case_id",
+                    format!(
+                        "duplicate case_id \"{}\"; it is first used on line {}",
+                        case.case_id,
+                        first.get()
+                    ),
+                )),
+                Entry::Vacant(slot) => {
+                    slot.insert(line);
+                }
+            }
+        }
+        if case.seed {
+            match seed_of_cause.entry(case.cause.clone()) {
+                Entry::Occupied(first) => {
+                    let (first_id, first_line) = first.get();
+                    errors.push(case_error(
+                        &case,
+                        line,
+                        "seed",
+                        format!(
+                            "a second seed case for cause {}; the seed is already {first_id} \
+                             on line {first_line}",
+                            case.cause
+                        ),
+                    ));
+                }
+                Entry::Vacant(slot) => {
+                    slot.insert((case.case_id.clone(), line));
+                }
+            }
+        }
+        cases.push(case);
+    }
+
+    errors.finish().map(|()| cases)
+}
+
+/// Parses one case from its JSON text and checks the per-case rules
+/// ([`validate_case`]). `line` is the line number to put in errors.
+pub fn parse_case(json: &str, line: usize) -> Result<Case, Vec<DatasetError>> {
+    let case = read_case(json, line)?;
+    let errors = validate_case(&case, line);
+    if errors.is_empty() {
+        Ok(case)
+    } else {
+        Err(errors)
+    }
+}
+
+/// Reads one case from its JSON text, checking its structure (fields, types,
+/// vocabulary values) but not the rules of [`validate_case`].
+fn read_case(json: &str, line: usize) -> Result<Case, Vec<DatasetError>> {
+    let value: Value = match serde_json::from_str(json) {
+        Ok(value) => value,
+        Err(e) => return Err(vec![line_error(line, json_message(&e, json))]),
+    };
+    let mut reader = CaseReader {
+        line,
+        case_id: None,
+        errors: Vec::new(),
+    };
+    match reader.case(&value) {
+        Some(case) if reader.errors.is_empty() => Ok(case),
+        _ => Err(reader.errors),
+    }
+}
+
+/// Checks the rules of `docs/formats.md` §2 that concern one case, reporting
+/// each violation with `line`:
+///
+/// - `case_id`, claim, focal point and key fact ids and texts, and turn
+///   contents are not empty (nor only whitespace);
+/// - `cause` is one of the 36 causes and `class` is that cause's class;
+/// - `claims` is not empty; claim, focal point and key fact ids are unique;
+/// - every `key_facts[].focal_point` names a focal point, every `missing_facts`
+///   entry a key fact, and every `key_facts[].quote` occurs verbatim in a turn of
+///   the complete consultation;
+/// - both consultations are non-empty, start with a `user` turn and have the
+///   same number of turns.
+pub fn validate_case(case: &Case, line: usize) -> Vec<DatasetError> {
+    let mut errors = Vec::new();
+    let mut fail =
+        |field: String, message: String| errors.push(case_error(case, line, &field, message));
+
+    if is_blank(&case.case_id) {
+        fail("case_id".into(), EMPTY.into());
+    }
+
+    match cause(&case.cause) {
+        None => fail(
+            "cause".into(),
+            format!(
+                "unknown cause \"{}\"; expected the Chinese name of one of the 36 causes of \
+                 action of the LexPilot paper's Table 10, such as 离婚纠纷",
+                case.cause
+            ),
+        ),
+        Some(known) if known.class != case.class => fail(
+            "class".into(),
+            format!(
+                "class \"{}\" does not match cause {}, which belongs to class {}",
+                case.class, case.cause, known.class
+            ),
+        ),
+        Some(_) => {}
+    }
+
+    if case.claims.is_empty() {
+        fail("claims".into(), "must list at least one claim".into());
+    }
+    check_ids(
+        case.claims.iter().map(|c| c.id.as_str()),
+        "claims",
+        "claim",
+        &mut fail,
+    );
+    for (i, claim) in case.claims.iter().enumerate() {
+        if is_blank(&claim.text) {
+            fail(format!("claims[{i}].text"), EMPTY.into());
+        }
+    }
+
+    let focal_ids = check_ids(
+        case.focal_points.iter().map(|f| f.id.as_str()),
+        "focal_points",
+        "focal point",
+        &mut fail,
+    );
+    for (i, focal) in case.focal_points.iter().enumerate() {
+        if is_blank(&focal.text) {
+            fail(format!("focal_points[{i}].text"), EMPTY.into());
+        }
+    }
+
+    let fact_ids = check_ids(
+        case.key_facts.iter().map(|k| k.id.as_str()),
+        "key_facts",
+        "key fact",
+        &mut fail,
+    );
+    let complete = &case.consultations.complete;
+    for (i, fact) in case.key_facts.iter().enumerate() {
+        if !focal_ids.contains(fact.focal_point.as_str()) {
+            fail(
+                format!("key_facts[{i}].focal_point"),
+                format!(
+                    "names no focal point of this case: \"{}\" (focal points: {})",
+                    fact.focal_point,
+                    listing(case.focal_points.iter().map(|f| f.id.as_str()))
+                ),
+            );
+        }
+        if is_blank(&fact.text) {
+            fail(format!("key_facts[{i}].text"), EMPTY.into());
+        }
+        // An empty complete consultation is reported once, below, not per quote.
+        if let Some(quote) = &fact.quote {
+            if quote.is_empty() {
+                fail(format!("key_facts[{i}].quote"), EMPTY.into());
+            } else if !complete.is_empty()
+                && !complete.iter().any(|t| t.content.contains(quote.as_str()))
+            {
+                fail(
+                    format!("key_facts[{i}].quote"),
+                    "does not occur verbatim in any turn of consultations.complete".into(),
+                );
+            }
+        }
+    }
+
+    for (i, id) in case.missing_facts.iter().enumerate() {
+        if !fact_ids.contains(id.as_str()) {
+            fail(
+                format!("missing_facts[{i}]"),
+                format!(
+                    "names no key fact of this case: \"{id}\" (key facts: {})",
+                    listing(case.key_facts.iter().map(|k| k.id.as_str()))
+                ),
+            );
+        }
+    }
+
+    for kind in Consultation::ALL {
+        let path = format!("consultations.{kind}");
+        let turns = case.turns(kind);
+        match turns.first() {
+            None => fail(path.clone(), "must have at least one turn".into()),
+            Some(first) if first.role != Role::User => fail(
+                format!("{path}[0].role"),
+                format!("a consultation starts with a user turn, not {}", first.role),
+            ),
+            Some(_) => {}
+        }
+        for (i, turn) in turns.iter().enumerate() {
+            if is_blank(&turn.content) {
+                fail(format!("{path}[{i}].content"), EMPTY.into());
+            }
+        }
+    }
+    let (complete, underspecified) = (
+        case.consultations.complete.len(),
+        case.consultations.underspecified.len(),
+    );
+    if complete > 0 && underspecified > 0 && complete != underspecified {
+        fail(
+            "consultations.underspecified".into(),
+            format!(
+                "has {underspecified} turns but consultations.complete has {complete}; \
+                 the two are paired turn for turn"
+            ),
+        );
+    }
+
+    errors
+}
+
+/// Writes cases as JSON Lines, one case per line, each line `\n`-terminated.
+/// [`parse_dataset`] reads the result back into equal cases.
+pub fn to_jsonl(cases: &[Case]) -> String {
+    let mut out = String::new();
+    for case in cases {
+        // Serialising a `Case` cannot fail: it holds only strings, numbers,
+        // booleans, sequences and string-keyed maps.
+        let line = serde_json::to_string(case).expect("a Case always serialises to JSON");
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}
+
+const EMPTY: &str = "must not be empty";
+
+fn is_blank(s: &str) -> bool {
+    s.trim().is_empty()
+}
+
+fn listing<'a>(ids: impl Iterator<Item = &'a str>) -> String {
+    let ids: Vec<&str> = ids.collect();
+    if ids.is_empty() {
+        "none".into()
+    } else {
+        ids.join(", ")
+    }
+}
+
+/// Reports empty and duplicate ids of the list at `list` and returns the set of
+/// its ids.
+fn check_ids<'a>(
+    ids: impl Iterator<Item = &'a str>,
+    list: &str,
+    what: &str,
+    fail: &mut impl FnMut(String, String),
+) -> HashSet<&'a str> {
+    let mut first_index: HashMap<&str, usize> = HashMap::new();
+    for (i, id) in ids.enumerate() {
+        if is_blank(id) {
+            fail(format!("{list}[{i}].id"), EMPTY.into());
+        } else if let Some(first) = first_index.get(id) {
+            fail(
+                format!("{list}[{i}].id"),
+                format!("duplicate {what} id \"{id}\"; {list}[{first}] already has it"),
+            );
+        } else {
+            first_index.insert(id, i);
+        }
+    }
+    first_index.into_keys().collect()
+}
+
+fn line_error(line: usize, message: String) -> DatasetError {
+    DatasetError {
+        line,
+        case_id: None,
+        field: String::new(),
+        message,
+    }
+}
+
+fn case_error(case: &Case, line: usize, field: &str, message: String) -> DatasetError {
+    DatasetError {
+        line,
+        case_id: (!is_blank(&case.case_id)).then(|| case.case_id.clone()),
+        field: field.into(),
+        message,
+    }
+}
+
+/// serde_json's message without its " at line 1 column N" suffix, with the
+/// column counted in characters (serde_json counts bytes), as editors show it.
+fn json_message(e: &serde_json::Error, text: &str) -> String {
+    let full = e.to_string();
+    let suffix = format!(" at line {} column {}", e.line(), e.column());
+    let message = full.strip_suffix(&suffix).unwrap_or(&full);
+    let column = text
+        .char_indices()
+        .take_while(|&(i, _)| i < e.column())
+        .count();
+    format!("invalid JSON at column {column}: {message}")
+}
+
+/// Errors of a whole file: the first [`MAX_ERRORS`] in full, then a count.
+#[derive(Default)]
+struct ErrorLog {
+    shown: Vec<DatasetError>,
+    omitted: usize,
+    first_omitted_line: usize,
+}
+
+impl ErrorLog {
+    fn push(&mut self, error: DatasetError) {
+        if self.shown.len() < MAX_ERRORS {
+            self.shown.push(error);
+        } else {
+            if self.omitted == 0 {
+                self.first_omitted_line = error.line;
+            }
+            self.omitted += 1;
+        }
+    }
+
+    fn finish(mut self) -> Result<(), DatasetErrors> {
+        if self.shown.is_empty() {
+            return Ok(());
+        }
+        if self.omitted > 0 {
+            self.shown.push(line_error(
+                self.first_omitted_line,
+                format!(
+                    "… and {} more error{} from this line on",
+                    self.omitted,
+                    if self.omitted == 1 { "" } else { "s" }
+                ),
+            ));
+        }
+        Err(DatasetErrors(self.shown))
+    }
+}
+
+/// Reads a case out of a JSON value, recording every problem with its path.
+///
+/// Each reader returns `None` after recording an error; composite readers read
+/// all their parts before combining them, so that one line reports all its
+/// problems.
+struct CaseReader {
+    line: usize,
+    case_id: Option<String>,
+    errors: Vec<DatasetError>,
+}
+
+/// Reads one JSON value found at a path.
+type Read<T> = fn(&mut CaseReader, &Value, &str) -> Option<T>;
+
+fn describe(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+fn join(parent: &str, key: &str) -> String {
+    if parent.is_empty() {
+        key.to_owned()
+    } else {
+        format!("{parent}.{key}")
+    }
+}
+
+impl CaseReader {
+    fn fail(&mut self, field: &str, message: String) {
+        self.errors.push(DatasetError {
+            line: self.line,
+            case_id: self.case_id.clone(),
+            field: field.to_owned(),
+            message,
+        });
+    }
+
+    fn required<T>(
+        &mut self,
+        obj: &Map<String, Value>,
+        parent: &str,
+        key: &str,
+        read: Read<T>,
+    ) -> Option<T> {
+        let path = join(parent, key);
+        match obj.get(key) {
+            Some(v) => read(self, v, &path),
+            None => {
+                self.fail(&path, "missing required field".into());
+                None
+            }
+        }
+    }
+
+    /// `Some(None)` when the key is absent or null, `None` when it is invalid.
+    fn optional<T>(
+        &mut self,
+        obj: &Map<String, Value>,
+        parent: &str,
+        key: &str,
+        read: Read<T>,
+    ) -> Option<Option<T>> {
+        match obj.get(key) {
+            None | Some(Value::Null) => Some(None),
+            Some(v) => read(self, v, &join(parent, key)).map(Some),
+        }
+    }
+
+    fn object<'v>(&mut self, v: &'v Value, path: &str) -> Option<&'v Map<String, Value>> {
+        let obj = v.as_object();
+        if obj.is_none() {
+            self.fail(path, format!("expected an object, got {}", describe(v)));
+        }
+        obj
+    }
+
+    fn string(&mut self, v: &Value, path: &str) -> Option<String> {
+        match v {
+            Value::String(s) => Some(s.clone()),
+            other => {
+                self.fail(path, format!("expected a string, got {}", describe(other)));
+                None
+            }
+        }
+    }
+
+    fn boolean(&mut self, v: &Value, path: &str) -> Option<bool> {
+        let b = v.as_bool();
+        if b.is_none() {
+            self.fail(path, format!("expected true or false, got {}", describe(v)));
+        }
+        b
+    }
+
+    fn count(&mut self, v: &Value, path: &str) -> Option<u32> {
+        let n = v.as_u64().and_then(|n| u32::try_from(n).ok());
+        if n.is_none() {
+            let got = match v {
+                Value::Number(n) => n.to_string(),
+                other => describe(other).to_owned(),
+            };
+            self.fail(
+                path,
+                format!("expected a whole number from 0 to {}, got {got}", u32::MAX),
+            );
+        }
+        n
+    }
+
+    fn vocab<T: Vocabulary>(&mut self, v: &Value, path: &str) -> Option<T> {
+        match v {
+            Value::String(s) => {
+                let parsed = T::parse(s);
+                if parsed.is_none() {
+                    self.fail(
+                        path,
+                        format!(
+                            "unknown {} \"{s}\"; expected one of {}",
+                            T::KIND,
+                            T::expected()
+                        ),
+                    );
+                }
+                parsed
+            }
+            other => {
+                self.fail(
+                    path,
+                    format!(
+                        "expected a {} (one of {}), got {}",
+                        T::KIND,
+                        T::expected(),
+                        describe(other)
+                    ),
+                );
+                None
+            }
+        }
+    }
+
+    /// Reads every element of an array, reporting all bad elements.
+    fn list<T>(&mut self, v: &Value, path: &str, read: Read<T>) -> Option<Vec<T>> {
+        let Some(items) = v.as_array() else {
+            self.fail(path, format!("expected an array, got {}", describe(v)));
+            return None;
+        };
+        let read: Vec<Option<T>> = items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| read(self, item, &format!("{path}[{i}]")))
+            .collect();
+        read.into_iter().collect()
+    }
+
+    fn case(&mut self, v: &Value) -> Option<Case> {
+        let Some(obj) = v.as_object() else {
+            self.fail(
+                "",
+                format!(
+                    "expected a JSON object (one case per line), got {}",
+                    describe(v)
+                ),
+            );
+            return None;
+        };
+        // Read first, so that the errors of the other fields name the case.
+        let case_id = self.required(obj, "", "case_id", Self::string);
+        self.case_id = case_id.clone().filter(|id| !is_blank(id));
+
+        let case_number = self.optional(obj, "", "case_number", Self::string);
+        let cause = self.required(obj, "", "cause", Self::string);
+        let class = self.required(obj, "", "class", Self::vocab::<Class>);
+        let province = self.optional(obj, "", "province", Self::string);
+        let plaintiff_type = self.required(obj, "", "plaintiff_type", Self::vocab::<PlaintiffType>);
+        let profile = self.optional(obj, "", "profile", Self::profile);
+        let provisions_cited = self.optional(obj, "", "provisions_cited", Self::count);
+        let claims = self.required(obj, "", "claims", |r, v, p| r.list(v, p, Self::claim));
+        let focal_points = self.required(obj, "", "focal_points", |r, v, p| {
+            r.list(v, p, Self::focal_point)
+        });
+        let key_facts = self.required(obj, "", "key_facts", |r, v, p| r.list(v, p, Self::key_fact));
+        let missing_facts = self.required(obj, "", "missing_facts", |r, v, p| {
+            r.list(v, p, Self::string)
+        });
+        let consultations = self.required(obj, "", "consultations", Self::consultations);
+        let seed = self.optional(obj, "", "seed", Self::boolean);
+
+        Some(Case {
+            case_id: case_id?,
+            case_number: case_number?,
+            cause: cause?,
+            class: class?,
+            province: province?,
+            plaintiff_type: plaintiff_type?,
+            profile: profile?,
+            provisions_cited: provisions_cited?,
+            claims: claims?,
+            focal_points: focal_points?,
+            key_facts: key_facts?,
+            missing_facts: missing_facts?,
+            consultations: consultations?,
+            seed: seed?.unwrap_or(false),
+        })
+    }
+
+    fn profile(&mut self, v: &Value, path: &str) -> Option<Profile> {
+        let obj = self.object(v, path)?;
+        let age = self.optional(obj, path, "age", Self::count);
+        let gender = self.optional(obj, path, "gender", Self::string);
+        let occupation = self.optional(obj, path, "occupation", Self::string);
+        let personality = self.optional(obj, path, "personality", Self::string);
+        let role = self.optional(obj, path, "role", Self::string);
+        let extra = obj
+            .iter()
+            .filter(|(k, _)| {
+                !["age", "gender", "occupation", "personality", "role"].contains(&k.as_str())
+            })
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        Some(Profile {
+            age: age?,
+            gender: gender?,
+            occupation: occupation?,
+            personality: personality?,
+            role: role?,
+            extra,
+        })
+    }
+
+    fn claim(&mut self, v: &Value, path: &str) -> Option<Claim> {
+        let obj = self.object(v, path)?;
+        let id = self.required(obj, path, "id", Self::string);
+        let text = self.required(obj, path, "text", Self::string);
+        let verdict = self.required(obj, path, "verdict", Self::vocab::<Verdict>);
+        Some(Claim {
+            id: id?,
+            text: text?,
+            verdict: verdict?,
+        })
+    }
+
+    fn focal_point(&mut self, v: &Value, path: &str) -> Option<FocalPoint> {
+        let obj = self.object(v, path)?;
+        let id = self.required(obj, path, "id", Self::string);
+        let text = self.required(obj, path, "text", Self::string);
+        let r#type = self.required(obj, path, "type", Self::vocab::<FocalPointType>);
+        Some(FocalPoint {
+            id: id?,
+            text: text?,
+            r#type: r#type?,
+        })
+    }
+
+    fn key_fact(&mut self, v: &Value, path: &str) -> Option<KeyFact> {
+        let obj = self.object(v, path)?;
+        let id = self.required(obj, path, "id", Self::string);
+        let focal_point = self.required(obj, path, "focal_point", Self::string);
+        let text = self.required(obj, path, "text", Self::string);
+        let quote = self.optional(obj, path, "quote", Self::string);
+        Some(KeyFact {
+            id: id?,
+            focal_point: focal_point?,
+            text: text?,
+            quote: quote?,
+        })
+    }
+
+    fn consultations(&mut self, v: &Value, path: &str) -> Option<Consultations> {
+        let obj = self.object(v, path)?;
+        let complete = self.required(obj, path, "complete", |r, v, p| r.list(v, p, Self::turn));
+        let underspecified = self.required(obj, path, "underspecified", |r, v, p| {
+            r.list(v, p, Self::turn)
+        });
+        Some(Consultations {
+            complete: complete?,
+            underspecified: underspecified?,
+        })
+    }
+
+    fn turn(&mut self, v: &Value, path: &str) -> Option<Turn> {
+        let obj = self.object(v, path)?;
+        let role = self.required(obj, path, "role", Self::vocab::<Role>);
+        let content = self.required(obj, path, "content", Self::string);
+        Some(Turn {
+            role: role?,
+            content: content?,
+        })
+    }
+}

@@ -1,0 +1,21 @@
+//! The LexPilot evaluation engine.
+//!
+//! Pure Rust: plain types and functions over slices. No axum, leptos, sqlx or
+//! tokio may be used here; everything that decides a number lives in this crate.
+//!
+//! - [`accounts`]: account roles and the permission each grants.
+//! - [`vocab`]: the fixed vocabularies of `docs/formats.md` §1 and the 36 causes
+//!   of action with their classes (LexPilot paper, Table 10).
+//! - [`dataset`]: the dataset file (§2): types, streaming parser and validation
+//!   with line- and field-named errors.
+//! - [`stats`]: dataset statistics (the paper's Table 1), overall and per class.
+//! - [`query`]: case filters, summaries and paging for browsing.
+//! - [`metrics`]: F1, quadratic weighted kappa, accuracy, mean / sample std and
+//!   bootstrap statistics (§4).
+
+pub mod accounts;
+pub mod dataset;
+pub mod metrics;
+pub mod query;
+pub mod stats;
+pub mod vocab;

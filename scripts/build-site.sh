@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Builds the server binary and the hydrating wasm site into $TARGET/site, the
+# way cargo-leptos would: server, wasm lib, wasm-bindgen, wasm-opt, CSS, assets.
+#   scripts/build-site.sh            release server (what start.sh serves)
+#   scripts/build-site.sh --dev      debug server (shares artefacts with cargo test)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+TARGET="${CARGO_TARGET_DIR:-target}"
+SITE="$TARGET/site"
+PKG="$SITE/pkg"
+NAME=lexpilot
+
+if [ "${1:-}" = "--dev" ]; then
+  cargo build -p server
+else
+  cargo build -p server --release
+fi
+
+cargo build -p frontend --lib --target wasm32-unknown-unknown --profile wasm-release
+rm -rf "$PKG"
+mkdir -p "$PKG"
+wasm-bindgen --target web --no-typescript --out-dir "$PKG" --out-name "$NAME" \
+  "$TARGET/wasm32-unknown-unknown/wasm-release/frontend.wasm"
+node_modules/.bin/wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int \
+  "$PKG/${NAME}_bg.wasm" -o "$PKG/${NAME}_bg.wasm"
+cp style/main.css "$PKG/$NAME.css"
+cp -r public/. "$SITE/"
+
+raw=$(stat -c %s "$PKG/${NAME}_bg.wasm")
+gz=$(gzip -9 -c "$PKG/${NAME}_bg.wasm" | wc -c)
+echo "site built in $SITE (wasm: $raw bytes raw, $gz bytes gzip)"

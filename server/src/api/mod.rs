@@ -1,0 +1,26 @@
+//! The JSON API for scripts, mounted at `/api`. One file per resource; each
+//! exposes `router()`. Errors are JSON (`{"error": ...}`) with a 4xx/5xx status.
+
+mod cases;
+mod stats;
+mod users;
+
+use axum::Router;
+
+use crate::error::ApiError;
+use crate::AppState;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .merge(cases::router())
+        .merge(stats::router())
+        .merge(users::router())
+        .fallback(|| async { ApiError::NotFound("no such API endpoint".into()) })
+}
+
+/// The dataset the API serves: the current one, or a 404 JSON error.
+async fn current_dataset(state: &AppState) -> Result<db::datasets::DatasetInfo, ApiError> {
+    db::datasets::current(&state.db)
+        .await?
+        .ok_or_else(|| ApiError::NotFound("no dataset has been imported yet".into()))
+}

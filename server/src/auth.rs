@@ -1,0 +1,174 @@
+//! Sign-in and sign-out as plain form posts (they work without JavaScript),
+//! and the guard that refuses cross-site writes.
+//!
+//! Sessions live in the database (`db::sessions`); the browser holds only a
+//! random token in an HttpOnly, SameSite=Lax cookie. Every non-GET request
+//! whose `Origin` (or, lacking it, `Referer`) names another site is refused, so
+//! forms and server functions are CSRF-safe.
+
+use app::ssr::{cookie, SESSION_COOKIE};
+use axum::extract::{Request, State};
+use axum::http::{header, HeaderMap, Method, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::post;
+use axum::{Form, Router};
+use serde::Deserialize;
+
+use crate::AppState;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/auth/signin", post(sign_in))
+        .route("/auth/signout", post(sign_out))
+}
+
+#[derive(Debug, Deserialize)]
+pub struct SignInForm {
+    name: Option<String>,
+    password: Option<String>,
+}
+
+fn session_cookie(token: &str, max_age_secs: i64) -> String {
+    format!("{SESSION_COOKIE}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age={max_age_secs}")
+}
+
+fn back_to_sign_in(code: &str) -> Response {
+    Redirect::to(&format!("/signin?error={code}")).into_response()
+}
+
+async fn sign_in(State(state): State<AppState>, Form(form): Form<SignInForm>) -> Response {
+    let name = form.name.unwrap_or_default();
+    let password = form.password.unwrap_or_default();
+    if name.trim().is_empty() || password.is_empty() {
+        return back_to_sign_in("missing");
+    }
+    match try_sign_in(&state, &name, &password).await {
+        Ok(Some(token)) => {
+            let max_age = db::sessions::SESSION_DAYS * 24 * 3600;
+            (
+                [(header::SET_COOKIE, session_cookie(&token, max_age))],
+                Redirect::to("/"),
+            )
+                .into_response()
+        }
+        Ok(None) => back_to_sign_in("invalid"),
+        Err(SignInRefused::Throttled) => back_to_sign_in("throttled"),
+        Err(SignInRefused::Internal(e)) => {
+            tracing::error!("sign-in failed: {e}");
+            (StatusCode::INTERNAL_SERVER_ERROR, "internal error").into_response()
+        }
+    }
+}
+
+enum SignInRefused {
+    Throttled,
+    Internal(db::DbError),
+}
+
+impl From<db::DbError> for SignInRefused {
+    fn from(e: db::DbError) -> Self {
+        SignInRefused::Internal(e)
+    }
+}
+
+/// Checks the password unless the name is throttled; returns a session token.
+async fn try_sign_in(
+    state: &AppState,
+    name: &str,
+    password: &str,
+) -> Result<Option<String>, SignInRefused> {
+    if db::sessions::throttled(&state.db, name).await? {
+        return Err(SignInRefused::Throttled);
+    }
+    match db::users::verify(&state.db, name, password).await? {
+        Some(user) => {
+            db::sessions::clear_failures(&state.db, name).await?;
+            Ok(Some(db::sessions::create(&state.db, &user).await?))
+        }
+        None => {
+            db::sessions::record_failure(&state.db, name).await?;
+            Ok(None)
+        }
+    }
+}
+
+async fn sign_out(State(state): State<AppState>, headers: HeaderMap) -> Response {
+    if let Some(token) = cookie(&headers, SESSION_COOKIE) {
+        if let Err(e) = db::sessions::delete(&state.db, token).await {
+            tracing::error!("sign-out failed: {e}");
+        }
+    }
+    ([(header::SET_COOKIE, session_cookie("", 0))], Redirect::to("/")).into_response()
+}
+
+/// The `host[:port]` of an absolute URL such as an `Origin` or `Referer` value.
+fn url_host(url: &str) -> Option<&str> {
+    let rest = url.split_once("://")?.1;
+    Some(rest.split(['/', '?', '#']).next().unwrap_or(rest))
+}
+
+/// Refuses writes (any method but GET, HEAD, OPTIONS) sent from another site.
+pub async fn same_origin_writes(req: Request, next: Next) -> Response {
+    if matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS) {
+        return next.run(req).await;
+    }
+    let headers = req.headers();
+    let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
+    let source = headers
+        .get(header::ORIGIN)
+        .or_else(|| headers.get(header::REFERER))
+        .and_then(|v| v.to_str().ok());
+    match (source, host) {
+        (Some(source), Some(host)) if url_host(source) != Some(host) => (
+            StatusCode::FORBIDDEN,
+            "cross-site request refused: this form must be sent from this site",
+        )
+            .into_response(),
+        _ => next.run(req).await,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::url_host;
+
+    #[test]
+    fn hosts_are_read_from_origins_and_referers() {
+        assert_eq!(url_host("http://127.0.0.1:3000"), Some("127.0.0.1:3000"));
+        assert_eq!(url_host("https://example.org/signin?x=1"), Some("example.org"));
+        assert_eq!(url_host("null"), None);
+    }
+}
+
+/// The signed-in user of an API request, or a 401 JSON error.
+#[derive(Debug, Clone)]
+pub struct SignedIn(pub db::users::User);
+
+impl axum::extract::FromRequestParts<AppState> for SignedIn {
+    type Rejection = crate::error::ApiError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        app::ssr::session_user(&state.db, &parts.headers)
+            .await?
+            .map(SignedIn)
+            .ok_or(crate::error::ApiError::Unauthorized)
+    }
+}
+
+impl SignedIn {
+    /// The user, if their role allows `permission`; else a 403 JSON error.
+    pub fn require(
+        self,
+        permission: engine::accounts::Permission,
+    ) -> Result<db::users::User, crate::error::ApiError> {
+        if self.0.role.allows(permission) {
+            Ok(self.0)
+        } else {
+            Err(crate::error::ApiError::Forbidden)
+        }
+    }
+}

@@ -1,0 +1,55 @@
+//! The LexPilot server: [`router`] builds the whole axum app (pages, server
+//! functions, the JSON API, sign-in) for a given [`AppState`]; `main.rs` holds
+//! the CLI that opens the database and serves it.
+//!
+//! - [`api`]: the JSON API for scripts under `/api/` (one file per resource).
+//! - [`auth`]: sign-in and sign-out form posts, and the same-origin guard.
+//! - [`config`]: site options (where the compiled site is, the address).
+//! - [`demo`]: the synthetic demo dataset compiled into the binary.
+//! - [`error`]: the API error type and its HTTP mapping.
+//!
+//! Error policy: users get a clear message and a 4xx for what they can fix;
+//! anything else is logged with its cause and answered with a generic 500.
+
+#![recursion_limit = "256"]
+
+pub mod api;
+pub mod auth;
+pub mod config;
+pub mod demo;
+pub mod error;
+
+pub use app::ssr::AppState;
+
+use axum::extract::DefaultBodyLimit;
+use axum::middleware;
+use axum::Router;
+use leptos::prelude::provide_context;
+use leptos_axum::{generate_route_list, LeptosRoutes};
+use tower_http::compression::CompressionLayer;
+use tower_http::trace::TraceLayer;
+
+/// Largest request body accepted anywhere (form posts, API calls).
+pub const MAX_BODY_BYTES: usize = 2 * 1024 * 1024;
+
+/// The whole application for `state`, ready to serve or to call with `oneshot`.
+pub fn router(state: AppState) -> Router {
+    let routes = generate_route_list(app::App);
+    let shell_options = state.leptos_options.clone();
+    let context_state = state.clone();
+    Router::new()
+        .nest("/api", api::router())
+        .merge(auth::router())
+        .leptos_routes_with_context(
+            &state,
+            routes,
+            move || provide_context(context_state.clone()),
+            move || app::shell(shell_options.clone()),
+        )
+        .fallback(leptos_axum::file_and_error_handler::<AppState, _>(app::shell))
+        .layer(middleware::from_fn(auth::same_origin_writes))
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(CompressionLayer::new())
+        .layer(TraceLayer::new_for_http())
+        .with_state(state)
+}

@@ -1,0 +1,209 @@
+//! `lexpilot`: serve the workbench, and the maintenance commands around it.
+
+#![recursion_limit = "256"]
+
+use std::io::Read;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::{Args, Parser, Subcommand};
+use db::datasets::{ImportOutcome, ImportSource};
+use db::Db;
+use engine::accounts::Role;
+use server::{config, demo, router, AppState};
+
+#[derive(Debug, Parser)]
+#[command(name = "lexpilot", version, about = "LexPilot Workbench: browse, review and score the LexPilot benchmark")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Args)]
+struct DbArg {
+    /// SQLite database file (created and migrated if missing)
+    #[arg(long, env = "LEXPILOT_DB", default_value = "lexpilot.db")]
+    db: PathBuf,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Serve the web app and the JSON API; loads the demo dataset into an empty database
+    Serve {
+        /// Address to listen on
+        #[arg(long, env = "LEXPILOT_ADDR", default_value = "127.0.0.1:3000")]
+        addr: SocketAddr,
+        #[command(flatten)]
+        db: DbArg,
+    },
+    /// Check a dataset file (docs/formats.md §2); exit 0 if valid, else print every error
+    Validate {
+        /// The dataset file (JSON Lines)
+        file: PathBuf,
+    },
+    /// Import a dataset file in one transaction (identical re-import: no-op; changed: new version)
+    Import {
+        /// The dataset file (JSON Lines)
+        file: PathBuf,
+        /// Dataset name (default: the file name without extension)
+        #[arg(long)]
+        name: Option<String>,
+        /// Mark the dataset as synthetic demo data in the UI
+        #[arg(long)]
+        synthetic: bool,
+        #[command(flatten)]
+        db: DbArg,
+    },
+    /// Manage accounts
+    User {
+        #[command(subcommand)]
+        command: UserCommand,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum UserCommand {
+    /// Create an account; the password is read from standard input
+    Add {
+        /// Account name
+        #[arg(long)]
+        name: String,
+        /// admin, expert or researcher
+        #[arg(long, value_parser = parse_role)]
+        role: Role,
+        #[command(flatten)]
+        db: DbArg,
+    },
+    /// List accounts
+    List {
+        #[command(flatten)]
+        db: DbArg,
+    },
+}
+
+fn parse_role(s: &str) -> Result<Role, String> {
+    Role::parse(s).ok_or_else(|| format!("unknown role {s:?}; expected admin, expert or researcher"))
+}
+
+fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| "info,sqlx=warn,tower_http=warn".into()),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let cli = Cli::parse();
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("error: cannot start the async runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(run(cli)) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn open(path: &Path) -> anyhow::Result<Db> {
+    Db::open(path).await.with_context(|| format!("cannot open database {}", path.display()))
+}
+
+fn read_dataset(file: &Path) -> anyhow::Result<Result<Vec<engine::dataset::Case>, String>> {
+    let handle = std::fs::File::open(file).with_context(|| format!("cannot read {}", file.display()))?;
+    Ok(engine::dataset::parse_dataset_reader(std::io::BufReader::new(handle)).map_err(|errors| {
+        errors.0.iter().map(|e| format!("{}: {e}", file.display())).collect::<Vec<_>>().join("\n")
+    }))
+}
+
+async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Command::Serve { addr, db } => serve(addr, &db.db).await.map(|()| ExitCode::SUCCESS),
+        Command::Validate { file } => Ok(match read_dataset(&file)? {
+            Ok(cases) => {
+                println!("{}: valid dataset, {} cases", file.display(), cases.len());
+                ExitCode::SUCCESS
+            }
+            Err(errors) => {
+                eprintln!("{errors}");
+                ExitCode::FAILURE
+            }
+        }),
+        Command::Import { file, name, synthetic, db } => {
+            let cases = match read_dataset(&file)? {
+                Ok(cases) => cases,
+                Err(errors) => {
+                    eprintln!("{errors}\nnothing was imported");
+                    return Ok(ExitCode::FAILURE);
+                }
+            };
+            let name = match name {
+                Some(n) => n,
+                None => file
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .context("cannot derive a dataset name from the file name; pass --name")?,
+            };
+            let db = open(&db.db).await?;
+            let source = file.display().to_string();
+            let src = ImportSource { name: &name, source: &source, synthetic };
+            match db::datasets::import(&db, src, &cases).await? {
+                ImportOutcome::Created(d) => println!(
+                    "imported {} cases as dataset {} version {}",
+                    d.case_count, d.name, d.version
+                ),
+                ImportOutcome::Unchanged(d) => println!(
+                    "unchanged: dataset {} version {} already holds this content; nothing imported",
+                    d.name, d.version
+                ),
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::User { command: UserCommand::Add { name, role, db } } => {
+            let mut password = String::new();
+            std::io::stdin().read_to_string(&mut password).context("cannot read the password from standard input")?;
+            let password = password.trim_end_matches(['\r', '\n']);
+            let db = open(&db.db).await?;
+            let user = db::users::create(&db, &name, role, password).await?;
+            println!("created user {} ({})", user.name, user.role);
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::User { command: UserCommand::List { db } } => {
+            let db = open(&db.db).await?;
+            for user in db::users::list(&db).await? {
+                println!("{}\t{}", user.name, user.role);
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+async fn serve(addr: SocketAddr, db_path: &Path) -> anyhow::Result<()> {
+    let db = open(db_path).await?;
+    if let Some(outcome) = demo::ensure_loaded(&db).await? {
+        let d = outcome.dataset();
+        tracing::info!("loaded the demo dataset {} ({} cases) into {}", d.name, d.case_count, db_path.display());
+    }
+    let site_root = config::site_root();
+    if !Path::new(&site_root).join("pkg").exists() {
+        tracing::warn!("no compiled site at {site_root}/pkg: pages will render without styles or hydration (run scripts/build-site.sh)");
+    }
+    let state = AppState { leptos_options: config::leptos_options(addr), db };
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .with_context(|| format!("cannot listen on {addr}"))?;
+    println!("LexPilot Workbench listening on http://{addr}");
+    axum::serve(listener, router(state))
+        .with_graceful_shutdown(async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+        .await
+        .context("server error")
+}

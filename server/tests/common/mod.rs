@@ -1,0 +1,131 @@
+//! `TestApp`: the whole router on a fresh, migrated SQLite file per test,
+//! called through `oneshot` (no port).
+
+#![allow(dead_code)]
+
+use std::net::SocketAddr;
+
+use axum::body::Body;
+use axum::http::{header, Request, StatusCode};
+use axum::Router;
+use db::Db;
+use engine::accounts::Role;
+use http_body_util::BodyExt;
+use serde_json::Value;
+use server::{config, router, AppState};
+use tower::ServiceExt;
+
+pub struct TestApp {
+    pub db: Db,
+    router: Router,
+    _dir: tempfile::TempDir,
+}
+
+pub struct TestResponse {
+    pub status: StatusCode,
+    pub headers: axum::http::HeaderMap,
+    pub body: String,
+}
+
+impl TestResponse {
+    pub fn json(&self) -> Value {
+        serde_json::from_str(&self.body)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.body))
+    }
+
+    pub fn location(&self) -> Option<&str> {
+        self.headers.get(header::LOCATION).and_then(|v| v.to_str().ok())
+    }
+
+    /// The `name=value` of the session cookie this response sets.
+    pub fn session_cookie(&self) -> Option<String> {
+        self.headers
+            .get_all(header::SET_COOKIE)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .find(|c| c.starts_with(app::ssr::SESSION_COOKIE))
+            .and_then(|c| c.split(';').next())
+            .map(str::to_owned)
+    }
+}
+
+impl TestApp {
+    /// A fresh database with the demo dataset loaded, as on a first start.
+    pub async fn with_demo() -> TestApp {
+        let app = TestApp::empty().await;
+        server::demo::ensure_loaded(&app.db).await.expect("demo loads");
+        app
+    }
+
+    /// A fresh, migrated database with nothing in it.
+    pub async fn empty() -> TestApp {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let db = Db::open(&dir.path().join("test.db")).await.expect("database opens");
+        let addr: SocketAddr = "127.0.0.1:3000".parse().expect("address");
+        let state = AppState { leptos_options: config::leptos_options(addr), db: db.clone() };
+        TestApp { db, router: router(state), _dir: dir }
+    }
+
+    pub async fn user(&self, name: &str, role: Role, password: &str) {
+        db::users::create(&self.db, name, role, password).await.expect("user created");
+    }
+
+    pub async fn send(&self, req: Request<Body>) -> TestResponse {
+        let res = self.router.clone().oneshot(req).await.expect("router answers");
+        let status = res.status();
+        let headers = res.headers().clone();
+        let bytes = res.into_body().collect().await.expect("body").to_bytes();
+        TestResponse { status, headers, body: String::from_utf8_lossy(&bytes).into_owned() }
+    }
+
+    pub async fn get(&self, uri: &str) -> TestResponse {
+        self.get_with_cookie(uri, None).await
+    }
+
+    pub async fn get_with_cookie(&self, uri: &str, cookie: Option<&str>) -> TestResponse {
+        let mut req = Request::get(uri).header(header::HOST, "127.0.0.1:3000");
+        if let Some(c) = cookie {
+            req = req.header(header::COOKIE, c);
+        }
+        self.send(req.body(Body::empty()).expect("request")).await
+    }
+
+    /// A same-origin urlencoded form post, as a browser sends it.
+    pub async fn post_form(&self, uri: &str, form: &str, cookie: Option<&str>) -> TestResponse {
+        let mut req = Request::post(uri)
+            .header(header::HOST, "127.0.0.1:3000")
+            .header(header::ORIGIN, "http://127.0.0.1:3000")
+            .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded");
+        if let Some(c) = cookie {
+            req = req.header(header::COOKIE, c);
+        }
+        self.send(req.body(Body::from(form.to_owned())).expect("request")).await
+    }
+
+    /// Signs in through the form and returns the session cookie.
+    pub async fn sign_in(&self, name: &str, password: &str) -> String {
+        let res = self.post_form("/auth/signin", &form(&[("name", name), ("password", password)]), None).await;
+        res.session_cookie().filter(|c| !c.ends_with('=')).expect("signed in")
+    }
+}
+
+/// `application/x-www-form-urlencoded` for `pairs` (UTF-8, percent-encoded).
+pub fn form(pairs: &[(&str, &str)]) -> String {
+    pairs
+        .iter()
+        .map(|(k, v)| format!("{}={}", enc(k), enc(v)))
+        .collect::<Vec<_>>()
+        .join("&")
+}
+
+pub fn enc(s: &str) -> String {
+    s.bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
+                char::from(b).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect()
+}

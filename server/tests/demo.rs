@@ -1,0 +1,46 @@
+//! The shipped demo dataset keeps the promises the UI makes about it.
+
+use std::collections::HashMap;
+
+use engine::dataset::parse_dataset;
+use engine::vocab::{Consultation, CAUSES};
+use server::demo::DEMO_DATASET;
+
+#[test]
+fn two_cases_per_cause_one_of_them_a_seed() {
+    let cases = parse_dataset(DEMO_DATASET).expect("the demo passes the validator");
+    assert_eq!(cases.len(), 72);
+    let mut per_cause: HashMap<&str, (usize, usize)> = HashMap::new();
+    for case in &cases {
+        let entry = per_cause.entry(case.cause.as_str()).or_default();
+        entry.0 += 1;
+        entry.1 += usize::from(case.seed);
+    }
+    for cause in CAUSES {
+        assert_eq!(per_cause.get(cause.name_zh), Some(&(2, 1)), "{}", cause.name_zh);
+    }
+}
+
+#[test]
+fn dialogues_are_paired_and_the_missing_facts_really_missing() {
+    for case in parse_dataset(DEMO_DATASET).expect("valid") {
+        let turns = case.consultations.complete.len();
+        assert!((4..=8).contains(&turns), "{}: {turns} turns", case.case_id);
+        assert!(!case.missing_facts.is_empty(), "{}", case.case_id);
+        for fact in case.missing_key_facts() {
+            let quote = fact.quote.as_deref().unwrap_or_else(|| panic!("{}: {} has a quote", case.case_id, fact.id));
+            let said = |c: Consultation| case.turns(c).iter().any(|t| t.content.contains(quote));
+            assert!(said(Consultation::Complete), "{}: {} stated in the complete one", case.case_id, fact.id);
+            assert!(!said(Consultation::Underspecified), "{}: {} absent from the underspecified one", case.case_id, fact.id);
+        }
+    }
+}
+
+#[test]
+fn every_verdict_is_used_in_fair_measure() {
+    let cases = parse_dataset(DEMO_DATASET).expect("valid");
+    let stats = engine::stats::dataset_stats(&cases);
+    for n in [stats.verdicts.supported, stats.verdicts.partially_supported, stats.verdicts.dismissed] {
+        assert!(n * 5 >= stats.claims, "each verdict is at least a fifth of the claims: {:?}", stats.verdicts);
+    }
+}
