@@ -106,9 +106,7 @@ pub fn dataset_view(d: &db::datasets::DatasetInfo) -> DatasetView {
 /// The signed-in user if their role allows `permission`; otherwise an error
 /// with status 401 (not signed in) or 403 (wrong role). Every server function
 /// that writes or reads something private starts with this.
-pub async fn require(
-    permission: engine::accounts::Permission,
-) -> Result<User, ServerFnError> {
+pub async fn require(permission: engine::accounts::Permission) -> Result<User, ServerFnError> {
     match current_user().await? {
         None => {
             set_status(StatusCode::UNAUTHORIZED);

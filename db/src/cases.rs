@@ -14,7 +14,8 @@ fn parse(data: &str) -> Result<Case> {
 }
 
 fn push_filter(qb: &mut QueryBuilder<'_, Sqlite>, dataset_id: i64, f: &CaseFilter) {
-    qb.push(" FROM cases c WHERE c.dataset_id = ").push_bind(dataset_id);
+    qb.push(" FROM cases c WHERE c.dataset_id = ")
+        .push_bind(dataset_id);
     if let Some(class) = f.class {
         qb.push(" AND c.class = ").push_bind(class.as_str());
     }
@@ -41,7 +42,9 @@ fn push_filter(qb: &mut QueryBuilder<'_, Sqlite>, dataset_id: i64, f: &CaseFilte
     }
     if let Some(q) = f.search_term() {
         // instr() is a plain substring test: no LIKE wildcards to escape, no ASCII case folding.
-        qb.push(" AND instr(c.search_text, ").push_bind(q.to_owned()).push(") > 0");
+        qb.push(" AND instr(c.search_text, ")
+            .push_bind(q.to_owned())
+            .push(") > 0");
     }
 }
 
@@ -68,7 +71,12 @@ pub async fn list(
         .iter()
         .map(|d| parse(d).map(|c| CaseSummary::of(&c)))
         .collect::<Result<Vec<_>>>()?;
-    Ok(Page { items, total: u64::try_from(total).unwrap_or(0), page, per_page })
+    Ok(Page {
+        items,
+        total: u64::try_from(total).unwrap_or(0),
+        page,
+        per_page,
+    })
 }
 
 /// A case with the ids of the cases before and after it in dataset order.
@@ -99,7 +107,12 @@ pub async fn get(db: &Db, dataset_id: i64, case_id: &str) -> Result<CaseWithNeig
     };
     let previous = neighbour(position - 1).await?;
     let next = neighbour(position + 1).await?;
-    Ok(CaseWithNeighbours { case: parse(&data)?, position, previous, next })
+    Ok(CaseWithNeighbours {
+        case: parse(&data)?,
+        position,
+        previous,
+        next,
+    })
 }
 
 /// Every case of `dataset_id`, in dataset order.

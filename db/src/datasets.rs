@@ -89,7 +89,8 @@ pub async fn import(db: &Db, src: ImportSource<'_>, cases: &[Case]) -> Result<Im
     .fetch_one(&mut *tx)
     .await?;
     for (position, case) in cases.iter().enumerate() {
-        let data = serde_json::to_string(case).map_err(|e| crate::DbError::Invalid(e.to_string()))?;
+        let data =
+            serde_json::to_string(case).map_err(|e| crate::DbError::Invalid(e.to_string()))?;
         let case_pk: i64 = sqlx::query_scalar(
             "INSERT INTO cases (dataset_id, position, case_id, cause, class, plaintiff_type, seed, search_text, data)
              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
@@ -127,9 +128,11 @@ pub async fn import(db: &Db, src: ImportSource<'_>, cases: &[Case]) -> Result<Im
 
 /// The dataset version pages and the API show: the one imported last.
 pub async fn current(db: &Db) -> Result<Option<DatasetInfo>> {
-    Ok(sqlx::query_as(&format!("SELECT {COLUMNS} FROM datasets ORDER BY id DESC LIMIT 1"))
-        .fetch_optional(db.pool())
-        .await?)
+    Ok(sqlx::query_as(&format!(
+        "SELECT {COLUMNS} FROM datasets ORDER BY id DESC LIMIT 1"
+    ))
+    .fetch_optional(db.pool())
+    .await?)
 }
 
 pub async fn by_id(db: &Db, id: i64) -> Result<DatasetInfo> {
@@ -142,7 +145,9 @@ pub async fn by_id(db: &Db, id: i64) -> Result<DatasetInfo> {
 
 /// Every stored version, newest first.
 pub async fn list(db: &Db) -> Result<Vec<DatasetInfo>> {
-    Ok(sqlx::query_as(&format!("SELECT {COLUMNS} FROM datasets ORDER BY id DESC"))
-        .fetch_all(db.pool())
-        .await?)
+    Ok(
+        sqlx::query_as(&format!("SELECT {COLUMNS} FROM datasets ORDER BY id DESC"))
+            .fetch_all(db.pool())
+            .await?,
+    )
 }

@@ -29,13 +29,15 @@ pub async fn create(db: &Db, user: &User) -> Result<String> {
     let mut bytes = [0u8; 32];
     rand::rngs::OsRng.fill_bytes(&mut bytes);
     let token = hex::encode(bytes);
-    sqlx::query("INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)")
-        .bind(hash(&token))
-        .bind(user.id)
-        .bind(now())
-        .bind(stamp(Utc::now() + Duration::days(SESSION_DAYS)))
-        .execute(db.pool())
-        .await?;
+    sqlx::query(
+        "INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
+    )
+    .bind(hash(&token))
+    .bind(user.id)
+    .bind(now())
+    .bind(stamp(Utc::now() + Duration::days(SESSION_DAYS)))
+    .execute(db.pool())
+    .await?;
     Ok(token)
 }
 

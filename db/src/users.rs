@@ -1,6 +1,8 @@
 //! Accounts. Passwords are stored only as argon2id PHC strings.
 
-use argon2::password_hash::{rand_core::OsRng, PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use argon2::password_hash::{
+    rand_core::OsRng, PasswordHash, PasswordHasher, PasswordVerifier, SaltString,
+};
 use argon2::Argon2;
 use engine::accounts::Role;
 use serde::{Deserialize, Serialize};
@@ -28,7 +30,9 @@ pub const MIN_PASSWORD_CHARS: usize = 8;
 pub async fn create(db: &Db, name: &str, role: Role, password: &str) -> Result<User> {
     let name = name.trim();
     if name.is_empty() || name.chars().count() > 64 {
-        return Err(DbError::Invalid("a user name needs 1 to 64 characters".into()));
+        return Err(DbError::Invalid(
+            "a user name needs 1 to 64 characters".into(),
+        ));
     }
     if password.chars().count() < MIN_PASSWORD_CHARS {
         return Err(DbError::Invalid(format!(
@@ -51,7 +55,11 @@ pub async fn create(db: &Db, name: &str, role: Role, password: &str) -> Result<U
     .fetch_optional(db.pool())
     .await?
     .ok_or_else(|| DbError::Conflict(format!("a user named {name} exists already")))?;
-    Ok(User { id, name: name.to_owned(), role })
+    Ok(User {
+        id,
+        name: name.to_owned(),
+        role,
+    })
 }
 
 /// The account `name` if `password` is its password.
@@ -65,7 +73,10 @@ pub async fn verify(db: &Db, name: &str, password: &str) -> Result<Option<User>>
         return Ok(None);
     };
     let parsed = PasswordHash::new(&hash).map_err(|e| DbError::Corrupt(format!("hash: {e}")))?;
-    if Argon2::default().verify_password(password.as_bytes(), &parsed).is_err() {
+    if Argon2::default()
+        .verify_password(password.as_bytes(), &parsed)
+        .is_err()
+    {
         return Ok(None);
     }
     to_user((id, name, role)).map(Some)

@@ -87,7 +87,11 @@ mod tests {
 
     #[test]
     fn only_admins_manage_users_and_import() {
-        for p in [Permission::ManageUsers, Permission::ImportDataset, Permission::RunBenchmark] {
+        for p in [
+            Permission::ManageUsers,
+            Permission::ImportDataset,
+            Permission::RunBenchmark,
+        ] {
             assert!(Role::Admin.allows(p));
             assert!(!Role::Expert.allows(p));
             assert!(!Role::Researcher.allows(p));

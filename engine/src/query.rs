@@ -51,12 +51,16 @@ impl CaseFilter {
         self.class.is_none_or(|c| case.class == c)
             && self.cause.as_deref().is_none_or(|c| case.cause == c)
             && self.plaintiff_type.is_none_or(|p| case.plaintiff_type == p)
-            && self.verdict.is_none_or(|v| case.claims.iter().any(|c| c.verdict == v))
+            && self
+                .verdict
+                .is_none_or(|v| case.claims.iter().any(|c| c.verdict == v))
             && self
                 .focal_point_type
                 .is_none_or(|t| case.focal_points.iter().any(|f| f.r#type == t))
             && self.seed.is_none_or(|s| case.seed == s)
-            && self.search_term().is_none_or(|q| search_text(case).contains(q))
+            && self
+                .search_term()
+                .is_none_or(|q| search_text(case).contains(q))
     }
 
     /// The trimmed search term, if there is one.

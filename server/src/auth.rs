@@ -99,7 +99,11 @@ async fn sign_out(State(state): State<AppState>, headers: HeaderMap) -> Response
             tracing::error!("sign-out failed: {e}");
         }
     }
-    ([(header::SET_COOKIE, session_cookie("", 0))], Redirect::to("/")).into_response()
+    (
+        [(header::SET_COOKIE, session_cookie("", 0))],
+        Redirect::to("/"),
+    )
+        .into_response()
 }
 
 /// The `host[:port]` of an absolute URL such as an `Origin` or `Referer` value.
@@ -136,7 +140,10 @@ mod tests {
     #[test]
     fn hosts_are_read_from_origins_and_referers() {
         assert_eq!(url_host("http://127.0.0.1:3000"), Some("127.0.0.1:3000"));
-        assert_eq!(url_host("https://example.org/signin?x=1"), Some("example.org"));
+        assert_eq!(
+            url_host("https://example.org/signin?x=1"),
+            Some("example.org")
+        );
         assert_eq!(url_host("null"), None);
     }
 }

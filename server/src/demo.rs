@@ -16,6 +16,10 @@ pub async fn ensure_loaded(db: &Db) -> anyhow::Result<Option<ImportOutcome>> {
     }
     let cases = engine::dataset::parse_dataset(DEMO_DATASET)
         .map_err(|e| anyhow::anyhow!("the built-in demo dataset is invalid:\n{e}"))?;
-    let src = ImportSource { name: DEMO_NAME, source: "built-in demo (synthetic)", synthetic: true };
+    let src = ImportSource {
+        name: DEMO_NAME,
+        source: "built-in demo (synthetic)",
+        synthetic: true,
+    };
     Ok(Some(db::datasets::import(db, src, &cases).await?))
 }

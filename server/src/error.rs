@@ -46,6 +46,10 @@ impl IntoResponse for ApiError {
         if let ApiError::Internal(cause) = &self {
             tracing::error!("internal error: {cause:#}");
         }
-        (self.status_code(), Json(json!({ "error": self.to_string() }))).into_response()
+        (
+            self.status_code(),
+            Json(json!({ "error": self.to_string() })),
+        )
+            .into_response()
     }
 }

@@ -46,7 +46,9 @@ pub fn router(state: AppState) -> Router {
             move || provide_context(context_state.clone()),
             move || app::shell(shell_options.clone()),
         )
-        .fallback(leptos_axum::file_and_error_handler::<AppState, _>(app::shell))
+        .fallback(leptos_axum::file_and_error_handler::<AppState, _>(
+            app::shell,
+        ))
         .layer(middleware::from_fn(auth::same_origin_writes))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(CompressionLayer::new())

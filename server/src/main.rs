@@ -15,7 +15,11 @@ use engine::accounts::Role;
 use server::{config, demo, router, AppState};
 
 #[derive(Debug, Parser)]
-#[command(name = "lexpilot", version, about = "LexPilot Workbench: browse, review and score the LexPilot benchmark")]
+#[command(
+    name = "lexpilot",
+    version,
+    about = "LexPilot Workbench: browse, review and score the LexPilot benchmark"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -84,7 +88,8 @@ enum UserCommand {
 }
 
 fn parse_role(s: &str) -> Result<Role, String> {
-    Role::parse(s).ok_or_else(|| format!("unknown role {s:?}; expected admin, expert or researcher"))
+    Role::parse(s)
+        .ok_or_else(|| format!("unknown role {s:?}; expected admin, expert or researcher"))
 }
 
 fn main() -> ExitCode {
@@ -96,7 +101,10 @@ fn main() -> ExitCode {
         .with_writer(std::io::stderr)
         .init();
     let cli = Cli::parse();
-    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
         Ok(rt) => rt,
         Err(e) => {
             eprintln!("error: cannot start the async runtime: {e}");
@@ -113,14 +121,28 @@ fn main() -> ExitCode {
 }
 
 async fn open(path: &Path) -> anyhow::Result<Db> {
-    Db::open(path).await.with_context(|| format!("cannot open database {}", path.display()))
+    Db::open(path)
+        .await
+        .with_context(|| format!("cannot open database {}", path.display()))
 }
 
 fn read_dataset(file: &Path) -> anyhow::Result<Result<Vec<engine::dataset::Case>, String>> {
-    let handle = std::fs::File::open(file).with_context(|| format!("cannot read {}", file.display()))?;
-    Ok(engine::dataset::parse_dataset_reader(std::io::BufReader::new(handle)).map_err(|errors| {
-        errors.0.iter().map(|e| format!("{}: {e}", file.display())).collect::<Vec<_>>().join("\n")
-    }))
+    let handle =
+        std::fs::File::open(file).with_context(|| format!("cannot read {}", file.display()))?;
+    Ok(
+        match engine::dataset::parse_dataset_reader(std::io::BufReader::new(handle)) {
+            Ok(cases) if cases.is_empty() => {
+                Err(format!("{}: the file holds no cases", file.display()))
+            }
+            Ok(cases) => Ok(cases),
+            Err(errors) => Err(errors
+                .0
+                .iter()
+                .map(|e| format!("{}: {e}", file.display()))
+                .collect::<Vec<_>>()
+                .join("\n")),
+        },
+    )
 }
 
 async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
@@ -136,7 +158,12 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 ExitCode::FAILURE
             }
         }),
-        Command::Import { file, name, synthetic, db } => {
+        Command::Import {
+            file,
+            name,
+            synthetic,
+            db,
+        } => {
             let cases = match read_dataset(&file)? {
                 Ok(cases) => cases,
                 Err(errors) => {
@@ -153,7 +180,11 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             };
             let db = open(&db.db).await?;
             let source = file.display().to_string();
-            let src = ImportSource { name: &name, source: &source, synthetic };
+            let src = ImportSource {
+                name: &name,
+                source: &source,
+                synthetic,
+            };
             match db::datasets::import(&db, src, &cases).await? {
                 ImportOutcome::Created(d) => println!(
                     "imported {} cases as dataset {} version {}",
@@ -166,16 +197,22 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::User { command: UserCommand::Add { name, role, db } } => {
+        Command::User {
+            command: UserCommand::Add { name, role, db },
+        } => {
             let mut password = String::new();
-            std::io::stdin().read_to_string(&mut password).context("cannot read the password from standard input")?;
+            std::io::stdin()
+                .read_to_string(&mut password)
+                .context("cannot read the password from standard input")?;
             let password = password.trim_end_matches(['\r', '\n']);
             let db = open(&db.db).await?;
             let user = db::users::create(&db, &name, role, password).await?;
             println!("created user {} ({})", user.name, user.role);
             Ok(ExitCode::SUCCESS)
         }
-        Command::User { command: UserCommand::List { db } } => {
+        Command::User {
+            command: UserCommand::List { db },
+        } => {
             let db = open(&db.db).await?;
             for user in db::users::list(&db).await? {
                 println!("{}\t{}", user.name, user.role);
@@ -189,13 +226,21 @@ async fn serve(addr: SocketAddr, db_path: &Path) -> anyhow::Result<()> {
     let db = open(db_path).await?;
     if let Some(outcome) = demo::ensure_loaded(&db).await? {
         let d = outcome.dataset();
-        tracing::info!("loaded the demo dataset {} ({} cases) into {}", d.name, d.case_count, db_path.display());
+        tracing::info!(
+            "loaded the demo dataset {} ({} cases) into {}",
+            d.name,
+            d.case_count,
+            db_path.display()
+        );
     }
     let site_root = config::site_root();
     if !Path::new(&site_root).join("pkg").exists() {
         tracing::warn!("no compiled site at {site_root}/pkg: pages will render without styles or hydration (run scripts/build-site.sh)");
     }
-    let state = AppState { leptos_options: config::leptos_options(addr), db };
+    let state = AppState {
+        leptos_options: config::leptos_options(addr),
+        db,
+    };
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .with_context(|| format!("cannot listen on {addr}"))?;

@@ -32,15 +32,24 @@ async fn filters_combine_and_agree_with_the_data() {
     let body = app.get(&format!("/api/cases?cause={cause}")).await.json();
     assert_eq!(body["total"], 2);
 
-    let body = app.get("/api/cases?verdict=dismissed&per_page=200").await.json();
+    let body = app
+        .get("/api/cases?verdict=dismissed&per_page=200")
+        .await
+        .json();
     let total = body["total"].as_u64().unwrap_or_default();
-    assert!(total > 0 && total < 72, "some but not all cases have a dismissed claim: {total}");
+    assert!(
+        total > 0 && total < 72,
+        "some but not all cases have a dismissed claim: {total}"
+    );
     for item in body["items"].as_array().into_iter().flatten() {
         let verdicts = item["verdicts"].as_array().cloned().unwrap_or_default();
         assert!(verdicts.iter().any(|v| v == "dismissed"), "{item}");
     }
 
-    let body = app.get("/api/cases?plaintiff_type=non_natural&focal_point_type=amount_assessment").await.json();
+    let body = app
+        .get("/api/cases?plaintiff_type=non_natural&focal_point_type=amount_assessment")
+        .await
+        .json();
     assert!(body["total"].as_u64().unwrap_or_default() > 0);
 }
 
@@ -48,10 +57,16 @@ async fn filters_combine_and_agree_with_the_data() {
 async fn search_covers_ids_causes_and_dialogue_text() {
     let app = TestApp::with_demo().await;
     assert_eq!(app.get("/api/cases?q=DEMO-0042").await.json()["total"], 1);
-    let by_cause = app.get(&format!("/api/cases?q={}", enc("银行卡纠纷"))).await.json();
+    let by_cause = app
+        .get(&format!("/api/cases?q={}", enc("银行卡纠纷")))
+        .await
+        .json();
     assert_eq!(by_cause["total"], 2);
     // A phrase spoken only in DEMO-0001's complete consultation.
-    let by_text = app.get(&format!("/api/cases?q={}", enc("我报过两次警"))).await.json();
+    let by_text = app
+        .get(&format!("/api/cases?q={}", enc("我报过两次警")))
+        .await
+        .json();
     assert_eq!(by_text["total"], 1);
     assert_eq!(by_text["items"][0]["case_id"], "DEMO-0001");
     // LIKE wildcards are plain characters.
@@ -64,9 +79,18 @@ async fn bad_filter_values_are_named_in_a_400() {
     let res = app.get("/api/cases?verdict=won").await;
     assert_eq!(res.status, StatusCode::BAD_REQUEST);
     let msg = res.json()["error"].as_str().unwrap_or_default().to_owned();
-    assert!(msg.contains("verdict") && msg.contains("won") && msg.contains("partially_supported"), "{msg}");
-    assert_eq!(app.get("/api/cases?page=-1").await.status, StatusCode::BAD_REQUEST);
-    assert_eq!(app.get("/api/cases?seed=maybe").await.status, StatusCode::BAD_REQUEST);
+    assert!(
+        msg.contains("verdict") && msg.contains("won") && msg.contains("partially_supported"),
+        "{msg}"
+    );
+    assert_eq!(
+        app.get("/api/cases?page=-1").await.status,
+        StatusCode::BAD_REQUEST
+    );
+    assert_eq!(
+        app.get("/api/cases?seed=maybe").await.status,
+        StatusCode::BAD_REQUEST
+    );
 }
 
 #[tokio::test]
@@ -75,7 +99,8 @@ async fn a_case_is_served_as_in_the_dataset_file() {
     let res = app.get("/api/cases/DEMO-0001").await;
     assert_eq!(res.status, StatusCode::OK);
     let served: engine::dataset::Case = serde_json::from_str(&res.body).expect("a §2 case");
-    let shipped = engine::dataset::parse_dataset(server::demo::DEMO_DATASET).expect("demo is valid");
+    let shipped =
+        engine::dataset::parse_dataset(server::demo::DEMO_DATASET).expect("demo is valid");
     assert_eq!(served, shipped[0]);
 }
 

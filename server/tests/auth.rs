@@ -24,12 +24,28 @@ async fn signing_in_sets_a_session_the_pages_recognise() {
 async fn a_wrong_password_is_refused_without_a_session() {
     let app = TestApp::with_demo().await;
     app.user("admin", Role::Admin, "admin-pass-1").await;
-    let res = app.post_form("/auth/signin", &form(&[("name", "admin"), ("password", "wrong-pass")]), None).await;
+    let res = app
+        .post_form(
+            "/auth/signin",
+            &form(&[("name", "admin"), ("password", "wrong-pass")]),
+            None,
+        )
+        .await;
     assert_eq!(res.status, StatusCode::SEE_OTHER);
     assert_eq!(res.location(), Some("/signin?error=invalid"));
     assert_eq!(res.session_cookie(), None);
-    let unknown = app.post_form("/auth/signin", &form(&[("name", "nobody"), ("password", "whatever1")]), None).await;
-    assert_eq!(unknown.location(), Some("/signin?error=invalid"), "unknown names look the same");
+    let unknown = app
+        .post_form(
+            "/auth/signin",
+            &form(&[("name", "nobody"), ("password", "whatever1")]),
+            None,
+        )
+        .await;
+    assert_eq!(
+        unknown.location(),
+        Some("/signin?error=invalid"),
+        "unknown names look the same"
+    );
     let empty = app.post_form("/auth/signin", "name=&password=", None).await;
     assert_eq!(empty.location(), Some("/signin?error=missing"));
 }
@@ -39,10 +55,22 @@ async fn repeated_failures_throttle_even_the_right_password() {
     let app = TestApp::with_demo().await;
     app.user("admin", Role::Admin, "admin-pass-1").await;
     for _ in 0..db::sessions::MAX_FAILURES {
-        let res = app.post_form("/auth/signin", &form(&[("name", "admin"), ("password", "guess-guess")]), None).await;
+        let res = app
+            .post_form(
+                "/auth/signin",
+                &form(&[("name", "admin"), ("password", "guess-guess")]),
+                None,
+            )
+            .await;
         assert_eq!(res.location(), Some("/signin?error=invalid"));
     }
-    let res = app.post_form("/auth/signin", &form(&[("name", "admin"), ("password", "admin-pass-1")]), None).await;
+    let res = app
+        .post_form(
+            "/auth/signin",
+            &form(&[("name", "admin"), ("password", "admin-pass-1")]),
+            None,
+        )
+        .await;
     assert_eq!(res.location(), Some("/signin?error=throttled"));
     assert_eq!(res.session_cookie(), None);
 }
@@ -52,11 +80,21 @@ async fn signing_out_ends_the_session_in_the_database() {
     let app = TestApp::with_demo().await;
     app.user("admin", Role::Admin, "admin-pass-1").await;
     let cookie = app.sign_in("admin", "admin-pass-1").await;
-    assert_eq!(app.get_with_cookie("/api/users", Some(&cookie)).await.status, StatusCode::OK);
+    assert_eq!(
+        app.get_with_cookie("/api/users", Some(&cookie))
+            .await
+            .status,
+        StatusCode::OK
+    );
     let res = app.post_form("/auth/signout", "", Some(&cookie)).await;
     assert_eq!(res.status, StatusCode::SEE_OTHER);
     // The old token no longer works even if a browser kept it.
-    assert_eq!(app.get_with_cookie("/api/users", Some(&cookie)).await.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(
+        app.get_with_cookie("/api/users", Some(&cookie))
+            .await
+            .status,
+        StatusCode::UNAUTHORIZED
+    );
 }
 
 #[tokio::test]
@@ -76,11 +114,20 @@ async fn role_checks_happen_on_the_server() {
     let app = TestApp::with_demo().await;
     app.user("admin", Role::Admin, "admin-pass-1").await;
     app.user("expert", Role::Expert, "expert-pass-1").await;
-    app.user("researcher", Role::Researcher, "research-pass-1").await;
+    app.user("researcher", Role::Researcher, "research-pass-1")
+        .await;
     assert_eq!(app.get("/api/users").await.status, StatusCode::UNAUTHORIZED);
-    for (name, password) in [("expert", "expert-pass-1"), ("researcher", "research-pass-1")] {
+    for (name, password) in [
+        ("expert", "expert-pass-1"),
+        ("researcher", "research-pass-1"),
+    ] {
         let cookie = app.sign_in(name, password).await;
-        assert_eq!(app.get_with_cookie("/api/users", Some(&cookie)).await.status, StatusCode::FORBIDDEN);
+        assert_eq!(
+            app.get_with_cookie("/api/users", Some(&cookie))
+                .await
+                .status,
+            StatusCode::FORBIDDEN
+        );
     }
     let admin = app.sign_in("admin", "admin-pass-1").await;
     let res = app.get_with_cookie("/api/users", Some(&admin)).await;
@@ -96,19 +143,29 @@ async fn only_admins_can_create_accounts_through_the_server_function() {
     app.user("admin", Role::Admin, "admin-pass-1").await;
     app.user("expert", Role::Expert, "expert-pass-1").await;
     let path = <app::server_fns::users::CreateUser as leptos::server_fn::ServerFn>::PATH;
-    let body = form(&[("name", "new-user"), ("role", "admin"), ("password", "new-pass-123")]);
+    let body = form(&[
+        ("name", "new-user"),
+        ("role", "admin"),
+        ("password", "new-pass-123"),
+    ]);
 
     let anonymous = app.post_form(path, &body, None).await;
     assert_eq!(anonymous.status, StatusCode::UNAUTHORIZED);
     let expert = app.sign_in("expert", "expert-pass-1").await;
     let refused = app.post_form(path, &body, Some(&expert)).await;
     assert_eq!(refused.status, StatusCode::FORBIDDEN);
-    assert!(db::users::by_name(&app.db, "new-user").await.expect("query").is_none());
+    assert!(db::users::by_name(&app.db, "new-user")
+        .await
+        .expect("query")
+        .is_none());
 
     let admin = app.sign_in("admin", "admin-pass-1").await;
     let created = app.post_form(path, &body, Some(&admin)).await;
     assert_eq!(created.status, StatusCode::OK, "{}", created.body);
-    let user = db::users::by_name(&app.db, "new-user").await.expect("query").expect("created");
+    let user = db::users::by_name(&app.db, "new-user")
+        .await
+        .expect("query")
+        .expect("created");
     assert_eq!(user.role, Role::Admin);
 }
 
@@ -120,7 +177,10 @@ async fn cross_site_form_posts_are_refused() {
         .header(header::HOST, "127.0.0.1:3000")
         .header(header::ORIGIN, "https://evil.example")
         .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
-        .body(Body::from(form(&[("name", "admin"), ("password", "admin-pass-1")])))
+        .body(Body::from(form(&[
+            ("name", "admin"),
+            ("password", "admin-pass-1"),
+        ])))
         .expect("request");
     let res = app.send(req).await;
     assert_eq!(res.status, StatusCode::FORBIDDEN);
@@ -131,6 +191,8 @@ async fn cross_site_form_posts_are_refused() {
 async fn oversized_bodies_are_refused() {
     let app = TestApp::with_demo().await;
     let huge = "x".repeat(server::MAX_BODY_BYTES + 1);
-    let res = app.post_form("/auth/signin", &format!("name=a&password={huge}"), None).await;
+    let res = app
+        .post_form("/auth/signin", &format!("name=a&password={huge}"), None)
+        .await;
     assert_eq!(res.status, StatusCode::PAYLOAD_TOO_LARGE);
 }

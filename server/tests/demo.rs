@@ -17,7 +17,12 @@ fn two_cases_per_cause_one_of_them_a_seed() {
         entry.1 += usize::from(case.seed);
     }
     for cause in CAUSES {
-        assert_eq!(per_cause.get(cause.name_zh), Some(&(2, 1)), "{}", cause.name_zh);
+        assert_eq!(
+            per_cause.get(cause.name_zh),
+            Some(&(2, 1)),
+            "{}",
+            cause.name_zh
+        );
     }
 }
 
@@ -28,10 +33,23 @@ fn dialogues_are_paired_and_the_missing_facts_really_missing() {
         assert!((4..=8).contains(&turns), "{}: {turns} turns", case.case_id);
         assert!(!case.missing_facts.is_empty(), "{}", case.case_id);
         for fact in case.missing_key_facts() {
-            let quote = fact.quote.as_deref().unwrap_or_else(|| panic!("{}: {} has a quote", case.case_id, fact.id));
+            let quote = fact
+                .quote
+                .as_deref()
+                .unwrap_or_else(|| panic!("{}: {} has a quote", case.case_id, fact.id));
             let said = |c: Consultation| case.turns(c).iter().any(|t| t.content.contains(quote));
-            assert!(said(Consultation::Complete), "{}: {} stated in the complete one", case.case_id, fact.id);
-            assert!(!said(Consultation::Underspecified), "{}: {} absent from the underspecified one", case.case_id, fact.id);
+            assert!(
+                said(Consultation::Complete),
+                "{}: {} stated in the complete one",
+                case.case_id,
+                fact.id
+            );
+            assert!(
+                !said(Consultation::Underspecified),
+                "{}: {} absent from the underspecified one",
+                case.case_id,
+                fact.id
+            );
         }
     }
 }
@@ -40,7 +58,15 @@ fn dialogues_are_paired_and_the_missing_facts_really_missing() {
 fn every_verdict_is_used_in_fair_measure() {
     let cases = parse_dataset(DEMO_DATASET).expect("valid");
     let stats = engine::stats::dataset_stats(&cases);
-    for n in [stats.verdicts.supported, stats.verdicts.partially_supported, stats.verdicts.dismissed] {
-        assert!(n * 5 >= stats.claims, "each verdict is at least a fifth of the claims: {:?}", stats.verdicts);
+    for n in [
+        stats.verdicts.supported,
+        stats.verdicts.partially_supported,
+        stats.verdicts.dismissed,
+    ] {
+        assert!(
+            n * 5 >= stats.claims,
+            "each verdict is at least a fifth of the claims: {:?}",
+            stats.verdicts
+        );
     }
 }

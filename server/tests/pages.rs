@@ -21,7 +21,9 @@ async fn the_case_page_renders_both_consultations_with_marks() {
     let res = app.get("/cases/DEMO-0001").await;
     assert_eq!(res.status, StatusCode::OK);
     assert!(res.body.contains("完整咨询 Complete consultation"));
-    assert!(res.body.contains("信息缺失咨询 Underspecified consultation"));
+    assert!(res
+        .body
+        .contains("信息缺失咨询 Underspecified consultation"));
     assert!(res.body.contains("class=\"missing-fact\""));
     assert!(res.body.contains("我报过两次警"));
 }
@@ -47,5 +49,8 @@ async fn the_list_page_applies_the_url_filters() {
     let res = app.get("/cases?class=tort&seed=false").await;
     assert_eq!(res.status, StatusCode::OK);
     assert!(res.body.contains("DEMO-0028"), "second tort case is listed");
-    assert!(!res.body.contains("DEMO-0027\""), "seed case is filtered out");
+    assert!(
+        !res.body.contains("DEMO-0027\""),
+        "seed case is filtered out"
+    );
 }

@@ -27,7 +27,8 @@ pub fn mark_quotes(text: &str, quotes: &[(String, String)]) -> Vec<Segment> {
         .iter()
         .filter(|(_, q)| !q.is_empty())
         .flat_map(|(fact, q)| {
-            text.match_indices(q.as_str()).map(move |(at, m)| (at, at + m.len(), fact.as_str()))
+            text.match_indices(q.as_str())
+                .map(move |(at, m)| (at, at + m.len(), fact.as_str()))
         })
         .collect();
     spans.sort_by_key(|&(start, end, _)| (start, std::cmp::Reverse(end)));
@@ -40,7 +41,10 @@ pub fn mark_quotes(text: &str, quotes: &[(String, String)]) -> Vec<Segment> {
         if start > pos {
             out.push(Segment::Plain(text[pos..start].to_owned()));
         }
-        out.push(Segment::Marked { fact: fact.to_owned(), text: text[start..end].to_owned() });
+        out.push(Segment::Marked {
+            fact: fact.to_owned(),
+            text: text[start..end].to_owned(),
+        });
         pos = end;
     }
     if pos < text.len() {
@@ -136,7 +140,10 @@ mod tests {
 
     #[test]
     fn unmarked_text_is_one_plain_segment() {
-        assert_eq!(mark_quotes("没有标记", &[]), vec![Segment::Plain("没有标记".into())]);
+        assert_eq!(
+            mark_quotes("没有标记", &[]),
+            vec![Segment::Plain("没有标记".into())]
+        );
     }
 
     #[test]
@@ -148,15 +155,31 @@ mod tests {
 
     #[test]
     fn overlapping_quotes_keep_the_earlier_longer_one() {
-        let s = mark_quotes("首付款三十万元", &[q("k2", "三十万"), q("k1", "首付款三十万")]);
-        assert_eq!(s[0], Segment::Marked { fact: "k1".into(), text: "首付款三十万".into() });
+        let s = mark_quotes(
+            "首付款三十万元",
+            &[q("k2", "三十万"), q("k1", "首付款三十万")],
+        );
+        assert_eq!(
+            s[0],
+            Segment::Marked {
+                fact: "k1".into(),
+                text: "首付款三十万".into()
+            }
+        );
         assert_eq!(s[1], Segment::Plain("元".into()));
     }
 
     #[test]
     fn segments_concatenate_back_to_the_text() {
         let text = "我们2019年结婚，首付是我爸妈出的三十万，房子写的我们俩名字。";
-        let s = mark_quotes(text, &[q("k1", "首付是我爸妈出的"), q("k2", "名字"), q("k3", "不存在")]);
+        let s = mark_quotes(
+            text,
+            &[
+                q("k1", "首付是我爸妈出的"),
+                q("k2", "名字"),
+                q("k3", "不存在"),
+            ],
+        );
         let joined: String = s
             .iter()
             .map(|s| match s {

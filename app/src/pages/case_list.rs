@@ -5,16 +5,23 @@ use engine::query::{CaseFilter, CaseSummary};
 use engine::vocab::{Class, FocalPointType, PlaintiffType, Verdict, CAUSES};
 use leptos::prelude::*;
 use leptos_meta::Title;
+use leptos_router::components::Form;
 use leptos_router::hooks::use_query_map;
 use leptos_router::params::ParamsMap;
 
-use crate::components::labels::{plaintiff_label, ClassBadge, ErrorBox, Loading, SyntheticNotice, VerdictBadge};
+use crate::components::labels::{
+    plaintiff_label, ClassBadge, ErrorBox, Loading, SyntheticNotice, VerdictBadge,
+};
 use crate::server_fns::cases::list_cases;
 use crate::types::CaseList;
 
 /// Reads the filter and page from the URL query; unknown values are ignored.
 pub fn filter_from_query(q: &ParamsMap) -> (CaseFilter, u32) {
-    let text = |k: &str| q.get(k).map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
+    let text = |k: &str| {
+        q.get(k)
+            .map(|v| v.trim().to_owned())
+            .filter(|v| !v.is_empty())
+    };
     let filter = CaseFilter {
         class: text("class").and_then(|v| Class::parse(&v)),
         cause: text("cause").filter(|c| CAUSES.iter().any(|k| k.name_zh == c)),
@@ -28,7 +35,10 @@ pub fn filter_from_query(q: &ParamsMap) -> (CaseFilter, u32) {
         }),
         q: text("q"),
     };
-    let page = text("page").and_then(|p| p.parse().ok()).unwrap_or(1).max(1);
+    let page = text("page")
+        .and_then(|p| p.parse().ok())
+        .unwrap_or(1)
+        .max(1);
     (filter, page)
 }
 
@@ -134,7 +144,12 @@ fn Select(
 fn FilterForm(filter: CaseFilter) -> impl IntoView {
     let classes = Class::ALL
         .iter()
-        .map(|c| (c.as_str().to_owned(), format!("{} {}", c.label_zh(), c.label_en())))
+        .map(|c| {
+            (
+                c.as_str().to_owned(),
+                format!("{} {}", c.label_zh(), c.label_en()),
+            )
+        })
         .collect();
     let causes = CAUSES
         .iter()
@@ -147,18 +162,28 @@ fn FilterForm(filter: CaseFilter) -> impl IntoView {
         .collect();
     let verdicts = Verdict::ALL
         .iter()
-        .map(|v| (v.as_str().to_owned(), format!("{} {}", v.label_zh(), v.label_en())))
+        .map(|v| {
+            (
+                v.as_str().to_owned(),
+                format!("{} {}", v.label_zh(), v.label_en()),
+            )
+        })
         .collect();
     let types = FocalPointType::ALL
         .iter()
-        .map(|t| (t.as_str().to_owned(), format!("{} {}", t.label_zh(), t.label_en())))
+        .map(|t| {
+            (
+                t.as_str().to_owned(),
+                format!("{} {}", t.label_zh(), t.label_en()),
+            )
+        })
         .collect();
     let seeds = vec![
         ("true".to_owned(), "Seed pairs only 仅种子".to_owned()),
         ("false".to_owned(), "Non-seed 非种子".to_owned()),
     ];
     view! {
-        <form method="get" action="/cases" class="filters" role="search" data-testid="filters">
+        <Form method="get" action="/cases" attr:class="filters" attr:role="search" attr:data-testid="filters">
             <label class="field search">
                 <span>"Search 搜索 (case id, cause, dialogue text)"</span>
                 <input type="search" name="q" value=filter.q.clone().unwrap_or_default() placeholder="例如：首付款、LP-0001" />
@@ -173,7 +198,7 @@ fn FilterForm(filter: CaseFilter) -> impl IntoView {
                 <button type="submit" class="primary">"Apply 筛选"</button>
                 <a href="/cases" class="button">"Reset 重置"</a>
             </div>
-        </form>
+        </Form>
     }
 }
 
@@ -292,7 +317,10 @@ mod tests {
 
     #[test]
     fn unknown_values_are_ignored() {
-        let map = ParamsMap::from_iter([("class".to_owned(), "nope".to_owned()), ("page".to_owned(), "0".to_owned())]);
+        let map = ParamsMap::from_iter([
+            ("class".to_owned(), "nope".to_owned()),
+            ("page".to_owned(), "0".to_owned()),
+        ]);
         assert_eq!(filter_from_query(&map), (CaseFilter::default(), 1));
     }
 

@@ -7,7 +7,9 @@ use leptos_meta::Title;
 use leptos_router::hooks::use_params_map;
 
 use crate::components::dialogue::{missing_quotes, DialogueComparison};
-use crate::components::labels::{plaintiff_label, ClassBadge, ErrorBox, FocalTypeBadge, Loading, SyntheticNotice, VerdictBadge};
+use crate::components::labels::{
+    plaintiff_label, ClassBadge, ErrorBox, FocalTypeBadge, Loading, SyntheticNotice, VerdictBadge,
+};
 use crate::server_fns::cases::get_case;
 use crate::types::CaseDetail;
 
@@ -38,7 +40,9 @@ pub fn CasePage() -> impl IntoView {
 #[component]
 fn CaseNav(detail: CaseDetail) -> impl IntoView {
     let link = |id: Option<String>, text: &'static str, rel: &'static str| match id {
-        Some(id) => view! { <a href=format!("/cases/{id}") rel=rel class="button">{text}</a> }.into_any(),
+        Some(id) => {
+            view! { <a href=format!("/cases/{id}") rel=rel class="button">{text}</a> }.into_any()
+        }
         None => view! { <span class="button disabled">{text}</span> }.into_any(),
     };
     view! {
@@ -146,7 +150,12 @@ fn FocalPoints(case: Case) -> impl IntoView {
         case.consultations
             .complete
             .iter()
-            .flat_map(|t| quotes.iter().filter(|(_, q)| t.content.contains(q.as_str())).map(|(id, _)| id.clone()))
+            .flat_map(|t| {
+                quotes
+                    .iter()
+                    .filter(|(_, q)| t.content.contains(q.as_str()))
+                    .map(|(id, _)| id.clone())
+            })
             .collect()
     };
     let missing = case.missing_facts.clone();

@@ -12,7 +12,9 @@ use crate::server_fns::auth::who_am_i;
 pub fn sign_in_error(code: &str) -> &'static str {
     match code {
         "invalid" => "Wrong name or password. 用户名或密码错误。",
-        "throttled" => "Too many failed attempts: try again in 15 minutes. 失败次数过多，请15分钟后再试。",
+        "throttled" => {
+            "Too many failed attempts: try again in 15 minutes. 失败次数过多，请15分钟后再试。"
+        }
         "missing" => "Enter a name and a password. 请输入用户名和密码。",
         _ => "Sign-in failed. 登录失败。",
     }

@@ -2,10 +2,12 @@
 
 use engine::query::CaseFilter;
 use leptos::prelude::*;
+use leptos::server_fn;
 
 use crate::types::{CaseDetail, CaseList};
 
-#[server(prefix = "/sfn")]
+/// JSON-encoded: a filter with every field unset has nothing to put in a form body.
+#[server(prefix = "/sfn", input = server_fn::codec::Json)]
 pub async fn list_cases(filter: CaseFilter, page: u32) -> Result<CaseList, ServerFnError> {
     use crate::ssr::{current_dataset, dataset_view, db, from_db};
     let db = db()?;
@@ -14,7 +16,10 @@ pub async fn list_cases(filter: CaseFilter, page: u32) -> Result<CaseList, Serve
     let page = db::cases::list(&db, dataset.id, &filter, page, per_page)
         .await
         .map_err(from_db)?;
-    Ok(CaseList { dataset: dataset_view(&dataset), page })
+    Ok(CaseList {
+        dataset: dataset_view(&dataset),
+        page,
+    })
 }
 
 #[server(prefix = "/sfn")]
@@ -22,7 +27,9 @@ pub async fn get_case(case_id: String) -> Result<CaseDetail, ServerFnError> {
     use crate::ssr::{current_dataset, dataset_view, db, from_db};
     let db = db()?;
     let dataset = current_dataset(&db).await?;
-    let found = db::cases::get(&db, dataset.id, &case_id).await.map_err(from_db)?;
+    let found = db::cases::get(&db, dataset.id, &case_id)
+        .await
+        .map_err(from_db)?;
     Ok(CaseDetail {
         dataset: dataset_view(&dataset),
         case: found.case,

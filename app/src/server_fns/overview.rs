@@ -10,5 +10,8 @@ pub async fn dataset_overview() -> Result<Overview, ServerFnError> {
     let db = db()?;
     let dataset = current_dataset(&db).await?;
     let cases = db::cases::all(&db, dataset.id).await.map_err(from_db)?;
-    Ok(Overview { dataset: dataset_view(&dataset), stats: engine::stats::dataset_stats(&cases) })
+    Ok(Overview {
+        dataset: dataset_view(&dataset),
+        stats: engine::stats::dataset_stats(&cases),
+    })
 }

@@ -9,7 +9,13 @@ pub async fn list_users() -> Result<Vec<UserView>, ServerFnError> {
     use crate::ssr::{db, from_db, require};
     require(engine::accounts::Permission::ManageUsers).await?;
     let users = db::users::list(&db()?).await.map_err(from_db)?;
-    Ok(users.into_iter().map(|u| UserView { name: u.name, role: u.role }).collect())
+    Ok(users
+        .into_iter()
+        .map(|u| UserView {
+            name: u.name,
+            role: u.role,
+        })
+        .collect())
 }
 
 #[server(prefix = "/sfn")]
@@ -24,6 +30,11 @@ pub async fn create_user(
         set_status(axum::http::StatusCode::BAD_REQUEST);
         return Err(ServerFnError::new(format!("unknown role {role:?}")));
     };
-    let user = db::users::create(&db()?, &name, role, &password).await.map_err(from_db)?;
-    Ok(UserView { name: user.name, role: user.role })
+    let user = db::users::create(&db()?, &name, role, &password)
+        .await
+        .map_err(from_db)?;
+    Ok(UserView {
+        name: user.name,
+        role: user.role,
+    })
 }

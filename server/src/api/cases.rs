@@ -42,7 +42,9 @@ fn field<T>(
     match value.as_deref().map(str::trim).filter(|v| !v.is_empty()) {
         None => Ok(None),
         Some(v) => parse(v).map(Some).ok_or_else(|| {
-            ApiError::BadRequest(format!("query parameter {name}: {v:?} is not valid; expected {expected}"))
+            ApiError::BadRequest(format!(
+                "query parameter {name}: {v:?} is not valid; expected {expected}"
+            ))
         }),
     }
 }
@@ -54,7 +56,12 @@ fn names<T: Copy>(all: &[T], name: impl Fn(T) -> &'static str) -> String {
 impl ListQuery {
     fn into_filter(self) -> Result<(CaseFilter, u32, u32), ApiError> {
         let filter = CaseFilter {
-            class: field("class", self.class, Class::parse, &names(&Class::ALL, Class::as_str))?,
+            class: field(
+                "class",
+                self.class,
+                Class::parse,
+                &names(&Class::ALL, Class::as_str),
+            )?,
             cause: field(
                 "cause",
                 self.cause,
@@ -67,18 +74,38 @@ impl ListQuery {
                 PlaintiffType::parse,
                 &names(&PlaintiffType::ALL, PlaintiffType::as_str),
             )?,
-            verdict: field("verdict", self.verdict, Verdict::parse, &names(&Verdict::ALL, Verdict::as_str))?,
+            verdict: field(
+                "verdict",
+                self.verdict,
+                Verdict::parse,
+                &names(&Verdict::ALL, Verdict::as_str),
+            )?,
             focal_point_type: field(
                 "focal_point_type",
                 self.focal_point_type,
                 FocalPointType::parse,
                 &names(&FocalPointType::ALL, FocalPointType::as_str),
             )?,
-            seed: field("seed", self.seed, |s| s.parse::<bool>().ok(), "true or false")?,
+            seed: field(
+                "seed",
+                self.seed,
+                |s| s.parse::<bool>().ok(),
+                "true or false",
+            )?,
             q: self.q.filter(|q| !q.trim().is_empty()),
         };
-        let page = field("page", self.page, |p| p.parse::<u32>().ok(), "a positive integer")?;
-        let per_page = field("per_page", self.per_page, |p| p.parse::<u32>().ok(), "a positive integer")?;
+        let page = field(
+            "page",
+            self.page,
+            |p| p.parse::<u32>().ok(),
+            "a positive integer",
+        )?;
+        let per_page = field(
+            "per_page",
+            self.per_page,
+            |p| p.parse::<u32>().ok(),
+            "a positive integer",
+        )?;
         let (page, per_page) = paging(page, per_page);
         Ok((filter, page, per_page))
     }
@@ -99,7 +126,11 @@ async fn list(
     let (filter, page, per_page) = query.into_filter()?;
     let dataset = current_dataset(&state).await?;
     let page = db::cases::list(&state.db, dataset.id, &filter, page, per_page).await?;
-    Ok(Json(CaseListResponse { dataset: dataset.name, dataset_version: dataset.version, page }))
+    Ok(Json(CaseListResponse {
+        dataset: dataset.name,
+        dataset_version: dataset.version,
+        page,
+    }))
 }
 
 async fn one(
@@ -107,5 +138,7 @@ async fn one(
     Path(case_id): Path<String>,
 ) -> Result<Json<Case>, ApiError> {
     let dataset = current_dataset(&state).await?;
-    Ok(Json(db::cases::get(&state.db, dataset.id, &case_id).await?.case))
+    Ok(Json(
+        db::cases::get(&state.db, dataset.id, &case_id).await?.case,
+    ))
 }

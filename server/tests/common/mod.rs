@@ -29,12 +29,13 @@ pub struct TestResponse {
 
 impl TestResponse {
     pub fn json(&self) -> Value {
-        serde_json::from_str(&self.body)
-            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.body))
+        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.body))
     }
 
     pub fn location(&self) -> Option<&str> {
-        self.headers.get(header::LOCATION).and_then(|v| v.to_str().ok())
+        self.headers
+            .get(header::LOCATION)
+            .and_then(|v| v.to_str().ok())
     }
 
     /// The `name=value` of the session cookie this response sets.
@@ -53,29 +54,51 @@ impl TestApp {
     /// A fresh database with the demo dataset loaded, as on a first start.
     pub async fn with_demo() -> TestApp {
         let app = TestApp::empty().await;
-        server::demo::ensure_loaded(&app.db).await.expect("demo loads");
+        server::demo::ensure_loaded(&app.db)
+            .await
+            .expect("demo loads");
         app
     }
 
     /// A fresh, migrated database with nothing in it.
     pub async fn empty() -> TestApp {
         let dir = tempfile::tempdir().expect("temp dir");
-        let db = Db::open(&dir.path().join("test.db")).await.expect("database opens");
+        let db = Db::open(&dir.path().join("test.db"))
+            .await
+            .expect("database opens");
         let addr: SocketAddr = "127.0.0.1:3000".parse().expect("address");
-        let state = AppState { leptos_options: config::leptos_options(addr), db: db.clone() };
-        TestApp { db, router: router(state), _dir: dir }
+        let state = AppState {
+            leptos_options: config::leptos_options(addr),
+            db: db.clone(),
+        };
+        TestApp {
+            db,
+            router: router(state),
+            _dir: dir,
+        }
     }
 
     pub async fn user(&self, name: &str, role: Role, password: &str) {
-        db::users::create(&self.db, name, role, password).await.expect("user created");
+        db::users::create(&self.db, name, role, password)
+            .await
+            .expect("user created");
     }
 
     pub async fn send(&self, req: Request<Body>) -> TestResponse {
-        let res = self.router.clone().oneshot(req).await.expect("router answers");
+        let res = self
+            .router
+            .clone()
+            .oneshot(req)
+            .await
+            .expect("router answers");
         let status = res.status();
         let headers = res.headers().clone();
         let bytes = res.into_body().collect().await.expect("body").to_bytes();
-        TestResponse { status, headers, body: String::from_utf8_lossy(&bytes).into_owned() }
+        TestResponse {
+            status,
+            headers,
+            body: String::from_utf8_lossy(&bytes).into_owned(),
+        }
     }
 
     pub async fn get(&self, uri: &str) -> TestResponse {
@@ -99,13 +122,22 @@ impl TestApp {
         if let Some(c) = cookie {
             req = req.header(header::COOKIE, c);
         }
-        self.send(req.body(Body::from(form.to_owned())).expect("request")).await
+        self.send(req.body(Body::from(form.to_owned())).expect("request"))
+            .await
     }
 
     /// Signs in through the form and returns the session cookie.
     pub async fn sign_in(&self, name: &str, password: &str) -> String {
-        let res = self.post_form("/auth/signin", &form(&[("name", name), ("password", password)]), None).await;
-        res.session_cookie().filter(|c| !c.ends_with('=')).expect("signed in")
+        let res = self
+            .post_form(
+                "/auth/signin",
+                &form(&[("name", name), ("password", password)]),
+                None,
+            )
+            .await;
+        res.session_cookie()
+            .filter(|c| !c.ends_with('='))
+            .expect("signed in")
     }
 }
 

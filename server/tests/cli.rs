@@ -1,0 +1,188 @@
+//! The `lexpilot` binary as a maintainer runs it: exit codes, messages that
+//! name the file, line and field, all-or-nothing imports, accounts from stdin.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+const DEMO: &str = include_str!("../data/demo-synthetic.jsonl");
+
+fn lexpilot(args: &[&str], stdin: Option<&str>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_lexpilot"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("lexpilot starts");
+    if let Some(input) = stdin {
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(input.as_bytes())
+            .expect("write stdin");
+    }
+    drop(child.stdin.take());
+    child.wait_with_output().expect("lexpilot ends")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn write(dir: &Path, name: &str, content: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, content).expect("write fixture");
+    path.to_string_lossy().into_owned()
+}
+
+async fn count(db: &str, table: &str) -> i64 {
+    let db = db::Db::open(Path::new(db)).await.expect("open");
+    sqlx::query_scalar(&format!("SELECT COUNT(*) FROM {table}"))
+        .fetch_one(db.pool())
+        .await
+        .expect("count")
+}
+
+#[test]
+fn validate_accepts_the_demo_and_names_line_and_field_of_errors() {
+    let dir = tempfile::tempdir().expect("dir");
+    let good = write(dir.path(), "demo.jsonl", DEMO);
+    let out = lexpilot(&["validate", &good], None);
+    assert!(out.status.success());
+    assert!(text(&out.stdout).contains("72 cases"));
+
+    let mut lines: Vec<String> = DEMO.lines().map(str::to_owned).collect();
+    lines[2] = lines[2].replacen("\"verdict\": \"supported\"", "\"verdict\": \"won\"", 1);
+    assert!(
+        lines[2].contains("won"),
+        "the fixture line has a supported claim to break"
+    );
+    lines[4] = "{ not json".to_owned();
+    let bad = write(dir.path(), "bad.jsonl", &lines.join("\n"));
+    let out = lexpilot(&["validate", &bad], None);
+    assert!(!out.status.success());
+    let err = text(&out.stderr);
+    assert!(err.contains("bad.jsonl: line 5"), "{err}");
+    assert!(
+        err.contains("line 3") && err.contains("claims[0].verdict") && err.contains("won"),
+        "{err}"
+    );
+}
+
+#[tokio::test]
+async fn import_is_all_or_nothing_and_versioned() {
+    let dir = tempfile::tempdir().expect("dir");
+    let db = dir.path().join("t.db").to_string_lossy().into_owned();
+    let good = write(dir.path(), "cases.jsonl", DEMO);
+
+    let out = lexpilot(&["import", &good, "--db", &db], None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("imported 72 cases as dataset cases version 1"));
+
+    let again = lexpilot(&["import", &good, "--db", &db], None);
+    assert!(again.status.success());
+    assert!(text(&again.stdout).contains("unchanged"));
+    assert_eq!(count(&db, "datasets").await, 1);
+
+    let changed = write(
+        dir.path(),
+        "cases.jsonl",
+        &DEMO.replacen("判令", "请求判令", 1),
+    );
+    let out = lexpilot(&["import", &changed, "--db", &db], None);
+    assert!(
+        text(&out.stdout).contains("version 2"),
+        "{}",
+        text(&out.stdout)
+    );
+    assert_eq!(count(&db, "cases").await, 144);
+
+    // One bad line among 72 good ones: nothing of the file is stored.
+    let mut lines: Vec<&str> = DEMO.lines().collect();
+    lines.push("{\"case_id\": \"DEMO-0001\"}");
+    let bad = write(dir.path(), "other.jsonl", &lines.join("\n"));
+    let out = lexpilot(&["import", &bad, "--db", &db], None);
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("nothing was imported"));
+    assert_eq!(count(&db, "datasets").await, 2);
+    assert_eq!(count(&db, "cases").await, 144);
+
+    let empty = write(dir.path(), "empty.jsonl", "\n");
+    let out = lexpilot(&["import", &empty, "--db", &db], None);
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("holds no cases"));
+}
+
+#[tokio::test]
+async fn user_add_reads_the_password_from_stdin() {
+    let dir = tempfile::tempdir().expect("dir");
+    let db_path = dir.path().join("t.db").to_string_lossy().into_owned();
+    let out = lexpilot(
+        &[
+            "user",
+            "add",
+            "--name",
+            "张专家",
+            "--role",
+            "expert",
+            "--db",
+            &db_path,
+        ],
+        Some("a-good-password\n"),
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let db = db::Db::open(Path::new(&db_path)).await.expect("open");
+    assert!(db::users::verify(&db, "张专家", "a-good-password")
+        .await
+        .expect("verify")
+        .is_some());
+
+    let dup = lexpilot(
+        &[
+            "user",
+            "add",
+            "--name",
+            "张专家",
+            "--role",
+            "admin",
+            "--db",
+            &db_path,
+        ],
+        Some("another-password"),
+    );
+    assert!(!dup.status.success());
+    assert!(text(&dup.stderr).contains("exists already"));
+    let bad_role = lexpilot(
+        &[
+            "user", "add", "--name", "x", "--role", "judge", "--db", &db_path,
+        ],
+        Some("password-123"),
+    );
+    assert!(!bad_role.status.success());
+    assert!(text(&bad_role.stderr).contains("unknown role"));
+    let short = lexpilot(
+        &[
+            "user", "add", "--name", "y", "--role", "admin", "--db", &db_path,
+        ],
+        Some("short"),
+    );
+    assert!(!short.status.success());
+}
+
+#[test]
+fn every_subcommand_has_help() {
+    for args in [
+        vec!["--help"],
+        vec!["serve", "--help"],
+        vec!["validate", "--help"],
+        vec!["import", "--help"],
+        vec!["user", "add", "--help"],
+    ] {
+        let out = lexpilot(&args, None);
+        assert!(out.status.success(), "{args:?}");
+        assert!(text(&out.stdout).contains("Usage"), "{args:?}");
+    }
+    assert!(text(&lexpilot(&["serve", "--help"], None).stdout).contains("--db"));
+}
