@@ -3,13 +3,15 @@
 
 use serde::{Deserialize, Serialize};
 
-/// A signed-in user's role.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Role {
-    Admin,
-    Expert,
-    Researcher,
+use crate::vocab::vocabulary;
+
+vocabulary! {
+    /// A signed-in user's role.
+    Role, kind "role" {
+        Admin = "admin", zh "管理员", en "Admin";
+        Expert = "expert", zh "法律专家", en "Legal expert";
+        Researcher = "researcher", zh "研究人员", en "Researcher";
+    }
 }
 
 /// An action that needs a signed-in user with the right role. Reading cases,
@@ -26,28 +28,6 @@ pub enum Permission {
 }
 
 impl Role {
-    pub const ALL: [Role; 3] = [Role::Admin, Role::Expert, Role::Researcher];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Role::Admin => "admin",
-            Role::Expert => "expert",
-            Role::Researcher => "researcher",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Role> {
-        Role::ALL.into_iter().find(|r| r.as_str() == s)
-    }
-
-    pub fn label_zh(self) -> &'static str {
-        match self {
-            Role::Admin => "管理员",
-            Role::Expert => "法律专家",
-            Role::Researcher => "研究人员",
-        }
-    }
-
     /// Whether this role may perform `permission`.
     ///
     /// # Examples
@@ -64,12 +44,6 @@ impl Role {
             Role::Expert => matches!(permission, Review),
             Role::Researcher => matches!(permission, UploadRun),
         }
-    }
-}
-
-impl std::fmt::Display for Role {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
     }
 }
 

@@ -1,6 +1,6 @@
 //! The fixed vocabularies of `docs/formats.md` §1 and the 36 causes of action.
 //!
-//! Every vocabulary is a small `Copy` enum whose serde form, [`Display`](fmt::Display)
+//! Every vocabulary is a small `Copy` enum whose serde form, [`Display`](std::fmt::Display)
 //! and `as_str` are the exact wire string of the data contract (`snake_case`), with
 //! Chinese and English labels for people. The [`Vocabulary`] trait gives generic
 //! code (parsers, select boxes) the same operations.
@@ -17,8 +17,6 @@
 //! assert_eq!(Verdict::Dismissed.code(), 2);
 //! assert_eq!(cause("离婚后财产纠纷").map(|c| c.class), Some(Class::Family));
 //! ```
-
-use std::fmt;
 
 /// Operations shared by every vocabulary enum of this module.
 pub trait Vocabulary: Copy + Eq + 'static {
@@ -104,13 +102,13 @@ macro_rules! vocabulary {
             }
         }
 
-        impl fmt::Display for $name {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        impl ::std::fmt::Display for $name {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
                 f.pad(self.as_str())
             }
         }
 
-        impl Vocabulary for $name {
+        impl $crate::vocab::Vocabulary for $name {
             const KIND: &'static str = $kind;
             const VALUES: &'static [Self] = &Self::ALL;
 
@@ -132,6 +130,7 @@ macro_rules! vocabulary {
         }
     };
 }
+pub(crate) use vocabulary;
 
 vocabulary! {
     /// The six major classes of causes of action (paper, Table 10).
