@@ -41,10 +41,11 @@ fn push_filter(qb: &mut QueryBuilder<'_, Sqlite>, dataset_id: i64, f: &CaseFilte
         .push(")");
     }
     if let Some(q) = f.search_term() {
-        // instr() is a plain substring test: no LIKE wildcards to escape, no ASCII case folding.
-        qb.push(" AND instr(c.search_text, ")
+        // instr() is a plain substring test (no LIKE wildcards to escape); SQLite's
+        // lower() folds ASCII only, as CaseFilter::matches does.
+        qb.push(" AND instr(lower(c.search_text), lower(")
             .push_bind(q.to_owned())
-            .push(") > 0");
+            .push(")) > 0");
     }
 }
 

@@ -137,6 +137,8 @@ async fn the_sql_filter_agrees_with_the_engine_filter() {
     }
     for q in [
         "DEMO-00",
+        "demo-0042",
+        "Demo-001",
         "离婚",
         "借款",
         "我报过两次警",

@@ -31,7 +31,8 @@ pub struct CaseFilter {
     pub focal_point_type: Option<FocalPointType>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed: Option<bool>,
-    /// Case-sensitive substring of the case id, the cause or any dialogue turn.
+    /// Substring of the case id, the cause or any dialogue turn; ASCII letters
+    /// match in either case (`demo-0001` finds `DEMO-0001`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub q: Option<String>,
 }
@@ -58,9 +59,11 @@ impl CaseFilter {
                 .focal_point_type
                 .is_none_or(|t| case.focal_points.iter().any(|f| f.r#type == t))
             && self.seed.is_none_or(|s| case.seed == s)
-            && self
-                .search_term()
-                .is_none_or(|q| search_text(case).contains(q))
+            && self.search_term().is_none_or(|q| {
+                search_text(case)
+                    .to_ascii_lowercase()
+                    .contains(&q.to_ascii_lowercase())
+            })
     }
 
     /// The trimmed search term, if there is one.

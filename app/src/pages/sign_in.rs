@@ -48,6 +48,9 @@ pub fn SignInPage() -> impl IntoView {
                             </label>
                             <button type="submit" class="primary">"Sign in 登录"</button>
                         </form>
+                        <p class="muted">
+                            "Accounts are created by an admin. 账户由管理员创建。 Reading cases needs no account."
+                        </p>
                     }
                 })}
             </Suspense>
