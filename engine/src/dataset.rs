@@ -24,9 +24,10 @@ use std::io::BufRead;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::vocab::{
-    cause, Class, Consultation, FocalPointType, PlaintiffType, Role, Verdict, Vocabulary,
+use crate::jsonl::{
+    describe, is_blank, json_message, line_error, read_lines, ErrorLog, LineReader,
 };
+use crate::vocab::{cause, Class, Consultation, FocalPointType, PlaintiffType, Role, Verdict};
 
 /// One case: a first-instance civil judgment with its claims, focal points of
 /// dispute, key facts and the pair of consultations built from it.
@@ -263,55 +264,25 @@ pub fn parse_dataset(text: &str) -> Result<Vec<Case>, DatasetErrors> {
 /// Parses and validates a dataset file line by line from a reader, as
 /// [`parse_dataset`] does. A line that is not UTF-8 is reported and skipped; a
 /// read failure is reported and ends the parse.
-pub fn parse_dataset_reader<R: BufRead>(mut reader: R) -> Result<Vec<Case>, DatasetErrors> {
+pub fn parse_dataset_reader<R: BufRead>(reader: R) -> Result<Vec<Case>, DatasetErrors> {
     let mut errors = ErrorLog::default();
     let mut cases = Vec::new();
     let mut first_line_of_id: HashMap<String, usize> = HashMap::new();
     let mut seed_of_cause: HashMap<String, (String, usize)> = HashMap::new();
-    let mut buf = Vec::new();
-    let mut line = 0;
 
-    loop {
-        buf.clear();
-        match reader.read_until(b'\n', &mut buf) {
-            Ok(0) => break,
-            Ok(_) => line += 1,
-            Err(e) => {
-                errors.push(line_error(
-                    line + 1,
-                    format!("could not read the line: {e}"),
-                ));
-                break;
-            }
-        }
-        let text = match std::str::from_utf8(&buf) {
+    let read = read_lines(reader, |line, text| {
+        let text = match text {
             Ok(text) => text,
             Err(e) => {
-                errors.push(line_error(
-                    line,
-                    format!(
-                        "not valid UTF-8 (bad byte at offset {} of the line)",
-                        e.valid_up_to()
-                    ),
-                ));
-                continue;
+                errors.push(e);
+                return;
             }
         };
-        // A byte-order mark may open a file saved by some Windows editors.
-        let text = if line == 1 {
-            text.trim_start_matches('\u{feff}')
-        } else {
-            text
-        };
-        if text.trim().is_empty() {
-            continue;
-        }
-
         let case = match read_case(text, line) {
             Ok(case) => case,
             Err(line_errors) => {
                 line_errors.into_iter().for_each(|e| errors.push(e));
-                continue;
+                return;
             }
         };
         // A case that breaks a per-case rule still takes part in the checks
@@ -359,6 +330,9 @@ pub fn parse_dataset_reader<R: BufRead>(mut reader: R) -> Result<Vec<Case>, Data
             }
         }
         cases.push(case);
+    });
+    if let Err(e) = read {
+        errors.push(e);
     }
 
     errors.finish().map(|()| cases)
@@ -383,11 +357,7 @@ fn read_case(json: &str, line: usize) -> Result<Case, Vec<DatasetError>> {
         Ok(value) => value,
         Err(e) => return Err(vec![line_error(line, json_message(&e, json))]),
     };
-    let mut reader = CaseReader {
-        line,
-        case_id: None,
-        errors: Vec::new(),
-    };
+    let mut reader = LineReader::new(line);
     match reader.case(&value) {
         Some(case) if reader.errors.is_empty() => Ok(case),
         _ => Err(reader.errors),
@@ -559,10 +529,6 @@ pub fn to_jsonl(cases: &[Case]) -> String {
 
 const EMPTY: &str = "must not be empty";
 
-fn is_blank(s: &str) -> bool {
-    s.trim().is_empty()
-}
-
 fn listing<'a>(ids: impl Iterator<Item = &'a str>) -> String {
     let ids: Vec<&str> = ids.collect();
     if ids.is_empty() {
@@ -596,15 +562,6 @@ fn check_ids<'a>(
     first_index.into_keys().collect()
 }
 
-fn line_error(line: usize, message: String) -> DatasetError {
-    DatasetError {
-        line,
-        case_id: None,
-        field: String::new(),
-        message,
-    }
-}
-
 fn case_error(case: &Case, line: usize, field: &str, message: String) -> DatasetError {
     DatasetError {
         line,
@@ -614,217 +571,9 @@ fn case_error(case: &Case, line: usize, field: &str, message: String) -> Dataset
     }
 }
 
-/// serde_json's message without its " at line 1 column N" suffix, with the
-/// column counted in characters (serde_json counts bytes), as editors show it.
-fn json_message(e: &serde_json::Error, text: &str) -> String {
-    let full = e.to_string();
-    let suffix = format!(" at line {} column {}", e.line(), e.column());
-    let message = full.strip_suffix(&suffix).unwrap_or(&full);
-    let column = text
-        .char_indices()
-        .take_while(|&(i, _)| i < e.column())
-        .count();
-    format!("invalid JSON at column {column}: {message}")
-}
-
-/// Errors of a whole file: the first [`MAX_ERRORS`] in full, then a count.
-#[derive(Default)]
-struct ErrorLog {
-    shown: Vec<DatasetError>,
-    omitted: usize,
-    first_omitted_line: usize,
-}
-
-impl ErrorLog {
-    fn push(&mut self, error: DatasetError) {
-        if self.shown.len() < MAX_ERRORS {
-            self.shown.push(error);
-        } else {
-            if self.omitted == 0 {
-                self.first_omitted_line = error.line;
-            }
-            self.omitted += 1;
-        }
-    }
-
-    fn finish(mut self) -> Result<(), DatasetErrors> {
-        if self.shown.is_empty() {
-            return Ok(());
-        }
-        if self.omitted > 0 {
-            self.shown.push(line_error(
-                self.first_omitted_line,
-                format!(
-                    "… and {} more error{} from this line on",
-                    self.omitted,
-                    if self.omitted == 1 { "" } else { "s" }
-                ),
-            ));
-        }
-        Err(DatasetErrors(self.shown))
-    }
-}
-
-/// Reads a case out of a JSON value, recording every problem with its path.
-///
-/// Each reader returns `None` after recording an error; composite readers read
-/// all their parts before combining them, so that one line reports all its
-/// problems.
-struct CaseReader {
-    line: usize,
-    case_id: Option<String>,
-    errors: Vec<DatasetError>,
-}
-
-/// Reads one JSON value found at a path.
-type Read<T> = fn(&mut CaseReader, &Value, &str) -> Option<T>;
-
-fn describe(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
-fn join(parent: &str, key: &str) -> String {
-    if parent.is_empty() {
-        key.to_owned()
-    } else {
-        format!("{parent}.{key}")
-    }
-}
-
-impl CaseReader {
-    fn fail(&mut self, field: &str, message: String) {
-        self.errors.push(DatasetError {
-            line: self.line,
-            case_id: self.case_id.clone(),
-            field: field.to_owned(),
-            message,
-        });
-    }
-
-    fn required<T>(
-        &mut self,
-        obj: &Map<String, Value>,
-        parent: &str,
-        key: &str,
-        read: Read<T>,
-    ) -> Option<T> {
-        let path = join(parent, key);
-        match obj.get(key) {
-            Some(v) => read(self, v, &path),
-            None => {
-                self.fail(&path, "missing required field".into());
-                None
-            }
-        }
-    }
-
-    /// `Some(None)` when the key is absent or null, `None` when it is invalid.
-    fn optional<T>(
-        &mut self,
-        obj: &Map<String, Value>,
-        parent: &str,
-        key: &str,
-        read: Read<T>,
-    ) -> Option<Option<T>> {
-        match obj.get(key) {
-            None | Some(Value::Null) => Some(None),
-            Some(v) => read(self, v, &join(parent, key)).map(Some),
-        }
-    }
-
-    fn object<'v>(&mut self, v: &'v Value, path: &str) -> Option<&'v Map<String, Value>> {
-        let obj = v.as_object();
-        if obj.is_none() {
-            self.fail(path, format!("expected an object, got {}", describe(v)));
-        }
-        obj
-    }
-
-    fn string(&mut self, v: &Value, path: &str) -> Option<String> {
-        match v {
-            Value::String(s) => Some(s.clone()),
-            other => {
-                self.fail(path, format!("expected a string, got {}", describe(other)));
-                None
-            }
-        }
-    }
-
-    fn boolean(&mut self, v: &Value, path: &str) -> Option<bool> {
-        let b = v.as_bool();
-        if b.is_none() {
-            self.fail(path, format!("expected true or false, got {}", describe(v)));
-        }
-        b
-    }
-
-    fn count(&mut self, v: &Value, path: &str) -> Option<u32> {
-        let n = v.as_u64().and_then(|n| u32::try_from(n).ok());
-        if n.is_none() {
-            let got = match v {
-                Value::Number(n) => n.to_string(),
-                other => describe(other).to_owned(),
-            };
-            self.fail(
-                path,
-                format!("expected a whole number from 0 to {}, got {got}", u32::MAX),
-            );
-        }
-        n
-    }
-
-    fn vocab<T: Vocabulary>(&mut self, v: &Value, path: &str) -> Option<T> {
-        match v {
-            Value::String(s) => {
-                let parsed = T::parse(s);
-                if parsed.is_none() {
-                    self.fail(
-                        path,
-                        format!(
-                            "unknown {} \"{s}\"; expected one of {}",
-                            T::KIND,
-                            T::expected()
-                        ),
-                    );
-                }
-                parsed
-            }
-            other => {
-                self.fail(
-                    path,
-                    format!(
-                        "expected a {} (one of {}), got {}",
-                        T::KIND,
-                        T::expected(),
-                        describe(other)
-                    ),
-                );
-                None
-            }
-        }
-    }
-
-    /// Reads every element of an array, reporting all bad elements.
-    fn list<T>(&mut self, v: &Value, path: &str, read: Read<T>) -> Option<Vec<T>> {
-        let Some(items) = v.as_array() else {
-            self.fail(path, format!("expected an array, got {}", describe(v)));
-            return None;
-        };
-        let read: Vec<Option<T>> = items
-            .iter()
-            .enumerate()
-            .map(|(i, item)| read(self, item, &format!("{path}[{i}]")))
-            .collect();
-        read.into_iter().collect()
-    }
-
+/// The readers of a case and its parts, on top of the generic ones of
+/// [`crate::jsonl`].
+impl LineReader {
     fn case(&mut self, v: &Value) -> Option<Case> {
         let Some(obj) = v.as_object() else {
             self.fail(
@@ -846,7 +595,9 @@ impl CaseReader {
         let province = self.optional(obj, "", "province", Self::string);
         let plaintiff_type = self.required(obj, "", "plaintiff_type", Self::vocab::<PlaintiffType>);
         let profile = self.optional(obj, "", "profile", Self::profile);
-        let provisions_cited = self.optional(obj, "", "provisions_cited", Self::count);
+        let provisions_cited = self.optional(obj, "", "provisions_cited", |r, v, p| {
+            r.whole_number(v, p, 0)
+        });
         let claims = self.required(obj, "", "claims", |r, v, p| r.list(v, p, Self::claim));
         let focal_points = self.required(obj, "", "focal_points", |r, v, p| {
             r.list(v, p, Self::focal_point)
@@ -878,7 +629,7 @@ impl CaseReader {
 
     fn profile(&mut self, v: &Value, path: &str) -> Option<Profile> {
         let obj = self.object(v, path)?;
-        let age = self.optional(obj, path, "age", Self::count);
+        let age = self.optional(obj, path, "age", |r, v, p| r.whole_number(v, p, 0));
         let gender = self.optional(obj, path, "gender", Self::string);
         let occupation = self.optional(obj, path, "occupation", Self::string);
         let personality = self.optional(obj, path, "personality", Self::string);
@@ -950,7 +701,7 @@ impl CaseReader {
         })
     }
 
-    fn turn(&mut self, v: &Value, path: &str) -> Option<Turn> {
+    pub(crate) fn turn(&mut self, v: &Value, path: &str) -> Option<Turn> {
         let obj = self.object(v, path)?;
         let role = self.required(obj, path, "role", Self::vocab::<Role>);
         let content = self.required(obj, path, "content", Self::string);

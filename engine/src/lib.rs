@@ -12,10 +12,17 @@
 //! - [`query`]: case filters, summaries and paging for browsing.
 //! - [`metrics`]: F1, quadratic weighted kappa, accuracy, mean / sample std and
 //!   bootstrap statistics (§4).
+//! - [`run`]: the run file (§3): types, streaming parser and validation
+//!   against a dataset, with line- and field-named errors.
+//! - [`score`]: a run's scores per task and class (§4) and the score document
+//!   of leaderboard entries (§5).
 
 pub mod accounts;
 pub mod dataset;
+mod jsonl;
 pub mod metrics;
 pub mod query;
+pub mod run;
+pub mod score;
 pub mod stats;
 pub mod vocab;

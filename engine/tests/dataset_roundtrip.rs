@@ -11,7 +11,7 @@ use engine::vocab::{Class, Consultation, FocalPointType, PlaintiffType, Role, Ve
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
 
-const CONTRACT_EXAMPLE: &str = include_str!("fixtures/dataset/contract-example.jsonl");
+const CONTRACT_EXAMPLE: &str = include_str!("fixtures/contract-example/dataset.jsonl");
 
 #[test]
 fn the_contract_example_parses() {

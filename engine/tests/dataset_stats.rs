@@ -251,7 +251,7 @@ fn empty_input_gives_zeros() {
 #[test]
 fn contract_example_figures() {
     let cases =
-        parse_dataset(include_str!("fixtures/dataset/contract-example.jsonl")).expect("valid");
+        parse_dataset(include_str!("fixtures/contract-example/dataset.jsonl")).expect("valid");
     let stats = dataset_stats(&cases);
     assert_eq!((stats.cases, stats.causes, stats.seeds), (24, 24, 24));
     // Computed independently from the file: 8277 characters over 48

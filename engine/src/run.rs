@@ -1,0 +1,937 @@
+//! The run file of `docs/formats.md` §3: one evaluated model, one repetition.
+//!
+//! - Types: a [`Run`] is a [`RunHeader`] and the items of the three tasks,
+//!   [`LcaItem`], [`DcgItem`] and [`LjpItem`], each list in file order.
+//! - Parsing: [`parse_run`] / [`parse_run_reader`] read JSON Lines against the
+//!   dataset the run was made on and return the run, or every error found (up
+//!   to [`MAX_ERRORS`]), each naming its 1-based line, the case and the field.
+//!   Errors are the dataset's types under run names: [`RunError`], [`RunErrors`].
+//! - Entries: [`RunHeader::entry_key`] names the leaderboard entry a run belongs
+//!   to; [`RunHeader::same_run`] tells a duplicate file.
+//! - Writing: [`Run::to_jsonl`], which [`parse_run`] reads back unchanged.
+//!
+//! # Rules
+//!
+//! Every rule of §3 rejects the file, with the line and the field at fault:
+//!
+//! - The first non-blank line is the header (`"kind": "run"`); `model` is a
+//!   non-empty string, `run` a whole number of at least 1, `family` one of
+//!   [`Family`] or null; `dataset`, `judge`, `user_model` and `created_at` are
+//!   strings or null; other header keys are kept in [`RunHeader::extra`].
+//! - Every other line is an item of kind `lca`, `dcg` or `ljp` whose `case_id`
+//!   is a case of the dataset; vocabulary values are checked and an unknown one
+//!   names the allowed values. Item keys this module does not know are ignored.
+//! - One `lca` item per (case, consultation), one `dcg` item per case, one `ljp`
+//!   item per (case, setup); a duplicate names the line of the first. A task (or
+//!   LJP setup) the file contains must cover every case of the dataset: the
+//!   missing ones (the first five and a count) are reported on the line of the
+//!   task's first item, after the errors of single lines.
+//! - A `dcg` item has at most 2 `requests`; `ljp` `predictions` hold exactly one
+//!   verdict per claim of the case (claim order cannot be checked, only length).
+//! - An item carrying `"unavailable": "reason"` (a non-empty string) must have
+//!   `label` / `predictions` null and, for `dcg`, every request's `accepted`
+//!   null; its `requests` may be absent. An item without it must have them all
+//!   set. So a `dcg` item is judged as a whole: one request that could not be
+//!   judged makes the item unavailable, and no half-judged item is ever scored.
+//! - A file with no header, or a header and no item, is rejected ("no items").
+//!
+//! Depends on serde, serde_json, [`crate::vocab`] and [`crate::dataset`]; reads
+//! through [`std::io::BufRead`] only, never the file system. Memory grows with
+//! the items kept, not with the text of the file: lines are read one at a time.
+
+use std::collections::hash_map::Entry;
+use std::collections::{BTreeMap, HashMap};
+use std::hash::Hash;
+use std::io::BufRead;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+pub use crate::dataset::MAX_ERRORS;
+use crate::dataset::{Case, DatasetError, DatasetErrors, Turn};
+use crate::jsonl::{
+    describe, is_blank, json_message, line_error, plural, read_lines, ErrorLog, LineReader, Read,
+};
+use crate::vocab::{vocabulary, Consultation, LcaLabel, LjpSetup, Verdict, Vocabulary};
+
+/// One problem found in a run file: its line, case, field and message.
+pub type RunError = DatasetError;
+/// Every problem found in a run file, in the form of the dataset parser's.
+pub type RunErrors = DatasetErrors;
+
+vocabulary! {
+    /// The group an evaluated model belongs to (the LexPilot paper's tables).
+    Family, kind "family" {
+        /// Models trained for law.
+        Legal = "legal", zh "法律大模型", en "Legal LLMs";
+        /// General models with open weights.
+        Open = "open", zh "开源通用大模型", en "Open-Source General LLMs";
+        /// General models behind an API only.
+        Closed = "closed", zh "闭源通用大模型", en "Closed-Source General LLMs";
+    }
+}
+
+vocabulary! {
+    /// The three tasks of the benchmark, named by the `kind` of their items.
+    Task, kind "task" {
+        /// Legal Completeness Assessment: predict or ask, per consultation.
+        Lca = "lca", zh "法律咨询完整性评估", en "Legal Completeness Assessment";
+        /// Detail Completion Guidance: are the questions asked accepted?
+        Dcg = "dcg", zh "细节补全引导", en "Detail Completion Guidance";
+        /// Legal Judgment Prediction: one verdict per claim, in three setups.
+        Ljp = "ljp", zh "法律判决预测", en "Legal Judgment Prediction";
+    }
+}
+
+/// The first line of a run file: which model, which repetition, made how.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunHeader {
+    /// The evaluated model's name; never empty.
+    pub model: String,
+    /// The model's group.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub family: Option<Family>,
+    /// The repetition, from 1.
+    pub run: u32,
+    /// The name of the dataset the run was made on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dataset: Option<String>,
+    /// The judge model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub judge: Option<String>,
+    /// The model that played the user.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub user_model: Option<String>,
+    /// When the run was made, free text (RFC 3339 by convention).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created_at: Option<String>,
+    /// Any other header keys, kept as they are.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// What makes runs one leaderboard entry (§3): the model and every header
+/// field except `run` and `created_at`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct EntryKey {
+    /// The evaluated model's name.
+    pub model: String,
+    /// The model's group.
+    pub family: Option<Family>,
+    /// The dataset's name.
+    pub dataset: Option<String>,
+    /// The judge model.
+    pub judge: Option<String>,
+    /// The model that played the user.
+    pub user_model: Option<String>,
+    /// The other header keys.
+    pub extra: Map<String, Value>,
+}
+
+impl RunHeader {
+    /// The leaderboard entry this run belongs to.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use engine::run::{Family, RunHeader};
+    ///
+    /// let first: RunHeader = serde_json::from_str(
+    ///     r#"{"model": "M", "family": "open", "run": 1, "created_at": "2026-11-29"}"#,
+    /// ).unwrap();
+    /// let second = RunHeader { run: 2, created_at: None, ..first.clone() };
+    /// let other_judge = RunHeader { judge: Some("J".into()), ..second.clone() };
+    /// assert_eq!(first.entry_key(), second.entry_key());
+    /// assert_ne!(first.entry_key(), other_judge.entry_key());
+    /// assert_eq!(first.entry_key().family, Some(Family::Open));
+    /// ```
+    pub fn entry_key(&self) -> EntryKey {
+        EntryKey {
+            model: self.model.clone(),
+            family: self.family,
+            dataset: self.dataset.clone(),
+            judge: self.judge.clone(),
+            user_model: self.user_model.clone(),
+            extra: self.extra.clone(),
+        }
+    }
+
+    /// Whether `other` is the same repetition of the same model: a second file
+    /// with the same `model` and `run`, which §3 rejects as a duplicate.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use engine::run::RunHeader;
+    ///
+    /// let a: RunHeader = serde_json::from_str(r#"{"model": "M", "run": 1}"#).unwrap();
+    /// let b = RunHeader { judge: Some("another judge".into()), ..a.clone() };
+    /// assert!(a.same_run(&b));
+    /// assert!(!a.same_run(&RunHeader { run: 2, ..a.clone() }));
+    /// ```
+    pub fn same_run(&self, other: &RunHeader) -> bool {
+        self.model == other.model && self.run == other.run
+    }
+}
+
+/// A Legal Completeness Assessment item: what the model did with one
+/// consultation of a case.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LcaItem {
+    /// The case.
+    pub case_id: String,
+    /// Which of its two consultations.
+    pub consultation: Consultation,
+    /// The judge's reading of the reply; `None` exactly when unavailable.
+    pub label: Option<LcaLabel>,
+    /// The model's reply, kept for drill-down.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response: Option<String>,
+    /// Why the item could not be labelled; such an item is not scored.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unavailable: Option<String>,
+}
+
+/// A Detail Completion Guidance item: the questions asked on a case's
+/// underspecified consultation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DcgItem {
+    /// The case.
+    pub case_id: String,
+    /// At most two requests for a missing fact.
+    pub requests: Vec<DcgRequest>,
+    /// Why the item could not be judged; such an item is not scored.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unavailable: Option<String>,
+}
+
+/// One request for a missing fact.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DcgRequest {
+    /// The question asked, kept for drill-down.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// Whether the judge accepted it; `None` exactly in unavailable items.
+    pub accepted: Option<bool>,
+}
+
+/// A Legal Judgment Prediction item: the verdicts predicted for a case's
+/// claims in one setup.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LjpItem {
+    /// The case.
+    pub case_id: String,
+    /// The setup.
+    pub setup: LjpSetup,
+    /// One verdict per claim, in claim order; `None` exactly when unavailable.
+    pub predictions: Option<Vec<Verdict>>,
+    /// The model's final reply, kept for drill-down.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response: Option<String>,
+    /// The interaction dialogue, kept for drill-down.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dialogue: Option<Vec<Turn>>,
+    /// Why the item could not be labelled; such an item is not scored.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unavailable: Option<String>,
+}
+
+impl DcgItem {
+    /// Whether at least one request was accepted (the DCG hit); `None` for an
+    /// unavailable item.
+    pub fn hit(&self) -> Option<bool> {
+        if self.unavailable.is_some() {
+            return None;
+        }
+        Some(self.requests.iter().any(|r| r.accepted == Some(true)))
+    }
+}
+
+/// A whole run: its header and its items, each list in file order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Run {
+    /// The header line.
+    pub header: RunHeader,
+    /// The `lca` items; empty when the run has no LCA.
+    pub lca: Vec<LcaItem>,
+    /// The `dcg` items; empty when the run has no DCG.
+    pub dcg: Vec<DcgItem>,
+    /// The `ljp` items of every setup; empty when the run has no LJP.
+    pub ljp: Vec<LjpItem>,
+}
+
+/// How many items of a run are marked unavailable, per task.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UnavailableCounts {
+    /// Unavailable `lca` items.
+    pub lca: usize,
+    /// Unavailable `dcg` items.
+    pub dcg: usize,
+    /// Unavailable `ljp` items of each setup the run contains.
+    pub ljp: BTreeMap<LjpSetup, usize>,
+}
+
+impl UnavailableCounts {
+    /// Unavailable items of all tasks and setups.
+    pub fn total(&self) -> usize {
+        self.lca + self.dcg + self.ljp.values().sum::<usize>()
+    }
+}
+
+impl Run {
+    /// Whether the run contains `task`.
+    pub fn has(&self, task: Task) -> bool {
+        match task {
+            Task::Lca => !self.lca.is_empty(),
+            Task::Dcg => !self.dcg.is_empty(),
+            Task::Ljp => !self.ljp.is_empty(),
+        }
+    }
+
+    /// The tasks the run contains, in [`Task::ALL`] order.
+    pub fn tasks(&self) -> Vec<Task> {
+        Task::ALL.into_iter().filter(|&t| self.has(t)).collect()
+    }
+
+    /// The LJP setups the run contains, in [`LjpSetup::ALL`] order.
+    pub fn ljp_setups(&self) -> Vec<LjpSetup> {
+        LjpSetup::ALL
+            .into_iter()
+            .filter(|&s| self.ljp.iter().any(|item| item.setup == s))
+            .collect()
+    }
+
+    /// How many items are unavailable, per task (and per LJP setup).
+    pub fn unavailable(&self) -> UnavailableCounts {
+        let ljp = self
+            .ljp_setups()
+            .into_iter()
+            .map(|s| {
+                let n = self
+                    .ljp
+                    .iter()
+                    .filter(|i| i.setup == s && i.unavailable.is_some())
+                    .count();
+                (s, n)
+            })
+            .collect();
+        UnavailableCounts {
+            lca: self.lca.iter().filter(|i| i.unavailable.is_some()).count(),
+            dcg: self.dcg.iter().filter(|i| i.unavailable.is_some()).count(),
+            ljp,
+        }
+    }
+
+    /// Writes the run as a run file: the header, then the `lca`, `dcg` and `ljp`
+    /// items, one per `\n`-terminated line. [`parse_run`] reads it back equal.
+    pub fn to_jsonl(&self) -> String {
+        let mut out = String::new();
+        push_line(&mut out, "run", &self.header);
+        self.lca.iter().for_each(|i| push_line(&mut out, "lca", i));
+        self.dcg.iter().for_each(|i| push_line(&mut out, "dcg", i));
+        self.ljp.iter().for_each(|i| push_line(&mut out, "ljp", i));
+        out
+    }
+}
+
+/// Appends one line of a run file: the serde form of `value` with `kind` first.
+fn push_line(out: &mut String, kind: &str, value: &impl Serialize) {
+    let mut line = Map::new();
+    line.insert("kind".into(), Value::String(kind.into()));
+    // Headers and items hold strings, booleans, integers, sequences and
+    // string-keyed maps only, so they always serialise to a JSON object.
+    if let Ok(Value::Object(fields)) = serde_json::to_value(value) {
+        line.extend(fields);
+    }
+    out.push_str(&Value::Object(line).to_string());
+    out.push('\n');
+}
+
+/// Parses and validates a whole run file held in memory against the dataset
+/// it was made on; see [`parse_run_reader`].
+///
+/// # Examples
+///
+/// ```
+/// use engine::dataset::parse_dataset;
+/// use engine::run::{parse_run, Family, Task};
+///
+/// let case = r#"{"case_id": "LP-1", "cause": "离婚纠纷", "class": "family",
+///   "plaintiff_type": "natural",
+///   "claims": [{"id": "c1", "text": "判令离婚", "verdict": "supported"}],
+///   "focal_points": [], "key_facts": [], "missing_facts": [],
+///   "consultations": {"complete": [{"role": "user", "content": "我要离婚。"}],
+///                     "underspecified": [{"role": "user", "content": "能离婚吗？"}]}}"#;
+/// let dataset = parse_dataset(&case.replace('\n', " ")).unwrap();
+///
+/// let run = parse_run(
+///     r#"{"kind": "run", "model": "M", "family": "open", "run": 1}
+/// {"kind": "ljp", "case_id": "LP-1", "setup": "direct", "predictions": ["dismissed"]}
+/// {"kind": "ljp", "case_id": "LP-1", "setup": "gold", "predictions": null, "unavailable": "timeout"}
+/// "#,
+///     &dataset,
+/// )
+/// .unwrap();
+/// assert_eq!(run.header.family, Some(Family::Open));
+/// assert_eq!(run.tasks(), [Task::Ljp]);
+/// assert_eq!(run.unavailable().total(), 1);
+///
+/// let errors = parse_run(
+///     "{\"kind\": \"run\", \"model\": \"M\", \"run\": 1}\n\
+///      {\"kind\": \"ljp\", \"case_id\": \"LP-1\", \"setup\": \"direct\", \"predictions\": [\"won\"]}\n",
+///     &dataset,
+/// )
+/// .unwrap_err();
+/// assert_eq!(
+///     errors.to_string(),
+///     "line 2 (LP-1), field predictions[0]: unknown verdict \"won\"; \
+///      expected one of supported, partially_supported, dismissed"
+/// );
+/// ```
+pub fn parse_run(text: &str, dataset: &[Case]) -> Result<Run, RunErrors> {
+    parse_run_reader(text.as_bytes(), dataset)
+}
+
+/// Parses and validates a run file line by line from a reader, against the
+/// dataset it was made on, checking every rule of the [module documentation](self).
+///
+/// Blank (whitespace-only) lines are skipped; line numbers count them. A line
+/// that is not UTF-8 is reported and skipped; a read failure is reported and
+/// ends the parse (without the coverage checks, which would only repeat it).
+/// Returns the run, or every error found (see [`RunErrors`]).
+pub fn parse_run_reader<R: BufRead>(reader: R, dataset: &[Case]) -> Result<Run, RunErrors> {
+    let mut parser = Parser::new(dataset);
+    let read = read_lines(reader, |line, text| match text {
+        Ok(text) => parser.line(line, text),
+        Err(e) => {
+            parser.seen_first_line.get_or_insert(line);
+            parser.errors.push(e);
+        }
+    });
+    let read_to_end = read.is_ok();
+    if let Err(e) = read {
+        parser.errors.push(e);
+    }
+    parser.finish(read_to_end)
+}
+
+/// How many missing cases a coverage error lists before giving a count.
+const MISSING_SHOWN: usize = 5;
+
+/// The state of a parse between lines: what was kept, and the line on which
+/// each (case, consultation), case and (case, setup) was first seen.
+struct Parser<'d> {
+    dataset: &'d [Case],
+    index: HashMap<&'d str, usize>,
+    errors: ErrorLog,
+    /// The first non-blank line, which must be the header.
+    seen_first_line: Option<usize>,
+    header: Option<RunHeader>,
+    item_lines: usize,
+    lca: Vec<LcaItem>,
+    dcg: Vec<DcgItem>,
+    ljp: Vec<LjpItem>,
+    lca_lines: HashMap<(usize, Consultation), usize>,
+    dcg_lines: HashMap<usize, usize>,
+    ljp_lines: HashMap<(usize, LjpSetup), usize>,
+}
+
+impl<'d> Parser<'d> {
+    fn new(dataset: &'d [Case]) -> Self {
+        let mut index = HashMap::new();
+        for (i, case) in dataset.iter().enumerate() {
+            index.entry(case.case_id.as_str()).or_insert(i);
+        }
+        Self {
+            dataset,
+            index,
+            errors: ErrorLog::default(),
+            seen_first_line: None,
+            header: None,
+            item_lines: 0,
+            lca: Vec::new(),
+            dcg: Vec::new(),
+            ljp: Vec::new(),
+            lca_lines: HashMap::new(),
+            dcg_lines: HashMap::new(),
+            ljp_lines: HashMap::new(),
+        }
+    }
+
+    fn line(&mut self, number: usize, text: &str) {
+        let header_line = *self.seen_first_line.get_or_insert(number);
+        let is_first = header_line == number;
+        let mut r = LineReader::new(number);
+        match serde_json::from_str::<Value>(text) {
+            Err(e) => r.fail("", json_message(&e, text)),
+            Ok(Value::Object(obj)) => self.object(&mut r, &obj, is_first, header_line),
+            Ok(other) => r.fail(
+                "",
+                format!(
+                    "expected a JSON object (the header, then one item per line), got {}",
+                    describe(&other)
+                ),
+            ),
+        }
+        r.errors.into_iter().for_each(|e| self.errors.push(e));
+    }
+
+    fn object(
+        &mut self,
+        r: &mut LineReader,
+        obj: &Map<String, Value>,
+        is_first: bool,
+        header_line: usize,
+    ) {
+        let Some(kind) = r.required(obj, "", "kind", LineReader::string) else {
+            return;
+        };
+        let item_kind = Task::parse(&kind);
+        match (is_first, kind.as_str(), item_kind) {
+            (true, "run", _) => self.header = r.header(obj),
+            (true, _, _) => r.fail(
+                "kind",
+                format!(
+                    "line {} must be the run header, {{\"kind\": \"run\", \"model\": …, \
+                     \"run\": …}}, not kind \"{kind}\"",
+                    r.line
+                ),
+            ),
+            (false, "run", _) => r.fail(
+                "kind",
+                format!("a second run header; the header is the first line, line {header_line}"),
+            ),
+            (false, _, None) => r.fail(
+                "kind",
+                format!(
+                    "unknown kind \"{kind}\"; expected one of {}",
+                    Task::expected()
+                ),
+            ),
+            (false, _, Some(_)) => {}
+        }
+        // An item on the header's line is still checked, so that a file
+        // missing its header reports every other problem too.
+        if let Some(task) = item_kind {
+            self.item_lines += 1;
+            self.item(r, obj, task);
+        }
+    }
+
+    fn item(&mut self, r: &mut LineReader, obj: &Map<String, Value>, task: Task) {
+        let case_id = r.required(obj, "", "case_id", LineReader::string);
+        r.case_id = case_id.clone().filter(|id| !is_blank(id));
+        let case = case_id.as_deref().and_then(|id| match self.index.get(id) {
+            Some(&i) => Some(i),
+            None => {
+                r.fail(
+                    "case_id",
+                    format!("unknown case_id \"{id}\"; the dataset has no such case"),
+                );
+                None
+            }
+        });
+        let unavailable = match r.optional(obj, "", "unavailable", LineReader::string) {
+            Some(Some(reason)) if is_blank(&reason) => {
+                r.fail(
+                    "unavailable",
+                    "must give the reason the item could not be labelled, or be null".into(),
+                );
+                None
+            }
+            other => other,
+        };
+
+        match task {
+            Task::Lca => {
+                let item = self.lca_item(r, obj, case, case_id, unavailable);
+                if let (Some(item), true) = (item, r.errors.is_empty()) {
+                    self.lca.push(item);
+                }
+            }
+            Task::Dcg => {
+                let item = self.dcg_item(r, obj, case, case_id, unavailable);
+                if let (Some(item), true) = (item, r.errors.is_empty()) {
+                    self.dcg.push(item);
+                }
+            }
+            Task::Ljp => {
+                let item = self.ljp_item(r, obj, case, case_id, unavailable);
+                if let (Some(item), true) = (item, r.errors.is_empty()) {
+                    self.ljp.push(item);
+                }
+            }
+        }
+    }
+
+    fn lca_item(
+        &mut self,
+        r: &mut LineReader,
+        obj: &Map<String, Value>,
+        case: Option<usize>,
+        case_id: Option<String>,
+        unavailable: Option<Option<String>>,
+    ) -> Option<LcaItem> {
+        let consultation = r.required(obj, "", "consultation", LineReader::vocab::<Consultation>);
+        let label = r.optional(obj, "", "label", LineReader::vocab::<LcaLabel>);
+        let response = r.optional(obj, "", "response", LineReader::string);
+        if let (Some(unavailable), Some(label)) = (&unavailable, &label) {
+            r.check_labelled("label", unavailable.is_some(), label.is_some());
+        }
+        if let (Some(case), Some(consultation)) = (case, consultation) {
+            let first = first_line(&mut self.lca_lines, (case, consultation), r.line);
+            r.check_unique(first, "consultation", || {
+                format!("({}, {consultation})", self.dataset[case].case_id)
+            });
+        }
+        Some(LcaItem {
+            case_id: case_id?,
+            consultation: consultation?,
+            label: label?,
+            response: response?,
+            unavailable: unavailable?,
+        })
+    }
+
+    fn dcg_item(
+        &mut self,
+        r: &mut LineReader,
+        obj: &Map<String, Value>,
+        case: Option<usize>,
+        case_id: Option<String>,
+        unavailable: Option<Option<String>>,
+    ) -> Option<DcgItem> {
+        let read_requests: Read<Vec<DcgRequest>> = |r, v, p| r.list(v, p, LineReader::request);
+        let requests = if matches!(unavailable, Some(Some(_))) {
+            r.optional(obj, "", "requests", read_requests)
+                .map(Option::unwrap_or_default)
+        } else {
+            r.required(obj, "", "requests", read_requests)
+        };
+        if let Some(requests) = &requests {
+            if requests.len() > 2 {
+                r.fail(
+                    "requests",
+                    format!(
+                        "has {} requests; a dcg item holds at most 2",
+                        requests.len()
+                    ),
+                );
+            }
+            if let Some(unavailable) = &unavailable {
+                for (i, request) in requests.iter().enumerate() {
+                    r.check_labelled(
+                        &format!("requests[{i}].accepted"),
+                        unavailable.is_some(),
+                        request.accepted.is_some(),
+                    );
+                }
+            }
+        }
+        if let Some(case) = case {
+            let first = first_line(&mut self.dcg_lines, case, r.line);
+            r.check_unique(first, "case_id", || self.dataset[case].case_id.clone());
+        }
+        Some(DcgItem {
+            case_id: case_id?,
+            requests: requests?,
+            unavailable: unavailable?,
+        })
+    }
+
+    fn ljp_item(
+        &mut self,
+        r: &mut LineReader,
+        obj: &Map<String, Value>,
+        case: Option<usize>,
+        case_id: Option<String>,
+        unavailable: Option<Option<String>>,
+    ) -> Option<LjpItem> {
+        let setup = r.required(obj, "", "setup", LineReader::vocab::<LjpSetup>);
+        let predictions = r.optional(obj, "", "predictions", |r, v, p| {
+            r.list(v, p, LineReader::vocab::<Verdict>)
+        });
+        let response = r.optional(obj, "", "response", LineReader::string);
+        let dialogue = r.optional(obj, "", "dialogue", |r, v, p| {
+            r.list(v, p, LineReader::turn)
+        });
+        if let (Some(unavailable), Some(predictions)) = (&unavailable, &predictions) {
+            r.check_labelled("predictions", unavailable.is_some(), predictions.is_some());
+        }
+        if let (Some(case), Some(Some(predictions))) = (case, &predictions) {
+            let case = &self.dataset[case];
+            if predictions.len() != case.claims.len() {
+                r.fail(
+                    "predictions",
+                    format!(
+                        "has {} verdict{} but case {} has {} claim{} ({}); give one verdict \
+                         per claim, in claim order",
+                        predictions.len(),
+                        plural(predictions.len()),
+                        case.case_id,
+                        case.claims.len(),
+                        plural(case.claims.len()),
+                        case.claims
+                            .iter()
+                            .map(|c| c.id.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                );
+            }
+        }
+        if let (Some(case), Some(setup)) = (case, setup) {
+            let first = first_line(&mut self.ljp_lines, (case, setup), r.line);
+            r.check_unique(first, "setup", || {
+                format!("({}, {setup})", self.dataset[case].case_id)
+            });
+        }
+        Some(LjpItem {
+            case_id: case_id?,
+            setup: setup?,
+            predictions: predictions?,
+            response: response?,
+            dialogue: dialogue?,
+            unavailable: unavailable?,
+        })
+    }
+
+    fn finish(mut self, read_to_end: bool) -> Result<Run, RunErrors> {
+        match self.seen_first_line {
+            None => self.errors.push(line_error(
+                1,
+                "no items: the file is empty; expected a run header on line 1, then one \
+                 item per line"
+                    .into(),
+            )),
+            Some(line) if self.item_lines == 0 => self.errors.push(line_error(
+                line,
+                "no items: the file has no lca, dcg or ljp item after the header".into(),
+            )),
+            Some(_) => {}
+        }
+        if read_to_end {
+            self.check_coverage();
+        }
+        let header = self.header.take();
+        match (self.errors.finish(), header) {
+            (Err(errors), _) => Err(errors),
+            (Ok(()), Some(header)) => Ok(Run {
+                header,
+                lca: self.lca,
+                dcg: self.dcg,
+                ljp: self.ljp,
+            }),
+            // The first line was read and reported if it was no header.
+            (Ok(()), None) => Err(DatasetErrors(vec![line_error(1, "no run header".into())])),
+        }
+    }
+
+    /// Reports, for each task and LJP setup present, the cases it misses.
+    fn check_coverage(&mut self) {
+        let dataset = self.dataset;
+        let case_ids = || dataset.iter().enumerate();
+        if let Some(line) = self.lca_lines.values().min().copied() {
+            let lca_lines = &self.lca_lines;
+            let missing: Vec<String> = case_ids()
+                .flat_map(|(i, case)| {
+                    Consultation::ALL
+                        .into_iter()
+                        .filter(move |&c| !lca_lines.contains_key(&(i, c)))
+                        .map(move |c| format!("({}, {c})", case.case_id))
+                })
+                .collect();
+            let message = coverage_message(
+                "the lca items",
+                "(case, consultation) pairs",
+                2 * dataset.len(),
+                &missing,
+            );
+            self.report_missing(line, missing.is_empty(), message);
+        }
+        if let Some(line) = self.dcg_lines.values().min().copied() {
+            let missing: Vec<String> = case_ids()
+                .filter(|(i, _)| !self.dcg_lines.contains_key(i))
+                .map(|(_, case)| case.case_id.clone())
+                .collect();
+            let message = coverage_message("the dcg items", "cases", dataset.len(), &missing);
+            self.report_missing(line, missing.is_empty(), message);
+        }
+        for setup in LjpSetup::ALL {
+            let first = self
+                .ljp_lines
+                .iter()
+                .filter(|((_, s), _)| *s == setup)
+                .map(|(_, &line)| line)
+                .min();
+            let Some(line) = first else { continue };
+            let missing: Vec<String> = case_ids()
+                .filter(|&(i, _)| !self.ljp_lines.contains_key(&(i, setup)))
+                .map(|(_, case)| case.case_id.clone())
+                .collect();
+            let message = coverage_message(
+                &format!("the ljp items of setup {setup}"),
+                "cases",
+                dataset.len(),
+                &missing,
+            );
+            self.report_missing(line, missing.is_empty(), message);
+        }
+    }
+
+    fn report_missing(&mut self, line: usize, complete: bool, message: String) {
+        if !complete {
+            self.errors.push(DatasetError {
+                line,
+                case_id: None,
+                field: "case_id".into(),
+                message,
+            });
+        }
+    }
+}
+
+/// Records `key` as first seen on `line` unless it was seen before; returns
+/// the line where it was first seen, if not this one.
+fn first_line<K: Eq + Hash>(lines: &mut HashMap<K, usize>, key: K, line: usize) -> Option<usize> {
+    match lines.entry(key) {
+        Entry::Occupied(first) => Some(*first.get()),
+        Entry::Vacant(slot) => {
+            slot.insert(line);
+            None
+        }
+    }
+}
+
+fn coverage_message(items: &str, units: &str, total: usize, missing: &[String]) -> String {
+    let shown = missing
+        .iter()
+        .take(MISSING_SHOWN)
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .join(", ");
+    let more = missing.len().saturating_sub(MISSING_SHOWN);
+    let more = if more > 0 {
+        format!(" and {more} more")
+    } else {
+        String::new()
+    };
+    format!(
+        "{items} cover {} of the {total} {units} of the dataset; {} missing: {shown}{more}. \
+         A run that contains a task (or LJP setup) must cover every case exactly once; this is \
+         the line of its first item",
+        total - missing.len(),
+        missing.len(),
+    )
+}
+
+/// The readers of a header and the parts of items, and the checks of items, on
+/// top of the generic readers of [`crate::jsonl`].
+impl LineReader {
+    /// Checks that a label is set exactly when the item is not unavailable.
+    fn check_labelled(&mut self, field: &str, unavailable: bool, labelled: bool) {
+        match (unavailable, labelled) {
+            (true, true) => self.fail(
+                field,
+                "must be null in an item marked \"unavailable\", which is not scored".into(),
+            ),
+            (false, false) => self.fail(
+                field,
+                "is missing or null; an item that could not be labelled must say why in \
+                 \"unavailable\""
+                    .into(),
+            ),
+            _ => {}
+        }
+    }
+
+    /// Reports a duplicate when `first` is the line an equal key was first seen on.
+    fn check_unique(&mut self, first: Option<usize>, field: &str, what: impl FnOnce() -> String) {
+        if let Some(first) = first {
+            let what = what();
+            self.fail(
+                field,
+                format!("duplicate item for {what}; it is first given on line {first}"),
+            );
+        }
+    }
+
+    fn header(&mut self, obj: &Map<String, Value>) -> Option<RunHeader> {
+        const KNOWN: [&str; 8] = [
+            "kind",
+            "model",
+            "family",
+            "run",
+            "dataset",
+            "judge",
+            "user_model",
+            "created_at",
+        ];
+        let model = self.required(obj, "", "model", Self::string);
+        if model.as_deref().is_some_and(is_blank) {
+            self.fail("model", "must not be empty".into());
+        }
+        let family = self.optional(obj, "", "family", Self::vocab::<Family>);
+        let run = self.required(obj, "", "run", |r, v, p| r.whole_number(v, p, 1));
+        let dataset = self.optional(obj, "", "dataset", Self::string);
+        let judge = self.optional(obj, "", "judge", Self::string);
+        let user_model = self.optional(obj, "", "user_model", Self::string);
+        let created_at = self.optional(obj, "", "created_at", Self::string);
+        let extra = obj
+            .iter()
+            .filter(|(k, _)| !KNOWN.contains(&k.as_str()))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        if !self.errors.is_empty() {
+            return None;
+        }
+        Some(RunHeader {
+            model: model?,
+            family: family?,
+            run: run?,
+            dataset: dataset?,
+            judge: judge?,
+            user_model: user_model?,
+            created_at: created_at?,
+            extra,
+        })
+    }
+
+    fn request(&mut self, v: &Value, path: &str) -> Option<DcgRequest> {
+        let obj = self.object(v, path)?;
+        let text = self.optional(obj, path, "text", Self::string);
+        let accepted = self.optional(obj, path, "accepted", Self::boolean);
+        Some(DcgRequest {
+            text: text?,
+            accepted: accepted?,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn family_and_task_wire_strings_are_their_serde_form() {
+        for f in Family::ALL {
+            assert_eq!(serde_json::to_value(f).ok(), Some(Value::from(f.as_str())));
+        }
+        for t in Task::ALL {
+            assert_eq!(
+                serde_json::to_value(t).ok(),
+                Some(Value::from(t.to_string()))
+            );
+        }
+    }
+
+    #[test]
+    fn coverage_message_lists_five_and_counts_the_rest() {
+        let missing: Vec<String> = (1..=7).map(|i| format!("C{i}")).collect();
+        let m = coverage_message("the dcg items", "cases", 10, &missing);
+        assert!(
+            m.starts_with("the dcg items cover 3 of the 10 cases of the dataset; 7 missing: C1, C2, C3, C4, C5 and 2 more."),
+            "{m}"
+        );
+    }
+}

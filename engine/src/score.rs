@@ -1,0 +1,613 @@
+//! The scores of `docs/formats.md` §4 for runs, and the score document of §5
+//! for leaderboard entries.
+//!
+//! - [`score_run`]: one run's [`RunScores`]: for each task (and LJP setup) it
+//!   contains, the scores over all cases pooled and over each class's cases,
+//!   and how many items were unavailable.
+//! - [`score_entries`]: groups runs into leaderboard entries and summarises
+//!   each score over an entry's runs as mean and sample std; the
+//!   [`ScoreDocument`] serialises with serde_json to exactly the §5 JSON.
+//!   [`summarise_entry`] does the same for one entry's stored run scores.
+//! - [`score_ci`]: a bootstrap confidence interval of one [`Metric`] of a run,
+//!   resampling cases.
+//!
+//! The numbers themselves come from [`crate::metrics`] (F1, recall, accuracy,
+//! QWK, mean and std, bootstrap); this module only decides what is pooled with
+//! what. Depends on [`crate::dataset`], [`crate::run`], [`crate::metrics`] and
+//! [`crate::vocab`].
+//!
+//! # Decisions the contract leaves open
+//!
+//! - **Runs and the dataset.** Runs are scored against the dataset they were
+//!   parsed with ([`crate::run::parse_run`]). An item naming no case of the
+//!   dataset, or LJP predictions whose length is not the case's claim count,
+//!   cannot occur in a parsed run; if a hand-built run has them, they are
+//!   ignored rather than panicking.
+//! - **Unavailable items** are left out of every metric and counted in
+//!   [`RunScores::unavailable`]. A set whose items are all unavailable has no
+//!   score for that run (`None`).
+//! - **Entries.** Runs with equal [`RunHeader::entry_key`](crate::run::RunHeader::entry_key)
+//!   (model and every header field but `run` and `created_at`) form one entry.
+//!   Entries, and runs within them, keep the order in which their first run
+//!   appears in the input. Duplicate runs (same model and run number) are the
+//!   storage layer's to reject; here every run given is counted.
+//! - **Means over runs.** A score's mean and std are over the runs of the entry
+//!   that have a value for it: runs without the task or setup, and runs where
+//!   it is undefined (say a QWK whose instances share one verdict), are left
+//!   out; the std is null when one run remains and the whole score is null when
+//!   none does. `runs` counts every run of the entry.
+//! - **Absent and null.** A task (or LJP setup) that no run of the entry
+//!   contains is absent. For LCA and DCG a class with no case in the dataset is
+//!   null; for LJP such a class keeps one key per setup, each null, and has no
+//!   `gain` and `relative_degradation` (as in the contract example). Otherwise
+//!   `gain` and `relative_degradation` are always present, null when an
+//!   input mean is missing or null, or (for the degradation) when the gold mean
+//!   is 0.
+//! - **The `dataset` key** of §5 is written only when the caller names the
+//!   dataset ([`ScoreDocument::with_dataset`]): run headers may disagree on it.
+//!
+//! # Example
+//!
+//! ```
+//! use engine::dataset::parse_dataset;
+//! use engine::run::parse_run;
+//! use engine::score::{score_entries, score_run, Metric};
+//! use engine::vocab::Class;
+//!
+//! let case = |id: &str, verdict: &str| {
+//!     format!(
+//!         r#"{{"case_id": "{id}", "cause": "离婚纠纷", "class": "family",
+//!         "plaintiff_type": "natural",
+//!         "claims": [{{"id": "c1", "text": "判令离婚", "verdict": "{verdict}"}}],
+//!         "focal_points": [], "key_facts": [], "missing_facts": [],
+//!         "consultations": {{"complete": [{{"role": "user", "content": "我要离婚。"}}],
+//!         "underspecified": [{{"role": "user", "content": "能离婚吗？"}}]}}}}"#
+//!     )
+//!     .replace('\n', " ")
+//! };
+//! let dataset = parse_dataset(&(case("A", "supported") + "\n" + &case("B", "dismissed"))).unwrap();
+//!
+//! let run = parse_run(
+//!     r#"{"kind": "run", "model": "M", "family": "open", "run": 1}
+//! {"kind": "dcg", "case_id": "A", "requests": [{"accepted": false}, {"accepted": true}]}
+//! {"kind": "dcg", "case_id": "B", "requests": [], "unavailable": "no reply"}
+//! {"kind": "ljp", "case_id": "A", "setup": "gold", "predictions": ["supported"]}
+//! {"kind": "ljp", "case_id": "B", "setup": "gold", "predictions": ["dismissed"]}
+//! "#,
+//!     &dataset,
+//! )
+//! .unwrap();
+//!
+//! let scores = score_run(&run, &dataset);
+//! assert_eq!(scores.metric(Metric::DcgAccuracy, None), Some(1.0)); // B is not scored
+//! assert_eq!(scores.unavailable.dcg, 1);
+//! assert_eq!(scores.metric(Metric::LjpQwk(engine::vocab::LjpSetup::Gold), Some(Class::Family)), Some(1.0));
+//! assert_eq!(scores.metric(Metric::LcaMacroF1, None), None); // no LCA in this run
+//!
+//! let json = serde_json::to_value(score_entries(&[run], &dataset).with_dataset("demo")).unwrap();
+//! assert_eq!(json["dataset"], "demo");
+//! assert_eq!(json["entries"][0]["dcg"]["overall"]["accuracy"]["mean"], 1.0);
+//! assert!(json["entries"][0]["dcg"]["by_class"]["tort"].is_null());
+//! assert!(json["entries"][0].get("lca").is_none());
+//! assert!(json["entries"][0]["ljp"]["overall"]["gain"].is_null());
+//! ```
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use serde::{Deserialize, Deserializer, Serialize};
+
+use crate::dataset::Case;
+use crate::metrics::{
+    accuracy, bootstrap_ci, lca_scores, mean_std, quadratic_weighted_kappa, LcaScores, MeanStd,
+};
+use crate::run::{EntryKey, Family, Run, Task, UnavailableCounts};
+use crate::vocab::{Class, Consultation, LcaLabel, LjpSetup, Verdict};
+
+/// A score over all cases pooled (`overall`) and over the cases of each of the
+/// six classes (`by_class`, every class present, in [`Class::ALL`] order).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Breakdown<T> {
+    /// Over every case of the dataset, pooled (never a mean of classes).
+    pub overall: T,
+    /// Over the cases of each class.
+    pub by_class: BTreeMap<Class, T>,
+}
+
+impl<T> Breakdown<T> {
+    /// The score over all cases (`None`) or over one class's cases.
+    pub fn get(&self, class: Option<Class>) -> Option<&T> {
+        match class {
+            None => Some(&self.overall),
+            Some(class) => self.by_class.get(&class),
+        }
+    }
+
+    fn build(mut score: impl FnMut(Option<Class>) -> T) -> Self {
+        Self {
+            overall: score(None),
+            by_class: Class::ALL
+                .into_iter()
+                .map(|c| (c, score(Some(c))))
+                .collect(),
+        }
+    }
+}
+
+/// DCG of one run over a set of cases.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct DcgScores {
+    /// The share of cases with at least one accepted request.
+    pub accuracy: f64,
+    /// The cases scored (unavailable items left out).
+    pub cases: usize,
+}
+
+/// LJP of one run in one setup over a set of cases.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct LjpScores {
+    /// Quadratic weighted kappa pooled over claims; `None` when the expected
+    /// disagreement is 0.
+    pub qwk: Option<f64>,
+    /// The claims scored (unavailable items left out).
+    pub claims: usize,
+}
+
+/// One run's scores. A set of cases with nothing scored in it (a class with
+/// no case, or whose items are all unavailable) is `None`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunScores {
+    /// LCA, when the run contains it.
+    pub lca: Option<Breakdown<Option<LcaScores>>>,
+    /// DCG, when the run contains it.
+    pub dcg: Option<Breakdown<Option<DcgScores>>>,
+    /// LJP, for each setup the run contains.
+    pub ljp: BTreeMap<LjpSetup, Breakdown<Option<LjpScores>>>,
+    /// Items left out as unavailable, per task.
+    pub unavailable: UnavailableCounts,
+}
+
+/// One number of a run's scores, to pick it out of [`RunScores`] or to
+/// bootstrap it ([`score_ci`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Metric {
+    /// LCA Macro-F1 over `complete` and `underspecified`.
+    LcaMacroF1,
+    /// LCA recall of `complete` (Acc_C).
+    LcaAccComplete,
+    /// LCA recall of `underspecified` (Acc_U).
+    LcaAccUnderspecified,
+    /// DCG accuracy.
+    DcgAccuracy,
+    /// LJP quadratic weighted kappa in one setup.
+    LjpQwk(LjpSetup),
+}
+
+impl Metric {
+    /// The task the metric scores.
+    pub fn task(self) -> Task {
+        match self {
+            Self::LcaMacroF1 | Self::LcaAccComplete | Self::LcaAccUnderspecified => Task::Lca,
+            Self::DcgAccuracy => Task::Dcg,
+            Self::LjpQwk(_) => Task::Ljp,
+        }
+    }
+
+    fn of_lca(self, s: &LcaScores) -> Option<f64> {
+        match self {
+            Self::LcaMacroF1 => Some(s.macro_f1),
+            Self::LcaAccComplete => s.acc_complete,
+            Self::LcaAccUnderspecified => s.acc_underspecified,
+            Self::DcgAccuracy | Self::LjpQwk(_) => None,
+        }
+    }
+}
+
+impl RunScores {
+    /// The value of `metric` over all cases (`class` `None`) or one class;
+    /// `None` when the run lacks the task or setup, or the value is undefined.
+    pub fn metric(&self, metric: Metric, class: Option<Class>) -> Option<f64> {
+        match metric {
+            Metric::LcaMacroF1 | Metric::LcaAccComplete | Metric::LcaAccUnderspecified => {
+                metric.of_lca(self.lca.as_ref()?.get(class)?.as_ref()?)
+            }
+            Metric::DcgAccuracy => Some(self.dcg.as_ref()?.get(class)?.as_ref()?.accuracy),
+            Metric::LjpQwk(setup) => self.ljp.get(&setup)?.get(class)?.as_ref()?.qwk,
+        }
+    }
+}
+
+/// Scores one run over the dataset it was made on (§4): for each task and LJP
+/// setup the run contains, over all cases pooled and over each class.
+///
+/// - LCA: every labelled (case, consultation) is an instance; truth is its
+///   consultation, the prediction `complete` for `predict` and
+///   `underspecified` for `ask` ([`lca_scores`]).
+/// - DCG: the share of cases with at least one accepted request ([`accuracy`]).
+/// - LJP: QWK over the three verdicts, pooled over the claims of the cases
+///   ([`quadratic_weighted_kappa`]).
+///
+/// See the [module documentation](self) for an example.
+pub fn score_run(run: &Run, dataset: &[Case]) -> RunScores {
+    let instances = Instances::new(run, dataset);
+    let cases = |class| cases_of(dataset, class);
+    RunScores {
+        lca: run
+            .has(Task::Lca)
+            .then(|| Breakdown::build(|class| instances.lca(&cases(class)))),
+        dcg: run
+            .has(Task::Dcg)
+            .then(|| Breakdown::build(|class| instances.dcg(&cases(class)))),
+        ljp: run
+            .ljp_setups()
+            .into_iter()
+            .map(|setup| {
+                let scores = Breakdown::build(|class| instances.ljp(setup, &cases(class)));
+                (setup, scores)
+            })
+            .collect(),
+        unavailable: run.unavailable(),
+    }
+}
+
+/// The score document of §5.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ScoreDocument {
+    /// The dataset's name, written only when given ([`ScoreDocument::with_dataset`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dataset: Option<String>,
+    /// The number of cases in the dataset.
+    pub cases: usize,
+    /// One entry per model and setting, in order of first appearance.
+    pub entries: Vec<EntryScores>,
+}
+
+impl ScoreDocument {
+    /// The document with its dataset named.
+    pub fn with_dataset(self, name: impl Into<String>) -> Self {
+        Self {
+            dataset: Some(name.into()),
+            ..self
+        }
+    }
+}
+
+/// One leaderboard entry: the runs of one model in one setting, summarised.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EntryScores {
+    /// The evaluated model.
+    pub model: String,
+    /// The model's group.
+    pub family: Option<Family>,
+    /// How many runs the entry has.
+    pub runs: usize,
+    /// LCA; absent when no run contains it. A class without cases is null.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lca: Option<Breakdown<Option<LcaSummary>>>,
+    /// DCG; absent when no run contains it. A class without cases is null.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dcg: Option<Breakdown<Option<DcgSummary>>>,
+    /// LJP; absent when no run contains it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ljp: Option<Breakdown<LjpSummary>>,
+    /// Everything that sets the entry apart (judge, user model, …), which §5
+    /// does not write.
+    #[serde(skip)]
+    pub key: EntryKey,
+}
+
+/// LCA of an entry over a set of cases.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct LcaSummary {
+    /// Macro-F1 over the runs.
+    pub macro_f1: Option<MeanStd>,
+    /// Acc_C over the runs.
+    pub acc_complete: Option<MeanStd>,
+    /// Acc_U over the runs.
+    pub acc_underspecified: Option<MeanStd>,
+}
+
+/// DCG of an entry over a set of cases.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct DcgSummary {
+    /// Accuracy over the runs.
+    pub accuracy: Option<MeanStd>,
+}
+
+/// LJP of an entry in one setup over a set of cases.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct SetupSummary {
+    /// QWK over the runs.
+    pub qwk: Option<MeanStd>,
+}
+
+/// LJP of an entry over a set of cases: each setup its runs contain (null for
+/// a class without cases), and the comparisons of the setups' mean QWKs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LjpSummary {
+    /// One key per setup the entry's runs contain.
+    #[serde(flatten)]
+    pub setups: BTreeMap<LjpSetup, Option<SetupSummary>>,
+    /// mean QWK(interaction) − mean QWK(direct). Absent (`None`) for a class
+    /// without cases, null (`Some(None)`) when undefined.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present"
+    )]
+    pub gain: Option<Option<f64>>,
+    /// (mean QWK(gold) − mean QWK(interaction)) / mean QWK(gold). Absent and
+    /// null as `gain`; also null when the gold mean is 0.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present"
+    )]
+    pub relative_degradation: Option<Option<f64>>,
+}
+
+/// A key that is present, possibly null (absent keys take the `default`).
+fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Option<f64>>, D::Error> {
+    Option::<f64>::deserialize(d).map(Some)
+}
+
+/// Groups runs into leaderboard entries and summarises each (§3, §5); see the
+/// [module documentation](self) for the rules and an example.
+pub fn score_entries(runs: &[Run], dataset: &[Case]) -> ScoreDocument {
+    let mut groups: Vec<(EntryKey, Vec<RunScores>)> = Vec::new();
+    for run in runs {
+        let key = run.header.entry_key();
+        let scores = score_run(run, dataset);
+        match groups.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, group)) => group.push(scores),
+            None => groups.push((key, vec![scores])),
+        }
+    }
+    ScoreDocument {
+        dataset: None,
+        cases: dataset.len(),
+        entries: groups
+            .into_iter()
+            .map(|(key, scores)| summarise_entry(key, &scores, dataset))
+            .collect(),
+    }
+}
+
+/// Summarises the scores of one entry's runs (from [`score_run`]) over the
+/// dataset they were made on, as [`score_entries`] does for each entry.
+pub fn summarise_entry(key: EntryKey, runs: &[RunScores], dataset: &[Case]) -> EntryScores {
+    let has_cases = |class: Option<Class>| match class {
+        None => !dataset.is_empty(),
+        Some(class) => dataset.iter().any(|case| case.class == class),
+    };
+    let summary = |metric: Metric, class: Option<Class>| {
+        let values: Vec<f64> = runs
+            .iter()
+            .filter_map(|r| r.metric(metric, class))
+            .collect();
+        mean_std(&values)
+    };
+
+    let lca = runs.iter().any(|r| r.lca.is_some()).then(|| {
+        Breakdown::build(|class| {
+            has_cases(class).then(|| LcaSummary {
+                macro_f1: summary(Metric::LcaMacroF1, class),
+                acc_complete: summary(Metric::LcaAccComplete, class),
+                acc_underspecified: summary(Metric::LcaAccUnderspecified, class),
+            })
+        })
+    });
+    let dcg = runs.iter().any(|r| r.dcg.is_some()).then(|| {
+        Breakdown::build(|class| {
+            has_cases(class).then(|| DcgSummary {
+                accuracy: summary(Metric::DcgAccuracy, class),
+            })
+        })
+    });
+    let setups: BTreeSet<LjpSetup> = runs.iter().flat_map(|r| r.ljp.keys().copied()).collect();
+    let ljp = (!setups.is_empty()).then(|| {
+        Breakdown::build(|class| {
+            if !has_cases(class) {
+                return LjpSummary {
+                    setups: setups.iter().map(|&s| (s, None)).collect(),
+                    gain: None,
+                    relative_degradation: None,
+                };
+            }
+            let qwk = |setup| {
+                setups
+                    .contains(&setup)
+                    .then(|| summary(Metric::LjpQwk(setup), class))
+                    .flatten()
+            };
+            let mean = |setup| qwk(setup).map(|s| s.mean);
+            let gain = mean(LjpSetup::Interaction)
+                .zip(mean(LjpSetup::Direct))
+                .map(|(interaction, direct)| interaction - direct);
+            let relative_degradation = mean(LjpSetup::Gold)
+                .zip(mean(LjpSetup::Interaction))
+                .filter(|&(gold, _)| gold != 0.0)
+                .map(|(gold, interaction)| (gold - interaction) / gold);
+            LjpSummary {
+                setups: setups
+                    .iter()
+                    .map(|&s| (s, Some(SetupSummary { qwk: qwk(s) })))
+                    .collect(),
+                gain: Some(gain),
+                relative_degradation: Some(relative_degradation),
+            }
+        })
+    });
+
+    EntryScores {
+        model: key.model.clone(),
+        family: key.family,
+        runs: runs.len(),
+        lca,
+        dcg,
+        ljp,
+        key,
+    }
+}
+
+/// A percentile bootstrap confidence interval of one metric of a run, over
+/// all cases (`class` `None`) or one class's cases: cases are drawn with
+/// replacement, each carrying all its items ([`bootstrap_ci`], same `seed`,
+/// same interval). `None` when the run lacks the task or setup, the set has
+/// no case, or no resample gives a value.
+///
+/// # Examples
+///
+/// ```
+/// use engine::dataset::parse_dataset;
+/// use engine::run::parse_run;
+/// use engine::score::{score_ci, Metric};
+///
+/// let case = |id: &str| format!(r#"{{"case_id": "{id}", "cause": "离婚纠纷", "class": "family",
+///   "plaintiff_type": "natural", "claims": [{{"id": "c1", "text": "判令离婚", "verdict": "supported"}}],
+///   "focal_points": [], "key_facts": [], "missing_facts": [],
+///   "consultations": {{"complete": [{{"role": "user", "content": "甲"}}],
+///                      "underspecified": [{{"role": "user", "content": "乙"}}]}}}}"#).replace('\n', " ");
+/// let ids = ["A", "B", "C", "D"];
+/// let dataset = parse_dataset(&ids.map(case).join("\n")).unwrap();
+/// let mut run = String::from(r#"{"kind": "run", "model": "M", "run": 1}"#);
+/// for (id, accepted) in ids.iter().zip([true, true, false, true]) {
+///     run += &format!("\n{{\"kind\": \"dcg\", \"case_id\": \"{id}\", \"requests\": [{{\"accepted\": {accepted}}}]}}");
+/// }
+/// let run = parse_run(&run, &dataset).unwrap();
+///
+/// let (lo, hi) = score_ci(&run, &dataset, Metric::DcgAccuracy, None, 500, 7, 0.9).unwrap();
+/// assert!(lo <= 0.75 && 0.75 <= hi);
+/// assert_eq!(score_ci(&run, &dataset, Metric::DcgAccuracy, None, 500, 7, 0.9), Some((lo, hi)));
+/// assert_eq!(score_ci(&run, &dataset, Metric::LcaMacroF1, None, 500, 7, 0.9), None);
+/// ```
+pub fn score_ci(
+    run: &Run,
+    dataset: &[Case],
+    metric: Metric,
+    class: Option<Class>,
+    resamples: usize,
+    seed: u64,
+    level: f64,
+) -> Option<(f64, f64)> {
+    if !run.has(metric.task()) {
+        return None;
+    }
+    let instances = Instances::new(run, dataset);
+    let units = cases_of(dataset, class);
+    let statistic = |sample: &[usize]| {
+        let cases: Vec<usize> = sample.iter().map(|&i| units[i]).collect();
+        instances.metric(metric, &cases)
+    };
+    bootstrap_ci(units.len(), statistic, resamples, seed, level)
+}
+
+/// The indices of the dataset's cases of `class`, or of all cases.
+fn cases_of(dataset: &[Case], class: Option<Class>) -> Vec<usize> {
+    dataset
+        .iter()
+        .enumerate()
+        .filter(|(_, case)| class.is_none_or(|c| case.class == c))
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// A run's scored instances, gathered per case of the dataset (by index), so
+/// that any set of cases, or a resample of one, is scored the same way.
+/// Unavailable items contribute nothing.
+struct Instances {
+    /// (truth is complete, predicted complete) of each labelled consultation.
+    lca_pairs: Vec<Vec<(bool, bool)>>,
+    /// Whether a request was accepted.
+    dcg_hits: Vec<Option<bool>>,
+    /// (truth, predicted) verdict codes of each claim, per setup.
+    ljp_claims: BTreeMap<LjpSetup, Vec<Vec<(u8, u8)>>>,
+}
+
+impl Instances {
+    fn new(run: &Run, dataset: &[Case]) -> Self {
+        let index: HashMap<&str, usize> = dataset
+            .iter()
+            .enumerate()
+            .map(|(i, case)| (case.case_id.as_str(), i))
+            .collect();
+        let case_of = |id: &str| index.get(id).copied();
+
+        let mut lca_pairs = vec![Vec::new(); dataset.len()];
+        for item in &run.lca {
+            if let (Some(case), Some(label)) = (case_of(&item.case_id), item.label) {
+                lca_pairs[case].push((
+                    item.consultation == Consultation::Complete,
+                    label == LcaLabel::Predict,
+                ));
+            }
+        }
+        let mut dcg_hits = vec![None; dataset.len()];
+        for item in &run.dcg {
+            if let Some(case) = case_of(&item.case_id) {
+                dcg_hits[case] = item.hit();
+            }
+        }
+        let mut ljp_claims = BTreeMap::new();
+        for item in &run.ljp {
+            let claims = ljp_claims
+                .entry(item.setup)
+                .or_insert_with(|| vec![Vec::new(); dataset.len()]);
+            let (Some(case), Some(predictions)) = (case_of(&item.case_id), &item.predictions)
+            else {
+                continue;
+            };
+            let truth = &dataset[case].claims;
+            if truth.len() == predictions.len() {
+                claims[case] = truth
+                    .iter()
+                    .zip(predictions)
+                    .map(|(claim, p)| (claim.verdict.code(), p.code()))
+                    .collect();
+            }
+        }
+        Self {
+            lca_pairs,
+            dcg_hits,
+            ljp_claims,
+        }
+    }
+
+    fn lca(&self, cases: &[usize]) -> Option<LcaScores> {
+        let pairs: Vec<(bool, bool)> = cases
+            .iter()
+            .flat_map(|&c| self.lca_pairs[c].iter().copied())
+            .collect();
+        lca_scores(&pairs)
+    }
+
+    fn dcg(&self, cases: &[usize]) -> Option<DcgScores> {
+        let hits: Vec<bool> = cases.iter().filter_map(|&c| self.dcg_hits[c]).collect();
+        accuracy(&hits).map(|accuracy| DcgScores {
+            accuracy,
+            cases: hits.len(),
+        })
+    }
+
+    fn ljp(&self, setup: LjpSetup, cases: &[usize]) -> Option<LjpScores> {
+        let claims = self.ljp_claims.get(&setup)?;
+        let (truth, pred): (Vec<u8>, Vec<u8>) = cases
+            .iter()
+            .flat_map(|&c| claims[c].iter().copied())
+            .unzip();
+        (!truth.is_empty()).then(|| LjpScores {
+            qwk: quadratic_weighted_kappa(&truth, &pred, Verdict::ALL.len()),
+            claims: truth.len(),
+        })
+    }
+
+    fn metric(&self, metric: Metric, cases: &[usize]) -> Option<f64> {
+        match metric {
+            Metric::LcaMacroF1 | Metric::LcaAccComplete | Metric::LcaAccUnderspecified => {
+                metric.of_lca(&self.lca(cases)?)
+            }
+            Metric::DcgAccuracy => self.dcg(cases).map(|s| s.accuracy),
+            Metric::LjpQwk(setup) => self.ljp(setup, cases)?.qwk,
+        }
+    }
+}
