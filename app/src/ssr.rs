@@ -40,8 +40,23 @@ pub fn cookie<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
         .map(|(_, v)| v)
 }
 
-/// The user of the request's session, if signed in.
-pub async fn session_user(db: &Db, headers: &HeaderMap) -> Result<Option<User>, DbError> {
+/// The token of an `Authorization: Bearer TOKEN` header.
+pub fn bearer(headers: &HeaderMap) -> Option<&str> {
+    headers
+        .get(axum::http::header::AUTHORIZATION)?
+        .to_str()
+        .ok()?
+        .strip_prefix("Bearer ")
+        .map(str::trim)
+}
+
+/// The user a request acts for: an API token's account when it carries
+/// `Authorization: Bearer`, else the session's. A bearer token that is not
+/// valid never falls back to the cookie.
+pub async fn request_user(db: &Db, headers: &HeaderMap) -> Result<Option<User>, DbError> {
+    if let Some(token) = bearer(headers) {
+        return db::tokens::user(db, token).await;
+    }
     match cookie(headers, SESSION_COOKIE) {
         Some(token) => db::sessions::user(db, token).await,
         None => Ok(None),
@@ -54,7 +69,7 @@ pub async fn current_user() -> Result<Option<User>, ServerFnError> {
     let Some(parts) = use_context::<Parts>() else {
         return Ok(None);
     };
-    session_user(&db, &parts.headers).await.map_err(internal)
+    request_user(&db, &parts.headers).await.map_err(internal)
 }
 
 /// Logs an internal error and returns a generic message for the user.

@@ -7,10 +7,12 @@
 //! - [`cases`]: filtered, paged case listing and single-case reads.
 //! - [`users`]: accounts with argon2 password hashes.
 //! - [`sessions`]: server-side sessions and sign-in throttling.
+//! - [`tokens`]: API tokens for scripts.
 
 pub mod cases;
 pub mod datasets;
 pub mod sessions;
+pub mod tokens;
 pub mod users;
 
 use std::path::Path;

@@ -16,7 +16,8 @@ pub const SESSION_DAYS: i64 = 7;
 pub const MAX_FAILURES: i64 = 5;
 pub const THROTTLE_WINDOW_MINUTES: i64 = 15;
 
-fn hash(token: &str) -> String {
+/// SHA-256 of a token, as stored.
+pub(crate) fn hash(token: &str) -> String {
     hex::encode(Sha256::digest(token.as_bytes()))
 }
 
@@ -25,10 +26,15 @@ fn stamp(t: chrono::DateTime<Utc>) -> String {
 }
 
 /// Starts a session for `user` and returns the token for the cookie.
-pub async fn create(db: &Db, user: &User) -> Result<String> {
+/// 256 random bits from the OS, hex-encoded.
+pub(crate) fn random_token() -> String {
     let mut bytes = [0u8; 32];
     rand::rngs::OsRng.fill_bytes(&mut bytes);
-    let token = hex::encode(bytes);
+    hex::encode(bytes)
+}
+
+pub async fn create(db: &Db, user: &User) -> Result<String> {
+    let token = random_token();
     sqlx::query(
         "INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
     )
@@ -51,9 +57,7 @@ pub async fn user(db: &Db, token: &str) -> Result<Option<User>> {
     .bind(now())
     .fetch_optional(db.pool())
     .await?;
-    Ok(row.and_then(|(id, name, role)| {
-        engine::accounts::Role::parse(&role).map(|role| User { id, name, role })
-    }))
+    row.map(crate::users::to_user).transpose()
 }
 
 /// Ends a session (no error if it does not exist).

@@ -17,7 +17,7 @@ pub struct User {
     pub role: Role,
 }
 
-fn to_user((id, name, role): (i64, String, String)) -> Result<User> {
+pub(crate) fn to_user((id, name, role): (i64, String, String)) -> Result<User> {
     let role = Role::parse(&role).ok_or_else(|| DbError::Corrupt(format!("role {role:?}")))?;
     Ok(User { id, name, role })
 }

@@ -148,7 +148,7 @@ mod tests {
     }
 }
 
-/// The signed-in user of an API request, or a 401 JSON error.
+/// The user of an API request (API token or session), or a 401 JSON error.
 #[derive(Debug, Clone)]
 pub struct SignedIn(pub db::users::User);
 
@@ -159,7 +159,7 @@ impl axum::extract::FromRequestParts<AppState> for SignedIn {
         parts: &mut axum::http::request::Parts,
         state: &AppState,
     ) -> Result<Self, Self::Rejection> {
-        app::ssr::session_user(&state.db, &parts.headers)
+        app::ssr::request_user(&state.db, &parts.headers)
             .await?
             .map(SignedIn)
             .ok_or(crate::error::ApiError::Unauthorized)

@@ -196,3 +196,43 @@ async fn oversized_bodies_are_refused() {
         .await;
     assert_eq!(res.status, StatusCode::PAYLOAD_TOO_LARGE);
 }
+
+#[tokio::test]
+async fn api_tokens_act_for_their_account_and_role() {
+    let app = TestApp::with_demo().await;
+    app.user("admin", Role::Admin, "admin-pass-1").await;
+    app.user("expert", Role::Expert, "expert-pass-1").await;
+    let token_of = |name: &'static str| {
+        let db = app.db.clone();
+        async move {
+            let user = db::users::by_name(&db, name)
+                .await
+                .expect("query")
+                .expect("user");
+            db::tokens::create(&db, &user).await.expect("token")
+        }
+    };
+    let get = |token: String| {
+        Request::get("/api/users")
+            .header(header::HOST, "127.0.0.1:3000")
+            .header(header::AUTHORIZATION, format!("Bearer {token}"))
+            .body(Body::empty())
+            .expect("request")
+    };
+    let admin = token_of("admin").await;
+    assert!(admin.starts_with(db::tokens::TOKEN_PREFIX));
+    assert_eq!(app.send(get(admin.clone())).await.status, StatusCode::OK);
+    assert_eq!(
+        app.send(get(token_of("expert").await)).await.status,
+        StatusCode::FORBIDDEN
+    );
+    assert_eq!(
+        app.send(get("lpt_not-a-token".into())).await.status,
+        StatusCode::UNAUTHORIZED
+    );
+    let stored: Vec<String> = sqlx::query_scalar("SELECT token_hash FROM api_tokens")
+        .fetch_all(app.db.pool())
+        .await
+        .expect("tokens");
+    assert!(!stored.contains(&admin), "only the hash is stored");
+}
