@@ -7,6 +7,7 @@
 //! - [`config`]: site options (where the compiled site is, the address).
 //! - [`demo`]: the synthetic demo dataset compiled into the binary.
 //! - [`error`]: the API error type and its HTTP mapping.
+//! - [`report`]: plain-text score tables for the terminal.
 //!
 //! Error policy: users get a clear message and a 4xx for what they can fix;
 //! anything else is logged with its cause and answered with a generic 500.
@@ -18,6 +19,7 @@ pub mod auth;
 pub mod config;
 pub mod demo;
 pub mod error;
+pub mod report;
 
 pub use app::ssr::AppState;
 

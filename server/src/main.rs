@@ -42,10 +42,27 @@ enum Command {
         #[command(flatten)]
         db: DbArg,
     },
-    /// Check a dataset file (docs/formats.md §2); exit 0 if valid, else print every error
+    /// Check a dataset file (docs/formats.md §2), or with --dataset run files (§3);
+    /// exit 0 if every file is valid, else print every error with file, line and field
     Validate {
-        /// The dataset file (JSON Lines)
-        file: PathBuf,
+        /// Treat FILES as run files and check them against this dataset file
+        #[arg(long)]
+        dataset: Option<PathBuf>,
+        /// The files to check (JSON Lines)
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Score run files against a dataset: a per-class table, or with --json the §5 document
+    Score {
+        /// The dataset file the runs were made on
+        #[arg(long)]
+        dataset: PathBuf,
+        /// Print the score document (docs/formats.md §5) as JSON
+        #[arg(long)]
+        json: bool,
+        /// Run files (one model, one repetition each)
+        #[arg(required = true)]
+        runs: Vec<PathBuf>,
     },
     /// Import a dataset file in one transaction (identical re-import: no-op; changed: new version)
     Import {
@@ -64,6 +81,23 @@ enum Command {
     User {
         #[command(subcommand)]
         command: UserCommand,
+    },
+    /// Manage API tokens (for `Authorization: Bearer` requests)
+    Token {
+        #[command(subcommand)]
+        command: TokenCommand,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum TokenCommand {
+    /// Create a token for an account; prints it alone on the last line (shown only once)
+    Create {
+        /// Account name
+        #[arg(long)]
+        user: String,
+        #[command(flatten)]
+        db: DbArg,
     },
 }
 
@@ -148,16 +182,54 @@ fn read_dataset(file: &Path) -> anyhow::Result<Result<Vec<engine::dataset::Case>
 async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Serve { addr, db } => serve(addr, &db.db).await.map(|()| ExitCode::SUCCESS),
-        Command::Validate { file } => Ok(match read_dataset(&file)? {
-            Ok(cases) => {
-                println!("{}: valid dataset, {} cases", file.display(), cases.len());
-                ExitCode::SUCCESS
+        Command::Validate {
+            dataset: None,
+            files,
+        } => {
+            let mut code = ExitCode::SUCCESS;
+            for file in files {
+                match read_dataset(&file)? {
+                    Ok(cases) => {
+                        println!("{}: valid dataset, {} cases", file.display(), cases.len())
+                    }
+                    Err(errors) => {
+                        eprintln!("{errors}");
+                        code = ExitCode::FAILURE;
+                    }
+                }
             }
-            Err(errors) => {
-                eprintln!("{errors}");
-                ExitCode::FAILURE
+            Ok(code)
+        }
+        Command::Validate {
+            dataset: Some(dataset),
+            files,
+        } => {
+            let Some(cases) = dataset_or_report(&dataset)? else {
+                return Ok(ExitCode::FAILURE);
+            };
+            let mut code = ExitCode::SUCCESS;
+            for file in files {
+                match read_run(&file, &cases)? {
+                    Ok(run) => println!(
+                        "{}: valid run, model {} run {}, {} unavailable item(s)",
+                        file.display(),
+                        run.header.model,
+                        run.header.run,
+                        run.unavailable().total()
+                    ),
+                    Err(errors) => {
+                        eprintln!("{errors}");
+                        code = ExitCode::FAILURE;
+                    }
+                }
             }
-        }),
+            Ok(code)
+        }
+        Command::Score {
+            dataset,
+            json,
+            runs,
+        } => score(&dataset, json, &runs),
         Command::Import {
             file,
             name,
@@ -210,6 +282,22 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             println!("created user {} ({})", user.name, user.role);
             Ok(ExitCode::SUCCESS)
         }
+        Command::Token {
+            command: TokenCommand::Create { user, db },
+        } => {
+            let db = open(&db.db).await?;
+            let Some(account) = db::users::by_name(&db, &user).await? else {
+                eprintln!("error: no user named {user}");
+                return Ok(ExitCode::FAILURE);
+            };
+            let token = db::tokens::create(&db, &account).await?;
+            eprintln!(
+                "API token for {} ({}); it is not shown again:",
+                account.name, account.role
+            );
+            println!("{token}");
+            Ok(ExitCode::SUCCESS)
+        }
         Command::User {
             command: UserCommand::List { db },
         } => {
@@ -220,6 +308,85 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// The dataset's cases, or `None` after printing why the file is refused.
+fn dataset_or_report(file: &Path) -> anyhow::Result<Option<Vec<engine::dataset::Case>>> {
+    Ok(match read_dataset(file)? {
+        Ok(cases) => Some(cases),
+        Err(errors) => {
+            eprintln!("{errors}");
+            None
+        }
+    })
+}
+
+fn read_run(
+    file: &Path,
+    cases: &[engine::dataset::Case],
+) -> anyhow::Result<Result<engine::run::Run, String>> {
+    let handle =
+        std::fs::File::open(file).with_context(|| format!("cannot read {}", file.display()))?;
+    Ok(
+        engine::run::parse_run_reader(std::io::BufReader::new(handle), cases).map_err(|errors| {
+            errors
+                .0
+                .iter()
+                .map(|e| format!("{}: {e}", file.display()))
+                .collect::<Vec<_>>()
+                .join("\n")
+        }),
+    )
+}
+
+fn score(dataset: &Path, json: bool, files: &[PathBuf]) -> anyhow::Result<ExitCode> {
+    let Some(cases) = dataset_or_report(dataset)? else {
+        return Ok(ExitCode::FAILURE);
+    };
+    let mut runs: Vec<(engine::run::Run, &Path)> = Vec::new();
+    let mut failed = false;
+    for file in files {
+        match read_run(file, &cases)? {
+            Ok(run) => {
+                if let Some((_, first)) = runs.iter().find(|(r, _)| r.header.same_run(&run.header))
+                {
+                    eprintln!(
+                        "{}: model {} run {} is already given by {}",
+                        file.display(),
+                        run.header.model,
+                        run.header.run,
+                        first.display()
+                    );
+                    failed = true;
+                } else {
+                    runs.push((run, file));
+                }
+            }
+            Err(errors) => {
+                eprintln!("{errors}");
+                failed = true;
+            }
+        }
+    }
+    if failed {
+        eprintln!("nothing was scored");
+        return Ok(ExitCode::FAILURE);
+    }
+    let runs: Vec<_> = runs.into_iter().map(|(run, _)| run).collect();
+    let name = dataset
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let doc = engine::score::score_entries(&runs, &cases).with_dataset(name);
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&doc).context("cannot write JSON")?
+        );
+    } else {
+        print!("{}", server::report::render(&doc));
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 async fn serve(addr: SocketAddr, db_path: &Path) -> anyhow::Result<()> {

@@ -57,7 +57,11 @@ async fn filters_combine_and_agree_with_the_data() {
 async fn search_covers_ids_causes_and_dialogue_text() {
     let app = TestApp::with_demo().await;
     assert_eq!(app.get("/api/cases?q=DEMO-0042").await.json()["total"], 1);
-    assert_eq!(app.get("/api/cases?q=demo-0042").await.json()["total"], 1, "ASCII case-insensitive");
+    assert_eq!(
+        app.get("/api/cases?q=demo-0042").await.json()["total"],
+        1,
+        "ASCII case-insensitive"
+    );
     let by_cause = app
         .get(&format!("/api/cases?q={}", enc("银行卡纠纷")))
         .await

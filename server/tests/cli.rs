@@ -186,3 +186,152 @@ fn every_subcommand_has_help() {
     }
     assert!(text(&lexpilot(&["serve", "--help"], None).stdout).contains("--db"));
 }
+
+const CONTRACT: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../engine/tests/fixtures/contract-example"
+);
+
+/// Numbers within 1e-9, everything else equal, same keys.
+fn assert_close(actual: &serde_json::Value, expected: &serde_json::Value, path: &str) {
+    use serde_json::Value;
+    match (actual, expected) {
+        (Value::Number(a), Value::Number(e)) => {
+            let (a, e) = (
+                a.as_f64().unwrap_or(f64::NAN),
+                e.as_f64().unwrap_or(f64::NAN),
+            );
+            assert!((a - e).abs() < 1e-9, "{path}: {a} != {e}");
+        }
+        (Value::Object(a), Value::Object(e)) => {
+            let keys = |m: &serde_json::Map<String, Value>| m.keys().cloned().collect::<Vec<_>>();
+            assert_eq!(keys(a), keys(e), "{path}: keys");
+            for (k, v) in e {
+                assert_close(&a[k], v, &format!("{path}.{k}"));
+            }
+        }
+        (Value::Array(a), Value::Array(e)) => {
+            assert_eq!(a.len(), e.len(), "{path}: length");
+            for (i, (x, y)) in a.iter().zip(e).enumerate() {
+                assert_close(x, y, &format!("{path}[{i}]"));
+            }
+        }
+        (a, e) => assert_eq!(a, e, "{path}"),
+    }
+}
+
+fn contract_runs() -> Vec<String> {
+    ["run_m0_1", "run_m0_2", "run_m1_1", "run_m1_2"]
+        .iter()
+        .map(|r| format!("{CONTRACT}/{r}.jsonl"))
+        .collect()
+}
+
+#[test]
+fn score_json_reproduces_the_contract_example() {
+    let dataset = format!("{CONTRACT}/dataset.jsonl");
+    let mut args = vec!["score", "--dataset", dataset.as_str(), "--json"];
+    let runs = contract_runs();
+    args.extend(runs.iter().map(String::as_str));
+    let out = lexpilot(&args, None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let mut actual: serde_json::Value =
+        serde_json::from_slice(&out.stdout).expect("JSON on stdout");
+    assert_eq!(actual["dataset"], "dataset");
+    if let Some(map) = actual.as_object_mut() {
+        map.remove("dataset");
+    }
+    let expected: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(format!("{CONTRACT}/expected-score.json")).expect("fixture"),
+    )
+    .expect("expected JSON");
+    assert_close(&actual, &expected, "$");
+}
+
+#[test]
+fn score_prints_a_table_per_entry_and_refuses_duplicates_and_bad_runs() {
+    let dataset = format!("{CONTRACT}/dataset.jsonl");
+    let runs = contract_runs();
+    let out = lexpilot(&["score", "--dataset", &dataset, &runs[0], &runs[1]], None);
+    assert!(out.status.success());
+    let table = text(&out.stdout);
+    assert!(table.contains("Model-0 (closed, 2 runs)"), "{table}");
+    assert!(
+        table.contains("LCA macro-F1") && table.contains("0.4916±0.0257"),
+        "{table}"
+    );
+
+    let dup = lexpilot(&["score", "--dataset", &dataset, &runs[0], &runs[0]], None);
+    assert!(!dup.status.success());
+    assert!(
+        text(&dup.stderr).contains("run 1 is already given"),
+        "{}",
+        text(&dup.stderr)
+    );
+
+    let dir = tempfile::tempdir().expect("dir");
+    let original = std::fs::read_to_string(&runs[0]).expect("run");
+    let broken = write(
+        dir.path(),
+        "broken.jsonl",
+        &original.replacen("\"label\": \"ask\"", "\"label\": \"maybe\"", 1),
+    );
+    let out = lexpilot(&["score", "--dataset", &dataset, &broken], None);
+    assert!(!out.status.success());
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("broken.jsonl: line 3") && err.contains("label") && err.contains("maybe"),
+        "{err}"
+    );
+    assert!(err.contains("nothing was scored"));
+
+    let out = lexpilot(
+        &["validate", "--dataset", &dataset, &runs[0], &broken],
+        None,
+    );
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stdout).contains("valid run, model Model-0 run 1, 2 unavailable"),
+        "{}",
+        text(&out.stdout)
+    );
+}
+
+#[tokio::test]
+async fn token_create_prints_the_token_alone_on_the_last_line() {
+    let dir = tempfile::tempdir().expect("dir");
+    let db_path = dir.path().join("t.db").to_string_lossy().into_owned();
+    let out = lexpilot(
+        &[
+            "user",
+            "add",
+            "--name",
+            "研究员",
+            "--role",
+            "researcher",
+            "--db",
+            &db_path,
+        ],
+        Some("a-good-password"),
+    );
+    assert!(out.status.success());
+    let out = lexpilot(
+        &["token", "create", "--user", "研究员", "--db", &db_path],
+        None,
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let token = stdout.lines().last().expect("a line").trim().to_owned();
+    let db = db::Db::open(Path::new(&db_path)).await.expect("open");
+    let user = db::tokens::user(&db, &token)
+        .await
+        .expect("lookup")
+        .expect("token works");
+    assert_eq!(user.name, "研究员");
+    let missing = lexpilot(
+        &["token", "create", "--user", "nobody", "--db", &db_path],
+        None,
+    );
+    assert!(!missing.status.success());
+    assert!(text(&missing.stderr).contains("no user named nobody"));
+}

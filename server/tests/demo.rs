@@ -70,3 +70,44 @@ fn every_verdict_is_used_in_fair_measure() {
         );
     }
 }
+
+/// The simulated demo runs are valid run files on the demo dataset, and score
+/// in the order their generator intends (legal < open < closed on LCA).
+#[test]
+fn the_simulated_demo_runs_parse_and_score() {
+    let cases = parse_dataset(DEMO_DATASET).expect("valid");
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/data/runs");
+    let mut runs = Vec::new();
+    let mut names: Vec<_> = std::fs::read_dir(dir)
+        .expect("runs folder")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .collect();
+    names.sort();
+    for path in names {
+        let text = std::fs::read_to_string(&path).expect("readable");
+        let run = engine::run::parse_run(&text, &cases)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert!(
+            run.header.model.contains("(simulated)"),
+            "{}",
+            path.display()
+        );
+        runs.push(run);
+    }
+    assert_eq!(runs.len(), 9);
+    let doc = engine::score::score_entries(&runs, &cases);
+    assert_eq!(doc.entries.len(), 3);
+    let f1 = |model: &str| {
+        doc.entries
+            .iter()
+            .find(|e| e.model.contains(model))
+            .and_then(|e| e.lca.as_ref())
+            .and_then(|l| l.overall)
+            .and_then(|s| s.macro_f1)
+            .map(|m| m.mean)
+            .expect("an LCA score")
+    };
+    assert!(f1("LawAssist") < f1("OpenChat") && f1("OpenChat") < f1("Frontier"));
+}

@@ -1,0 +1,139 @@
+//! Plain-text score tables for the terminal (`lexpilot score` without `--json`):
+//! one table per leaderboard entry, rows the scores, columns the six classes
+//! and overall, cells `mean±std`.
+
+use engine::metrics::MeanStd;
+use engine::score::{Breakdown, EntryScores, LjpSummary, ScoreDocument};
+use engine::vocab::{Class, LjpSetup};
+
+const HEADERS: [&str; 7] = [
+    "Family",
+    "RealRights",
+    "Tort",
+    "Service",
+    "Finance",
+    "Misc",
+    "Overall",
+];
+
+fn cell(value: Option<MeanStd>) -> String {
+    match value {
+        None => "—".to_owned(),
+        Some(MeanStd {
+            mean,
+            std: Some(std),
+        }) => format!("{mean:.4}±{std:.4}"),
+        Some(MeanStd { mean, std: None }) => format!("{mean:.4}"),
+    }
+}
+
+/// The cells of one score across the classes then overall.
+fn row<T>(scores: &Breakdown<Option<T>>, pick: impl Fn(&T) -> Option<MeanStd>) -> Vec<String> {
+    Class::ALL
+        .iter()
+        .map(|c| {
+            scores
+                .by_class
+                .get(c)
+                .and_then(Option::as_ref)
+                .and_then(&pick)
+        })
+        .chain(std::iter::once(scores.overall.as_ref().and_then(&pick)))
+        .map(cell)
+        .collect()
+}
+
+fn entry_rows(entry: &EntryScores) -> Vec<(String, Vec<String>)> {
+    let mut rows = Vec::new();
+    if let Some(lca) = &entry.lca {
+        rows.push(("LCA macro-F1".to_owned(), row(lca, |s| s.macro_f1)));
+        rows.push(("LCA Acc_C".to_owned(), row(lca, |s| s.acc_complete)));
+        rows.push(("LCA Acc_U".to_owned(), row(lca, |s| s.acc_underspecified)));
+    }
+    if let Some(dcg) = &entry.dcg {
+        rows.push(("DCG accuracy".to_owned(), row(dcg, |s| s.accuracy)));
+    }
+    if let Some(ljp) = &entry.ljp {
+        for setup in LjpSetup::ALL {
+            if !ljp.overall.setups.contains_key(&setup) {
+                continue;
+            }
+            let cells = Class::ALL
+                .iter()
+                .map(|c| ljp.by_class.get(c))
+                .chain(std::iter::once(Some(&ljp.overall)))
+                .map(|s| {
+                    cell(
+                        s.and_then(|s| s.setups.get(&setup))
+                            .copied()
+                            .flatten()
+                            .and_then(|s| s.qwk),
+                    )
+                })
+                .collect();
+            rows.push((format!("LJP QWK {}", setup.as_str()), cells));
+        }
+        let scalar =
+            |v: Option<Option<f64>>| cell(v.flatten().map(|mean| MeanStd { mean, std: None }));
+        let scalars = |f: fn(&LjpSummary) -> Option<Option<f64>>| -> Vec<String> {
+            Class::ALL
+                .iter()
+                .map(|c| ljp.by_class.get(c).and_then(f))
+                .chain(std::iter::once(f(&ljp.overall)))
+                .map(scalar)
+                .collect()
+        };
+        rows.push(("LJP gain".to_owned(), scalars(|s| s.gain)));
+        rows.push((
+            "LJP rel. degradation".to_owned(),
+            scalars(|s| s.relative_degradation),
+        ));
+    }
+    rows
+}
+
+/// The whole document as text tables.
+pub fn render(doc: &ScoreDocument) -> String {
+    let mut out = String::new();
+    if let Some(name) = &doc.dataset {
+        out.push_str(&format!("dataset {name}, {} cases\n", doc.cases));
+    }
+    for entry in &doc.entries {
+        let family = entry.family.map(|f| f.as_str()).unwrap_or("no family");
+        out.push_str(&format!(
+            "\n{} ({family}, {} run{})\n",
+            entry.model,
+            entry.runs,
+            if entry.runs == 1 { "" } else { "s" }
+        ));
+        let rows = entry_rows(entry);
+        let label_width = rows
+            .iter()
+            .map(|(l, _)| l.chars().count())
+            .max()
+            .unwrap_or(0);
+        let widths: Vec<usize> = (0..HEADERS.len())
+            .map(|i| {
+                rows.iter()
+                    .map(|(_, cells)| cells.get(i).map_or(0, |c| c.chars().count()))
+                    .chain(std::iter::once(HEADERS[i].len()))
+                    .max()
+                    .unwrap_or(0)
+            })
+            .collect();
+        out.push_str(&format!("{:label_width$}", ""));
+        for (h, w) in HEADERS.iter().zip(&widths) {
+            out.push_str(&format!("  {h:>w$}"));
+        }
+        out.push('\n');
+        for (label, cells) in rows {
+            out.push_str(&format!("{label:label_width$}"));
+            for (c, w) in cells.iter().zip(&widths) {
+                let pad = w.saturating_sub(c.chars().count());
+                out.push_str(&format!("  {}{c}", " ".repeat(pad)));
+            }
+            out.push('\n');
+        }
+    }
+    out
+}
