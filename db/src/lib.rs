@@ -5,12 +5,14 @@
 //!
 //! - [`datasets`]: dataset versions and their import.
 //! - [`cases`]: filtered, paged case listing and single-case reads.
+//! - [`runs`]: stored runs with their scores.
 //! - [`users`]: accounts with argon2 password hashes.
 //! - [`sessions`]: server-side sessions and sign-in throttling.
 //! - [`tokens`]: API tokens for scripts.
 
 pub mod cases;
 pub mod datasets;
+pub mod runs;
 pub mod sessions;
 pub mod tokens;
 pub mod users;

@@ -354,10 +354,22 @@ fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Option<f64>>, D::Er
 /// Groups runs into leaderboard entries and summarises each (§3, §5); see the
 /// [module documentation](self) for the rules and an example.
 pub fn score_entries(runs: &[Run], dataset: &[Case]) -> ScoreDocument {
+    let scored: Vec<_> = runs
+        .iter()
+        .map(|run| (run.header.entry_key(), score_run(run, dataset)))
+        .collect();
+    summarise_runs(scored, dataset)
+}
+
+/// Like [`score_entries`], for runs already scored (say, scores kept beside
+/// stored runs): groups them by entry key in order of first appearance and
+/// summarises each group.
+pub fn summarise_runs(
+    runs: impl IntoIterator<Item = (EntryKey, RunScores)>,
+    dataset: &[Case],
+) -> ScoreDocument {
     let mut groups: Vec<(EntryKey, Vec<RunScores>)> = Vec::new();
-    for run in runs {
-        let key = run.header.entry_key();
-        let scores = score_run(run, dataset);
+    for (key, scores) in runs {
         match groups.iter_mut().find(|(k, _)| *k == key) {
             Some((_, group)) => group.push(scores),
             None => groups.push((key, vec![scores])),

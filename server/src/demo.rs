@@ -1,5 +1,5 @@
-//! The synthetic demo dataset, compiled into the binary and imported on first
-//! start into an empty database.
+//! The synthetic demo dataset and simulated demo runs, compiled into the
+//! binary and imported on first start into an empty database.
 
 use db::datasets::{ImportOutcome, ImportSource};
 use db::Db;
@@ -9,7 +9,50 @@ pub const DEMO_DATASET: &str = include_str!("../data/demo-synthetic.jsonl");
 /// Its name in the app; says it is synthetic wherever it is shown.
 pub const DEMO_NAME: &str = "lexpilot-demo-synthetic";
 
-/// Imports the demo dataset if the database holds no dataset yet.
+/// Simulated runs of three fictional models on the demo dataset (three runs
+/// each; `server/data/runs/generate.py` makes them), so a fresh start shows a
+/// populated leaderboard.
+pub const DEMO_RUNS: [(&str, &str); 9] = [
+    (
+        "sim-lawassist-7b-run1",
+        include_str!("../data/runs/sim-lawassist-7b-run1.jsonl"),
+    ),
+    (
+        "sim-lawassist-7b-run2",
+        include_str!("../data/runs/sim-lawassist-7b-run2.jsonl"),
+    ),
+    (
+        "sim-lawassist-7b-run3",
+        include_str!("../data/runs/sim-lawassist-7b-run3.jsonl"),
+    ),
+    (
+        "sim-openchat-72b-run1",
+        include_str!("../data/runs/sim-openchat-72b-run1.jsonl"),
+    ),
+    (
+        "sim-openchat-72b-run2",
+        include_str!("../data/runs/sim-openchat-72b-run2.jsonl"),
+    ),
+    (
+        "sim-openchat-72b-run3",
+        include_str!("../data/runs/sim-openchat-72b-run3.jsonl"),
+    ),
+    (
+        "sim-frontier-2-run1",
+        include_str!("../data/runs/sim-frontier-2-run1.jsonl"),
+    ),
+    (
+        "sim-frontier-2-run2",
+        include_str!("../data/runs/sim-frontier-2-run2.jsonl"),
+    ),
+    (
+        "sim-frontier-2-run3",
+        include_str!("../data/runs/sim-frontier-2-run3.jsonl"),
+    ),
+];
+
+/// Imports the demo dataset and its simulated runs if the database holds no
+/// dataset yet.
 pub async fn ensure_loaded(db: &Db) -> anyhow::Result<Option<ImportOutcome>> {
     if db::datasets::current(db).await?.is_some() {
         return Ok(None);
@@ -21,5 +64,11 @@ pub async fn ensure_loaded(db: &Db) -> anyhow::Result<Option<ImportOutcome>> {
         source: "built-in demo (synthetic)",
         synthetic: true,
     };
-    Ok(Some(db::datasets::import(db, src, &cases).await?))
+    let outcome = db::datasets::import(db, src, &cases).await?;
+    for (name, file) in DEMO_RUNS {
+        crate::runs::store(db, outcome.dataset(), file.as_bytes(), None, false)
+            .await
+            .map_err(|e| anyhow::anyhow!("the built-in demo run {name} cannot be stored: {e}"))?;
+    }
+    Ok(Some(outcome))
 }

@@ -1,4 +1,5 @@
-//! The API error: a status and a JSON body `{"error": message, "errors": [...]}`.
+//! The API error: a status and a JSON body `{"error": message}`, plus
+//! `"errors": [{line, case_id, field, message}, ...]` for an invalid file.
 
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -11,6 +12,13 @@ pub enum ApiError {
     NotFound(String),
     #[error("{0}")]
     BadRequest(String),
+    /// A file that breaks the format: every error with line and field.
+    #[error("the file is not valid: {} error(s)", .0.0.len())]
+    Invalid(engine::dataset::DatasetErrors),
+    #[error("{0}")]
+    TooLarge(String),
+    #[error("{0}")]
+    Conflict(String),
     #[error("sign in required")]
     Unauthorized,
     #[error("your role may not do this")]
@@ -24,6 +32,9 @@ impl ApiError {
         match self {
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            ApiError::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::Conflict(_) => StatusCode::CONFLICT,
             ApiError::Unauthorized => StatusCode::UNAUTHORIZED,
             ApiError::Forbidden => StatusCode::FORBIDDEN,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -35,7 +46,8 @@ impl From<db::DbError> for ApiError {
     fn from(e: db::DbError) -> Self {
         match e {
             db::DbError::NotFound(m) => ApiError::NotFound(m),
-            db::DbError::Invalid(m) | db::DbError::Conflict(m) => ApiError::BadRequest(m),
+            db::DbError::Invalid(m) => ApiError::BadRequest(m),
+            db::DbError::Conflict(m) => ApiError::Conflict(m),
             other => ApiError::Internal(other.into()),
         }
     }
@@ -46,10 +58,10 @@ impl IntoResponse for ApiError {
         if let ApiError::Internal(cause) = &self {
             tracing::error!("internal error: {cause:#}");
         }
-        (
-            self.status_code(),
-            Json(json!({ "error": self.to_string() })),
-        )
-            .into_response()
+        let body = match &self {
+            ApiError::Invalid(errors) => json!({ "error": self.to_string(), "errors": errors.0 }),
+            _ => json!({ "error": self.to_string() }),
+        };
+        (self.status_code(), Json(body)).into_response()
     }
 }

@@ -8,6 +8,7 @@
 //! - [`demo`]: the synthetic demo dataset compiled into the binary.
 //! - [`error`]: the API error type and its HTTP mapping.
 //! - [`report`]: plain-text score tables for the terminal.
+//! - [`runs`]: run files validated, scored and stored; the leaderboard document.
 //!
 //! Error policy: users get a clear message and a 4xx for what they can fix;
 //! anything else is logged with its cause and answered with a generic 500.
@@ -20,6 +21,7 @@ pub mod config;
 pub mod demo;
 pub mod error;
 pub mod report;
+pub mod runs;
 
 pub use app::ssr::AppState;
 

@@ -2,6 +2,9 @@
 //! exposes `router()`. Errors are JSON (`{"error": ...}`) with a 4xx/5xx status.
 
 mod cases;
+mod runs;
+
+pub use runs::MAX_RUN_BYTES;
 mod stats;
 mod users;
 
@@ -13,6 +16,7 @@ use crate::AppState;
 pub fn router() -> Router<AppState> {
     Router::new()
         .merge(cases::router())
+        .merge(runs::router())
         .merge(stats::router())
         .merge(users::router())
         .fallback(|| async { ApiError::NotFound("no such API endpoint".into()) })

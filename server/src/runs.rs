@@ -1,0 +1,38 @@
+//! Runs between the wire and the database: validate a run file against the
+//! dataset with the engine, score it, store it in one transaction; and the
+//! leaderboard document from the stored scores.
+
+use db::datasets::DatasetInfo;
+use db::runs::{OnDuplicate, RunInfo};
+use db::Db;
+use engine::score::{RunScores, ScoreDocument};
+
+use crate::error::ApiError;
+
+/// Validates `file` (a run file's bytes) against `dataset`, scores it and stores it.
+/// Nothing is stored unless the whole file is valid.
+pub async fn store(
+    db: &Db,
+    dataset: &DatasetInfo,
+    file: &[u8],
+    uploaded_by: Option<i64>,
+    replace: bool,
+) -> Result<(RunInfo, RunScores), ApiError> {
+    let cases = db::cases::all(db, dataset.id).await?;
+    let run = engine::run::parse_run_reader(file, &cases).map_err(ApiError::Invalid)?;
+    let scores = engine::score::score_run(&run, &cases);
+    let on_duplicate = if replace {
+        OnDuplicate::Replace
+    } else {
+        OnDuplicate::Refuse
+    };
+    let info = db::runs::store(db, dataset.id, &run, &scores, uploaded_by, on_duplicate).await?;
+    Ok((info, scores))
+}
+
+/// The §5 document over every stored run of `dataset`.
+pub async fn leaderboard(db: &Db, dataset: &DatasetInfo) -> Result<ScoreDocument, db::DbError> {
+    let cases = db::cases::all(db, dataset.id).await?;
+    let runs = db::runs::scores(db, dataset.id).await?;
+    Ok(engine::score::summarise_runs(runs, &cases).with_dataset(dataset.name.clone()))
+}

@@ -1,0 +1,235 @@
+//! Run uploads through `POST /api/runs` and the leaderboard document: role
+//! checks, duplicates, and every kind of bad file refused with nothing stored.
+
+mod common;
+
+use axum::body::Body;
+use axum::http::{header, Request, StatusCode};
+use common::{TestApp, TestResponse};
+use engine::accounts::Role;
+use server::demo::DEMO_RUNS;
+
+/// A demo run re-labelled as another model's run `n`.
+fn run_file(model: &str, n: u32) -> String {
+    DEMO_RUNS[6]
+        .1
+        .replacen(
+            "\"model\": \"Sim-Frontier-2 (simulated)\"",
+            &format!("\"model\": \"{model}\""),
+            1,
+        )
+        .replacen("\"run\": 1,", &format!("\"run\": {n},"), 1)
+}
+
+async fn token(app: &TestApp, name: &str, role: Role) -> String {
+    app.user(name, role, "a-long-password").await;
+    let user = db::users::by_name(&app.db, name)
+        .await
+        .expect("query")
+        .expect("user");
+    db::tokens::create(&app.db, &user).await.expect("token")
+}
+
+async fn upload(app: &TestApp, token: Option<&str>, body: &str, query: &str) -> TestResponse {
+    let mut req = Request::post(format!("/api/runs{query}")).header(header::HOST, "127.0.0.1:3000");
+    if let Some(t) = token {
+        req = req.header(header::AUTHORIZATION, format!("Bearer {t}"));
+    }
+    app.send(req.body(Body::from(body.to_owned())).expect("request"))
+        .await
+}
+
+async fn runs(app: &TestApp) -> i64 {
+    sqlx::query_scalar("SELECT COUNT(*) FROM runs")
+        .fetch_one(app.db.pool())
+        .await
+        .expect("count")
+}
+
+#[tokio::test]
+async fn a_fresh_start_has_a_populated_leaderboard() {
+    let app = TestApp::with_demo().await;
+    let doc = app.get("/api/leaderboard").await.json();
+    assert_eq!(doc["dataset"], "lexpilot-demo-synthetic");
+    assert_eq!(doc["cases"], 72);
+    let entries = doc["entries"].as_array().cloned().unwrap_or_default();
+    assert_eq!(entries.len(), 3);
+    for e in &entries {
+        assert_eq!(e["runs"], 3);
+        assert!(e["model"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("(simulated)"));
+        assert!(e["lca"]["overall"]["macro_f1"]["mean"].is_number());
+        assert!(e["ljp"]["overall"]["gain"].is_number());
+    }
+}
+
+#[tokio::test]
+async fn researchers_upload_runs_and_the_leaderboard_counts_them() {
+    let app = TestApp::with_demo().await;
+    let researcher = token(&app, "researcher", Role::Researcher).await;
+    let res = upload(&app, Some(&researcher), &run_file("New-Model", 1), "").await;
+    assert_eq!(res.status, StatusCode::CREATED, "{}", res.body);
+    let body = res.json();
+    assert_eq!(body["run"]["model"], "New-Model");
+    assert!(body["scores"]["lca"]["overall"]["macro_f1"].is_number());
+    let doc = app.get("/api/leaderboard").await.json();
+    let entries = doc["entries"].as_array().cloned().unwrap_or_default();
+    assert_eq!(entries.len(), 4);
+    assert_eq!(entries[3]["model"], "New-Model");
+    assert_eq!(entries[3]["runs"], 1);
+    assert!(
+        entries[3]["lca"]["overall"]["macro_f1"]["std"].is_null(),
+        "one run: std is null"
+    );
+}
+
+#[tokio::test]
+async fn uploads_need_a_token_of_a_role_that_may_upload() {
+    let app = TestApp::with_demo().await;
+    let before = runs(&app).await;
+    assert_eq!(
+        upload(&app, None, &run_file("M", 1), "").await.status,
+        StatusCode::UNAUTHORIZED
+    );
+    let expert = token(&app, "expert", Role::Expert).await;
+    assert_eq!(
+        upload(&app, Some(&expert), &run_file("M", 1), "")
+            .await
+            .status,
+        StatusCode::FORBIDDEN
+    );
+    assert_eq!(
+        upload(&app, Some("lpt_wrong"), &run_file("M", 1), "")
+            .await
+            .status,
+        StatusCode::UNAUTHORIZED
+    );
+    assert_eq!(runs(&app).await, before);
+    let admin = token(&app, "admin", Role::Admin).await;
+    assert_eq!(
+        upload(&app, Some(&admin), &run_file("M", 1), "")
+            .await
+            .status,
+        StatusCode::CREATED
+    );
+}
+
+#[tokio::test]
+async fn a_repeated_model_and_run_is_refused_unless_replacement_is_asked_for() {
+    let app = TestApp::with_demo().await;
+    let t = token(&app, "researcher", Role::Researcher).await;
+    assert_eq!(
+        upload(&app, Some(&t), &run_file("M", 1), "").await.status,
+        StatusCode::CREATED
+    );
+    let before = runs(&app).await;
+    let dup = upload(&app, Some(&t), &run_file("M", 1), "").await;
+    assert_eq!(dup.status, StatusCode::CONFLICT);
+    assert!(dup.json()["error"]
+        .as_str()
+        .unwrap_or_default()
+        .contains("already stored"));
+    let replaced = upload(&app, Some(&t), &run_file("M", 1), "?replace=true").await;
+    assert_eq!(replaced.status, StatusCode::CREATED);
+    assert_eq!(runs(&app).await, before, "replaced, not added");
+}
+
+#[tokio::test]
+async fn every_kind_of_bad_run_is_refused_with_line_and_field_and_nothing_stored() {
+    let app = TestApp::with_demo().await;
+    let t = token(&app, "researcher", Role::Researcher).await;
+    let good = run_file("Bad-Model", 1);
+    let lines: Vec<&str> = good.lines().collect();
+    let without = |i: usize| {
+        lines
+            .iter()
+            .enumerate()
+            .filter(|(j, _)| *j != i)
+            .map(|(_, l)| *l)
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let with_line = |i: usize, line: &str| {
+        let mut v: Vec<String> = lines.iter().map(|l| (*l).to_owned()).collect();
+        v[i] = line.to_owned();
+        v.join("\n")
+    };
+    let cases: Vec<(String, usize, &str)> = vec![
+        (
+            good.replacen("\"model\": \"Bad-Model\"", "\"model\": \"\"", 1),
+            1,
+            "model",
+        ),
+        (good.replacen("\"run\": 1,", "\"run\": 0,", 1), 1, "run"),
+        (
+            good.replacen("\"family\": \"closed\"", "\"family\": \"secret\"", 1),
+            1,
+            "family",
+        ),
+        (with_line(1, "{ not json"), 2, ""),
+        (
+            with_line(1, &lines[1].replacen("DEMO-0001", "NOPE-1", 1)),
+            2,
+            "case_id",
+        ),
+        (
+            with_line(
+                1,
+                &lines[1].replacen("\"kind\": \"lca\"", "\"kind\": \"xyz\"", 1),
+            ),
+            2,
+            "kind",
+        ),
+        (with_line(2, lines[1]), 3, "consultation"),
+        (without(1), 0, "case_id"),
+        (
+            good.replacen("\"label\": \"ask\"", "\"label\": \"maybe\"", 1),
+            0,
+            "label",
+        ),
+        (
+            good.replacen(
+                "\"predictions\": [\"",
+                "\"predictions\": [\"supported\", \"",
+                1,
+            ),
+            0,
+            "predictions",
+        ),
+        (lines[0].to_owned(), 1, ""),
+        (String::new(), 1, ""),
+    ];
+    let before = runs(&app).await;
+    for (body, line, field) in cases {
+        let res = upload(&app, Some(&t), &body, "").await;
+        assert_eq!(
+            res.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{field}: {}",
+            res.body
+        );
+        let errors = res.json()["errors"].as_array().cloned().unwrap_or_default();
+        assert!(!errors.is_empty(), "{field}: errors listed in {}", res.body);
+        let hit = errors.iter().any(|e| {
+            (line == 0 || e["line"] == line)
+                && e["field"].as_str().unwrap_or_default().contains(field)
+        });
+        assert!(hit, "expected line {line} field {field:?} in {errors:?}");
+        assert_eq!(runs(&app).await, before, "{field}: nothing stored");
+    }
+}
+
+#[tokio::test]
+async fn an_oversized_run_gets_a_clear_413() {
+    let app = TestApp::with_demo().await;
+    let t = token(&app, "researcher", Role::Researcher).await;
+    let huge = "x".repeat(server::api::MAX_RUN_BYTES + 1);
+    let res = upload(&app, Some(&t), &huge, "").await;
+    assert_eq!(res.status, StatusCode::PAYLOAD_TOO_LARGE);
+    assert!(res.json()["error"]
+        .as_str()
+        .unwrap_or_default()
+        .contains("32 MiB"));
+}
