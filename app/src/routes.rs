@@ -10,6 +10,7 @@ use crate::components::header::Header;
 use crate::pages::admin_users::AdminUsersPage;
 use crate::pages::case_list::CaseListPage;
 use crate::pages::case_page::CasePage;
+use crate::pages::leaderboard::LeaderboardPage;
 use crate::pages::not_found::NotFoundPage;
 use crate::pages::overview::OverviewPage;
 use crate::pages::sign_in::SignInPage;
@@ -26,6 +27,7 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/") view=OverviewPage ssr=SsrMode::Async />
                     <Route path=path!("/cases") view=CaseListPage ssr=SsrMode::Async />
                     <Route path=path!("/cases/:case_id") view=CasePage ssr=SsrMode::Async />
+                    <Route path=path!("/leaderboard") view=LeaderboardPage ssr=SsrMode::Async />
                     <Route path=path!("/signin") view=SignInPage ssr=SsrMode::Async />
                     <Route path=path!("/admin/users") view=AdminUsersPage ssr=SsrMode::Async />
                 </Routes>

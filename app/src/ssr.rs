@@ -134,3 +134,14 @@ pub async fn require(permission: engine::accounts::Permission) -> Result<User, S
         Some(user) => Ok(user),
     }
 }
+
+/// The §5 score document over every stored run of `dataset`: the runs' kept
+/// scores summarised per entry.
+pub async fn leaderboard(
+    db: &Db,
+    dataset: &db::datasets::DatasetInfo,
+) -> Result<engine::score::ScoreDocument, DbError> {
+    let cases = db::cases::all(db, dataset.id).await?;
+    let runs = db::runs::scores(db, dataset.id).await?;
+    Ok(engine::score::summarise_runs(runs, &cases).with_dataset(dataset.name.clone()))
+}

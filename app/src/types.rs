@@ -48,3 +48,10 @@ pub struct CaseDetail {
     pub previous: Option<String>,
     pub next: Option<String>,
 }
+
+/// The leaderboard page: every entry's scores on the current dataset.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Leaderboard {
+    pub dataset: DatasetView,
+    pub scores: engine::score::ScoreDocument,
+}

@@ -5,7 +5,7 @@
 use db::datasets::DatasetInfo;
 use db::runs::{OnDuplicate, RunInfo};
 use db::Db;
-use engine::score::{RunScores, ScoreDocument};
+use engine::score::RunScores;
 
 use crate::error::ApiError;
 
@@ -30,9 +30,4 @@ pub async fn store(
     Ok((info, scores))
 }
 
-/// The §5 document over every stored run of `dataset`.
-pub async fn leaderboard(db: &Db, dataset: &DatasetInfo) -> Result<ScoreDocument, db::DbError> {
-    let cases = db::cases::all(db, dataset.id).await?;
-    let runs = db::runs::scores(db, dataset.id).await?;
-    Ok(engine::score::summarise_runs(runs, &cases).with_dataset(dataset.name.clone()))
-}
+pub use app::ssr::leaderboard;

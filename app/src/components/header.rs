@@ -16,6 +16,7 @@ pub fn Header() -> impl IntoView {
             <nav class="site-nav" aria-label="Main">
                 <a href="/">"Overview 概览"</a>
                 <a href="/cases">"Cases 案例"</a>
+                <a href="/leaderboard">"Leaderboard 排行榜"</a>
             </nav>
             <div class="account">
                 <Suspense fallback=|| ()>

@@ -7,7 +7,6 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::components::Form;
 use leptos_router::hooks::use_query_map;
-use leptos_router::params::ParamsMap;
 
 use crate::components::labels::{
     plaintiff_label, ClassBadge, ErrorBox, Loading, SyntheticNotice, VerdictBadge,
@@ -15,10 +14,11 @@ use crate::components::labels::{
 use crate::server_fns::cases::list_cases;
 use crate::types::CaseList;
 
-/// Reads the filter and page from the URL query; unknown values are ignored.
-pub fn filter_from_query(q: &ParamsMap) -> (CaseFilter, u32) {
+/// Reads the filter and page from the URL query (`param` gives a decoded
+/// query parameter); unknown values are ignored.
+pub fn filter_from_query(param: impl Fn(&str) -> Option<String>) -> (CaseFilter, u32) {
     let text = |k: &str| {
-        q.get(k)
+        param(k)
             .map(|v| v.trim().to_owned())
             .filter(|v| !v.is_empty())
     };
@@ -93,7 +93,7 @@ pub fn list_url(filter: &CaseFilter, page: u32) -> String {
 #[component]
 pub fn CaseListPage() -> impl IntoView {
     let query = use_query_map();
-    let request = move || query.with(filter_from_query);
+    let request = move || query.with(|q| filter_from_query(|k| q.get(k)));
     let data = Resource::new(request, |(filter, page)| list_cases(filter, page));
     view! {
         <Title text="Cases" />
@@ -278,6 +278,8 @@ fn CaseTable(rows: Vec<CaseSummary>) -> impl IntoView {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::HashMap;
+
     use super::*;
 
     #[test]
@@ -292,11 +294,14 @@ mod tests {
         };
         let url = list_url(&filter, 3);
         let query = url.split_once('?').map(|(_, q)| q).unwrap_or_default();
-        let map = ParamsMap::from_iter(query.split('&').filter_map(|kv| {
-            let (k, v) = kv.split_once('=')?;
-            Some((k.to_owned(), decode(v)))
-        }));
-        assert_eq!(filter_from_query(&map), (filter, 3));
+        let map: HashMap<String, String> = query
+            .split('&')
+            .filter_map(|kv| {
+                let (k, v) = kv.split_once('=')?;
+                Some((k.to_owned(), decode(v)))
+            })
+            .collect();
+        assert_eq!(filter_from_query(|k| map.get(k).cloned()), (filter, 3));
     }
 
     fn decode(s: &str) -> String {
@@ -317,11 +322,11 @@ mod tests {
 
     #[test]
     fn unknown_values_are_ignored() {
-        let map = ParamsMap::from_iter([
-            ("class".to_owned(), "nope".to_owned()),
-            ("page".to_owned(), "0".to_owned()),
-        ]);
-        assert_eq!(filter_from_query(&map), (CaseFilter::default(), 1));
+        let map = HashMap::from([("class", "nope"), ("page", "0")]);
+        assert_eq!(
+            filter_from_query(|k| map.get(k).map(|v| (*v).to_owned())),
+            (CaseFilter::default(), 1)
+        );
     }
 
     #[test]

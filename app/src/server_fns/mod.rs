@@ -4,5 +4,6 @@
 
 pub mod auth;
 pub mod cases;
+pub mod leaderboard;
 pub mod overview;
 pub mod users;
