@@ -10,6 +10,7 @@
 //!   with line- and field-named errors.
 //! - [`stats`]: dataset statistics (the paper's Table 1), overall and per class.
 //! - [`query`]: case filters, summaries and paging for browsing.
+//! - [`leaderboard`]: leaderboard tables per task, and their CSV and LaTeX forms.
 //! - [`metrics`]: F1, quadratic weighted kappa, accuracy, mean / sample std and
 //!   bootstrap statistics (§4).
 //! - [`run`]: the run file (§3): types, streaming parser and validation
@@ -20,6 +21,7 @@
 pub mod accounts;
 pub mod dataset;
 mod jsonl;
+pub mod leaderboard;
 pub mod metrics;
 pub mod query;
 pub mod run;

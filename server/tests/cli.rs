@@ -27,6 +27,14 @@ fn lexpilot(args: &[&str], stdin: Option<&str>) -> Output {
     child.wait_with_output().expect("lexpilot ends")
 }
 
+/// `lexpilot user add` with the password on standard input.
+fn user_add(db: &str, name: &str, role: &str, password: &str) -> Output {
+    lexpilot(
+        &["user", "add", "--name", name, "--role", role, "--db", db],
+        Some(password),
+    )
+}
+
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
@@ -119,19 +127,7 @@ async fn import_is_all_or_nothing_and_versioned() {
 async fn user_add_reads_the_password_from_stdin() {
     let dir = tempfile::tempdir().expect("dir");
     let db_path = dir.path().join("t.db").to_string_lossy().into_owned();
-    let out = lexpilot(
-        &[
-            "user",
-            "add",
-            "--name",
-            "张专家",
-            "--role",
-            "expert",
-            "--db",
-            &db_path,
-        ],
-        Some("a-good-password\n"),
-    );
+    let out = user_add(&db_path, "张专家", "expert", "a-good-password\n");
     assert!(out.status.success(), "{}", text(&out.stderr));
     let db = db::Db::open(Path::new(&db_path)).await.expect("open");
     assert!(db::users::verify(&db, "张专家", "a-good-password")
@@ -139,35 +135,13 @@ async fn user_add_reads_the_password_from_stdin() {
         .expect("verify")
         .is_some());
 
-    let dup = lexpilot(
-        &[
-            "user",
-            "add",
-            "--name",
-            "张专家",
-            "--role",
-            "admin",
-            "--db",
-            &db_path,
-        ],
-        Some("another-password"),
-    );
+    let dup = user_add(&db_path, "张专家", "admin", "another-password");
     assert!(!dup.status.success());
     assert!(text(&dup.stderr).contains("exists already"));
-    let bad_role = lexpilot(
-        &[
-            "user", "add", "--name", "x", "--role", "judge", "--db", &db_path,
-        ],
-        Some("password-123"),
-    );
+    let bad_role = user_add(&db_path, "x", "judge", "password-123");
     assert!(!bad_role.status.success());
     assert!(text(&bad_role.stderr).contains("unknown role"));
-    let short = lexpilot(
-        &[
-            "user", "add", "--name", "y", "--role", "admin", "--db", &db_path,
-        ],
-        Some("short"),
-    );
+    let short = user_add(&db_path, "y", "admin", "short");
     assert!(!short.status.success());
 }
 
@@ -301,19 +275,7 @@ fn score_prints_a_table_per_entry_and_refuses_duplicates_and_bad_runs() {
 async fn token_create_prints_the_token_alone_on_the_last_line() {
     let dir = tempfile::tempdir().expect("dir");
     let db_path = dir.path().join("t.db").to_string_lossy().into_owned();
-    let out = lexpilot(
-        &[
-            "user",
-            "add",
-            "--name",
-            "研究员",
-            "--role",
-            "researcher",
-            "--db",
-            &db_path,
-        ],
-        Some("a-good-password"),
-    );
+    let out = user_add(&db_path, "研究员", "researcher", "a-good-password");
     assert!(out.status.success());
     let out = lexpilot(
         &["token", "create", "--user", "研究员", "--db", &db_path],

@@ -233,3 +233,46 @@ async fn an_oversized_run_gets_a_clear_413() {
         .unwrap_or_default()
         .contains("32 MiB"));
 }
+
+#[tokio::test]
+async fn leaderboard_tables_export_as_csv_json_and_latex() {
+    let app = TestApp::with_demo().await;
+    let csv = app
+        .get("/api/leaderboard/export?task=dcg&format=csv&sort=overall")
+        .await;
+    assert_eq!(csv.status, StatusCode::OK);
+    assert!(csv.headers[header::CONTENT_TYPE]
+        .to_str()
+        .unwrap_or_default()
+        .starts_with("text/csv"));
+    let lines: Vec<&str> = csv.body.lines().collect();
+    assert_eq!(lines.len(), 4, "a header and three entries");
+    assert!(lines[0].starts_with("model,family,runs,family_mean,family_std"));
+    assert!(lines[1].starts_with("Sim-LawAssist-7B (simulated),legal,3,"));
+
+    let json = app
+        .get("/api/leaderboard/export?task=ljp&setup=gold&format=json")
+        .await
+        .json();
+    assert_eq!(json["rows"].as_array().map(Vec::len), Some(3));
+    assert!(json["columns"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .any(|c| c[0] == "gain"));
+
+    let tex = app
+        .get("/api/leaderboard/export?task=lca&format=latex")
+        .await;
+    assert!(
+        tex.body.contains("\\begin{tabular}") && tex.body.contains("\\textbf{"),
+        "{}",
+        tex.body
+    );
+    assert!(tex
+        .body
+        .contains("Closed-Source General LLMs & Sim-Frontier-2 (simulated)"));
+
+    let bad = app.get("/api/leaderboard/export?format=pdf").await;
+    assert_eq!(bad.status, StatusCode::BAD_REQUEST);
+}

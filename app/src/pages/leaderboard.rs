@@ -4,10 +4,9 @@
 //! column and the LJP setup live in the URL, so every state is a shareable
 //! link and works without JavaScript.
 
-use engine::metrics::MeanStd;
+use engine::leaderboard::{build_table, format_cell, Table, View};
 use engine::run::{Family, Task};
-use engine::score::{EntryScores, ScoreDocument};
-use engine::vocab::{Class, LjpSetup};
+use engine::vocab::LjpSetup;
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
@@ -15,221 +14,16 @@ use leptos_router::hooks::use_query_map;
 use crate::components::labels::{ErrorBox, Loading, SyntheticNotice};
 use crate::server_fns::leaderboard::get_leaderboard;
 
-/// What the page shows: a task, for LJP the setup of the per-class columns,
-/// and the column rows are sorted by (best first) within each family.
-#[derive(Debug, Clone, PartialEq)]
-pub struct View {
-    pub task: Task,
-    pub setup: LjpSetup,
-    pub sort: Option<String>,
-}
-
-impl View {
-    pub fn from_query(task: Option<String>, setup: Option<String>, sort: Option<String>) -> View {
-        View {
-            task: task.as_deref().and_then(Task::parse).unwrap_or(Task::Lca),
-            setup: setup
-                .as_deref()
-                .and_then(LjpSetup::parse)
-                .unwrap_or(LjpSetup::Interaction),
-            sort,
-        }
+/// The page URL of `view` sorted by `sort`.
+pub fn view_url(view: &View, sort: Option<&str>) -> String {
+    let mut url = format!("/leaderboard?task={}", view.task.as_str());
+    if view.task == Task::Ljp {
+        url.push_str(&format!("&setup={}", view.setup.as_str()));
     }
-
-    pub fn url(&self, sort: Option<&str>) -> String {
-        let mut url = format!("/leaderboard?task={}", self.task.as_str());
-        if self.task == Task::Ljp {
-            url.push_str(&format!("&setup={}", self.setup.as_str()));
-        }
-        if let Some(sort) = sort {
-            url.push_str(&format!("&sort={sort}"));
-        }
-        url
+    if let Some(sort) = sort {
+        url.push_str(&format!("&sort={sort}"));
     }
-}
-
-/// A table ready to render: column keys and labels, rows with their cells,
-/// and per column the best mean (the highest).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Table {
-    pub columns: Vec<(String, String)>,
-    pub rows: Vec<Row>,
-    pub best: Vec<Option<f64>>,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct Row {
-    pub model: String,
-    pub family: Option<Family>,
-    pub runs: usize,
-    pub cells: Vec<Option<MeanStd>>,
-}
-
-type Pick = Box<dyn Fn(&EntryScores) -> Option<MeanStd>>;
-
-fn per_class(
-    pick: impl Fn(&EntryScores, Option<Class>) -> Option<MeanStd> + Copy + 'static,
-) -> Vec<(String, String, Pick)> {
-    Class::ALL
-        .into_iter()
-        .map(|c| {
-            (
-                c.as_str().to_owned(),
-                c.label_en().to_owned(),
-                Box::new(move |e: &EntryScores| pick(e, Some(c))) as Pick,
-            )
-        })
-        .chain(std::iter::once((
-            "overall".to_owned(),
-            "Overall".to_owned(),
-            Box::new(move |e: &EntryScores| pick(e, None)) as Pick,
-        )))
-        .collect()
-}
-
-fn scalar(value: Option<Option<f64>>) -> Option<MeanStd> {
-    value.flatten().map(|mean| MeanStd { mean, std: None })
-}
-
-fn columns(view: &View) -> Vec<(String, String, Pick)> {
-    match view.task {
-        Task::Lca => {
-            let mut cols = per_class(|e, c| e.lca.as_ref()?.get(c)?.as_ref()?.macro_f1);
-            cols.push((
-                "acc_complete".into(),
-                "Acc_C".into(),
-                Box::new(|e| e.lca.as_ref()?.overall.as_ref()?.acc_complete),
-            ));
-            cols.push((
-                "acc_underspecified".into(),
-                "Acc_U".into(),
-                Box::new(|e| e.lca.as_ref()?.overall.as_ref()?.acc_underspecified),
-            ));
-            cols
-        }
-        Task::Dcg => per_class(|e, c| e.dcg.as_ref()?.get(c)?.as_ref()?.accuracy),
-        Task::Ljp => {
-            let setup = view.setup;
-            let mut cols: Vec<(String, String, Pick)> = Class::ALL
-                .into_iter()
-                .map(|c| {
-                    let pick: Pick = Box::new(move |e: &EntryScores| {
-                        e.ljp
-                            .as_ref()?
-                            .by_class
-                            .get(&c)?
-                            .setups
-                            .get(&setup)
-                            .copied()
-                            .flatten()?
-                            .qwk
-                    });
-                    (c.as_str().to_owned(), c.label_en().to_owned(), pick)
-                })
-                .collect();
-            for s in LjpSetup::ALL {
-                let pick: Pick = Box::new(move |e: &EntryScores| {
-                    e.ljp
-                        .as_ref()?
-                        .overall
-                        .setups
-                        .get(&s)
-                        .copied()
-                        .flatten()?
-                        .qwk
-                });
-                cols.push((
-                    format!("overall_{}", s.as_str()),
-                    format!("Overall {}", s.label_en()),
-                    pick,
-                ));
-            }
-            cols.push((
-                "gain".into(),
-                "Gain".into(),
-                Box::new(|e| scalar(e.ljp.as_ref().map(|l| l.overall.gain.flatten()))),
-            ));
-            cols.push((
-                "relative_degradation".into(),
-                "Rel. degradation".into(),
-                Box::new(|e| {
-                    scalar(
-                        e.ljp
-                            .as_ref()
-                            .map(|l| l.overall.relative_degradation.flatten()),
-                    )
-                }),
-            ));
-            cols
-        }
-    }
-}
-
-fn family_rank(f: Option<Family>) -> usize {
-    match f {
-        Some(Family::Legal) => 0,
-        Some(Family::Open) => 1,
-        Some(Family::Closed) => 2,
-        None => 3,
-    }
-}
-
-/// Builds the table of `view` from the score document: entries that lack the
-/// task are left out; rows are grouped by family (legal, open, closed, other)
-/// and, within a family, sorted by the `sort` column (best first, missing last).
-pub fn build_table(doc: &ScoreDocument, view: &View) -> Table {
-    let cols = columns(view);
-    let mut rows: Vec<Row> = doc
-        .entries
-        .iter()
-        .filter(|e| match view.task {
-            Task::Lca => e.lca.is_some(),
-            Task::Dcg => e.dcg.is_some(),
-            Task::Ljp => e.ljp.is_some(),
-        })
-        .map(|e| Row {
-            model: e.model.clone(),
-            family: e.family,
-            runs: e.runs,
-            cells: cols.iter().map(|(_, _, pick)| pick(e)).collect(),
-        })
-        .collect();
-    let sort_index = view
-        .sort
-        .as_deref()
-        .and_then(|key| cols.iter().position(|(k, _, _)| k == key));
-    rows.sort_by(|a, b| {
-        let by_family = family_rank(a.family).cmp(&family_rank(b.family));
-        let by_value = sort_index.map_or(std::cmp::Ordering::Equal, |i| {
-            let value = |r: &Row| r.cells[i].map(|m| m.mean);
-            match (value(a), value(b)) {
-                (Some(x), Some(y)) => y.total_cmp(&x),
-                (Some(_), None) => std::cmp::Ordering::Less,
-                (None, Some(_)) => std::cmp::Ordering::Greater,
-                (None, None) => std::cmp::Ordering::Equal,
-            }
-        });
-        by_family.then(by_value)
-    });
-    let best = (0..cols.len())
-        .map(|i| {
-            rows.iter()
-                .filter_map(|r| r.cells[i].map(|m| m.mean))
-                .max_by(f64::total_cmp)
-        })
-        .collect();
-    Table {
-        columns: cols.into_iter().map(|(k, l, _)| (k, l)).collect(),
-        rows,
-        best,
-    }
-}
-
-fn format_cell(m: &MeanStd) -> String {
-    match m.std {
-        Some(std) => format!("{:.4} ± {std:.4}", m.mean),
-        None => format!("{:.4}", m.mean),
-    }
+    url
 }
 
 #[component]
@@ -251,7 +45,7 @@ pub fn LeaderboardPage() -> impl IntoView {
                             let v = View { task: t, setup: current.setup, sort: None };
                             let selected = t == current.task;
                             view! {
-                                <a href=v.url(None) class:selected=selected aria-current=selected.then_some("page")>
+                                <a href=view_url(&v, None) class:selected=selected aria-current=selected.then_some("page")>
                                     {t.as_str().to_uppercase()} " · " {t.label_zh()}
                                 </a>
                             }
@@ -270,7 +64,7 @@ pub fn LeaderboardPage() -> impl IntoView {
                                 .map(|s| {
                                     let v = View { setup: s, ..current.clone() };
                                     let selected = s == current.setup;
-                                    view! { <a href=v.url(current.sort.as_deref()) class:selected=selected>{s.label_en()}</a> " " }
+                                    view! { <a href=view_url(&v, current.sort.as_deref()) class:selected=selected>{s.label_en()}</a> " " }
                                 })
                                 .collect_view()}
                         </p>
@@ -367,7 +161,7 @@ fn LeaderboardTable(table: Table, view: View) -> impl IntoView {
                                 let sorted = view.sort.as_deref() == Some(key.as_str());
                                 view! {
                                     <th class="num" aria-sort=if sorted { "descending" } else { "none" }>
-                                        <a href=view.url(Some(key))>{label.clone()} {sorted.then_some(" ▼")}</a>
+                                        <a href=view_url(&view, Some(key))>{label.clone()} {sorted.then_some(" ▼")}</a>
                                     </th>
                                 }
                             })
@@ -377,6 +171,21 @@ fn LeaderboardTable(table: Table, view: View) -> impl IntoView {
                 <tbody>{rows}</tbody>
             </table>
         </div>
+        <p class="exports">
+            "Export this table: "
+            {["csv", "json", "latex"]
+                .into_iter()
+                .map(|format| {
+                    let href = format!(
+                        "/api/leaderboard/export?task={}&setup={}&format={format}{}",
+                        view.task.as_str(),
+                        view.setup.as_str(),
+                        view.sort.as_deref().map(|s| format!("&sort={s}")).unwrap_or_default(),
+                    );
+                    view! { <a href=href rel="external" download>{format.to_uppercase()}</a> " " }
+                })
+                .collect_view()}
+        </p>
         <p class="legend"><span class="best">"Bold"</span> " = best mean in the column. Items the judge could not label are left out of the scores, never counted as wrong."</p>
     }
     .into_any()
@@ -386,78 +195,11 @@ fn LeaderboardTable(table: Table, view: View) -> impl IntoView {
 mod tests {
     use super::*;
 
-    fn entry(model: &str, family: Option<Family>, f1: Option<f64>) -> EntryScores {
-        let summary = f1.map(|mean| engine::score::LcaSummary {
-            macro_f1: Some(MeanStd {
-                mean,
-                std: Some(0.01),
-            }),
-            acc_complete: None,
-            acc_underspecified: None,
-        });
-        EntryScores {
-            model: model.to_owned(),
-            family,
-            runs: 2,
-            lca: Some(engine::score::Breakdown {
-                overall: summary,
-                by_class: Class::ALL.into_iter().map(|c| (c, None)).collect(),
-            }),
-            dcg: None,
-            ljp: None,
-            key: Default::default(),
-        }
-    }
-
-    fn doc(entries: Vec<EntryScores>) -> ScoreDocument {
-        ScoreDocument {
-            dataset: None,
-            cases: 10,
-            entries,
-        }
-    }
-
-    #[test]
-    fn rows_group_by_family_then_sort_best_first() {
-        let d = doc(vec![
-            entry("C1", Some(Family::Closed), Some(0.6)),
-            entry("L1", Some(Family::Legal), Some(0.4)),
-            entry("C2", Some(Family::Closed), Some(0.7)),
-            entry("O1", Some(Family::Open), None),
-        ]);
-        let view = View {
-            task: Task::Lca,
-            setup: LjpSetup::Interaction,
-            sort: Some("overall".into()),
-        };
-        let t = build_table(&d, &view);
-        let models: Vec<_> = t.rows.iter().map(|r| r.model.as_str()).collect();
-        assert_eq!(models, ["L1", "O1", "C2", "C1"]);
-        let overall = t
-            .columns
-            .iter()
-            .position(|(k, _)| k == "overall")
-            .expect("overall column");
-        assert_eq!(t.best[overall], Some(0.7));
-        assert_eq!(t.best[0], None, "a column with no value has no best");
-    }
-
-    #[test]
-    fn entries_without_the_task_are_left_out() {
-        let d = doc(vec![entry("A", None, Some(0.5))]);
-        let view = View::from_query(Some("dcg".into()), None, None);
-        assert!(build_table(&d, &view).rows.is_empty());
-        assert_eq!(
-            View::from_query(Some("nope".into()), None, None).task,
-            Task::Lca
-        );
-    }
-
     #[test]
     fn urls_keep_the_view() {
         let v = View::from_query(Some("ljp".into()), Some("gold".into()), None);
         assert_eq!(
-            v.url(Some("gain")),
+            view_url(&v, Some("gain")),
             "/leaderboard?task=ljp&setup=gold&sort=gain"
         );
     }

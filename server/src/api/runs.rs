@@ -27,6 +27,7 @@ pub fn router() -> Router<AppState> {
             post(upload).layer(DefaultBodyLimit::max(MAX_RUN_BYTES)),
         )
         .route("/leaderboard", get(leaderboard))
+        .route("/leaderboard/export", get(export))
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -74,4 +75,58 @@ async fn upload(
 async fn leaderboard(State(state): State<AppState>) -> Result<Json<ScoreDocument>, ApiError> {
     let dataset = current_dataset(&state).await?;
     Ok(Json(crate::runs::leaderboard(&state.db, &dataset).await?))
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub struct ExportQuery {
+    task: Option<String>,
+    setup: Option<String>,
+    sort: Option<String>,
+    format: Option<String>,
+}
+
+/// One leaderboard table (the page's view) as CSV, JSON or LaTeX.
+async fn export(
+    State(state): State<AppState>,
+    Query(q): Query<ExportQuery>,
+) -> Result<axum::response::Response, ApiError> {
+    use axum::http::header;
+    use axum::response::IntoResponse;
+    use engine::leaderboard::{build_table, caption, to_csv, to_latex, View};
+
+    let format = q.format.unwrap_or_else(|| "csv".to_owned());
+    if !matches!(format.as_str(), "csv" | "json" | "latex") {
+        return Err(ApiError::BadRequest(format!(
+            "query parameter format: {format:?} is not valid; expected csv, json or latex"
+        )));
+    }
+    let dataset = current_dataset(&state).await?;
+    let doc = crate::runs::leaderboard(&state.db, &dataset).await?;
+    let view = View::from_query(q.task, q.setup, q.sort);
+    let table = build_table(&doc, &view);
+    let name = format!("leaderboard-{}-{}", dataset.name, view.task.as_str());
+    let (content_type, extension, body) = match format.as_str() {
+        "json" => (
+            "application/json",
+            "json",
+            serde_json::to_string_pretty(&table).map_err(|e| ApiError::Internal(e.into()))?,
+        ),
+        "latex" => (
+            "application/x-tex; charset=utf-8",
+            "tex",
+            to_latex(&table, &caption(&view)),
+        ),
+        _ => ("text/csv; charset=utf-8", "csv", to_csv(&table)),
+    };
+    Ok((
+        [
+            (header::CONTENT_TYPE, content_type.to_owned()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{name}.{extension}\""),
+            ),
+        ],
+        body,
+    )
+        .into_response())
 }

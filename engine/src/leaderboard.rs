@@ -1,0 +1,474 @@
+//! Leaderboard tables (the paper's Tables 2, 3 and 14) built from a score
+//! document: one view per task, rows the entries grouped by family, columns
+//! the six classes and overall (plus Acc_C / Acc_U for LCA; the three setups,
+//! gain and relative degradation for LJP), cells mean ± sample std; and the
+//! same tables as CSV and as a LaTeX table in the paper's layout.
+
+use serde::{Deserialize, Serialize};
+
+use crate::metrics::MeanStd;
+use crate::run::{Family, Task};
+use crate::score::{EntryScores, ScoreDocument};
+use crate::vocab::{Class, LjpSetup};
+
+/// What the page shows: a task, for LJP the setup of the per-class columns,
+/// and the column rows are sorted by (best first) within each family.
+#[derive(Debug, Clone, PartialEq)]
+pub struct View {
+    pub task: Task,
+    pub setup: LjpSetup,
+    pub sort: Option<String>,
+}
+
+impl View {
+    pub fn from_query(task: Option<String>, setup: Option<String>, sort: Option<String>) -> View {
+        View {
+            task: task.as_deref().and_then(Task::parse).unwrap_or(Task::Lca),
+            setup: setup
+                .as_deref()
+                .and_then(LjpSetup::parse)
+                .unwrap_or(LjpSetup::Interaction),
+            sort,
+        }
+    }
+}
+
+/// A table ready to render: column keys and labels, rows with their cells,
+/// and per column the best mean (the highest).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Table {
+    pub columns: Vec<(String, String)>,
+    pub rows: Vec<Row>,
+    pub best: Vec<Option<f64>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Row {
+    pub model: String,
+    pub family: Option<Family>,
+    pub runs: usize,
+    pub cells: Vec<Option<MeanStd>>,
+}
+
+type Pick = Box<dyn Fn(&EntryScores) -> Option<MeanStd>>;
+
+fn per_class(
+    pick: impl Fn(&EntryScores, Option<Class>) -> Option<MeanStd> + Copy + 'static,
+) -> Vec<(String, String, Pick)> {
+    Class::ALL
+        .into_iter()
+        .map(|c| {
+            (
+                c.as_str().to_owned(),
+                c.label_en().to_owned(),
+                Box::new(move |e: &EntryScores| pick(e, Some(c))) as Pick,
+            )
+        })
+        .chain(std::iter::once((
+            "overall".to_owned(),
+            "Overall".to_owned(),
+            Box::new(move |e: &EntryScores| pick(e, None)) as Pick,
+        )))
+        .collect()
+}
+
+fn scalar(value: Option<Option<f64>>) -> Option<MeanStd> {
+    value.flatten().map(|mean| MeanStd { mean, std: None })
+}
+
+fn columns(view: &View) -> Vec<(String, String, Pick)> {
+    match view.task {
+        Task::Lca => {
+            let mut cols = per_class(|e, c| e.lca.as_ref()?.get(c)?.as_ref()?.macro_f1);
+            cols.push((
+                "acc_complete".into(),
+                "Acc_C".into(),
+                Box::new(|e| e.lca.as_ref()?.overall.as_ref()?.acc_complete),
+            ));
+            cols.push((
+                "acc_underspecified".into(),
+                "Acc_U".into(),
+                Box::new(|e| e.lca.as_ref()?.overall.as_ref()?.acc_underspecified),
+            ));
+            cols
+        }
+        Task::Dcg => per_class(|e, c| e.dcg.as_ref()?.get(c)?.as_ref()?.accuracy),
+        Task::Ljp => {
+            let setup = view.setup;
+            let mut cols: Vec<(String, String, Pick)> = Class::ALL
+                .into_iter()
+                .map(|c| {
+                    let pick: Pick = Box::new(move |e: &EntryScores| {
+                        e.ljp
+                            .as_ref()?
+                            .by_class
+                            .get(&c)?
+                            .setups
+                            .get(&setup)
+                            .copied()
+                            .flatten()?
+                            .qwk
+                    });
+                    (c.as_str().to_owned(), c.label_en().to_owned(), pick)
+                })
+                .collect();
+            for s in LjpSetup::ALL {
+                let pick: Pick = Box::new(move |e: &EntryScores| {
+                    e.ljp
+                        .as_ref()?
+                        .overall
+                        .setups
+                        .get(&s)
+                        .copied()
+                        .flatten()?
+                        .qwk
+                });
+                cols.push((
+                    format!("overall_{}", s.as_str()),
+                    format!("Overall {}", s.label_en()),
+                    pick,
+                ));
+            }
+            cols.push((
+                "gain".into(),
+                "Gain".into(),
+                Box::new(|e| scalar(e.ljp.as_ref().map(|l| l.overall.gain.flatten()))),
+            ));
+            cols.push((
+                "relative_degradation".into(),
+                "Rel. degradation".into(),
+                Box::new(|e| {
+                    scalar(
+                        e.ljp
+                            .as_ref()
+                            .map(|l| l.overall.relative_degradation.flatten()),
+                    )
+                }),
+            ));
+            cols
+        }
+    }
+}
+
+fn family_rank(f: Option<Family>) -> usize {
+    match f {
+        Some(Family::Legal) => 0,
+        Some(Family::Open) => 1,
+        Some(Family::Closed) => 2,
+        None => 3,
+    }
+}
+
+/// Builds the table of `view` from the score document: entries that lack the
+/// task are left out; rows are grouped by family (legal, open, closed, other)
+/// and, within a family, sorted by the `sort` column (best first, missing last).
+pub fn build_table(doc: &ScoreDocument, view: &View) -> Table {
+    let cols = columns(view);
+    let mut rows: Vec<Row> = doc
+        .entries
+        .iter()
+        .filter(|e| match view.task {
+            Task::Lca => e.lca.is_some(),
+            Task::Dcg => e.dcg.is_some(),
+            Task::Ljp => e.ljp.is_some(),
+        })
+        .map(|e| Row {
+            model: e.model.clone(),
+            family: e.family,
+            runs: e.runs,
+            cells: cols.iter().map(|(_, _, pick)| pick(e)).collect(),
+        })
+        .collect();
+    let sort_index = view
+        .sort
+        .as_deref()
+        .and_then(|key| cols.iter().position(|(k, _, _)| k == key));
+    rows.sort_by(|a, b| {
+        let by_family = family_rank(a.family).cmp(&family_rank(b.family));
+        let by_value = sort_index.map_or(std::cmp::Ordering::Equal, |i| {
+            let value = |r: &Row| r.cells[i].map(|m| m.mean);
+            match (value(a), value(b)) {
+                (Some(x), Some(y)) => y.total_cmp(&x),
+                (Some(_), None) => std::cmp::Ordering::Less,
+                (None, Some(_)) => std::cmp::Ordering::Greater,
+                (None, None) => std::cmp::Ordering::Equal,
+            }
+        });
+        by_family.then(by_value)
+    });
+    let best = (0..cols.len())
+        .map(|i| {
+            rows.iter()
+                .filter_map(|r| r.cells[i].map(|m| m.mean))
+                .max_by(f64::total_cmp)
+        })
+        .collect();
+    Table {
+        columns: cols.into_iter().map(|(k, l, _)| (k, l)).collect(),
+        rows,
+        best,
+    }
+}
+
+/// A cell as the tables print it: `mean ± std` to 4 decimals, or the mean alone
+/// when there is no std (one run, or a derived figure such as the gain).
+///
+/// ```
+/// use engine::metrics::MeanStd;
+/// let cell = MeanStd { mean: 0.72115, std: Some(0.009) };
+/// assert_eq!(engine::leaderboard::format_cell(&cell), "0.7212 ± 0.0090");
+/// ```
+pub fn format_cell(m: &MeanStd) -> String {
+    match m.std {
+        Some(std) => format!("{:.4} ± {std:.4}", m.mean),
+        None => format!("{:.4}", m.mean),
+    }
+}
+
+/// The table as CSV: `model,family,runs`, then per column `<key>_mean` and
+/// `<key>_std` (empty where there is no value).
+pub fn to_csv(table: &Table) -> String {
+    let mut header = vec!["model".to_owned(), "family".to_owned(), "runs".to_owned()];
+    for (key, _) in &table.columns {
+        header.push(format!("{key}_mean"));
+        header.push(format!("{key}_std"));
+    }
+    let mut records = vec![header];
+    for row in &table.rows {
+        let mut record = vec![
+            row.model.clone(),
+            row.family
+                .map(|f| f.as_str().to_owned())
+                .unwrap_or_default(),
+            row.runs.to_string(),
+        ];
+        for cell in &row.cells {
+            record.push(cell.map(|m| m.mean.to_string()).unwrap_or_default());
+            record.push(
+                cell.and_then(|m| m.std)
+                    .map(|s| s.to_string())
+                    .unwrap_or_default(),
+            );
+        }
+        records.push(record);
+    }
+    let mut w = csv::Writer::from_writer(Vec::new());
+    for record in &records {
+        // Writing into a Vec cannot fail.
+        let _ = w.write_record(record);
+    }
+    w.into_inner()
+        .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+        .unwrap_or_default()
+}
+
+fn latex_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for ch in text.chars() {
+        match ch {
+            '&' | '%' | '$' | '#' | '_' | '{' | '}' => {
+                out.push('\\');
+                out.push(ch);
+            }
+            '~' => out.push_str(r"\textasciitilde{}"),
+            '^' => out.push_str(r"\textasciicircum{}"),
+            '\\' => out.push_str(r"\textbackslash{}"),
+            _ => out.push(ch),
+        }
+    }
+    out
+}
+
+/// The table as a LaTeX `table*` in the paper's layout (needs `booktabs`): a
+/// header row, then each family as a block with its name in the first column
+/// (`\midrule` between blocks), values to 4 decimals with `$\pm$` std, and the
+/// best value of each column in bold.
+pub fn to_latex(table: &Table, caption: &str) -> String {
+    let mut out = String::from("\\begin{table*}[t]\n\\centering\n\\small\n");
+    out.push_str(&format!(
+        "\\begin{{tabular}}{{ll{}}}\n\\toprule\n",
+        "c".repeat(table.columns.len())
+    ));
+    out.push_str("Category & Model");
+    for (_, label) in &table.columns {
+        out.push_str(&format!(" & {}", latex_escape(label)));
+    }
+    out.push_str(" \\\\\n\\midrule\n");
+    let mut last: Option<Option<Family>> = None;
+    for row in &table.rows {
+        let category = if last != Some(row.family) {
+            if last.is_some() {
+                out.push_str("\\midrule\n");
+            }
+            last = Some(row.family);
+            row.family.map_or("Other", |f| f.label_en())
+        } else {
+            ""
+        };
+        out.push_str(&format!(
+            "{} & {}",
+            latex_escape(category),
+            latex_escape(&row.model)
+        ));
+        for (cell, best) in row.cells.iter().zip(&table.best) {
+            let text = match cell {
+                None => "--".to_owned(),
+                Some(m) => {
+                    let value = match m.std {
+                        Some(std) => format!("{:.4}$\\pm${std:.4}", m.mean),
+                        None => format!("{:.4}", m.mean),
+                    };
+                    if Some(m.mean) == *best {
+                        format!("\\textbf{{{value}}}")
+                    } else {
+                        value
+                    }
+                }
+            };
+            out.push_str(&format!(" & {text}"));
+        }
+        out.push_str(" \\\\\n");
+    }
+    out.push_str("\\bottomrule\n\\end{tabular}\n");
+    out.push_str(&format!(
+        "\\caption{{{}}}\n\\end{{table*}}\n",
+        latex_escape(caption)
+    ));
+    out
+}
+
+/// A caption for the table of `view`, e.g. `LJP (QWK, interaction per class)`.
+pub fn caption(view: &View) -> String {
+    match view.task {
+        Task::Lca => "LCA (Macro-F1 per class; Acc_C and Acc_U overall)".to_owned(),
+        Task::Dcg => "DCG (accuracy per class)".to_owned(),
+        Task::Ljp => format!("LJP (QWK, {} setup per class)", view.setup.as_str()),
+    }
+}
+
+#[cfg(test)]
+mod export_tests {
+    use super::*;
+
+    fn table() -> Table {
+        let cell = |mean, std| Some(MeanStd { mean, std });
+        Table {
+            columns: vec![
+                ("overall".into(), "Overall".into()),
+                ("gain".into(), "Gain".into()),
+            ],
+            rows: vec![
+                Row {
+                    model: "A_1 & co".into(),
+                    family: Some(Family::Legal),
+                    runs: 2,
+                    cells: vec![cell(0.5, Some(0.01)), None],
+                },
+                Row {
+                    model: "B, \"quoted\"".into(),
+                    family: Some(Family::Closed),
+                    runs: 1,
+                    cells: vec![cell(0.7, None), cell(0.1, None)],
+                },
+            ],
+            best: vec![Some(0.7), Some(0.1)],
+        }
+    }
+
+    #[test]
+    fn csv_has_a_mean_and_a_std_column_per_score_and_quotes_where_needed() {
+        let csv = to_csv(&table());
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(
+            lines[0],
+            "model,family,runs,overall_mean,overall_std,gain_mean,gain_std"
+        );
+        assert_eq!(lines[1], "A_1 & co,legal,2,0.5,0.01,,");
+        assert_eq!(lines[2], "\"B, \"\"quoted\"\"\",closed,1,0.7,,0.1,");
+    }
+
+    #[test]
+    fn latex_escapes_groups_by_family_and_bolds_the_best() {
+        let tex = to_latex(&table(), "LCA_1");
+        assert!(
+            tex.contains(r"Legal LLMs & A\_1 \& co & 0.5000$\pm$0.0100 & -- \\"),
+            "{tex}"
+        );
+        assert!(
+            tex.contains("\\midrule\nClosed-Source General LLMs & B, \"quoted\" & \\textbf{0.7000} & \\textbf{0.1000}"),
+            "{tex}"
+        );
+        assert!(tex.contains(r"\caption{LCA\_1}"));
+    }
+}
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(model: &str, family: Option<Family>, f1: Option<f64>) -> EntryScores {
+        let summary = f1.map(|mean| crate::score::LcaSummary {
+            macro_f1: Some(MeanStd {
+                mean,
+                std: Some(0.01),
+            }),
+            acc_complete: None,
+            acc_underspecified: None,
+        });
+        EntryScores {
+            model: model.to_owned(),
+            family,
+            runs: 2,
+            lca: Some(crate::score::Breakdown {
+                overall: summary,
+                by_class: Class::ALL.into_iter().map(|c| (c, None)).collect(),
+            }),
+            dcg: None,
+            ljp: None,
+            key: Default::default(),
+        }
+    }
+
+    fn doc(entries: Vec<EntryScores>) -> ScoreDocument {
+        ScoreDocument {
+            dataset: None,
+            cases: 10,
+            entries,
+        }
+    }
+
+    #[test]
+    fn rows_group_by_family_then_sort_best_first() {
+        let d = doc(vec![
+            entry("C1", Some(Family::Closed), Some(0.6)),
+            entry("L1", Some(Family::Legal), Some(0.4)),
+            entry("C2", Some(Family::Closed), Some(0.7)),
+            entry("O1", Some(Family::Open), None),
+        ]);
+        let view = View {
+            task: Task::Lca,
+            setup: LjpSetup::Interaction,
+            sort: Some("overall".into()),
+        };
+        let t = build_table(&d, &view);
+        let models: Vec<_> = t.rows.iter().map(|r| r.model.as_str()).collect();
+        assert_eq!(models, ["L1", "O1", "C2", "C1"]);
+        let overall = t
+            .columns
+            .iter()
+            .position(|(k, _)| k == "overall")
+            .expect("overall column");
+        assert_eq!(t.best[overall], Some(0.7));
+        assert_eq!(t.best[0], None, "a column with no value has no best");
+    }
+
+    #[test]
+    fn entries_without_the_task_are_left_out() {
+        let d = doc(vec![entry("A", None, Some(0.5))]);
+        let view = View::from_query(Some("dcg".into()), None, None);
+        assert!(build_table(&d, &view).rows.is_empty());
+        assert_eq!(
+            View::from_query(Some("nope".into()), None, None).task,
+            Task::Lca
+        );
+    }
+}
