@@ -9,6 +9,7 @@
 //!   `engine`, and maps to a [`types`] DTO. Server-only helpers live in
 //!   [`ssr`] (compiled with `ssr` only).
 //! - [`types`]: the DTOs that cross from server to browser.
+//! - [`url`]: percent-encoding for the links pages build.
 //!
 //! Depends on `engine` (pure domain types) everywhere and on `db` under `ssr`.
 
@@ -21,6 +22,7 @@ pub mod server_fns;
 #[cfg(feature = "ssr")]
 pub mod ssr;
 pub mod types;
+pub mod url;
 
 use leptos::prelude::*;
 use leptos_meta::{provide_meta_context, MetaTags, Stylesheet, Title};

@@ -10,10 +10,12 @@ use crate::components::header::Header;
 use crate::pages::admin_users::AdminUsersPage;
 use crate::pages::case_list::CaseListPage;
 use crate::pages::case_page::CasePage;
+use crate::pages::drilldown::DrilldownPage;
 use crate::pages::leaderboard::LeaderboardPage;
 use crate::pages::not_found::NotFoundPage;
 use crate::pages::overview::OverviewPage;
 use crate::pages::sign_in::SignInPage;
+use crate::pages::upload::UploadPage;
 use crate::Head;
 
 #[component]
@@ -28,6 +30,8 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/cases") view=CaseListPage ssr=SsrMode::Async />
                     <Route path=path!("/cases/:case_id") view=CasePage ssr=SsrMode::Async />
                     <Route path=path!("/leaderboard") view=LeaderboardPage ssr=SsrMode::Async />
+                    <Route path=path!("/leaderboard/items") view=DrilldownPage ssr=SsrMode::Async />
+                    <Route path=path!("/runs/upload") view=UploadPage ssr=SsrMode::Async />
                     <Route path=path!("/signin") view=SignInPage ssr=SsrMode::Async />
                     <Route path=path!("/admin/users") view=AdminUsersPage ssr=SsrMode::Async />
                 </Routes>

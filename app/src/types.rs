@@ -55,3 +55,31 @@ pub struct Leaderboard {
     pub dataset: DatasetView,
     pub scores: engine::score::ScoreDocument,
 }
+
+/// One run file as the upload page checked it: its errors (each with line and
+/// field), or its headline scores.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunFileReport {
+    pub name: String,
+    pub errors: Vec<engine::dataset::DatasetError>,
+    pub summary: Option<RunSummary>,
+}
+
+/// The overall scores of a valid run file, and whether it would replace a stored run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunSummary {
+    pub model: String,
+    pub run: u32,
+    pub lca_macro_f1: Option<f64>,
+    pub dcg_accuracy: Option<f64>,
+    pub ljp_qwk: Vec<(engine::vocab::LjpSetup, Option<f64>)>,
+    pub unavailable: usize,
+    pub already_stored: bool,
+}
+
+/// A file picked in the browser: its name and text.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct UploadFile {
+    pub name: String,
+    pub text: String,
+}

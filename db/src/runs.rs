@@ -40,56 +40,98 @@ pub async fn store(
     uploaded_by: Option<i64>,
     on_duplicate: OnDuplicate,
 ) -> Result<RunInfo> {
-    let header = &run.header;
+    let mut stored = store_all(db, dataset_id, &[(run, scores)], uploaded_by, on_duplicate).await?;
+    stored
+        .pop()
+        .ok_or_else(|| DbError::Corrupt("a store returned no run".into()))
+}
+
+/// Stores several runs in one transaction: all of them, or none when any is
+/// refused (a duplicate without replacement, or two runs of the batch with the
+/// same model and run number).
+pub async fn store_all(
+    db: &Db,
+    dataset_id: i64,
+    runs: &[(&Run, &RunScores)],
+    uploaded_by: Option<i64>,
+    on_duplicate: OnDuplicate,
+) -> Result<Vec<RunInfo>> {
     let mut tx = db.pool().begin().await?;
-    let existing: Option<i64> = sqlx::query_scalar(
-        "SELECT id FROM runs WHERE dataset_id = ? AND model = ? AND run_number = ?",
-    )
-    .bind(dataset_id)
-    .bind(&header.model)
-    .bind(i64::from(header.run))
-    .fetch_optional(&mut *tx)
-    .await?;
-    if let Some(id) = existing {
-        if on_duplicate == OnDuplicate::Refuse {
+    let mut stored: Vec<RunInfo> = Vec::with_capacity(runs.len());
+    for (run, scores) in runs {
+        let header = &run.header;
+        if stored
+            .iter()
+            .any(|r| r.model == header.model && r.run_number == i64::from(header.run))
+        {
             return Err(DbError::Conflict(format!(
-                "model {} run {} is already stored; upload it with replacement to overwrite it",
+                "model {} run {} is given twice",
                 header.model, header.run
             )));
         }
-        sqlx::query("DELETE FROM runs WHERE id = ?")
-            .bind(id)
-            .execute(&mut *tx)
-            .await?;
+        let existing: Option<i64> = sqlx::query_scalar(
+            "SELECT id FROM runs WHERE dataset_id = ? AND model = ? AND run_number = ?",
+        )
+        .bind(dataset_id)
+        .bind(&header.model)
+        .bind(i64::from(header.run))
+        .fetch_optional(&mut *tx)
+        .await?;
+        if let Some(id) = existing {
+            if on_duplicate == OnDuplicate::Refuse {
+                return Err(DbError::Conflict(format!(
+                    "model {} run {} is already stored; upload it with replacement to overwrite it",
+                    header.model, header.run
+                )));
+            }
+            sqlx::query("DELETE FROM runs WHERE id = ?")
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+        }
+        let unavailable = i64::try_from(run.unavailable().total()).unwrap_or(i64::MAX);
+        let created_at = header.created_at.clone().unwrap_or_else(now);
+        let id: i64 = sqlx::query_scalar(
+            "INSERT INTO runs (dataset_id, model, run_number, family, entry_key, items, scores,
+                               unavailable, uploaded_by, created_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+        )
+        .bind(dataset_id)
+        .bind(&header.model)
+        .bind(i64::from(header.run))
+        .bind(header.family.map(|f| f.as_str()))
+        .bind(json(&header.entry_key())?)
+        .bind(run.to_jsonl())
+        .bind(json(scores)?)
+        .bind(unavailable)
+        .bind(uploaded_by)
+        .bind(&created_at)
+        .fetch_one(&mut *tx)
+        .await?;
+        stored.push(RunInfo {
+            id,
+            model: header.model.clone(),
+            run_number: i64::from(header.run),
+            family: header.family.map(|f| f.as_str().to_owned()),
+            unavailable,
+            created_at,
+        });
     }
-    let unavailable = i64::try_from(run.unavailable().total()).unwrap_or(i64::MAX);
-    let created_at = header.created_at.clone().unwrap_or_else(now);
-    let id: i64 = sqlx::query_scalar(
-        "INSERT INTO runs (dataset_id, model, run_number, family, entry_key, items, scores,
-                           unavailable, uploaded_by, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+    tx.commit().await?;
+    Ok(stored)
+}
+
+/// Whether `model` run `run_number` is stored for the dataset.
+pub async fn exists(db: &Db, dataset_id: i64, model: &str, run_number: u32) -> Result<bool> {
+    let n: i64 = sqlx::query_scalar(
+        "SELECT COUNT(*) FROM runs WHERE dataset_id = ? AND model = ? AND run_number = ?",
     )
     .bind(dataset_id)
-    .bind(&header.model)
-    .bind(i64::from(header.run))
-    .bind(header.family.map(|f| f.as_str()))
-    .bind(json(&header.entry_key())?)
-    .bind(run.to_jsonl())
-    .bind(json(scores)?)
-    .bind(unavailable)
-    .bind(uploaded_by)
-    .bind(&created_at)
-    .fetch_one(&mut *tx)
+    .bind(model)
+    .bind(i64::from(run_number))
+    .fetch_one(db.pool())
     .await?;
-    tx.commit().await?;
-    Ok(RunInfo {
-        id,
-        model: header.model.clone(),
-        run_number: i64::from(header.run),
-        family: header.family.map(|f| f.as_str().to_owned()),
-        unavailable,
-        created_at,
-    })
+    Ok(n > 0)
 }
 
 /// The runs of a dataset in upload order.
@@ -130,6 +172,36 @@ pub async fn scores(db: &Db, dataset_id: i64) -> Result<Vec<(EntryKey, RunScores
                 serde_json::from_str(&key).map_err(corrupt)?,
                 serde_json::from_str(&scores).map_err(corrupt)?,
             ))
+        })
+        .collect()
+}
+
+/// One stored run of an entry: its entry key and the run as stored (a run
+/// file, which `engine::run::parse_run` reads against the dataset's cases).
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredRun {
+    pub entry_key: EntryKey,
+    pub items: String,
+}
+
+/// The runs of `model` on a dataset, by run number: what a leaderboard row's
+/// drill-down shows. Empty when the model has no run there.
+pub async fn entry_runs(db: &Db, dataset_id: i64, model: &str) -> Result<Vec<StoredRun>> {
+    let rows: Vec<(String, String)> = sqlx::query_as(
+        "SELECT entry_key, items FROM runs
+         WHERE dataset_id = ? AND model = ? ORDER BY run_number, id",
+    )
+    .bind(dataset_id)
+    .bind(model)
+    .fetch_all(db.pool())
+    .await?;
+    rows.into_iter()
+        .map(|(key, items)| {
+            Ok(StoredRun {
+                entry_key: serde_json::from_str(&key)
+                    .map_err(|e| DbError::Corrupt(format!("stored run: {e}")))?,
+                items,
+            })
         })
         .collect()
 }

@@ -215,7 +215,7 @@ pub fn build_table(doc: &ScoreDocument, view: &View) -> Table {
 ///
 /// ```
 /// use engine::metrics::MeanStd;
-/// let cell = MeanStd { mean: 0.72115, std: Some(0.009) };
+/// let cell = MeanStd { mean: 0.72116, std: Some(0.009) };
 /// assert_eq!(engine::leaderboard::format_cell(&cell), "0.7212 ± 0.0090");
 /// ```
 pub fn format_cell(m: &MeanStd) -> String {

@@ -17,9 +17,12 @@
 //!   against a dataset, with line- and field-named errors.
 //! - [`score`]: a run's scores per task and class (§4) and the score document
 //!   of leaderboard entries (§5).
+//! - [`drilldown`]: the items behind one leaderboard cell, per case and run,
+//!   with the gold and, for LJP, the confusion matrix of verdicts.
 
 pub mod accounts;
 pub mod dataset;
+pub mod drilldown;
 mod jsonl;
 pub mod leaderboard;
 pub mod metrics;

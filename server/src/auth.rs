@@ -17,10 +17,14 @@ use serde::Deserialize;
 
 use crate::AppState;
 
+/// Largest sign-in or sign-out form accepted.
+pub const MAX_FORM_BYTES: usize = 16 * 1024;
+
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/auth/signin", post(sign_in))
         .route("/auth/signout", post(sign_out))
+        .layer(axum::extract::DefaultBodyLimit::max(MAX_FORM_BYTES))
 }
 
 #[derive(Debug, Deserialize)]

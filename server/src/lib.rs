@@ -33,8 +33,10 @@ use leptos_axum::{generate_route_list, LeptosRoutes};
 use tower_http::compression::CompressionLayer;
 use tower_http::trace::TraceLayer;
 
-/// Largest request body accepted anywhere (form posts, API calls).
-pub const MAX_BODY_BYTES: usize = 2 * 1024 * 1024;
+/// Largest request body accepted anywhere: a run file upload (through the API
+/// or the upload page's server functions). Sign-in forms have a far smaller
+/// limit of their own ([`auth::MAX_FORM_BYTES`]).
+pub const MAX_BODY_BYTES: usize = api::MAX_RUN_BYTES;
 
 /// The whole application for `state`, ready to serve or to call with `oneshot`.
 pub fn router(state: AppState) -> Router {

@@ -190,7 +190,7 @@ async fn cross_site_form_posts_are_refused() {
 #[tokio::test]
 async fn oversized_bodies_are_refused() {
     let app = TestApp::with_demo().await;
-    let huge = "x".repeat(server::MAX_BODY_BYTES + 1);
+    let huge = "x".repeat(server::auth::MAX_FORM_BYTES + 1);
     let res = app
         .post_form("/auth/signin", &format!("name=a&password={huge}"), None)
         .await;

@@ -276,3 +276,118 @@ async fn leaderboard_tables_export_as_csv_json_and_latex() {
     let bad = app.get("/api/leaderboard/export?format=pdf").await;
     assert_eq!(bad.status, StatusCode::BAD_REQUEST);
 }
+
+/// The upload page's server functions, called as the page calls them (JSON).
+async fn call(
+    app: &TestApp,
+    path: &str,
+    token: Option<&str>,
+    body: serde_json::Value,
+) -> TestResponse {
+    let mut req = Request::post(path)
+        .header(header::HOST, "127.0.0.1:3000")
+        .header(header::CONTENT_TYPE, "application/json")
+        .header(header::ACCEPT, "application/json");
+    if let Some(t) = token {
+        req = req.header(header::AUTHORIZATION, format!("Bearer {t}"));
+    }
+    app.send(req.body(Body::from(body.to_string())).expect("request"))
+        .await
+}
+
+fn paths() -> (&'static str, &'static str) {
+    use leptos::server_fn::ServerFn;
+    (
+        <app::server_fns::runs::CheckRuns as ServerFn>::PATH,
+        <app::server_fns::runs::StoreRuns as ServerFn>::PATH,
+    )
+}
+
+#[tokio::test]
+async fn the_upload_page_checks_then_stores_all_or_nothing() {
+    let app = TestApp::with_demo().await;
+    let t = token(&app, "researcher", Role::Researcher).await;
+    let (check, store) = paths();
+    let good = serde_json::json!({"name": "good.jsonl", "text": run_file("Page-Model", 1)});
+    let bad = serde_json::json!({"name": "bad.jsonl", "text": run_file("Page-Model", 2).replacen("\"label\": \"ask\"", "\"label\": \"maybe\"", 1)});
+
+    let report = call(
+        &app,
+        check,
+        Some(&t),
+        serde_json::json!({"files": [good, bad]}),
+    )
+    .await;
+    assert_eq!(report.status, StatusCode::OK, "{}", report.body);
+    let report = report.json();
+    assert!(report[0]["errors"].as_array().is_some_and(Vec::is_empty));
+    assert_eq!(report[0]["summary"]["model"], "Page-Model");
+    assert_eq!(report[0]["summary"]["already_stored"], false);
+    assert!(report[1]["summary"].is_null());
+    assert!(report[1]["errors"][0]["field"]
+        .as_str()
+        .unwrap_or_default()
+        .contains("label"));
+
+    let before = runs(&app).await;
+    let refused = call(
+        &app,
+        store,
+        Some(&t),
+        serde_json::json!({"files": [good, bad], "replace": false}),
+    )
+    .await;
+    assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(runs(&app).await, before, "one bad file: nothing stored");
+
+    let twice = call(
+        &app,
+        store,
+        Some(&t),
+        serde_json::json!({"files": [good, good], "replace": false}),
+    )
+    .await;
+    assert_eq!(twice.status, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        runs(&app).await,
+        before,
+        "a batch naming one run twice: nothing stored"
+    );
+
+    let stored = call(
+        &app,
+        store,
+        Some(&t),
+        serde_json::json!({"files": [good], "replace": false}),
+    )
+    .await;
+    assert_eq!(stored.status, StatusCode::OK, "{}", stored.body);
+    assert_eq!(runs(&app).await, before + 1);
+    let again = call(&app, check, Some(&t), serde_json::json!({"files": [good]}))
+        .await
+        .json();
+    assert_eq!(again[0]["summary"]["already_stored"], true);
+}
+
+#[tokio::test]
+async fn the_upload_server_functions_check_the_role() {
+    let app = TestApp::with_demo().await;
+    let expert = token(&app, "expert", Role::Expert).await;
+    let (check, store) = paths();
+    let files =
+        serde_json::json!({"files": [{"name": "a", "text": run_file("X", 1)}], "replace": false});
+    assert_eq!(
+        call(&app, check, None, files.clone()).await.status,
+        StatusCode::UNAUTHORIZED
+    );
+    assert_eq!(
+        call(&app, check, Some(&expert), files.clone()).await.status,
+        StatusCode::FORBIDDEN
+    );
+    let before = runs(&app).await;
+    assert_eq!(
+        call(&app, store, Some(&expert), files).await.status,
+        StatusCode::FORBIDDEN
+    );
+    assert_eq!(runs(&app).await, before);
+}

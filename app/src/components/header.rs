@@ -23,9 +23,14 @@ pub fn Header() -> impl IntoView {
                     {move || Suspend::new(async move {
                         match user.await {
                             Ok(Some(u)) => {
+                                let upload = u
+                                    .role
+                                    .allows(engine::accounts::Permission::UploadRun)
+                                    .then(|| view! { <a href="/runs/upload">"Upload 上传"</a> });
                                 let admin = (u.role == engine::accounts::Role::Admin)
                                     .then(|| view! { <a href="/admin/users">"Accounts 账户"</a> });
                                 view! {
+                                    {upload}
                                     {admin}
                                     <span class="user" data-testid="current-user">
                                         {u.name}

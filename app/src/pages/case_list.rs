@@ -13,6 +13,7 @@ use crate::components::labels::{
 };
 use crate::server_fns::cases::list_cases;
 use crate::types::CaseList;
+use crate::url::encode;
 
 /// Reads the filter and page from the URL query (`param` gives a decoded
 /// query parameter); unknown values are ignored.
@@ -40,19 +41,6 @@ pub fn filter_from_query(param: impl Fn(&str) -> Option<String>) -> (CaseFilter,
         .unwrap_or(1)
         .max(1);
     (filter, page)
-}
-
-/// Percent-encodes a query component (UTF-8; unreserved characters kept).
-fn encode(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for b in s.bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
-            out.push(char::from(b));
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
 }
 
 /// The `/cases` URL for `filter` at `page`.

@@ -2,8 +2,10 @@
 //! and 14): rows are entries grouped by family, columns the six classes and
 //! overall, cells mean ± sample std over the entry's runs. The view, the sort
 //! column and the LJP setup live in the URL, so every state is a shareable
-//! link and works without JavaScript.
+//! link and works without JavaScript. Every value links to its drill-down
+//! ([`crate::pages::drilldown`]).
 
+use engine::drilldown::Cell;
 use engine::leaderboard::{build_table, format_cell, Table, View};
 use engine::run::{Family, Task};
 use engine::vocab::LjpSetup;
@@ -12,6 +14,7 @@ use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
 use crate::components::labels::{ErrorBox, Loading, SyntheticNotice};
+use crate::pages::drilldown::drilldown_url;
 use crate::server_fns::leaderboard::get_leaderboard;
 
 /// The page URL of `view` sorted by `sort`.
@@ -81,7 +84,7 @@ pub fn LeaderboardPage() -> impl IntoView {
                                 <SyntheticNotice synthetic=board.dataset.synthetic />
                                 <p class="dataset-line">
                                     "Scores on " <strong>{board.dataset.name.clone()}</strong> " version " {board.dataset.version}
-                                    " (" {board.scores.cases} " cases) · mean ± sample std over each entry's runs · click a column to sort"
+                                    " (" {board.scores.cases} " cases) · mean ± sample std over each entry's runs · click a column to sort, a value to see the items behind it"
                                 </p>
                                 <LeaderboardTable table view=current />
                             }
@@ -117,12 +120,18 @@ fn LeaderboardTable(table: Table, view: View) -> impl IntoView {
                 .cells
                 .iter()
                 .zip(&table.best)
-                .map(|(cell, best)| {
+                .zip(&table.columns)
+                .map(|((cell, best), (key, _))| {
                     let is_best = matches!((cell, best), (Some(c), Some(b)) if c.mean == *b);
                     match cell {
                         Some(m) => {
-                            view! { <td class="num" class:best=is_best>{format_cell(m)}</td> }
-                                .into_any()
+                            let href = drilldown_url(&row.model, &Cell::of_column(&view, key));
+                            view! {
+                                <td class="num" class:best=is_best>
+                                    <a href=href class="cell-link">{format_cell(m)}</a>
+                                </td>
+                            }
+                            .into_any()
                         }
                         None => view! { <td class="num muted">"—"</td> }.into_any(),
                     }

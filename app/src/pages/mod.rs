@@ -4,7 +4,9 @@
 pub mod admin_users;
 pub mod case_list;
 pub mod case_page;
+pub mod drilldown;
 pub mod leaderboard;
 pub mod not_found;
 pub mod overview;
 pub mod sign_in;
+pub mod upload;

@@ -4,6 +4,8 @@
 
 pub mod auth;
 pub mod cases;
+pub mod drilldown;
 pub mod leaderboard;
 pub mod overview;
+pub mod runs;
 pub mod users;

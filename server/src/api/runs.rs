@@ -4,7 +4,7 @@
 
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
-use axum::extract::{DefaultBodyLimit, Query, State};
+use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -22,10 +22,7 @@ pub const MAX_RUN_BYTES: usize = 32 * 1024 * 1024;
 
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route(
-            "/runs",
-            post(upload).layer(DefaultBodyLimit::max(MAX_RUN_BYTES)),
-        )
+        .route("/runs", post(upload))
         .route("/leaderboard", get(leaderboard))
         .route("/leaderboard/export", get(export))
 }

@@ -1,0 +1,85 @@
+//! The drill-down of a leaderboard cell: one model's stored runs, parsed
+//! against the current dataset, and the items behind the cell.
+
+use engine::drilldown::Drilldown;
+use leptos::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::types::DatasetView;
+
+/// The drill-down page: the items behind one cell of one model's row.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CellItems {
+    pub dataset: DatasetView,
+    pub model: String,
+    /// How many leaderboard entries the model's runs form: more than one when
+    /// runs of the same model were made with different judges or settings,
+    /// which the leaderboard shows as separate rows and this page together.
+    pub entries: usize,
+    pub drill: Drilldown,
+}
+
+/// The items behind cell (`task`, `setup`, `class`) of `model`'s row; 400 for
+/// a query naming an unknown task, setup or class, 404 when the model has no
+/// run with the task (or setup) on the current dataset.
+#[server(prefix = "/sfn")]
+pub async fn get_cell_items(
+    model: String,
+    task: Option<String>,
+    setup: Option<String>,
+    class: Option<String>,
+) -> Result<CellItems, ServerFnError> {
+    use axum::http::StatusCode;
+    use db::DbError;
+    use engine::drilldown::{drilldown, Cell};
+
+    use crate::ssr::{current_dataset, dataset_view, db, from_db, set_status};
+
+    let cell = Cell::from_query(task.as_deref(), setup.as_deref(), class.as_deref()).map_err(
+        |message| {
+            set_status(StatusCode::BAD_REQUEST);
+            ServerFnError::new(message)
+        },
+    )?;
+    let db = db()?;
+    let dataset = current_dataset(&db).await?;
+    let stored = db::runs::entry_runs(&db, dataset.id, &model)
+        .await
+        .map_err(from_db)?;
+    if stored.is_empty() {
+        return Err(from_db(DbError::NotFound(format!(
+            "no run of model \"{model}\" has been uploaded for this dataset"
+        ))));
+    }
+    let cases = db::cases::all(&db, dataset.id).await.map_err(from_db)?;
+    // Stored runs were validated against these cases on upload.
+    let runs = stored
+        .iter()
+        .map(|run| {
+            engine::run::parse_run(&run.items, &cases)
+                .map_err(|e| from_db(DbError::Corrupt(format!("a run of {model}: {e}"))))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let drill = drilldown(&cases, &runs, cell.task, cell.setup, cell.class);
+    if drill.runs.is_empty() {
+        let what = match cell.task {
+            engine::run::Task::Ljp => format!("LJP in the {} setup", cell.setup),
+            task => task.as_str().to_uppercase(),
+        };
+        return Err(from_db(DbError::NotFound(format!(
+            "no run of model \"{model}\" contains {what}"
+        ))));
+    }
+    let mut entries: Vec<&engine::run::EntryKey> = Vec::new();
+    for run in &stored {
+        if !entries.contains(&&run.entry_key) {
+            entries.push(&run.entry_key);
+        }
+    }
+    Ok(CellItems {
+        dataset: dataset_view(&dataset),
+        entries: entries.len(),
+        model,
+        drill,
+    })
+}

@@ -1,0 +1,49 @@
+import { test, expect } from '@playwright/test';
+import * as fs from 'fs';
+import * as path from 'path';
+import { hydrated } from './helpers';
+
+const demoRun = fs.readFileSync(
+  path.join(__dirname, '../../server/data/runs/sim-frontier-2-run1.jsonl'), 'utf-8');
+
+async function signIn(page, name: string, password: string) {
+  await page.goto('/signin');
+  await hydrated(page);
+  await page.getByLabel('Name 用户名').fill(name);
+  await page.getByLabel('Password 密码').fill(password);
+  await page.getByRole('button', { name: /^Sign in/ }).click();
+  await expect(page.getByTestId('current-user')).toContainText(name);
+}
+
+test('a researcher uploads runs in the browser after a validation report', async ({ page }) => {
+  await signIn(page, 'researcher', 'research-pass-1');
+  await page.getByRole('link', { name: /Upload/ }).click();
+  await hydrated(page);
+
+  const good = demoRun.replace('Sim-Frontier-2 (simulated)', 'E2E-Model');
+  const bad = good.replace('"run": 1,', '"run": 2,').replace('"label": "ask"', '"label": "maybe"');
+  await page.getByTestId('run-files').setInputFiles([
+    { name: 'bad.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from(bad) },
+  ]);
+  const report = page.getByTestId('upload-report');
+  await expect(report).toContainText('bad.jsonl');
+  await expect(report).toContainText(/line \d+ .*label.*maybe/);
+  await expect(page.getByTestId('store-runs')).toBeDisabled();
+
+  await page.getByTestId('run-files').setInputFiles([
+    { name: 'good.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from(good) },
+  ]);
+  await expect(report).toContainText('E2E-Model · run 1');
+  await expect(page.getByTestId('store-runs')).toBeEnabled();
+  await page.getByTestId('store-runs').click();
+  await expect(page.getByTestId('stored')).toContainText('Stored 1 run');
+
+  await page.goto('/leaderboard');
+  await expect(page.getByTestId('leaderboard')).toContainText('E2E-Model');
+});
+
+test('the upload page refuses visitors who may not upload', async ({ page }) => {
+  await page.goto('/runs/upload');
+  await expect(page.getByTestId('upload-refused')).toBeVisible();
+  await expect(page.getByTestId('run-files')).toHaveCount(0);
+});
