@@ -28,3 +28,15 @@ test.describe('without JavaScript', () => {
     await expect(table.locator('td.best').first()).toBeVisible();
   });
 });
+
+test('drill from a leaderboard cell to the items behind it, then to a case', async ({ page }) => {
+  await page.goto('/leaderboard?task=ljp&setup=gold');
+  await hydrated(page);
+  const row = page.getByTestId('leaderboard').locator('tr', { hasText: 'Sim-Frontier-2 (simulated)' });
+  await row.locator('a.cell-link').first().click();
+  await expect(page).toHaveURL(/\/leaderboard\/items\?.*task=ljp.*class=family/);
+  await expect(page.getByRole('heading', { name: /Confusion matrix/ })).toBeVisible();
+  await page.locator('a.case-link').first().click();
+  await expect(page).toHaveURL(/\/cases\/DEMO-0001$/);
+  await expect(page.getByTestId('case-id')).toHaveText('DEMO-0001');
+});
