@@ -8,6 +8,7 @@
 //!   of action with their classes (LexPilot paper, Table 10).
 //! - [`dataset`]: the dataset file (§2): types, streaming parser and validation
 //!   with line- and field-named errors.
+//! - [`synthetic`]: seeded synthetic dataset and run files for benchmarks.
 //! - [`stats`]: dataset statistics (the paper's Table 1), overall and per class.
 //! - [`query`]: case filters, summaries and paging for browsing.
 //! - [`leaderboard`]: leaderboard tables per task, and their CSV and LaTeX forms.
@@ -30,4 +31,5 @@ pub mod query;
 pub mod run;
 pub mod score;
 pub mod stats;
+pub mod synthetic;
 pub mod vocab;
