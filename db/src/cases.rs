@@ -3,6 +3,8 @@
 //! The SQL filter here must agree with [`CaseFilter::matches`], the reference
 //! meaning of a filter; the tests check that it does.
 
+use std::sync::Arc;
+
 use engine::dataset::Case;
 use engine::query::{CaseFilter, CaseSummary, Page};
 use sqlx::{QueryBuilder, Sqlite};
@@ -116,12 +118,19 @@ pub async fn get(db: &Db, dataset_id: i64, case_id: &str) -> Result<CaseWithNeig
     })
 }
 
-/// Every case of `dataset_id`, in dataset order.
-pub async fn all(db: &Db, dataset_id: i64) -> Result<Vec<Case>> {
+/// Every case of `dataset_id`, in dataset order. Parsed once per dataset
+/// version and process, then shared: overview, leaderboard, uploads and
+/// drill-downs all need the whole set.
+pub async fn all(db: &Db, dataset_id: i64) -> Result<Arc<Vec<Case>>> {
+    if let Some(cases) = db.cached_cases(dataset_id) {
+        return Ok(cases);
+    }
     let data: Vec<String> =
         sqlx::query_scalar("SELECT data FROM cases WHERE dataset_id = ? ORDER BY position")
             .bind(dataset_id)
             .fetch_all(db.pool())
             .await?;
-    data.iter().map(|d| parse(d)).collect()
+    let cases = Arc::new(data.iter().map(|d| parse(d)).collect::<Result<Vec<_>>>()?);
+    db.cache_cases(dataset_id, Arc::clone(&cases));
+    Ok(cases)
 }

@@ -17,8 +17,10 @@ pub mod sessions;
 pub mod tokens;
 pub mod users;
 
+use std::collections::HashMap;
 use std::path::Path;
 use std::str::FromStr;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
@@ -48,6 +50,9 @@ pub type Result<T, E = DbError> = std::result::Result<T, E>;
 #[derive(Debug, Clone)]
 pub struct Db {
     pool: SqlitePool,
+    /// The parsed cases of each dataset version read so far. Versions are never
+    /// changed once imported (a change is a new version), so entries never go stale.
+    cases: Arc<Mutex<HashMap<i64, Arc<Vec<engine::dataset::Case>>>>>,
 }
 
 impl Db {
@@ -75,11 +80,24 @@ impl Db {
             .connect_with(options)
             .await?;
         sqlx::migrate!("../migrations").run(&pool).await?;
-        Ok(Db { pool })
+        Ok(Db {
+            pool,
+            cases: Arc::default(),
+        })
     }
 
     pub fn pool(&self) -> &SqlitePool {
         &self.pool
+    }
+
+    fn cached_cases(&self, dataset_id: i64) -> Option<Arc<Vec<engine::dataset::Case>>> {
+        self.cases.lock().ok()?.get(&dataset_id).cloned()
+    }
+
+    fn cache_cases(&self, dataset_id: i64, cases: Arc<Vec<engine::dataset::Case>>) {
+        if let Ok(mut cache) = self.cases.lock() {
+            cache.insert(dataset_id, cases);
+        }
     }
 }
 
