@@ -20,14 +20,22 @@
 //!   of leaderboard entries (§5).
 //! - [`drilldown`]: the items behind one leaderboard cell, per case and run,
 //!   with the gold and, for LJP, the confusion matrix of verdicts.
+//! - [`agreement`]: agreement between annotators (raw agreement, Cohen's and
+//!   quadratic weighted kappa per pair, Fleiss' kappa) over string labels.
+//! - [`review`]: the expert review workflow: review kinds and label spaces,
+//!   the four case checks, pre-flags of personal data and leaked missing
+//!   facts, stratified sampling of judge verdicts, corrections, case diffs and
+//!   consensus of two experts.
 
 pub mod accounts;
+pub mod agreement;
 pub mod dataset;
 pub mod drilldown;
 mod jsonl;
 pub mod leaderboard;
 pub mod metrics;
 pub mod query;
+pub mod review;
 pub mod run;
 pub mod score;
 pub mod stats;

@@ -64,6 +64,19 @@ enum Command {
         #[arg(required = true)]
         runs: Vec<PathBuf>,
     },
+    /// Agreement between annotators: per pair n, raw agreement and Cohen's kappa (and quadratic
+    /// weighted kappa with --ordinal), and Fleiss' kappa; or with --json the report document
+    Agreement {
+        /// Annotations (JSON Lines), one {"item", "annotator", "label"} object per line
+        file: PathBuf,
+        /// Print {"pairs": [{"a", "b", "n", "agreement", "kappa", "qwk"}], "fleiss_kappa"}
+        #[arg(long)]
+        json: bool,
+        /// The labels from lowest to highest, comma-separated (such as
+        /// supported,partially_supported,dismissed); adds quadratic weighted kappa
+        #[arg(long, value_delimiter = ',')]
+        ordinal: Option<Vec<String>>,
+    },
     /// Import a dataset file in one transaction (identical re-import: no-op; changed: new version)
     Import {
         /// The dataset file (JSON Lines)
@@ -230,6 +243,11 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             json,
             runs,
         } => score(&dataset, json, &runs),
+        Command::Agreement {
+            file,
+            json,
+            ordinal,
+        } => agreement(&file, json, ordinal.as_deref()),
         Command::Import {
             file,
             name,
@@ -387,6 +405,127 @@ fn score(dataset: &Path, json: bool, files: &[PathBuf]) -> anyhow::Result<ExitCo
         print!("{}", server::report::render(&doc));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `lexpilot agreement`: the agreement report of an annotation file, as a
+/// table or as JSON. Every error names the file (and, for the file's own
+/// errors, the line and field); nothing is printed on stdout then.
+fn agreement(file: &Path, json: bool, ordinal: Option<&[String]>) -> anyhow::Result<ExitCode> {
+    use engine::agreement::{agreement_report, parse_annotations_reader, AgreementError};
+
+    let handle =
+        std::fs::File::open(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let annotations = match parse_annotations_reader(std::io::BufReader::new(handle), ordinal) {
+        Ok(annotations) if annotations.is_empty() => {
+            eprintln!("{}: the file holds no annotations", file.display());
+            return Ok(ExitCode::FAILURE);
+        }
+        Ok(annotations) => annotations,
+        Err(errors) => {
+            for e in &errors.0 {
+                eprintln!("{}: {e}", file.display());
+            }
+            return Ok(ExitCode::FAILURE);
+        }
+    };
+    let report = match agreement_report(&annotations, ordinal) {
+        Ok(report) => report,
+        Err(e @ (AgreementError::RepeatedInOrder(_) | AgreementError::EmptyOrder)) => {
+            eprintln!("error: --ordinal: {e}");
+            return Ok(ExitCode::FAILURE);
+        }
+        Err(e) => {
+            eprintln!("{}: {e}", file.display());
+            return Ok(ExitCode::FAILURE);
+        }
+    };
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&report).context("cannot write JSON")?
+        );
+    } else {
+        print!("{}", agreement_table(&report, ordinal.is_some()));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The agreement report as a table: one row per pair of annotators, then
+/// Fleiss' kappa. Undefined values show as `—`.
+fn agreement_table(report: &engine::agreement::AgreementReport, ordinal: bool) -> String {
+    let kappa = |k: Option<f64>| k.map_or_else(|| "—".to_owned(), |k| format!("{k:.4}"));
+    let mut rows = vec![vec![
+        "annotator a".to_owned(),
+        "annotator b".to_owned(),
+        "n".to_owned(),
+        "agreement".to_owned(),
+        "kappa".to_owned(),
+    ]];
+    if ordinal {
+        rows[0].push("QWK".to_owned());
+    }
+    for pair in &report.pairs {
+        let mut row = vec![
+            pair.a.clone(),
+            pair.b.clone(),
+            pair.n.to_string(),
+            pair.agreement
+                .map_or_else(|| "—".to_owned(), |a| format!("{:.1}%", 100.0 * a)),
+            kappa(pair.kappa),
+        ];
+        if ordinal {
+            row.push(kappa(pair.qwk));
+        }
+        rows.push(row);
+    }
+    // Terminal columns: CJK characters take two.
+    let width = |s: &str| -> usize {
+        s.chars()
+            .map(|c| match u32::from(c) {
+                0x1100..=0x115F
+                | 0x2E80..=0xA4CF
+                | 0xAC00..=0xD7A3
+                | 0xF900..=0xFAFF
+                | 0xFE30..=0xFE4F
+                | 0xFF00..=0xFF60
+                | 0xFFE0..=0xFFE6
+                | 0x1F300..=0x1FAFF
+                | 0x20000..=0x3FFFD => 2,
+                _ => 1,
+            })
+            .sum()
+    };
+    let columns = rows[0].len();
+    let widths: Vec<usize> = (0..columns)
+        .map(|c| rows.iter().map(|r| width(&r[c])).max().unwrap_or(0))
+        .collect();
+    let mut out = String::new();
+    for row in &rows {
+        let cells: Vec<String> = row
+            .iter()
+            .zip(&widths)
+            .enumerate()
+            .map(|(c, (cell, &w))| {
+                let pad = " ".repeat(w - width(cell));
+                // Names to the left, numbers to the right.
+                if c < 2 {
+                    format!("{cell}{pad}")
+                } else {
+                    format!("{pad}{cell}")
+                }
+            })
+            .collect();
+        out.push_str(cells.join("  ").trim_end());
+        out.push('\n');
+    }
+    if report.pairs.is_empty() {
+        out.push_str("(one annotator: no pairs)\n");
+    }
+    out.push_str(&format!(
+        "Fleiss' kappa (items labelled by every annotator): {}\n",
+        kappa(report.fleiss_kappa)
+    ));
+    out
 }
 
 async fn serve(addr: SocketAddr, db_path: &Path) -> anyhow::Result<()> {

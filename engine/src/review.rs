@@ -1,0 +1,137 @@
+//! The expert review workflow (the LexPilot paper, Appendix B and E.3.1), as
+//! plain types and functions: what experts review, with which labels, and the
+//! help they get. Storage, accounts and pages live in the `db` and `app`
+//! crates; everything that decides something lives here.
+//!
+//! - **Kinds and labels.** A review item is of a [`ReviewKind`]: a seed
+//!   dialogue to author or correct, a case to check, or a judge verdict to
+//!   re-label. [`LabelSpace`] gives the labels of each: `pass` / `fail` per
+//!   case check, `predict` / `ask` for an LCA verdict, `accepted` /
+//!   `rejected` for a DCG request, the three ordered verdicts per LJP claim.
+//! - **Case checks.** [`CaseCheck`] holds the outcome and comment of the four
+//!   checks of Appendix B ([`CheckKind`]): key details, incompleteness of the
+//!   underspecified consultation, completeness of the complete one,
+//!   anonymization.
+//! - **Pre-flags.** [`flag_spans`] marks what a reviewer should look at:
+//!   digit runs that look like a mobile phone, resident ID or bank card
+//!   number, licence plates, and text of the missing facts found in the
+//!   underspecified consultation. Flags help; they never decide.
+//! - **Sampling.** [`sample_stratified`] draws the judge verdicts to re-label,
+//!   the same number per model (10 of each of 10 models, 100 per task, in
+//!   E.3.1), reproducibly from a seed.
+//! - **Corrections.** [`apply_correction`] applies an expert's edit to a case
+//!   and checks the result with the dataset's own rules
+//!   ([`crate::dataset::validate_case`]); [`diff_cases`] describes what
+//!   changed between two versions of a case, with a character diff of each
+//!   edited turn.
+//! - **Consensus.** [`Consensus`] tells whether two experts agree on an item,
+//!   and records the label they settled on when they did not.
+//!
+//! Agreement statistics over many items are in [`crate::agreement`].
+//!
+//! Depends on serde, serde_json, thiserror, regex and similar, and on
+//! [`crate::dataset`], [`crate::vocab`], [`crate::run`] and
+//! [`crate::metrics::Xoshiro256StarStar`].
+//!
+//! # Example
+//!
+//! ```
+//! use engine::review::{Consensus, LabelSpace, ReviewKind};
+//! use engine::run::Task;
+//!
+//! let space = LabelSpace::of(ReviewKind::JudgeVerdict, Some(Task::Ljp)).unwrap();
+//! assert_eq!(space.labels(), ["supported", "partially_supported", "dismissed"]);
+//!
+//! let item = Consensus::of(space, "supported", "partially_supported").unwrap();
+//! assert!(item.needs_adjudication());
+//! let settled = item.adjudicate(space, "partially_supported").unwrap();
+//! assert_eq!(settled.final_label(), Some("partially_supported"));
+//! ```
+
+mod checks;
+mod correction;
+mod diff;
+mod flags;
+mod labels;
+mod sample;
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+pub use checks::{CaseCheck, CheckKind, CheckOutcome, CheckResult};
+pub use correction::{apply_correction, Correction};
+pub use diff::{diff_cases, EditOp, FieldChange, TextEdit};
+pub use flags::{flag_spans, Flag, FlagKind};
+pub use labels::{Consensus, DcgDecision, LabelSpace};
+pub use sample::sample_stratified;
+
+use crate::vocab::vocabulary;
+
+vocabulary! {
+    /// What an expert reviews (Appendix B, tasks 2 to 4).
+    ReviewKind, kind "review kind" {
+        /// Author or correct the seed pair of consultations of a cause.
+        SeedDialogue = "seed_dialogue", zh "种子对话", en "Seed dialogue";
+        /// Check a case and its consultations against the judgment.
+        CaseCheck = "case_check", zh "案例核查", en "Case check";
+        /// Re-label a verdict of the judge model.
+        JudgeVerdict = "judge_verdict", zh "评审判定", en "Judge verdict";
+    }
+}
+
+/// One problem of a field, found when checking a corrected case.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FieldProblem {
+    /// The JSON path of the field (`consultations.underspecified[0].role`).
+    pub field: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for FieldProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.field, self.message)
+    }
+}
+
+/// Why a review step is refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ReviewError {
+    /// A failed case check must say why.
+    #[error("check {check} failed without a comment saying why")]
+    FailWithoutComment {
+        /// The check.
+        check: CheckKind,
+    },
+    /// A label outside the item's label space.
+    #[error("unknown label \"{label}\"; expected one of {expected}")]
+    UnknownLabel {
+        /// The label given.
+        label: String,
+        /// The labels allowed, joined by `", "`.
+        expected: String,
+    },
+    /// The two experts agree: there is nothing to adjudicate.
+    #[error("both experts gave \"{label}\"; there is nothing to adjudicate")]
+    NothingToAdjudicate {
+        /// The label both gave.
+        label: String,
+    },
+    /// The corrected case breaks rules of the dataset format.
+    #[error("the corrected case {case_id} is invalid: {}", join(.problems))]
+    InvalidCorrection {
+        /// The case.
+        case_id: String,
+        /// Every rule broken.
+        problems: Vec<FieldProblem>,
+    },
+}
+
+fn join(problems: &[FieldProblem]) -> String {
+    problems
+        .iter()
+        .map(FieldProblem::to_string)
+        .collect::<Vec<_>>()
+        .join("; ")
+}
