@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::metrics::MeanStd;
 use crate::run::{Family, Task};
-use crate::score::{EntryScores, ScoreDocument};
+use crate::score::{EntryScores, Metric, ScoreDocument};
 use crate::vocab::{Class, LjpSetup};
 
 /// What the page shows: a task, for LJP the setup of the per-class columns,
@@ -44,9 +44,13 @@ pub struct Table {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Row {
+    /// The row's entry: its index in the score document's `entries`.
+    pub entry: usize,
     pub model: String,
     pub family: Option<Family>,
     pub runs: usize,
+    /// Items the entry's runs left unavailable (excluded from its scores).
+    pub unavailable: usize,
     pub cells: Vec<Option<MeanStd>>,
 }
 
@@ -150,6 +154,42 @@ fn columns(view: &View) -> Vec<(String, String, Pick)> {
     }
 }
 
+/// The metric and class behind column `key` of `view`, which a confidence
+/// interval resamples; `None` for the derived LJP columns (gain, relative
+/// degradation) and unknown keys.
+///
+/// ```
+/// use engine::leaderboard::{column_metric, View};
+/// use engine::score::Metric;
+/// use engine::vocab::{Class, LjpSetup};
+///
+/// let ljp = View::from_query(Some("ljp".into()), Some("direct".into()), None);
+/// assert_eq!(column_metric(&ljp, "tort"), Some((Metric::LjpQwk(LjpSetup::Direct), Some(Class::Tort))));
+/// assert_eq!(column_metric(&ljp, "overall_gold"), Some((Metric::LjpQwk(LjpSetup::Gold), None)));
+/// assert_eq!(column_metric(&ljp, "gain"), None);
+/// let lca = View::from_query(None, None, None);
+/// assert_eq!(column_metric(&lca, "acc_complete"), Some((Metric::LcaAccComplete, None)));
+/// ```
+pub fn column_metric(view: &View, key: &str) -> Option<(Metric, Option<Class>)> {
+    let class = match key {
+        "overall" => None,
+        _ => Class::parse(key).map(Some).unwrap_or(None),
+    };
+    let known_class = key == "overall" || class.is_some();
+    match view.task {
+        Task::Lca => match key {
+            "acc_complete" => Some((Metric::LcaAccComplete, None)),
+            "acc_underspecified" => Some((Metric::LcaAccUnderspecified, None)),
+            _ => known_class.then_some((Metric::LcaMacroF1, class)),
+        },
+        Task::Dcg => known_class.then_some((Metric::DcgAccuracy, class)),
+        Task::Ljp => match key.strip_prefix("overall_").and_then(LjpSetup::parse) {
+            Some(setup) => Some((Metric::LjpQwk(setup), None)),
+            None => (class.is_some()).then_some((Metric::LjpQwk(view.setup), class)),
+        },
+    }
+}
+
 fn family_rank(f: Option<Family>) -> usize {
     match f {
         Some(Family::Legal) => 0,
@@ -167,15 +207,18 @@ pub fn build_table(doc: &ScoreDocument, view: &View) -> Table {
     let mut rows: Vec<Row> = doc
         .entries
         .iter()
-        .filter(|e| match view.task {
+        .enumerate()
+        .filter(|(_, e)| match view.task {
             Task::Lca => e.lca.is_some(),
             Task::Dcg => e.dcg.is_some(),
             Task::Ljp => e.ljp.is_some(),
         })
-        .map(|e| Row {
+        .map(|(entry, e)| Row {
+            entry,
             model: e.model.clone(),
             family: e.family,
             runs: e.runs,
+            unavailable: e.unavailable,
             cells: cols.iter().map(|(_, _, pick)| pick(e)).collect(),
         })
         .collect();
@@ -359,15 +402,19 @@ mod export_tests {
             ],
             rows: vec![
                 Row {
+                    entry: 0,
                     model: "A_1 & co".into(),
                     family: Some(Family::Legal),
                     runs: 2,
+                    unavailable: 0,
                     cells: vec![cell(0.5, Some(0.01)), None],
                 },
                 Row {
+                    entry: 1,
                     model: "B, \"quoted\"".into(),
                     family: Some(Family::Closed),
                     runs: 1,
+                    unavailable: 0,
                     cells: vec![cell(0.7, None), cell(0.1, None)],
                 },
             ],
@@ -424,6 +471,7 @@ mod tests {
             }),
             dcg: None,
             ljp: None,
+            unavailable: 0,
             key: Default::default(),
         }
     }

@@ -98,7 +98,8 @@ use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::dataset::Case;
 use crate::metrics::{
-    accuracy, bootstrap_ci, lca_scores, mean_std, quadratic_weighted_kappa, LcaScores, MeanStd,
+    accuracy, bootstrap_ci, lca_scores, mean_std, paired_bootstrap, quadratic_weighted_kappa,
+    LcaScores, MeanStd, PairedBootstrap,
 };
 use crate::run::{EntryKey, Family, Run, Task, UnavailableCounts};
 use crate::vocab::{Class, Consultation, LcaLabel, LjpSetup, Verdict};
@@ -184,6 +185,34 @@ pub enum Metric {
 }
 
 impl Metric {
+    /// Every metric, in the order tables list them.
+    pub const ALL: [Metric; 7] = [
+        Self::LcaMacroF1,
+        Self::LcaAccComplete,
+        Self::LcaAccUnderspecified,
+        Self::DcgAccuracy,
+        Self::LjpQwk(LjpSetup::Direct),
+        Self::LjpQwk(LjpSetup::Interaction),
+        Self::LjpQwk(LjpSetup::Gold),
+    ];
+
+    /// A short English label, as the paper's tables name the score.
+    ///
+    /// ```
+    /// use engine::score::Metric;
+    /// use engine::vocab::LjpSetup;
+    /// assert_eq!(Metric::LjpQwk(LjpSetup::Gold).label(), "LJP QWK (gold)");
+    /// ```
+    pub fn label(self) -> String {
+        match self {
+            Self::LcaMacroF1 => "LCA Macro-F1".into(),
+            Self::LcaAccComplete => "LCA Acc_C".into(),
+            Self::LcaAccUnderspecified => "LCA Acc_U".into(),
+            Self::DcgAccuracy => "DCG accuracy".into(),
+            Self::LjpQwk(setup) => format!("LJP QWK ({})", setup.as_str()),
+        }
+    }
+
     /// The task the metric scores.
     pub fn task(self) -> Task {
         match self {
@@ -290,6 +319,10 @@ pub struct EntryScores {
     /// LJP; absent when no run contains it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ljp: Option<Breakdown<LjpSummary>>,
+    /// Items left out as unavailable, summed over the entry's runs and tasks
+    /// (for flagging the entry; §5 does not write it).
+    #[serde(skip)]
+    pub unavailable: usize,
     /// Everything that sets the entry apart (judge, user model, …), which §5
     /// does not write.
     #[serde(skip)]
@@ -458,6 +491,7 @@ pub fn summarise_entry(key: EntryKey, runs: &[RunScores], dataset: &[Case]) -> E
         lca,
         dcg,
         ljp,
+        unavailable: runs.iter().map(|r| r.unavailable.total()).sum(),
         key,
     }
 }
@@ -512,6 +546,145 @@ pub fn score_ci(
         instances.metric(metric, &cases)
     };
     bootstrap_ci(units.len(), statistic, resamples, seed, level)
+}
+
+/// An entry's runs made ready for resampling cases: the statistic of an entry
+/// is the mean over its runs of one metric, and [`EntrySample::ci`] and
+/// [`compare_entries`] recompute it on resamples of the dataset's cases, each
+/// case carrying all its items in every run.
+///
+/// # Examples
+///
+/// ```
+/// use engine::dataset::parse_dataset;
+/// use engine::run::parse_run;
+/// use engine::score::{compare_entries, EntrySample, Metric};
+///
+/// let case = |id: &str| format!(r#"{{"case_id": "{id}", "cause": "离婚纠纷", "class": "family",
+///   "plaintiff_type": "natural", "claims": [{{"id": "c1", "text": "判令离婚", "verdict": "supported"}}],
+///   "focal_points": [], "key_facts": [], "missing_facts": [],
+///   "consultations": {{"complete": [{{"role": "user", "content": "甲"}}],
+///                      "underspecified": [{{"role": "user", "content": "乙"}}]}}}}"#).replace('\n', " ");
+/// let ids = ["A", "B", "C", "D", "E", "F"];
+/// let dataset = parse_dataset(&ids.map(case).join("\n")).unwrap();
+/// let run = |model: &str, n: u32, hits: [bool; 6]| {
+///     let mut text = format!(r#"{{"kind": "run", "model": "{model}", "run": {n}}}"#);
+///     for (id, hit) in ids.iter().zip(hits) {
+///         text += &format!("\n{{\"kind\": \"dcg\", \"case_id\": \"{id}\", \"requests\": [{{\"accepted\": {hit}}}]}}");
+///     }
+///     parse_run(&text, &dataset).unwrap()
+/// };
+/// let strong = EntrySample::new(&[run("S", 1, [true; 6]), run("S", 2, [true, true, true, true, true, false])], &dataset);
+/// let weak = EntrySample::new(&[run("W", 1, [false, false, true, false, false, false])], &dataset);
+///
+/// // The entry's mean over its two runs is 11/12; its interval contains it.
+/// let (lo, hi) = strong.ci(Metric::DcgAccuracy, None, 1000, 7, 0.95).unwrap();
+/// assert!(lo <= 11.0 / 12.0 && 11.0 / 12.0 <= hi);
+///
+/// let cmp = compare_entries(&strong, &weak, Metric::DcgAccuracy, None, 1000, 7, 0.95).unwrap();
+/// assert!((cmp.diff - (11.0 / 12.0 - 1.0 / 6.0)).abs() < 1e-12);
+/// assert!(cmp.ci.0 > 0.0 && cmp.p_value < 0.05);
+/// ```
+pub struct EntrySample {
+    runs: Vec<Instances>,
+    tasks: BTreeSet<Task>,
+    classes: Vec<Class>,
+}
+
+impl EntrySample {
+    /// Gathers the items of `runs` (one entry's) per case of `dataset`.
+    pub fn new(runs: &[Run], dataset: &[Case]) -> Self {
+        Self {
+            runs: runs
+                .iter()
+                .map(|run| Instances::new(run, dataset))
+                .collect(),
+            tasks: runs
+                .iter()
+                .flat_map(|run| Task::ALL.into_iter().filter(|&t| run.has(t)))
+                .collect(),
+            classes: dataset.iter().map(|case| case.class).collect(),
+        }
+    }
+
+    /// The cases of `class` (or all), as indices into the dataset.
+    fn units(&self, class: Option<Class>) -> Vec<usize> {
+        (0..self.classes.len())
+            .filter(|&i| class.is_none_or(|c| self.classes[i] == c))
+            .collect()
+    }
+
+    /// The mean over the runs of `metric` on `cases` (runs where it is
+    /// undefined left out); `None` when no run gives a value.
+    fn statistic(&self, metric: Metric, cases: &[usize]) -> Option<f64> {
+        let values: Vec<f64> = self
+            .runs
+            .iter()
+            .filter_map(|run| run.metric(metric, cases))
+            .collect();
+        (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
+    }
+
+    /// The entry's mean of `metric` over all cases or one class's (the mean
+    /// over its runs where the metric is defined); `None` when no run gives one.
+    pub fn value(&self, metric: Metric, class: Option<Class>) -> Option<f64> {
+        self.statistic(metric, &self.units(class))
+    }
+
+    /// A percentile bootstrap interval of the entry's mean of `metric` over
+    /// all cases or one class's ([`bootstrap_ci`]; same seed, same interval).
+    /// `None` when no run has the task, the set has no case, or no resample
+    /// gives a value.
+    pub fn ci(
+        &self,
+        metric: Metric,
+        class: Option<Class>,
+        resamples: usize,
+        seed: u64,
+        level: f64,
+    ) -> Option<(f64, f64)> {
+        if !self.tasks.contains(&metric.task()) {
+            return None;
+        }
+        let units = self.units(class);
+        let statistic = |sample: &[usize]| {
+            let cases: Vec<usize> = sample.iter().map(|&i| units[i]).collect();
+            self.statistic(metric, &cases)
+        };
+        bootstrap_ci(units.len(), statistic, resamples, seed, level)
+    }
+}
+
+/// The paired bootstrap of entry A's mean of `metric` against entry B's on
+/// the same dataset: both are recomputed on the same resamples of cases
+/// ([`paired_bootstrap`]), giving the difference A − B on all cases, its
+/// percentile interval and a two-sided p-value. `None` when either entry
+/// lacks the task or the two were not sampled from datasets of the same size.
+pub fn compare_entries(
+    a: &EntrySample,
+    b: &EntrySample,
+    metric: Metric,
+    class: Option<Class>,
+    resamples: usize,
+    seed: u64,
+    level: f64,
+) -> Option<PairedBootstrap> {
+    if a.classes != b.classes
+        || !a.tasks.contains(&metric.task())
+        || !b.tasks.contains(&metric.task())
+    {
+        return None;
+    }
+    let units = a.units(class);
+    let cases = |sample: &[usize]| -> Vec<usize> { sample.iter().map(|&i| units[i]).collect() };
+    paired_bootstrap(
+        units.len(),
+        |sample| a.statistic(metric, &cases(sample)),
+        |sample| b.statistic(metric, &cases(sample)),
+        resamples,
+        seed,
+        level,
+    )
 }
 
 /// The indices of the dataset's cases of `class`, or of all cases.
