@@ -8,6 +8,8 @@
 //! - [`server_fns`]: server functions by domain; each authorises, calls `db` or
 //!   `engine`, and maps to a [`types`] DTO. Server-only helpers live in
 //!   [`ssr`] (compiled with `ssr` only).
+//! - [`analysis`] and [`charts`] (server only): bootstrap figures over stored
+//!   items, cached per run generation; SVG charts drawn with plotters.
 //! - [`types`]: the DTOs that cross from server to browser.
 //! - [`url`]: percent-encoding for the links pages build.
 //!
@@ -15,6 +17,10 @@
 
 #![recursion_limit = "256"]
 
+#[cfg(feature = "ssr")]
+pub mod analysis;
+#[cfg(feature = "ssr")]
+pub mod charts;
 pub mod components;
 pub mod pages;
 pub mod routes;

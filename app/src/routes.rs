@@ -10,8 +10,10 @@ use crate::components::header::Header;
 use crate::pages::admin_users::AdminUsersPage;
 use crate::pages::case_list::CaseListPage;
 use crate::pages::case_page::CasePage;
+use crate::pages::compare::ComparePage;
 use crate::pages::drilldown::DrilldownPage;
 use crate::pages::leaderboard::LeaderboardPage;
+use crate::pages::model::ModelPage;
 use crate::pages::not_found::NotFoundPage;
 use crate::pages::overview::OverviewPage;
 use crate::pages::sign_in::SignInPage;
@@ -31,6 +33,8 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/cases/:case_id") view=CasePage ssr=SsrMode::Async />
                     <Route path=path!("/leaderboard") view=LeaderboardPage ssr=SsrMode::Async />
                     <Route path=path!("/leaderboard/items") view=DrilldownPage ssr=SsrMode::Async />
+                    <Route path=path!("/models/:model") view=ModelPage ssr=SsrMode::Async />
+                    <Route path=path!("/compare") view=ComparePage ssr=SsrMode::Async />
                     <Route path=path!("/runs/upload") view=UploadPage ssr=SsrMode::Async />
                     <Route path=path!("/signin") view=SignInPage ssr=SsrMode::Async />
                     <Route path=path!("/admin/users") view=AdminUsersPage ssr=SsrMode::Async />

@@ -49,11 +49,71 @@ pub struct CaseDetail {
     pub next: Option<String>,
 }
 
-/// The leaderboard page: every entry's scores on the current dataset.
+/// One leaderboard view (a task, for LJP a setup, a sort), built on the server.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Leaderboard {
+pub struct LeaderboardView {
     pub dataset: DatasetView,
-    pub scores: engine::score::ScoreDocument,
+    /// Cases in the dataset.
+    pub cases: usize,
+    pub table: engine::leaderboard::Table,
+    /// Per row of the table, per column, the 95% bootstrap interval of the
+    /// entry's mean over resampled cases (`None` for derived columns).
+    pub intervals: Vec<Vec<Option<(f64, f64)>>>,
+    /// The per-class bar chart of the view, as SVG markup (empty without rows).
+    pub chart: String,
+}
+
+/// The model page: every stored run of one model, per entry (runs made in
+/// the same setting), with per-run scores.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ModelView {
+    pub dataset: DatasetView,
+    pub model: String,
+    pub entries: Vec<ModelEntryView>,
+}
+
+/// One entry of a model: its setting, its runs, and per task a table with
+/// one row per run and a last row with the entry's mean ± std.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ModelEntryView {
+    /// What sets the entry apart (judge, user model, other header fields).
+    pub setting: Vec<(String, String)>,
+    pub family: Option<engine::run::Family>,
+    pub runs: Vec<RunRow>,
+    /// (task, table) for each task the entry's runs contain.
+    pub tables: Vec<(engine::run::Task, engine::leaderboard::Table)>,
+}
+
+/// One stored run as the model page lists it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunRow {
+    pub run: i64,
+    pub created_at: String,
+    pub uploaded_by: Option<String>,
+    pub unavailable: i64,
+}
+
+/// The compare page: two entries and the paired bootstrap per score.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CompareView {
+    pub dataset: DatasetView,
+    /// Every entry's model name, for the pickers.
+    pub models: Vec<String>,
+    pub a: Option<String>,
+    pub b: Option<String>,
+    pub class: Option<engine::vocab::Class>,
+    pub rows: Vec<CompareRow>,
+    pub resamples: usize,
+}
+
+/// One score compared: A's and B's means over all cases (or the class), the
+/// difference A − B with its 95% interval and two-sided p-value.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CompareRow {
+    pub metric: String,
+    pub a: Option<f64>,
+    pub b: Option<f64>,
+    pub result: Option<engine::metrics::PairedBootstrap>,
 }
 
 /// One run file as the upload page checked it: its errors (each with line and

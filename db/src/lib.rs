@@ -9,9 +9,11 @@
 //! - [`users`]: accounts with argon2 password hashes.
 //! - [`sessions`]: server-side sessions and sign-in throttling.
 //! - [`tokens`]: API tokens for scripts.
+//! - [`events`]: a feed of committed changes, for pages that update live.
 
 pub mod cases;
 pub mod datasets;
+pub mod events;
 pub mod runs;
 pub mod sessions;
 pub mod tokens;
@@ -53,6 +55,8 @@ pub struct Db {
     /// The parsed cases of each dataset version read so far. Versions are never
     /// changed once imported (a change is a new version), so entries never go stale.
     cases: Arc<Mutex<HashMap<i64, Arc<Vec<engine::dataset::Case>>>>>,
+    /// Changes committed through this handle (and its clones), for live pages.
+    changes: tokio::sync::broadcast::Sender<events::Change>,
 }
 
 impl Db {
@@ -83,6 +87,7 @@ impl Db {
         Ok(Db {
             pool,
             cases: Arc::default(),
+            changes: tokio::sync::broadcast::channel(events::CAPACITY).0,
         })
     }
 

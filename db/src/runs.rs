@@ -118,6 +118,12 @@ pub async fn store_all(
         });
     }
     tx.commit().await?;
+    if !stored.is_empty() {
+        db.notify(crate::events::Change::RunsStored {
+            dataset_id,
+            models: stored.iter().map(|r| r.model.clone()).collect(),
+        });
+    }
     Ok(stored)
 }
 
@@ -195,6 +201,10 @@ pub async fn entry_runs(db: &Db, dataset_id: i64, model: &str) -> Result<Vec<Sto
     .bind(model)
     .fetch_all(db.pool())
     .await?;
+    stored_runs(rows)
+}
+
+fn stored_runs(rows: Vec<(String, String)>) -> Result<Vec<StoredRun>> {
     rows.into_iter()
         .map(|(key, items)| {
             Ok(StoredRun {
@@ -214,4 +224,82 @@ pub async fn count(db: &Db, dataset_id: i64) -> Result<i64> {
             .fetch_one(db.pool())
             .await?,
     )
+}
+
+/// Every stored run of a dataset with its entry key, in upload order (the
+/// order [`scores`] gives, so entries group the same way).
+pub async fn all_items(db: &Db, dataset_id: i64) -> Result<Vec<StoredRun>> {
+    let rows: Vec<(String, String)> =
+        sqlx::query_as("SELECT entry_key, items FROM runs WHERE dataset_id = ? ORDER BY id")
+            .bind(dataset_id)
+            .fetch_all(db.pool())
+            .await?;
+    stored_runs(rows)
+}
+
+/// A value that changes whenever a dataset's stored runs change (the number
+/// of runs and the newest id; a replacement is a new id), so that figures
+/// derived from the runs can be cached against it.
+pub async fn generation(db: &Db, dataset_id: i64) -> Result<(i64, i64)> {
+    Ok(
+        sqlx::query_as("SELECT COUNT(*), COALESCE(MAX(id), 0) FROM runs WHERE dataset_id = ?")
+            .bind(dataset_id)
+            .fetch_one(db.pool())
+            .await?,
+    )
+}
+
+/// One stored run of a model, with its entry key and kept scores.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ModelRun {
+    pub info: RunInfo,
+    pub entry_key: EntryKey,
+    pub scores: RunScores,
+    /// The account that uploaded it, when known.
+    pub uploaded_by: Option<String>,
+}
+
+/// The runs of `model` on a dataset, by run number.
+pub async fn model_runs(db: &Db, dataset_id: i64, model: &str) -> Result<Vec<ModelRun>> {
+    type Row = (
+        i64,
+        String,
+        i64,
+        Option<String>,
+        i64,
+        String,
+        String,
+        String,
+        Option<String>,
+    );
+    let rows: Vec<Row> = sqlx::query_as(
+        "SELECT r.id, r.model, r.run_number, r.family, r.unavailable, r.created_at,
+                r.entry_key, r.scores, u.name
+         FROM runs r LEFT JOIN users u ON u.id = r.uploaded_by
+         WHERE r.dataset_id = ? AND r.model = ? ORDER BY r.run_number, r.id",
+    )
+    .bind(dataset_id)
+    .bind(model)
+    .fetch_all(db.pool())
+    .await?;
+    let corrupt = |e: serde_json::Error| DbError::Corrupt(format!("stored run: {e}"));
+    rows.into_iter()
+        .map(
+            |(id, model, run_number, family, unavailable, created_at, key, scores, by)| {
+                Ok(ModelRun {
+                    info: RunInfo {
+                        id,
+                        model,
+                        run_number,
+                        family,
+                        unavailable,
+                        created_at,
+                    },
+                    entry_key: serde_json::from_str(&key).map_err(corrupt)?,
+                    scores: serde_json::from_str(&scores).map_err(corrupt)?,
+                    uploaded_by: by,
+                })
+            },
+        )
+        .collect()
 }

@@ -15,7 +15,15 @@ async function signIn(page, name: string, password: string) {
   await expect(page.getByTestId('current-user')).toContainText(name);
 }
 
-test('a researcher uploads runs in the browser after a validation report', async ({ page }) => {
+test('a researcher uploads runs in the browser after a validation report', async ({ page, browser }) => {
+  // Someone else has the leaderboard open in another browser; it must update without reload.
+  const watcher = await (await browser.newContext()).newPage();
+  await watcher.goto('/leaderboard');
+  await hydrated(watcher);
+  await expect(watcher.getByTestId('live-badge')).toContainText('Live');
+  await watcher.evaluate(() => { (window as any).__notReloaded = true; });
+  await expect(watcher.getByTestId('leaderboard')).not.toContainText('E2E-Model');
+
   await signIn(page, 'researcher', 'research-pass-1');
   await page.getByRole('link', { name: /Upload/ }).click();
   await hydrated(page);
@@ -37,6 +45,9 @@ test('a researcher uploads runs in the browser after a validation report', async
   await expect(page.getByTestId('store-runs')).toBeEnabled();
   await page.getByTestId('store-runs').click();
   await expect(page.getByTestId('stored')).toContainText('Stored 1 run');
+
+  await expect(watcher.getByTestId('leaderboard')).toContainText('E2E-Model');
+  expect(await watcher.evaluate(() => (window as any).__notReloaded)).toBe(true);
 
   await page.goto('/leaderboard');
   await expect(page.getByTestId('leaderboard')).toContainText('E2E-Model');

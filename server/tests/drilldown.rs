@@ -22,6 +22,11 @@ async fn the_ljp_cell_shows_the_confusion_matrix_and_each_claim_against_its_gold
     assert!(body.contains("LJP · Gold-Standard · Family"), "{body}");
     assert!(body.contains("data-testid=\"confusion-matrix\""));
     assert!(body.contains("class=\"num heat diagonal\""));
+    // The same matrix as a server-rendered SVG heat map, axes labelled.
+    let figure = &body[body
+        .find("data-testid=\"confusion-heatmap\"")
+        .expect("heat map")..];
+    assert!(figure.contains("<svg") && figure.contains("partially_supported"));
     assert!(body.contains("href=\"/cases/DEMO-0001\""));
     assert!(body.contains("DEMO-0010"));
     assert!(

@@ -3,3 +3,4 @@
 pub mod dialogue;
 pub mod header;
 pub mod labels;
+pub mod live;

@@ -18,6 +18,7 @@ use leptos_router::hooks::use_query_map;
 
 use crate::components::labels::{ClassBadge, ErrorBox, Loading, SyntheticNotice, VerdictBadge};
 use crate::pages::leaderboard::view_url;
+use crate::pages::model::model_url;
 use crate::server_fns::drilldown::{get_cell_items, CellItems};
 use crate::url::encode;
 
@@ -91,6 +92,7 @@ fn cell_label(drill: &Drilldown) -> String {
 #[component]
 fn CellItemsView(items: CellItems) -> impl IntoView {
     let drill = items.drill;
+    let heatmap = items.heatmap;
     let label = cell_label(&drill);
     let back = View {
         task: drill.task,
@@ -103,7 +105,7 @@ fn CellItemsView(items: CellItems) -> impl IntoView {
         <Title text=format!("{} · {label}", items.model) />
         <section class="panel">
             <p><a href=view_url(&back, None)>"← Leaderboard 排行榜"</a></p>
-            <h1>"Drill-down 明细: " {items.model.clone()}</h1>
+            <h1>"Drill-down 明细: " <a href=model_url(&items.model)>{items.model.clone()}</a></h1>
             <p class="drill-cell" data-testid="drill-cell">
                 <strong>{label}</strong>
                 " · " {drill.task.label_zh()}
@@ -132,7 +134,10 @@ fn CellItemsView(items: CellItems) -> impl IntoView {
                 view! {
                     <section class="panel">
                         <h2>"Confusion matrix 混淆矩阵"</h2>
-                        <ConfusionTable counts />
+                        <div class="confusion-pair">
+                            <ConfusionTable counts />
+                            <figure class="heatmap-figure" data-testid="confusion-heatmap" inner_html=heatmap.clone()></figure>
+                        </div>
                     </section>
                 }
             })}

@@ -6,7 +6,7 @@
 //! ([`crate::pages::drilldown`]).
 
 use engine::drilldown::Cell;
-use engine::leaderboard::{build_table, format_cell, Table, View};
+use engine::leaderboard::{format_cell, View};
 use engine::run::{Family, Task};
 use engine::vocab::LjpSetup;
 use leptos::prelude::*;
@@ -14,8 +14,12 @@ use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
 use crate::components::labels::{ErrorBox, Loading, SyntheticNotice};
+use crate::components::live::{use_live, LiveBadge};
+use crate::pages::compare::compare_url;
 use crate::pages::drilldown::drilldown_url;
+use crate::pages::model::model_url;
 use crate::server_fns::leaderboard::get_leaderboard;
+use crate::types::LeaderboardView;
 
 /// The page URL of `view` sorted by `sort`.
 pub fn view_url(view: &View, sort: Option<&str>) -> String {
@@ -34,11 +38,21 @@ pub fn LeaderboardPage() -> impl IntoView {
     let query = use_query_map();
     let view =
         move || query.with(|q| View::from_query(q.get("task"), q.get("setup"), q.get("sort")));
-    let data = Resource::new(|| (), |_| get_leaderboard());
+    let live = use_live("runs");
+    let data = Resource::new(
+        move || (view(), live.changes.get()),
+        |(v, _)| {
+            get_leaderboard(
+                Some(v.task.as_str().to_owned()),
+                Some(v.setup.as_str().to_owned()),
+                v.sort,
+            )
+        },
+    );
     view! {
         <Title text="Leaderboard" />
         <section class="panel">
-            <h1>"Leaderboard 排行榜"</h1>
+            <h1>"Leaderboard 排行榜" " " <LiveBadge live /></h1>
             <nav class="tabs" aria-label="Tasks">
                 {move || {
                     let current = view();
@@ -74,32 +88,42 @@ pub fn LeaderboardPage() -> impl IntoView {
                     }
                 })
             }}
-            <Suspense fallback=Loading>
+            <Transition fallback=Loading>
                 {move || Suspend::new(async move {
                     match data.await {
                         Ok(board) => {
                             let current = view();
-                            let table = build_table(&board.scores, &current);
                             view! {
                                 <SyntheticNotice synthetic=board.dataset.synthetic />
                                 <p class="dataset-line">
                                     "Scores on " <strong>{board.dataset.name.clone()}</strong> " version " {board.dataset.version}
-                                    " (" {board.scores.cases} " cases) · mean ± sample std over each entry's runs · click a column to sort, a value to see the items behind it"
+                                    " (" {board.cases} " cases) · mean ± sample std over each entry's runs · hover a value for its 95% bootstrap interval, click it for the items behind it · click a column to sort"
                                 </p>
-                                <LeaderboardTable table view=current />
+                                <LeaderboardTable board view=current />
                             }
                                 .into_any()
                         }
                         Err(e) => view! { <ErrorBox error=e /> }.into_any(),
                     }
                 })}
-            </Suspense>
+            </Transition>
         </section>
     }
 }
 
+/// The tooltip of a cell: its 95% bootstrap interval over cases.
+fn interval_title(ci: Option<(f64, f64)>) -> Option<String> {
+    ci.map(|(lo, hi)| format!("95% CI [{lo:.4}, {hi:.4}] (bootstrap over cases, 1000 resamples)"))
+}
+
 #[component]
-fn LeaderboardTable(table: Table, view: View) -> impl IntoView {
+fn LeaderboardTable(board: LeaderboardView, view: View) -> impl IntoView {
+    let LeaderboardView {
+        table,
+        intervals,
+        chart,
+        ..
+    } = board;
     if table.rows.is_empty() {
         return view! { <p class="empty">"No run of this task has been uploaded yet. 尚无该任务的结果。"</p> }.into_any();
     }
@@ -108,7 +132,8 @@ fn LeaderboardTable(table: Table, view: View) -> impl IntoView {
     let rows = table
         .rows
         .iter()
-        .flat_map(|row| {
+        .zip(intervals)
+        .flat_map(|(row, row_intervals)| {
             let heading = (last_family != Some(row.family)).then(|| {
                 last_family = Some(row.family);
                 let label = row.family.map_or("Other 其他".to_owned(), |f| {
@@ -121,13 +146,14 @@ fn LeaderboardTable(table: Table, view: View) -> impl IntoView {
                 .iter()
                 .zip(&table.best)
                 .zip(&table.columns)
-                .map(|((cell, best), (key, _))| {
+                .zip(row_intervals)
+                .map(|(((cell, best), (key, _)), ci)| {
                     let is_best = matches!((cell, best), (Some(c), Some(b)) if c.mean == *b);
                     match cell {
                         Some(m) => {
                             let href = drilldown_url(&row.model, &Cell::of_column(&view, key));
                             view! {
-                                <td class="num" class:best=is_best>
+                                <td class="num" class:best=is_best title=interval_title(ci) data-ci=ci.is_some().then_some("true")>
                                     <a href=href class="cell-link">{format_cell(m)}</a>
                                 </td>
                             }
@@ -141,7 +167,15 @@ fn LeaderboardTable(table: Table, view: View) -> impl IntoView {
                 Some(
                     view! {
                         <tr>
-                            <td class="model">{row.model.clone()}</td>
+                            <td class="model">
+                                <a href=model_url(&row.model)>{row.model.clone()}</a>
+                                {(row.unavailable > 0).then(|| view! {
+                                    <span class="flag" data-testid="unavailable-flag"
+                                          title=format!("{} item(s) the judge could not label are left out of this entry's scores", row.unavailable)>
+                                        "⚠ " {row.unavailable} " unavailable"
+                                    </span>
+                                })}
+                            </td>
                             <td class="num muted">{row.runs}</td>
                             {cells}
                         </tr>
@@ -195,7 +229,9 @@ fn LeaderboardTable(table: Table, view: View) -> impl IntoView {
                 })
                 .collect_view()}
         </p>
-        <p class="legend"><span class="best">"Bold"</span> " = best mean in the column. Items the judge could not label are left out of the scores, never counted as wrong."</p>
+        <p class="legend"><span class="best">"Bold"</span> " = best mean in the column. ⚠ = the entry has items the judge could not label; they are left out of its scores, never counted as wrong."</p>
+        <figure class="chart-figure" data-testid="leaderboard-chart" inner_html=chart></figure>
+        <p><a href=compare_url(table.rows.first().map(|r| r.model.as_str()), table.rows.get(1).map(|r| r.model.as_str()))>"Compare two entries (paired bootstrap) →"</a></p>
     }
     .into_any()
 }

@@ -4,8 +4,10 @@
 pub mod admin_users;
 pub mod case_list;
 pub mod case_page;
+pub mod compare;
 pub mod drilldown;
 pub mod leaderboard;
+pub mod model;
 pub mod not_found;
 pub mod overview;
 pub mod sign_in;

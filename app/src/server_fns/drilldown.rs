@@ -17,6 +17,8 @@ pub struct CellItems {
     /// which the leaderboard shows as separate rows and this page together.
     pub entries: usize,
     pub drill: Drilldown,
+    /// For LJP, the confusion matrix as an SVG heat map (empty otherwise).
+    pub heatmap: String,
 }
 
 /// The items behind cell (`task`, `setup`, `class`) of `model`'s row; 400 for
@@ -76,10 +78,22 @@ pub async fn get_cell_items(
             entries.push(&run.entry_key);
         }
     }
+    let heatmap = drill.confusion.map_or_else(String::new, |counts| {
+        let labels: Vec<String> = engine::vocab::Verdict::ALL
+            .into_iter()
+            .map(|v| format!("{} {}", v.label_zh(), v.as_str()))
+            .collect();
+        let counts: Vec<Vec<usize>> = counts
+            .iter()
+            .map(|row| row.iter().map(|&c| c as usize).collect())
+            .collect();
+        crate::charts::heatmap("Gold vs predicted verdicts", &labels, &counts)
+    });
     Ok(CellItems {
         dataset: dataset_view(&dataset),
         entries: entries.len(),
         model,
         drill,
+        heatmap,
     })
 }

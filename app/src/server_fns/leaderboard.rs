@@ -1,19 +1,90 @@
-//! The leaderboard: the score document of the current dataset.
+//! The leaderboard: one view of the current dataset's score document, with
+//! the bootstrap interval of every cell and the view's bar chart.
 
 use leptos::prelude::*;
 
-use crate::types::Leaderboard;
+use crate::types::LeaderboardView;
 
+/// The table of view (`task`, `setup`, `sort`) as the leaderboard page shows
+/// it; unknown values fall back to the defaults, as in the page's URL.
 #[server(prefix = "/sfn")]
-pub async fn get_leaderboard() -> Result<Leaderboard, ServerFnError> {
+pub async fn get_leaderboard(
+    task: Option<String>,
+    setup: Option<String>,
+    sort: Option<String>,
+) -> Result<LeaderboardView, ServerFnError> {
+    use engine::leaderboard::{build_table, View};
+
     use crate::ssr::{current_dataset, dataset_view, db, from_db};
+
+    let view = View::from_query(task, setup, sort);
     let db = db()?;
     let dataset = current_dataset(&db).await?;
-    let scores = crate::ssr::leaderboard(&db, &dataset)
+    let doc = crate::ssr::leaderboard(&db, &dataset)
         .await
         .map_err(from_db)?;
-    Ok(Leaderboard {
+    let table = build_table(&doc, &view);
+    let keys: Vec<String> = table.columns.iter().map(|(k, _)| k.clone()).collect();
+    let by_entry = crate::analysis::intervals(&db, dataset.id, &view, keys.clone())
+        .await
+        .map_err(from_db)?;
+    let intervals = table
+        .rows
+        .iter()
+        .map(|row| {
+            keys.iter()
+                .map(|k| by_entry.get(row.entry).and_then(|m| m.get(k)).copied())
+                .collect()
+        })
+        .collect();
+    let chart = chart(&table, &view);
+    Ok(LeaderboardView {
         dataset: dataset_view(&dataset),
-        scores,
+        cases: doc.cases,
+        table,
+        intervals,
+        chart,
     })
+}
+
+/// Bars per class and overall, one per row of the table.
+#[cfg(feature = "ssr")]
+fn chart(table: &engine::leaderboard::Table, view: &engine::leaderboard::View) -> String {
+    use engine::run::Task;
+    use engine::vocab::Class;
+
+    use crate::charts::{grouped_bars, Series};
+
+    let overall = match view.task {
+        Task::Ljp => format!("overall_{}", view.setup.as_str()),
+        _ => "overall".to_owned(),
+    };
+    let picked: Vec<(usize, String)> = table
+        .columns
+        .iter()
+        .enumerate()
+        .filter(|(_, (key, _))| Class::parse(key).is_some() || *key == overall)
+        .map(|(i, (_, label))| (i, label.clone()))
+        .collect();
+    let series: Vec<Series> = table
+        .rows
+        .iter()
+        .map(|row| Series {
+            name: row.model.clone(),
+            values: picked
+                .iter()
+                .map(|&(i, _)| row.cells[i].map(|m| (m.mean, m.std)))
+                .collect(),
+        })
+        .collect();
+    let (title, axis) = match view.task {
+        Task::Lca => ("LCA Macro-F1 per class".to_owned(), "Macro-F1"),
+        Task::Dcg => ("DCG accuracy per class".to_owned(), "Accuracy"),
+        Task::Ljp => (
+            format!("LJP QWK per class ({} setup)", view.setup.label_en()),
+            "QWK",
+        ),
+    };
+    let groups: Vec<String> = picked.into_iter().map(|(_, label)| label).collect();
+    grouped_bars(&title, &groups, &series, axis)
 }

@@ -6,6 +6,7 @@ pub mod auth;
 pub mod cases;
 pub mod drilldown;
 pub mod leaderboard;
+pub mod models;
 pub mod overview;
 pub mod runs;
 pub mod users;

@@ -2,6 +2,7 @@
 //! exposes `router()`. Errors are JSON (`{"error": ...}`) with a 4xx/5xx status.
 
 mod cases;
+mod events;
 mod runs;
 
 pub use runs::MAX_RUN_BYTES;
@@ -16,6 +17,7 @@ use crate::AppState;
 pub fn router() -> Router<AppState> {
     Router::new()
         .merge(cases::router())
+        .merge(events::router())
         .merge(runs::router())
         .merge(stats::router())
         .merge(users::router())

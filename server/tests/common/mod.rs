@@ -101,6 +101,19 @@ impl TestApp {
         }
     }
 
+    /// The response to a GET whose body is left unread (for streams).
+    pub async fn open_stream(&self, uri: &str) -> axum::response::Response {
+        let req = Request::get(uri)
+            .header(header::HOST, "127.0.0.1:3000")
+            .body(Body::empty())
+            .expect("request");
+        self.router
+            .clone()
+            .oneshot(req)
+            .await
+            .expect("router answers")
+    }
+
     pub async fn get(&self, uri: &str) -> TestResponse {
         self.get_with_cookie(uri, None).await
     }

@@ -1,0 +1,77 @@
+//! Live updates: pages that show stored data subscribe to the server's change
+//! feed (`GET /api/events`, server-sent events) and refetch when it announces
+//! a change they show. On the server, and with JavaScript off, nothing is
+//! subscribed and the page is simply the server's rendering.
+
+use leptos::prelude::*;
+
+/// The state of a page's subscription.
+#[derive(Debug, Clone, Copy)]
+pub struct Live {
+    /// Goes up by one each time a change of the subscribed kind arrives (or
+    /// the page must resync after missing some); a resource keyed on it refetches.
+    pub changes: ReadSignal<u32>,
+    /// Whether the event stream is open.
+    pub connected: ReadSignal<bool>,
+}
+
+/// Subscribes the current page to server events named `event` for as long as
+/// the calling component lives.
+pub fn use_live(event: &'static str) -> Live {
+    let (changes, set_changes) = signal(0u32);
+    let (connected, set_connected) = signal(false);
+    #[cfg(feature = "hydrate")]
+    subscribe(event, set_changes, set_connected);
+    #[cfg(not(feature = "hydrate"))]
+    let _ = (event, set_changes, set_connected);
+    Live { changes, connected }
+}
+
+#[cfg(feature = "hydrate")]
+fn subscribe(event: &'static str, set_changes: WriteSignal<u32>, set_connected: WriteSignal<bool>) {
+    use wasm_bindgen::closure::Closure;
+    use wasm_bindgen::JsCast;
+
+    let Ok(source) = web_sys::EventSource::new("/api/events") else {
+        return;
+    };
+    let bump = move |_: web_sys::Event| set_changes.update(|n| *n = n.wrapping_add(1));
+    let on_change = Closure::<dyn Fn(web_sys::Event)>::new(bump);
+    for name in [event, "resync"] {
+        let _ = source.add_event_listener_with_callback(name, on_change.as_ref().unchecked_ref());
+    }
+    // The browser reconnects by itself after an error; what was announced
+    // meanwhile is lost, so a reconnection refetches.
+    let dropped = std::rc::Rc::new(std::cell::Cell::new(false));
+    let on_open = {
+        let dropped = dropped.clone();
+        Closure::<dyn Fn(web_sys::Event)>::new(move |e| {
+            set_connected.set(true);
+            if dropped.replace(false) {
+                bump(e);
+            }
+        })
+    };
+    let on_error = Closure::<dyn Fn(web_sys::Event)>::new(move |_| {
+        set_connected.set(false);
+        dropped.set(true);
+    });
+    source.set_onopen(Some(on_open.as_ref().unchecked_ref()));
+    source.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+    // The closures must live as long as the subscription; the owner drops them.
+    let held = StoredValue::new_local((source, on_change, on_open, on_error));
+    on_cleanup(move || {
+        held.try_with_value(|(source, ..)| source.close());
+    });
+}
+
+/// A small badge saying whether the page is updating live.
+#[component]
+pub fn LiveBadge(live: Live) -> impl IntoView {
+    view! {
+        <span class="live-badge" class:on=move || live.connected.get() data-testid="live-badge"
+              title="Updates without reload when runs are stored 有新结果时自动更新">
+            {move || if live.connected.get() { "● Live 实时" } else { "○ Static 静态" }}
+        </span>
+    }
+}

@@ -1,0 +1,142 @@
+//! Two entries compared score by score with a paired bootstrap over cases:
+//! both are recomputed on the same resamples, giving the difference A − B,
+//! its 95% interval and a two-sided p-value. The pickers are a GET form, so
+//! the page works without JavaScript and every comparison is a link.
+
+use engine::vocab::Class;
+use leptos::prelude::*;
+use leptos_meta::Title;
+use leptos_router::hooks::use_query_map;
+
+use crate::components::labels::{ErrorBox, Loading, SyntheticNotice};
+use crate::server_fns::models::compare;
+use crate::types::CompareView;
+use crate::url::encode;
+
+/// The compare page for models `a` and `b` (either may be missing).
+pub fn compare_url(a: Option<&str>, b: Option<&str>) -> String {
+    let mut url = "/compare".to_owned();
+    let parts: Vec<String> = [("a", a), ("b", b)]
+        .into_iter()
+        .filter_map(|(k, v)| Some(format!("{k}={}", encode(v?))))
+        .collect();
+    if !parts.is_empty() {
+        url.push('?');
+        url.push_str(&parts.join("&"));
+    }
+    url
+}
+
+#[component]
+pub fn ComparePage() -> impl IntoView {
+    let query = use_query_map();
+    let args = move || query.with(|q| (q.get("a"), q.get("b"), q.get("class")));
+    let data = Resource::new(args, |(a, b, class)| compare(a, b, class));
+    view! {
+        <Title text="Compare entries" />
+        <section class="panel">
+            <p><a href="/leaderboard">"← Leaderboard 排行榜"</a></p>
+            <h1>"Compare two entries 模型对比"</h1>
+            <Suspense fallback=Loading>
+                {move || Suspend::new(async move {
+                    match data.await {
+                        Ok(page) => view! { <CompareBody page /> }.into_any(),
+                        Err(e) => view! { <ErrorBox error=e /> }.into_any(),
+                    }
+                })}
+            </Suspense>
+        </section>
+    }
+}
+
+fn pct(p: f64) -> String {
+    if p == 0.0 {
+        "< 0.001".into()
+    } else {
+        format!("{p:.3}")
+    }
+}
+
+fn num(x: Option<f64>) -> String {
+    x.map_or_else(|| "—".into(), |x| format!("{x:.4}"))
+}
+
+#[component]
+fn CompareBody(page: CompareView) -> impl IntoView {
+    let picker = |name: &'static str, label: &'static str, current: Option<String>| {
+        view! {
+            <label class="field">
+                {label}
+                <select name=name data-testid=format!("pick-{name}")>
+                    <option value="">"—"</option>
+                    {page.models.iter().map(|m| {
+                        let selected = current.as_deref() == Some(m.as_str());
+                        view! { <option value=m.clone() selected=selected>{m.clone()}</option> }
+                    }).collect_view()}
+                </select>
+            </label>
+        }
+    };
+    let class_now = page.class;
+    view! {
+        <SyntheticNotice synthetic=page.dataset.synthetic />
+        <form method="get" action="/compare" class="filters">
+            {picker("a", "Entry A 条目甲", page.a.clone())}
+            {picker("b", "Entry B 条目乙", page.b.clone())}
+            <label class="field">
+                "Cases 案件范围"
+                <select name="class">
+                    <option value="overall">"All 全部"</option>
+                    {Class::ALL.into_iter().map(|c| view! {
+                        <option value=c.as_str() selected=class_now == Some(c)>{c.label_en()} " " {c.label_zh()}</option>
+                    }).collect_view()}
+                </select>
+            </label>
+            <div class="filter-actions"><button type="submit" class="primary">"Compare 对比"</button></div>
+        </form>
+        {if page.rows.is_empty() {
+            view! { <p class="empty">"Pick two entries to compare them. 请选择两个条目。"</p> }.into_any()
+        } else {
+            view! {
+                <p class="dataset-line">
+                    "Paired bootstrap over " {page.dataset.case_count} " cases (" {page.resamples}
+                    " resamples, fixed seed): each resample scores both entries on the same cases. Entry means are over each entry's runs."
+                </p>
+                <div class="table-scroll">
+                    <table class="compare" data-testid="compare">
+                        <thead>
+                            <tr>
+                                <th>"Score"</th><th class="num">"A"</th><th class="num">"B"</th>
+                                <th class="num">"A − B"</th><th class="num">"95% CI"</th><th class="num">"p"</th>
+                            </tr>
+                        </thead>
+                        <tbody>
+                            {page.rows.iter().map(|r| {
+                                let (diff, ci, p, significant) = match r.result {
+                                    Some(res) => (
+                                        format!("{:+.4}", res.diff),
+                                        format!("[{:+.4}, {:+.4}]", res.ci.0, res.ci.1),
+                                        pct(res.p_value),
+                                        res.ci.0 > 0.0 || res.ci.1 < 0.0,
+                                    ),
+                                    None => ("—".into(), "—".into(), "—".into(), false),
+                                };
+                                view! {
+                                    <tr class:significant=significant>
+                                        <td>{r.metric.clone()}</td>
+                                        <td class="num">{num(r.a)}</td>
+                                        <td class="num">{num(r.b)}</td>
+                                        <td class="num">{diff}</td>
+                                        <td class="num">{ci}</td>
+                                        <td class="num">{p}</td>
+                                    </tr>
+                                }
+                            }).collect_view()}
+                        </tbody>
+                    </table>
+                </div>
+                <p class="legend">"Highlighted rows: the 95% interval of A − B excludes 0. p is two-sided; its resolution is 1/" {page.resamples} "."</p>
+            }.into_any()
+        }}
+    }
+}

@@ -1,0 +1,120 @@
+//! A model's page: its stored runs on the current dataset, grouped into
+//! entries (runs made in the same setting), and for each task a table with
+//! one row per run and the entry's mean ± std below them.
+
+use engine::leaderboard::{format_cell, Table};
+use engine::run::Task;
+use leptos::prelude::*;
+use leptos_meta::Title;
+use leptos_router::hooks::use_params_map;
+
+use crate::components::labels::{ErrorBox, Loading, SyntheticNotice};
+use crate::components::live::{use_live, LiveBadge};
+use crate::server_fns::models::get_model;
+use crate::types::ModelEntryView;
+use crate::url::encode;
+
+/// The page of `model`.
+pub fn model_url(model: &str) -> String {
+    format!("/models/{}", encode(model))
+}
+
+#[component]
+pub fn ModelPage() -> impl IntoView {
+    let params = use_params_map();
+    let model = move || params.with(|p| p.get("model").unwrap_or_default());
+    let live = use_live("runs");
+    let data = Resource::new(move || (model(), live.changes.get()), |(m, _)| get_model(m));
+    view! {
+        <Transition fallback=Loading>
+            {move || Suspend::new(async move {
+                match data.await {
+                    Ok(page) => view! {
+                        <Title text=format!("{} · model", page.model) />
+                        <section class="panel">
+                            <p><a href="/leaderboard">"← Leaderboard 排行榜"</a></p>
+                            <h1>{page.model.clone()} " " <LiveBadge live /></h1>
+                            <SyntheticNotice synthetic=page.dataset.synthetic />
+                            <p class="dataset-line">
+                                "Runs on " <strong>{page.dataset.name.clone()}</strong> " version " {page.dataset.version}
+                                " · " {page.entries.len()} " entr" {if page.entries.len() == 1 { "y" } else { "ies" }}
+                                " · " <a href=format!("/compare?a={}", encode(&page.model))>"compare with another entry"</a>
+                            </p>
+                            {page.entries.into_iter().map(|e| view! { <EntrySection entry=e /> }).collect_view()}
+                        </section>
+                    }.into_any(),
+                    Err(e) => view! { <section class="panel"><ErrorBox error=e /></section> }.into_any(),
+                }
+            })}
+        </Transition>
+    }
+}
+
+#[component]
+fn EntrySection(entry: ModelEntryView) -> impl IntoView {
+    let family = entry
+        .family
+        .map(|f| format!("{} {}", f.label_en(), f.label_zh()));
+    view! {
+        <section class="entry" data-testid="model-entry">
+            <h2>
+                {family.unwrap_or_else(|| "Entry".into())}
+                {entry.setting.iter().map(|(k, v)| view! { <span class="setting">{k.clone()} ": " {v.clone()}</span> }).collect_view()}
+            </h2>
+            <div class="table-scroll">
+                <table class="runs" data-testid="model-runs">
+                    <thead><tr><th>"Run"</th><th>"Created"</th><th>"Uploaded by"</th><th class="num">"Unavailable items"</th></tr></thead>
+                    <tbody>
+                        {entry.runs.iter().map(|r| view! {
+                            <tr>
+                                <td>{r.run}</td>
+                                <td>{r.created_at.clone()}</td>
+                                <td>{r.uploaded_by.clone().unwrap_or_else(|| "—".into())}</td>
+                                <td class="num" class:flagged={r.unavailable > 0}>{r.unavailable}</td>
+                            </tr>
+                        }).collect_view()}
+                    </tbody>
+                </table>
+            </div>
+            {entry.tables.into_iter().map(|(task, table)| view! { <RunTable task table /> }).collect_view()}
+        </section>
+    }
+}
+
+/// One task's scores: a row per run, the entry's mean ± std last.
+#[component]
+fn RunTable(task: Task, table: Table) -> impl IntoView {
+    let title = match task {
+        Task::Ljp => format!(
+            "{} · {} (per-class columns: interaction setup)",
+            task.as_str().to_uppercase(),
+            task.label_zh()
+        ),
+        _ => format!("{} · {}", task.as_str().to_uppercase(), task.label_zh()),
+    };
+    let last = table.rows.len().saturating_sub(1);
+    view! {
+        <h3>{title}</h3>
+        <div class="table-scroll">
+            <table class="leaderboard per-run">
+                <thead>
+                    <tr>
+                        <th>""</th>
+                        {table.columns.iter().map(|(_, label)| view! { <th class="num">{label.clone()}</th> }).collect_view()}
+                    </tr>
+                </thead>
+                <tbody>
+                    {table.rows.iter().enumerate().map(|(i, row)| view! {
+                        <tr class:summary=i == last>
+                            <td class="model">{row.model.clone()}</td>
+                            {row.cells.iter().map(|c| match c {
+                                Some(m) => view! { <td class="num">{format_cell(m)}</td> }.into_any(),
+                                None => view! { <td class="num muted">"—"</td> }.into_any(),
+                            }).collect_view()}
+                        </tr>
+                    }).collect_view()}
+                </tbody>
+            </table>
+        </div>
+    }
+}

@@ -1,0 +1,186 @@
+//! A model's page (its runs and per-run scores) and the comparison of two
+//! entries by paired bootstrap.
+
+use leptos::prelude::*;
+
+use crate::types::{CompareView, ModelView};
+
+/// Every stored run of `model` on the current dataset, grouped into entries;
+/// 404 when it has none.
+#[server(prefix = "/sfn")]
+pub async fn get_model(model: String) -> Result<ModelView, ServerFnError> {
+    use db::DbError;
+    use engine::leaderboard::{build_table, View};
+    use engine::run::Task;
+    use engine::score::{summarise_entry, ScoreDocument};
+
+    use crate::ssr::{current_dataset, dataset_view, db, from_db};
+    use crate::types::{ModelEntryView, RunRow};
+
+    let db = db()?;
+    let dataset = current_dataset(&db).await?;
+    let runs = db::runs::model_runs(&db, dataset.id, &model)
+        .await
+        .map_err(from_db)?;
+    if runs.is_empty() {
+        return Err(from_db(DbError::NotFound(format!(
+            "no run of model \"{model}\" has been uploaded for this dataset"
+        ))));
+    }
+    let cases = db::cases::all(&db, dataset.id).await.map_err(from_db)?;
+    let mut groups: Vec<(engine::run::EntryKey, Vec<db::runs::ModelRun>)> = Vec::new();
+    for run in runs {
+        match groups.iter_mut().find(|(k, _)| *k == run.entry_key) {
+            Some((_, g)) => g.push(run),
+            None => groups.push((run.entry_key.clone(), vec![run])),
+        }
+    }
+    let entries = groups
+        .into_iter()
+        .map(|(key, runs)| {
+            // One row per run, then the entry itself.
+            let mut rows: Vec<_> = runs
+                .iter()
+                .map(|r| {
+                    let mut k = key.clone();
+                    k.model = format!("Run {}", r.info.run_number);
+                    summarise_entry(k, std::slice::from_ref(&r.scores), &cases)
+                })
+                .collect();
+            let all: Vec<_> = runs.iter().map(|r| r.scores.clone()).collect();
+            let mut mean_key = key.clone();
+            mean_key.model = format!("Mean ± std ({} runs)", runs.len());
+            rows.push(summarise_entry(mean_key, &all, &cases));
+            let doc = ScoreDocument {
+                dataset: None,
+                cases: cases.len(),
+                entries: rows,
+            };
+            let tables = Task::ALL
+                .into_iter()
+                .map(|task| {
+                    let view = View::from_query(Some(task.as_str().into()), None, None);
+                    (task, build_table(&doc, &view))
+                })
+                .filter(|(_, t)| !t.rows.is_empty())
+                .collect();
+            let mut setting = Vec::new();
+            for (name, value) in [
+                ("judge", &key.judge),
+                ("user model", &key.user_model),
+                ("dataset", &key.dataset),
+            ] {
+                if let Some(v) = value {
+                    setting.push((name.to_owned(), v.clone()));
+                }
+            }
+            for (name, value) in &key.extra {
+                let shown = value
+                    .as_str()
+                    .map_or_else(|| value.to_string(), str::to_owned);
+                setting.push((name.clone(), shown));
+            }
+            ModelEntryView {
+                setting,
+                family: key.family,
+                runs: runs
+                    .iter()
+                    .map(|r| RunRow {
+                        run: r.info.run_number,
+                        created_at: r.info.created_at.clone(),
+                        uploaded_by: r.uploaded_by.clone(),
+                        unavailable: r.info.unavailable,
+                    })
+                    .collect(),
+                tables,
+            }
+        })
+        .collect();
+    Ok(ModelView {
+        dataset: dataset_view(&dataset),
+        model,
+        entries,
+    })
+}
+
+/// Entry `a` against entry `b` (by model; the first entry of that model) on
+/// every score, over all cases or `class`. Without both, only the pickers.
+#[server(prefix = "/sfn")]
+pub async fn compare(
+    a: Option<String>,
+    b: Option<String>,
+    class: Option<String>,
+) -> Result<CompareView, ServerFnError> {
+    use axum::http::StatusCode;
+    use engine::score::Metric;
+    use engine::vocab::{Class, Vocabulary};
+
+    use crate::analysis::{compare, entries, RESAMPLES};
+    use crate::ssr::{current_dataset, dataset_view, db, from_db, set_status};
+    use crate::types::CompareRow;
+
+    let class = match class
+        .as_deref()
+        .filter(|c| !c.is_empty() && *c != "overall")
+    {
+        None => None,
+        Some(c) => Some(Class::parse(c).ok_or_else(|| {
+            set_status(StatusCode::BAD_REQUEST);
+            ServerFnError::new(format!(
+                "unknown class \"{c}\"; expected overall or one of {}",
+                Class::expected()
+            ))
+        })?),
+    };
+    let db = db()?;
+    let dataset = current_dataset(&db).await?;
+    let all = entries(&db, dataset.id).await.map_err(from_db)?;
+    let mut models: Vec<String> = Vec::new();
+    for key in &all.keys {
+        if !models.contains(&key.model) {
+            models.push(key.model.clone());
+        }
+    }
+    let index = |name: &Option<String>| -> Result<Option<usize>, ServerFnError> {
+        match name.as_deref().filter(|n| !n.is_empty()) {
+            None => Ok(None),
+            Some(n) => all
+                .keys
+                .iter()
+                .position(|k| k.model == n)
+                .map(Some)
+                .ok_or_else(|| {
+                    set_status(StatusCode::NOT_FOUND);
+                    ServerFnError::new(format!("no entry of model \"{n}\" on this dataset"))
+                }),
+        }
+    };
+    let (ia, ib) = (index(&a)?, index(&b)?);
+    let rows = match (ia, ib) {
+        (Some(ia), Some(ib)) => {
+            let results = compare(&db, dataset.id, ia, ib, Metric::ALL.to_vec(), class)
+                .await
+                .map_err(from_db)?;
+            results
+                .into_iter()
+                .map(|(metric, result)| CompareRow {
+                    metric: metric.label(),
+                    a: all.samples[ia].value(metric, class),
+                    b: all.samples[ib].value(metric, class),
+                    result,
+                })
+                .filter(|r| r.a.is_some() || r.b.is_some())
+                .collect()
+        }
+        _ => Vec::new(),
+    };
+    Ok(CompareView {
+        dataset: dataset_view(&dataset),
+        models,
+        a,
+        b,
+        class,
+        rows,
+        resamples: RESAMPLES,
+    })
+}

@@ -1,0 +1,45 @@
+//! A feed of committed changes. Writers announce what they committed
+//! ([`Db::notify`], called after the transaction commits, never before); pages
+//! that show that data live ([`Db::subscribe`]) refetch when it arrives. The
+//! feed is per process: it is a convenience for open pages, not a log, and a
+//! subscriber that falls behind is told to refetch everything.
+
+use serde::{Deserialize, Serialize};
+
+use crate::Db;
+
+/// How many changes a slow subscriber may fall behind before it is told it lagged.
+pub const CAPACITY: usize = 64;
+
+/// One committed change.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Change {
+    /// Runs were stored (or replaced) for a dataset version.
+    RunsStored {
+        dataset_id: i64,
+        /// The models of the stored runs.
+        models: Vec<String>,
+    },
+}
+
+impl Change {
+    /// The name of the server-sent event that carries this change.
+    pub fn event_name(&self) -> &'static str {
+        match self {
+            Self::RunsStored { .. } => "runs",
+        }
+    }
+}
+
+impl Db {
+    /// A receiver of every change committed from now on.
+    pub fn subscribe(&self) -> tokio::sync::broadcast::Receiver<Change> {
+        self.changes.subscribe()
+    }
+
+    /// Announces a committed change. Having no subscriber is not an error.
+    pub(crate) fn notify(&self, change: Change) {
+        let _ = self.changes.send(change);
+    }
+}
