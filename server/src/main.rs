@@ -14,6 +14,8 @@ use db::Db;
 use engine::accounts::Role;
 use server::{config, demo, router, AppState};
 
+mod run_command;
+
 #[derive(Debug, Parser)]
 #[command(
     name = "lexpilot",
@@ -90,6 +92,9 @@ enum Command {
         #[command(flatten)]
         db: DbArg,
     },
+    /// Run the benchmark against OpenAI-compatible endpoints (evaluated model, user model,
+    /// judges) and write run files; resumable, with a progress bar and the scores at the end
+    Run(Box<run_command::RunArgs>),
     /// Manage accounts
     User {
         #[command(subcommand)]
@@ -195,6 +200,7 @@ fn read_dataset(file: &Path) -> anyhow::Result<Result<Vec<engine::dataset::Case>
 async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Serve { addr, db } => serve(addr, &db.db).await.map(|()| ExitCode::SUCCESS),
+        Command::Run(args) => run_command::run(*args).await,
         Command::Validate {
             dataset: None,
             files,

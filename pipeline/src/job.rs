@@ -1,0 +1,540 @@
+//! A pipeline job: the configured runs over a dataset, as a unit the CLI
+//! runs in the foreground and the web server can run in the background.
+//!
+//! [`Job::new`] checks the configuration and reads the API keys;
+//! [`Job::progress`] hands out a `watch` receiver of [`Progress`];
+//! [`Job::run`] makes every item of every run, at most a few items per
+//! endpoint slot in flight, writes each run file as soon as its last item is
+//! done, and returns the [`RunOutput`]s. Cancelling the token stops it
+//! gracefully: no new request starts, requests in flight finish and are
+//! cached, and the job returns [`PipelineError::Cancelled`]; running the same
+//! job again resumes from the cache. Dropping the future instead aborts at
+//! once (calls in flight are then repeated on resume; finished ones never).
+//!
+//! # Files (under `out_dir`)
+//!
+//! - `<model>[.<condition>].run<N>.jsonl`: the run file (`docs/formats.md` §3),
+//!   written whole through a temporary file and checked with the engine's
+//!   parser against the dataset;
+//! - `<model>[.<condition>].run<N>.usage.json`: tokens and cost ([`RunUsage`]);
+//! - `cache/calls.jsonl`: the call cache ([`crate::cache`]).
+//!
+//! `<model>` is the model name with every character but ASCII letters,
+//! digits, `.`, `-` and `_` replaced by `_`; the condition is added when it
+//! is not `standard`.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use engine::dataset::Case;
+use engine::run::{Run, RunHeader};
+use engine::vocab::Consultation;
+use serde::Serialize;
+use serde_json::{json, Map, Value};
+use tokio::sync::watch;
+use tokio::task::JoinSet;
+use tokio_util::sync::CancellationToken;
+
+use crate::cache::Cache;
+use crate::client::{Caller, Client, Stop};
+use crate::config::{ApiKey, Config, Endpoint, UserCondition};
+use crate::error::PipelineError;
+use crate::panel;
+use crate::prompts;
+use crate::tasks::{Ctx, ItemOut, Position, RunState, Unit};
+use crate::usage::{RunUsage, UsageTally};
+
+/// How far a job is.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Progress {
+    /// Items finished (labelled or unavailable), over all runs.
+    pub done: usize,
+    /// Items to make, over all runs.
+    pub total: usize,
+    /// Finished items marked unavailable.
+    pub failures: usize,
+    /// HTTP requests sent, retries included.
+    pub calls: u64,
+    /// Calls served from the cache.
+    pub cached_calls: u64,
+    /// Retries after a failed request.
+    pub retries: u64,
+    /// Run files written.
+    pub runs_written: usize,
+    /// Time since the job started.
+    pub elapsed: Duration,
+}
+
+/// One finished run.
+#[derive(Debug, Clone)]
+pub struct RunOutput {
+    /// The repetition.
+    pub run: u32,
+    /// The run file.
+    pub path: PathBuf,
+    /// The usage sidecar.
+    pub usage_path: PathBuf,
+    /// Its tokens and cost.
+    pub usage: RunUsage,
+    /// The run as the engine parsed it back.
+    pub parsed: Run,
+}
+
+/// A configured job over a dataset; see the [module documentation](self).
+#[derive(Debug)]
+pub struct Job {
+    config: Config,
+    cases: Arc<Vec<Case>>,
+    keys: Keys,
+    seats: Vec<usize>,
+    progress: watch::Sender<Progress>,
+}
+
+#[derive(Debug)]
+struct Keys {
+    model: Option<ApiKey>,
+    user: Option<ApiKey>,
+    judges: Vec<Option<ApiKey>>,
+}
+
+fn read_key(role: &'static str, endpoint: &Endpoint) -> Result<Option<ApiKey>, PipelineError> {
+    let Some(var) = &endpoint.key_env else {
+        return Ok(None);
+    };
+    match std::env::var(var) {
+        Ok(key) if !key.trim().is_empty() => Ok(Some(ApiKey::new(key.trim()))),
+        _ => Err(PipelineError::MissingKey {
+            role,
+            model: endpoint.model.clone(),
+            var: var.clone(),
+        }),
+    }
+}
+
+/// The file-name form of a model name.
+fn slug(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+impl Job {
+    /// Checks `config` against `cases` and reads the API keys from the
+    /// environment.
+    pub fn new(config: Config, cases: Vec<Case>) -> Result<Job, PipelineError> {
+        let invalid = |m: &str| Err(PipelineError::Config(m.to_owned()));
+        if cases.is_empty() {
+            return invalid("the dataset has no case");
+        }
+        if config.tasks.is_empty() {
+            return invalid("no task selected");
+        }
+        if config.runs == 0 || config.first_run == 0 {
+            return invalid("runs and the first run number must be at least 1");
+        }
+        if config.judges.is_empty() {
+            return invalid("no judge given");
+        }
+        if config.model.model.trim().is_empty() {
+            return invalid("the evaluated model has no name");
+        }
+        let settings = std::iter::once(&config.model)
+            .chain(std::iter::once(&config.user))
+            .chain(&config.judges)
+            .map(|e| e.settings);
+        for s in settings {
+            if !(s.temperature.is_finite() && s.temperature >= 0.0) || s.max_tokens == 0 {
+                return invalid("temperatures must be at least 0 and max_tokens at least 1");
+            }
+        }
+        let model_vendor = config.model.vendor();
+        let vendors: Vec<String> = config.judges.iter().map(Endpoint::vendor).collect();
+        let vendor_refs: Vec<&str> = vendors.iter().map(String::as_str).collect();
+        let Some(seats) = panel::seated(&model_vendor, &vendor_refs) else {
+            return Err(PipelineError::Config(format!(
+                "every judge is from the evaluated model's vendor ({model_vendor}) and recuses; \
+                 add a judge from another vendor"
+            )));
+        };
+        let keys = Keys {
+            model: read_key("model", &config.model)?,
+            user: if config.tasks.uses_user_model() {
+                read_key("user", &config.user)?
+            } else {
+                None
+            },
+            judges: seats
+                .iter()
+                .map(|&i| read_key("judge", &config.judges[i]))
+                .collect::<Result<_, _>>()?,
+        };
+        let (progress, _) = watch::channel(Progress::default());
+        Ok(Job {
+            config,
+            cases: Arc::new(cases),
+            keys,
+            seats,
+            progress,
+        })
+    }
+
+    /// A receiver of the job's progress, updated as items finish and a few
+    /// times a second.
+    pub fn progress(&self) -> watch::Receiver<Progress> {
+        self.progress.subscribe()
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// The number of items the job makes over all its runs.
+    pub fn total_items(&self) -> usize {
+        self.units().len() * self.config.runs as usize
+    }
+
+    /// The run file of repetition `run`.
+    pub fn run_path(&self, run: u32) -> PathBuf {
+        self.config
+            .out_dir
+            .join(format!("{}.run{run}.jsonl", self.stem()))
+    }
+
+    fn usage_path(&self, run: u32) -> PathBuf {
+        self.config
+            .out_dir
+            .join(format!("{}.run{run}.usage.json", self.stem()))
+    }
+
+    fn stem(&self) -> String {
+        let model = slug(&self.config.model.model);
+        match self.config.user_condition {
+            UserCondition::Standard => model,
+            c => format!("{model}.{}", c.as_str()),
+        }
+    }
+
+    /// The header of repetition `run`, without `created_at`: the model, its
+    /// family, the dataset, the judge(s) and the user model, and as extra
+    /// fields the user condition, the seated and recused judges with the
+    /// aggregation rule, the SHA-256 of every prompt the tasks may use and the
+    /// generation settings. All but `run` are the same for every run of a
+    /// job, so its runs form one leaderboard entry.
+    pub fn header(&self, run: u32) -> RunHeader {
+        let c = &self.config;
+        let seated: Vec<&Endpoint> = self.seats.iter().map(|&i| &c.judges[i]).collect();
+        let judge_entry = |e: &Endpoint| json!({"model": e.model, "vendor": e.vendor()});
+        let mut extra = Map::new();
+        extra.insert("user_condition".into(), json!(c.user_condition.as_str()));
+        extra.insert(
+            "judges".into(),
+            Value::Array(seated.iter().map(|e| judge_entry(e)).collect()),
+        );
+        let recused: Vec<Value> = c
+            .judges
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !self.seats.contains(i))
+            .map(|(_, e)| judge_entry(e))
+            .collect();
+        if !recused.is_empty() {
+            extra.insert("recused_judges".into(), Value::Array(recused));
+        }
+        extra.insert("judge_aggregation".into(), json!(panel::rule(seated.len())));
+        let prompts: Map<String, Value> = prompts::used(&c.tasks, c.user_condition)
+            .into_iter()
+            .map(|t| (t.name.to_owned(), Value::String(t.sha256())))
+            .collect();
+        extra.insert("prompts".into(), Value::Object(prompts));
+        let mut generation = Map::new();
+        generation.insert("model".into(), json!(c.model.settings));
+        if c.tasks.uses_user_model() {
+            generation.insert("user".into(), json!(c.user.settings));
+        }
+        generation.insert("judge".into(), json!(seated.first().map(|e| e.settings)));
+        extra.insert("generation".into(), Value::Object(generation));
+        RunHeader {
+            model: c.model.model.clone(),
+            family: c.family,
+            run,
+            dataset: c.dataset_name.clone(),
+            judge: Some(
+                seated
+                    .iter()
+                    .map(|e| e.model.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" + "),
+            ),
+            user_model: c.tasks.uses_user_model().then(|| c.user.model.clone()),
+            created_at: None,
+            extra,
+        }
+    }
+
+    /// The items of one run, in the order they are started: case by case.
+    fn units(&self) -> Vec<(usize, Unit)> {
+        let tasks = &self.config.tasks;
+        let mut per_case = Vec::new();
+        if tasks.lca {
+            per_case.extend(Consultation::ALL.map(Unit::Lca));
+        }
+        if tasks.dcg {
+            per_case.push(Unit::Dcg);
+        }
+        per_case.extend(tasks.ljp.iter().map(|&s| Unit::Ljp(s)));
+        (0..self.cases.len())
+            .flat_map(|case| per_case.iter().map(move |&u| (case, u)))
+            .collect()
+    }
+
+    fn context(&self, client: Client) -> Result<Ctx, PipelineError> {
+        let c = &self.config;
+        let judges = self
+            .seats
+            .iter()
+            .zip(&self.keys.judges)
+            .map(|(&i, key)| {
+                let e = c.judges[i].clone();
+                Caller::new(format!("judge:{}", e.model), e, key.clone(), c.limits)
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(Ctx {
+            client,
+            model: Caller::new(
+                "model".into(),
+                c.model.clone(),
+                self.keys.model.clone(),
+                c.limits,
+            )?,
+            user: Caller::new(
+                "user".into(),
+                c.user.clone(),
+                self.keys.user.clone(),
+                c.limits,
+            )?,
+            judges,
+            condition: c.user_condition,
+            judge_attempts: c.retry.judge_attempts,
+        })
+    }
+
+    /// Runs the job; see the [module documentation](self).
+    pub async fn run(self, cancel: CancellationToken) -> Result<Vec<RunOutput>, PipelineError> {
+        let started = Instant::now();
+        let out_dir = self.config.out_dir.clone();
+        tokio::fs::create_dir_all(&out_dir)
+            .await
+            .map_err(|source| PipelineError::Io {
+                action: "create the out dir",
+                path: out_dir.clone(),
+                source,
+            })?;
+        let cache = Arc::new(Cache::open(&out_dir).await?);
+        let cache_path = cache.path().to_owned();
+        let inner = cancel.child_token();
+        let client = Client::new(self.config.retry, cache, inner.clone())?;
+        let ctx = Arc::new(self.context(client)?);
+
+        let units = self.units();
+        let runs: Vec<u32> =
+            (self.config.first_run..self.config.first_run + self.config.runs).collect();
+        let states: Vec<Arc<RunState>> = runs
+            .iter()
+            .map(|r| {
+                Arc::new(RunState {
+                    sample: format!("run{r}"),
+                    usage: UsageTally::default(),
+                })
+            })
+            .collect();
+        let mut pending = Vec::with_capacity(units.len() * runs.len());
+        for r in 0..runs.len() {
+            pending.extend(units.iter().map(|&(case, unit)| (r, case, unit)));
+        }
+        let mut pending = pending.into_iter();
+        let total = units.len() * runs.len();
+        self.progress.send_modify(|p| {
+            *p = Progress {
+                total,
+                ..Progress::default()
+            }
+        });
+
+        let slots = self.config.limits.concurrency.max(1);
+        let in_flight_limit = (slots * (self.seats.len() + 2)).max(4);
+        let mut items: Vec<Vec<(Position, ItemOut)>> = vec![Vec::new(); runs.len()];
+        let mut outputs = Vec::new();
+        let mut stopped: Option<Stop> = None;
+        let mut set: JoinSet<(usize, Position, Result<ItemOut, Stop>)> = JoinSet::new();
+        let mut ticker = tokio::time::interval(Duration::from_millis(250));
+        loop {
+            while stopped.is_none() && !inner.is_cancelled() && set.len() < in_flight_limit {
+                let Some((r, case, unit)) = pending.next() else {
+                    break;
+                };
+                let (ctx, cases, state) = (ctx.clone(), self.cases.clone(), states[r].clone());
+                set.spawn(async move {
+                    let result = ctx.item(&state, &cases[case], unit).await;
+                    (r, unit.order(case), result)
+                });
+            }
+            let joined = tokio::select! {
+                joined = set.join_next() => joined,
+                _ = ticker.tick() => {
+                    self.publish(&ctx, started, |_| {});
+                    continue;
+                }
+            };
+            let Some(joined) = joined else { break };
+            let (r, order, result) = joined.map_err(|e| PipelineError::Task(e.to_string()))?;
+            match result {
+                Ok(item) => {
+                    let unavailable = item.unavailable;
+                    items[r].push((order, item));
+                    self.publish(&ctx, started, |p| {
+                        p.done += 1;
+                        p.failures += usize::from(unavailable);
+                    });
+                    if items[r].len() == units.len() {
+                        let usage = states[r].usage.finish(
+                            &self.config.model.model,
+                            runs[r],
+                            started.elapsed().as_secs_f64(),
+                        );
+                        let output = self.write_run(runs[r], &mut items[r], usage).await?;
+                        outputs.push(output);
+                        self.publish(&ctx, started, |p| p.runs_written += 1);
+                    }
+                }
+                Err(stop) => {
+                    if stopped.is_none() {
+                        inner.cancel();
+                        stopped = Some(stop);
+                    } else if let Stop::Fatal(_) = stop {
+                        stopped = Some(stop);
+                    }
+                }
+            }
+        }
+        self.publish(&ctx, started, |_| {});
+        match stopped {
+            None if cancel.is_cancelled() && outputs.len() < runs.len() => {
+                Err(PipelineError::Cancelled { cache: cache_path })
+            }
+            None => {
+                outputs.sort_by_key(|o| o.run);
+                Ok(outputs)
+            }
+            Some(Stop::Cancelled) => Err(PipelineError::Cancelled { cache: cache_path }),
+            Some(Stop::Fatal(e)) => Err(e),
+        }
+    }
+
+    fn publish(&self, ctx: &Ctx, started: Instant, change: impl FnOnce(&mut Progress)) {
+        let counters = &ctx.client.counters;
+        self.progress.send_modify(|p| {
+            change(p);
+            p.calls = counters.requests.load(Ordering::Relaxed);
+            p.cached_calls = counters.cached.load(Ordering::Relaxed);
+            p.retries = counters.retries.load(Ordering::Relaxed);
+            p.elapsed = started.elapsed();
+        });
+    }
+
+    /// Writes one run file and its usage sidecar, and parses the run back.
+    async fn write_run(
+        &self,
+        run: u32,
+        items: &mut [(Position, ItemOut)],
+        usage: RunUsage,
+    ) -> Result<RunOutput, PipelineError> {
+        items.sort_by_key(|(order, _)| *order);
+        let mut header = self.header(run);
+        header.created_at =
+            Some(chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true));
+        let mut text = header_line_text(&header);
+        for (_, item) in items.iter() {
+            text.push_str(&item.line);
+            text.push('\n');
+        }
+        let path = self.run_path(run);
+        write_atomically(&path, text.as_bytes(), "write the run file").await?;
+        let usage_path = self.usage_path(run);
+        let usage_text = serde_json::to_string_pretty(&usage).unwrap_or_default() + "\n";
+        write_atomically(&usage_path, usage_text.as_bytes(), "write the usage file").await?;
+        let parsed = engine::run::parse_run(&text, &self.cases).map_err(|errors| {
+            PipelineError::InvalidRun {
+                path: path.clone(),
+                errors,
+            }
+        })?;
+        Ok(RunOutput {
+            run,
+            path,
+            usage_path,
+            usage,
+            parsed,
+        })
+    }
+}
+
+/// The header line: `"kind": "run"` first, then the header's fields.
+fn header_line_text(header: &RunHeader) -> String {
+    #[derive(Serialize)]
+    struct Line<'a> {
+        kind: &'static str,
+        #[serde(flatten)]
+        header: &'a RunHeader,
+    }
+    let mut text = serde_json::to_string(&Line {
+        kind: "run",
+        header,
+    })
+    .unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+/// Writes `bytes` to `path` through a temporary file beside it, synced, then
+/// renamed over `path`.
+async fn write_atomically(
+    path: &Path,
+    bytes: &[u8],
+    action: &'static str,
+) -> Result<(), PipelineError> {
+    let io = |source| PipelineError::Io {
+        action,
+        path: path.to_owned(),
+        source,
+    };
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    {
+        use tokio::io::AsyncWriteExt;
+        let mut file = tokio::fs::File::create(&tmp).await.map_err(io)?;
+        file.write_all(bytes).await.map_err(io)?;
+        file.sync_all().await.map_err(io)?;
+    }
+    tokio::fs::rename(&tmp, path).await.map_err(io)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slugs_keep_only_safe_characters() {
+        assert_eq!(slug("deepseek-ai/DeepSeek-R1"), "deepseek-ai_DeepSeek-R1");
+        assert_eq!(slug("GPT-5.6 Sol"), "GPT-5.6_Sol");
+    }
+}

@@ -1,0 +1,67 @@
+//! The LexPilot benchmark pipeline: runs the three tasks of the LexPilot
+//! paper against OpenAI-compatible chat-completions endpoints (the evaluated
+//! model, the user model playing the plaintiff, one judge or a panel) and
+//! writes run files of `docs/formats.md` §3 that the engine parses and scores.
+//!
+//! - [`config`]: endpoints, tasks, user conditions, settings, limits.
+//! - [`prompts`]: the Appendix F templates (`pipeline/prompts/`) and the
+//!   pure functions that fill them.
+//! - [`parse`]: reading judges' replies, validated.
+//! - [`panel`]: judge recusal and vote aggregation.
+//! - [`cache`]: the on-disk call cache that lets a job resume.
+//! - [`usage`]: tokens and cost per run.
+//! - [`job`]: [`Job`], the unit the CLI and the web server run, with its
+//!   [`Progress`] and cancellation.
+//! - [`error`]: [`PipelineError`] and [`CallError`].
+//! - `stub` (feature `stub`): a scripted OpenAI-compatible server for tests.
+//!
+//! Depends on `engine` for the data types, tokio and reqwest for the calls.
+//! Prompt building, reply parsing and aggregation are pure functions; only
+//! `client`, `cache` and `job` do I/O.
+//!
+//! # Example
+//!
+//! ```no_run
+//! use pipeline::config::{Config, Endpoint};
+//! use pipeline::Job;
+//! use tokio_util::sync::CancellationToken;
+//!
+//! # async fn example(cases: Vec<engine::dataset::Case>) -> Result<(), pipeline::PipelineError> {
+//! let config = Config::new(
+//!     Endpoint::new("https://api.example.com/v1", "GPT-5.6-Sol").with_key_env("OPENAI_API_KEY"),
+//!     Endpoint::new("https://api.deepseek.com/v1", "DeepSeek-V4.1-Flash").with_key_env("DEEPSEEK_API_KEY"),
+//!     Endpoint::judge("https://api.deepseek.com/v1", "DeepSeek-R1").with_key_env("DEEPSEEK_API_KEY"),
+//!     "runs/".into(),
+//! );
+//! let job = Job::new(config, cases)?;
+//! let mut progress = job.progress();
+//! tokio::spawn(async move {
+//!     while progress.changed().await.is_ok() {
+//!         let p = progress.borrow().clone();
+//!         eprintln!("{}/{} items", p.done, p.total);
+//!     }
+//! });
+//! for run in job.run(CancellationToken::new()).await? {
+//!     println!("{}", run.path.display());
+//! }
+//! # Ok(())
+//! # }
+//! ```
+
+pub mod cache;
+mod client;
+pub mod config;
+pub mod error;
+pub mod job;
+pub mod panel;
+pub mod parse;
+pub mod prompts;
+#[cfg(feature = "stub")]
+pub mod stub;
+mod tasks;
+pub mod usage;
+
+pub use error::{CallError, PipelineError};
+pub use job::{Job, Progress, RunOutput};
+pub use tasks::{MAX_DCG_ROUNDS, MAX_INTERACTION_ROUNDS};
+pub use tokio_util::sync::CancellationToken;
