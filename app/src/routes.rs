@@ -8,6 +8,7 @@ use leptos_router::{path, SsrMode};
 
 use crate::components::header::Header;
 use crate::pages::admin_users::AdminUsersPage;
+use crate::pages::case_edit::CaseEditPage;
 use crate::pages::case_list::CaseListPage;
 use crate::pages::case_page::CasePage;
 use crate::pages::compare::ComparePage;
@@ -31,6 +32,7 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/") view=OverviewPage ssr=SsrMode::Async />
                     <Route path=path!("/cases") view=CaseListPage ssr=SsrMode::Async />
                     <Route path=path!("/cases/:case_id") view=CasePage ssr=SsrMode::Async />
+                    <Route path=path!("/cases/:case_id/edit") view=CaseEditPage ssr=SsrMode::Async />
                     <Route path=path!("/leaderboard") view=LeaderboardPage ssr=SsrMode::Async />
                     <Route path=path!("/leaderboard/items") view=DrilldownPage ssr=SsrMode::Async />
                     <Route path=path!("/models/:model") view=ModelPage ssr=SsrMode::Async />

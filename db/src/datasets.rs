@@ -57,8 +57,23 @@ const COLUMNS: &str = "id, name, version, content_hash, synthetic, source, case_
 /// Stores validated `cases` as a dataset version in one transaction: a no-op if
 /// the same content is stored under `src.name`, else the next version.
 pub async fn import(db: &Db, src: ImportSource<'_>, cases: &[Case]) -> Result<ImportOutcome> {
-    let hash = content_hash(cases);
     let mut tx = db.pool().begin().await?;
+    let outcome = import_in(&mut tx, src, cases).await?;
+    tx.commit().await?;
+    Ok(match outcome {
+        Ok(existing) => ImportOutcome::Unchanged(existing),
+        Err(dataset_id) => ImportOutcome::Created(by_id(db, dataset_id).await?),
+    })
+}
+
+/// [`import`] inside a transaction the caller commits: `Ok` with the stored
+/// version of identical content, or `Err` with the id of the new version.
+pub(crate) async fn import_in(
+    tx: &mut sqlx::SqliteConnection,
+    src: ImportSource<'_>,
+    cases: &[Case],
+) -> Result<std::result::Result<DatasetInfo, i64>> {
+    let hash = content_hash(cases);
     let existing: Option<DatasetInfo> = sqlx::query_as(&format!(
         "SELECT {COLUMNS} FROM datasets WHERE name = ? AND content_hash = ?"
     ))
@@ -67,7 +82,7 @@ pub async fn import(db: &Db, src: ImportSource<'_>, cases: &[Case]) -> Result<Im
     .fetch_optional(&mut *tx)
     .await?;
     if let Some(existing) = existing {
-        return Ok(ImportOutcome::Unchanged(existing));
+        return Ok(Ok(existing));
     }
     let version: i64 =
         sqlx::query_scalar("SELECT COALESCE(MAX(version), 0) + 1 FROM datasets WHERE name = ?")
@@ -121,9 +136,7 @@ pub async fn import(db: &Db, src: ImportSource<'_>, cases: &[Case]) -> Result<Im
                 .await?;
         }
     }
-    tx.commit().await?;
-    let created = by_id(db, dataset_id).await?;
-    Ok(ImportOutcome::Created(created))
+    Ok(Err(dataset_id))
 }
 
 /// The dataset version pages and the API show: the one imported last.

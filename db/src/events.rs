@@ -21,6 +21,8 @@ pub enum Change {
         /// The models of the stored runs.
         models: Vec<String>,
     },
+    /// A corrected case made a new dataset version.
+    CaseCorrected { dataset_id: i64, case_id: String },
 }
 
 impl Change {
@@ -28,6 +30,7 @@ impl Change {
     pub fn event_name(&self) -> &'static str {
         match self {
             Self::RunsStored { .. } => "runs",
+            Self::CaseCorrected { .. } => "cases",
         }
     }
 }

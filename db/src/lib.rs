@@ -6,6 +6,7 @@
 //! - [`datasets`]: dataset versions and their import.
 //! - [`cases`]: filtered, paged case listing and single-case reads.
 //! - [`runs`]: stored runs with their scores.
+//! - [`revisions`]: corrections of cases as revisions, each a new dataset version.
 //! - [`users`]: accounts with argon2 password hashes.
 //! - [`sessions`]: server-side sessions and sign-in throttling.
 //! - [`tokens`]: API tokens for scripts.
@@ -14,6 +15,7 @@
 pub mod cases;
 pub mod datasets;
 pub mod events;
+pub mod revisions;
 pub mod runs;
 pub mod sessions;
 pub mod tokens;

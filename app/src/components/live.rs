@@ -15,20 +15,20 @@ pub struct Live {
     pub connected: ReadSignal<bool>,
 }
 
-/// Subscribes the current page to server events named `event` for as long as
-/// the calling component lives.
-pub fn use_live(event: &'static str) -> Live {
+/// Subscribes the current page to server events named in `events` for as
+/// long as the calling component lives.
+pub fn use_live(events: &'static [&'static str]) -> Live {
     let (changes, set_changes) = signal(0u32);
     let (connected, set_connected) = signal(false);
     #[cfg(feature = "hydrate")]
-    subscribe(event, set_changes, set_connected);
+    subscribe(events, set_changes, set_connected);
     #[cfg(not(feature = "hydrate"))]
-    let _ = (event, set_changes, set_connected);
+    let _ = (events, set_changes, set_connected);
     Live { changes, connected }
 }
 
 #[cfg(feature = "hydrate")]
-fn subscribe(event: &'static str, set_changes: WriteSignal<u32>, set_connected: WriteSignal<bool>) {
+fn subscribe(events: &'static [&'static str], set_changes: WriteSignal<u32>, set_connected: WriteSignal<bool>) {
     use wasm_bindgen::closure::Closure;
     use wasm_bindgen::JsCast;
 
@@ -37,7 +37,7 @@ fn subscribe(event: &'static str, set_changes: WriteSignal<u32>, set_connected: 
     };
     let bump = move |_: web_sys::Event| set_changes.update(|n| *n = n.wrapping_add(1));
     let on_change = Closure::<dyn Fn(web_sys::Event)>::new(bump);
-    for name in [event, "resync"] {
+    for name in events.iter().copied().chain(["resync"]) {
         let _ = source.add_event_listener_with_callback(name, on_change.as_ref().unchecked_ref());
     }
     // The browser reconnects by itself after an error; what was announced

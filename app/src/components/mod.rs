@@ -2,5 +2,6 @@
 
 pub mod dialogue;
 pub mod header;
+pub mod history;
 pub mod labels;
 pub mod live;

@@ -6,6 +6,7 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_params_map;
 
+use crate::components::history::CaseHistoryPanel;
 use crate::components::dialogue::{missing_quotes, DialogueComparison};
 use crate::components::labels::{
     plaintiff_label, ClassBadge, ErrorBox, FocalTypeBadge, Loading, SyntheticNotice, VerdictBadge,
@@ -85,6 +86,8 @@ fn CaseView(detail: CaseDetail) -> impl IntoView {
             </p>
             <DialogueComparison case />
         </section>
+        <CaseHistoryPanel case_id=detail.case.case_id.clone() />
+        <p class="edit-link"><a href=format!("/cases/{}/edit", detail.case.case_id) data-testid="correct-case">"Correct this case 更正此案例 (admins 管理员)"</a></p>
         <CaseNav detail />
     }
 }

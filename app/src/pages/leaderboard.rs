@@ -38,7 +38,7 @@ pub fn LeaderboardPage() -> impl IntoView {
     let query = use_query_map();
     let view =
         move || query.with(|q| View::from_query(q.get("task"), q.get("setup"), q.get("sort")));
-    let live = use_live("runs");
+    let live = use_live(&["runs", "cases"]);
     let data = Resource::new(
         move || (view(), live.changes.get()),
         |(v, _)| {

@@ -2,6 +2,7 @@
 //! resource and renders it; the route table is in [`crate::routes`].
 
 pub mod admin_users;
+pub mod case_edit;
 pub mod case_list;
 pub mod case_page;
 pub mod compare;

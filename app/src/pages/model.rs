@@ -23,7 +23,7 @@ pub fn model_url(model: &str) -> String {
 pub fn ModelPage() -> impl IntoView {
     let params = use_params_map();
     let model = move || params.with(|p| p.get("model").unwrap_or_default());
-    let live = use_live("runs");
+    let live = use_live(&["runs", "cases"]);
     let data = Resource::new(move || (model(), live.changes.get()), |(m, _)| get_model(m));
     view! {
         <Transition fallback=Loading>

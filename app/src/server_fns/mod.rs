@@ -4,6 +4,7 @@
 
 pub mod auth;
 pub mod cases;
+pub mod corrections;
 pub mod drilldown;
 pub mod leaderboard;
 pub mod models;

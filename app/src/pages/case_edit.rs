@@ -1,0 +1,207 @@
+//! Correcting a case (admins, who adjudicate): edit any turn, add or remove
+//! a pair of turns (the two consultations keep equal turn counts), the gold
+//! verdicts and the missing facts, give a reason and save. The save names the
+//! revision the editor started from; if someone saved in between, the page
+//! says so and shows their version instead of overwriting it.
+
+use engine::dataset::{Case, Turn};
+use engine::vocab::{Consultation, Role as Speaker, Verdict};
+use leptos::prelude::*;
+use leptos_meta::Title;
+use leptos_router::hooks::use_params_map;
+
+use crate::components::labels::{error_message, ErrorBox, Loading};
+use crate::server_fns::cases::get_case;
+use crate::server_fns::corrections::{get_case_history, save_case_correction, CorrectionResult};
+
+#[component]
+pub fn CaseEditPage() -> impl IntoView {
+    let params = use_params_map();
+    let case_id = move || params.read().get("case_id").unwrap_or_default();
+    let data = Resource::new(case_id, |id| async move {
+        let detail = get_case(id.clone()).await?;
+        let history = get_case_history(id).await?;
+        Ok::<_, ServerFnError>((detail.case, history.current_revision))
+    });
+    view! {
+        <Suspense fallback=Loading>
+            {move || Suspend::new(async move {
+                match data.await {
+                    Ok((case, revision)) => view! { <Editor case revision /> }.into_any(),
+                    Err(e) => view! { <ErrorBox error=e /> }.into_any(),
+                }
+            })}
+        </Suspense>
+    }
+}
+
+fn turn_pair_count(case: &Case) -> usize {
+    case.consultations.complete.len()
+}
+
+#[component]
+fn Editor(case: Case, revision: i64) -> impl IntoView {
+    let id = case.case_id.clone();
+    let edited = RwSignal::new(case);
+    let base = RwSignal::new(revision);
+    let reason = RwSignal::new(String::new());
+    let notice: RwSignal<Option<(bool, String)>> = RwSignal::new(None);
+    let save = Action::new(move |(json, base, reason): &(String, i64, String)| {
+        save_case_correction(json.clone(), *base, reason.clone())
+    });
+    Effect::new(move |_| {
+        let Some(result) = save.value().get() else {
+            return;
+        };
+        match result {
+            Ok(CorrectionResult::Saved { revision, dataset_version, runs_carried, runs_dropped }) => {
+                base.set(revision);
+                reason.set(String::new());
+                let dropped = if runs_dropped.is_empty() {
+                    String::new()
+                } else {
+                    format!("; runs no longer valid, left on the old version: {}", runs_dropped.join(", "))
+                };
+                notice.set(Some((true, format!(
+                    "Saved as revision {revision}: dataset version {dataset_version}, {runs_carried} run(s) re-scored{dropped}. 已保存。"
+                ))));
+            }
+            Ok(CorrectionResult::Stale { revision, author, reason: why, case }) => {
+                base.set(revision);
+                edited.set(case);
+                notice.set(Some((false, format!(
+                    "Not saved: {} saved revision {revision} after you opened this case (reason: {why}). Their version is shown now; make your change again on it. 未保存：他人已先保存。",
+                    author.unwrap_or_else(|| "someone".into())
+                ))));
+            }
+            Err(e) => notice.set(Some((false, error_message(&e)))),
+        }
+    });
+    let on_save = move |_| {
+        let json = edited.with(|c| serde_json::to_string(c).unwrap_or_default());
+        save.dispatch((json, base.get(), reason.get()));
+    };
+    let add_pair = move |_| {
+        edited.update(|c| {
+            let speaker = if turn_pair_count(c) % 2 == 0 { Speaker::User } else { Speaker::Assistant };
+            for side in [&mut c.consultations.complete, &mut c.consultations.underspecified] {
+                side.push(Turn { role: speaker, content: String::new() });
+            }
+        })
+    };
+    let remove_pair = move |_| {
+        edited.update(|c| {
+            if turn_pair_count(c) > 1 {
+                c.consultations.complete.pop();
+                c.consultations.underspecified.pop();
+            }
+        })
+    };
+    let turn_editor = move |side: Consultation| {
+        move || {
+            let n = edited.with(|c| c.turns(side).len());
+            (0..n)
+                .map(|i| {
+                    let role = edited.with(|c| c.turns(side)[i].role);
+                    view! {
+                        <label class="field turn-field">
+                            {format!("{} · 第{}轮 turn {}", role.as_str(), i + 1, i + 1)}
+                            <textarea
+                                rows="4"
+                                data-testid=format!("turn-{}-{i}", side.as_str())
+                                prop:value=move || edited.with(|c| c.turns(side).get(i).map(|t| t.content.clone()).unwrap_or_default())
+                                on:input=move |ev| {
+                                    let text = event_target_value(&ev);
+                                    edited.update(|c| {
+                                        let turns = match side {
+                                            Consultation::Complete => &mut c.consultations.complete,
+                                            Consultation::Underspecified => &mut c.consultations.underspecified,
+                                        };
+                                        if let Some(t) = turns.get_mut(i) {
+                                            t.content = text;
+                                        }
+                                    })
+                                }
+                            ></textarea>
+                        </label>
+                    }
+                })
+                .collect_view()
+        }
+    };
+    let claims = move || {
+        edited.with(|c| c.claims.clone()).into_iter().enumerate().map(|(i, claim)| {
+            view! {
+                <label class="field">
+                    {format!("{} {}", claim.id, claim.text)}
+                    <select data-testid=format!("verdict-{}", claim.id) on:change=move |ev| {
+                        if let Some(v) = Verdict::parse(&event_target_value(&ev)) {
+                            edited.update(|c| c.claims[i].verdict = v);
+                        }
+                    }>
+                        {Verdict::ALL.into_iter().map(|v| view! {
+                            <option value=v.as_str() selected=v == claim.verdict>{v.label_zh()} " " {v.as_str()}</option>
+                        }).collect_view()}
+                    </select>
+                </label>
+            }
+        }).collect_view()
+    };
+    let facts = move || {
+        edited.with(|c| c.key_facts.clone()).into_iter().map(|k| {
+            let id = k.id.clone();
+            let checked = edited.with(|c| c.missing_facts.contains(&k.id));
+            view! {
+                <label class="check">
+                    <input type="checkbox" checked=checked on:change=move |ev| {
+                        let on = event_target_checked(&ev);
+                        let id = id.clone();
+                        edited.update(|c| {
+                            c.missing_facts.retain(|m| *m != id);
+                            if on {
+                                c.missing_facts.push(id);
+                            }
+                        });
+                    } />
+                    " " {k.id.clone()} " " {k.text.clone()}
+                </label>
+            }
+        }).collect_view()
+    };
+    view! {
+        <Title text=format!("Correct {id}") />
+        <section class="panel">
+            <p><a href=format!("/cases/{id}")>"← Back to the case 返回案例"</a></p>
+            <h1>"Correct case 更正案例 " {id.clone()}</h1>
+            <p class="legend">"Editing from revision 基于修订 " <strong data-testid="base-revision">{move || base.get()}</strong>
+               ". Saving makes a new dataset version; stored runs are re-scored on it. 保存将生成新的数据集版本。"</p>
+            {move || notice.get().map(|(ok, text)| view! {
+                <div class=if ok { "info-box" } else { "error-box" } role="status" data-testid="save-notice">{text}</div>
+            })}
+        </section>
+        <div class="two-col">
+            <section class="panel"><h2>"Complete 完整咨询"</h2>{turn_editor(Consultation::Complete)}</section>
+            <section class="panel"><h2>"Underspecified 不完整咨询"</h2>{turn_editor(Consultation::Underspecified)}</section>
+        </div>
+        <section class="panel">
+            <div class="filter-actions">
+                <button type="button" on:click=add_pair data-testid="add-pair">"+ Add a turn to both 两侧各加一轮"</button>
+                <button type="button" on:click=remove_pair>"− Remove the last turn of both 两侧各删最后一轮"</button>
+            </div>
+        </section>
+        <div class="two-col">
+            <section class="panel"><h2>"Gold verdicts 判决"</h2><div class="stack">{claims}</div></section>
+            <section class="panel"><h2>"Missing facts 缺失事实"</h2><div class="stack">{facts}</div></section>
+        </div>
+        <section class="panel">
+            <label class="field">
+                "Reason 修改理由 (required 必填)"
+                <input type="text" data-testid="reason" prop:value=move || reason.get() on:input=move |ev| reason.set(event_target_value(&ev)) />
+            </label>
+            <div class="filter-actions">
+                <button type="button" class="primary" data-testid="save-correction" on:click=on_save
+                        disabled=move || save.pending().get()>"Save correction 保存更正"</button>
+            </div>
+        </section>
+    }
+}

@@ -1,0 +1,263 @@
+//! Corrections of cases, kept as revisions. A correction is saved against the
+//! revision its author started from: when someone else saved in between, it is
+//! refused and the newer revision is returned, so nothing is overwritten
+//! silently. A saved correction makes the next dataset version (every other
+//! case unchanged) in the same transaction, and carries the stored runs over
+//! to it, re-validated and re-scored against the corrected case; a run the
+//! correction invalidates (say, an LJP prediction for a claim that was
+//! removed) is left on the old version and reported.
+
+use engine::dataset::{validate_case, Case};
+use serde::{Deserialize, Serialize};
+
+use crate::datasets::{DatasetInfo, ImportSource};
+use crate::users::User;
+use crate::{now, Db, DbError, Result};
+
+/// One revision of a case.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Revision {
+    /// From 1 (as imported).
+    pub revision: i64,
+    pub case: Case,
+    /// Who saved it (none for the imported original).
+    pub author: Option<String>,
+    pub reason: String,
+    /// The dataset version this revision is part of.
+    pub dataset_version: i64,
+    pub created_at: String,
+}
+
+/// What saving a correction did.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CorrectionOutcome {
+    /// Saved as `revision`, in dataset version `dataset`.
+    Saved {
+        revision: i64,
+        dataset: DatasetInfo,
+        /// Runs re-scored on the new version.
+        runs_carried: usize,
+        /// Runs (model and run number) the corrected case invalidates.
+        runs_dropped: Vec<String>,
+    },
+    /// Someone saved `current` after the revision the author started from.
+    Stale { current: Revision },
+}
+
+/// Corrections are checked and written one at a time in this process; the
+/// unique revision number is the backstop across processes.
+static WRITER: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+type RevisionRow = (i64, String, Option<String>, String, i64, String);
+
+fn revision((revision, data, author, reason, dataset_version, created_at): RevisionRow) -> Result<Revision> {
+    Ok(Revision {
+        revision,
+        case: serde_json::from_str(&data)
+            .map_err(|e| DbError::Corrupt(format!("case revision {revision}: {e}")))?,
+        author,
+        reason,
+        dataset_version,
+        created_at,
+    })
+}
+
+const SELECT: &str = "SELECT r.revision, r.data, u.name, r.reason, r.dataset_version, r.created_at
+     FROM case_revisions r LEFT JOIN users u ON u.id = r.author_id
+     WHERE r.dataset_name = ? AND r.case_id = ?";
+
+/// Every revision of a case, oldest first; empty when it was never corrected
+/// (then the imported case is revision 1).
+pub async fn history(db: &Db, dataset_name: &str, case_id: &str) -> Result<Vec<Revision>> {
+    let rows: Vec<RevisionRow> = sqlx::query_as(&format!("{SELECT} ORDER BY r.revision"))
+        .bind(dataset_name)
+        .bind(case_id)
+        .fetch_all(db.pool())
+        .await?;
+    rows.into_iter().map(revision).collect()
+}
+
+/// The revision number of a case as it stands (1 when never corrected).
+pub async fn current_revision(db: &Db, dataset_name: &str, case_id: &str) -> Result<i64> {
+    let n: Option<i64> = sqlx::query_scalar(
+        "SELECT MAX(revision) FROM case_revisions WHERE dataset_name = ? AND case_id = ?",
+    )
+    .bind(dataset_name)
+    .bind(case_id)
+    .fetch_one(db.pool())
+    .await?;
+    Ok(n.unwrap_or(1))
+}
+
+/// Saves `corrected` (a case of `dataset`, the current version) as the next
+/// revision, if the case still stands at `base_revision`; see the module
+/// documentation. `reason` must not be blank; the corrected case must be
+/// valid (§2) and keep its id.
+pub async fn correct_case(
+    db: &Db,
+    dataset: &DatasetInfo,
+    corrected: &Case,
+    base_revision: i64,
+    author: &User,
+    reason: &str,
+) -> Result<CorrectionOutcome> {
+    if reason.trim().is_empty() {
+        return Err(DbError::Invalid("give a reason for the correction".into()));
+    }
+    if let Some(e) = validate_case(corrected, 1).first() {
+        let field = if e.field.is_empty() { "case" } else { &e.field };
+        return Err(DbError::Invalid(format!("field {field}: {}", e.message)));
+    }
+    let _writer = WRITER.lock().await;
+    let cases = crate::cases::all(db, dataset.id).await?;
+    let Some(position) = cases.iter().position(|c| c.case_id == corrected.case_id) else {
+        return Err(DbError::NotFound(format!(
+            "no case {} in dataset {} version {}",
+            corrected.case_id, dataset.name, dataset.version
+        )));
+    };
+    let current = current_revision(db, &dataset.name, &corrected.case_id).await?;
+    if current != base_revision {
+        let newest = history(db, &dataset.name, &corrected.case_id)
+            .await?
+            .pop()
+            .ok_or_else(|| DbError::Corrupt("a revision number without its row".into()))?;
+        return Ok(CorrectionOutcome::Stale { current: newest });
+    }
+    if cases[position] == *corrected {
+        return Err(DbError::Invalid("the correction changes nothing".into()));
+    }
+    let mut next_cases = cases.to_vec();
+    next_cases[position] = corrected.clone();
+
+    let mut tx = db.pool().begin().await?;
+    let src = ImportSource {
+        name: &dataset.name,
+        source: &format!("correction of {} by {}", corrected.case_id, author.name),
+        synthetic: dataset.synthetic,
+    };
+    let new_id = match crate::datasets::import_in(&mut tx, src, &next_cases).await? {
+        Err(id) => id,
+        // The corrected content is an earlier version's: make it current again.
+        Ok(_) => {
+            return Err(DbError::Conflict(
+                "this correction restores an earlier dataset version exactly; nothing new to save".into(),
+            ))
+        }
+    };
+    let new_version: i64 = sqlx::query_scalar("SELECT version FROM datasets WHERE id = ?")
+        .bind(new_id)
+        .fetch_one(&mut *tx)
+        .await?;
+    if current == 1 {
+        insert_revision(&mut tx, dataset, &cases[position], 1, None, "as imported", dataset.version).await?;
+    }
+    insert_revision(
+        &mut tx,
+        dataset,
+        corrected,
+        current + 1,
+        Some(author.id),
+        reason.trim(),
+        new_version,
+    )
+    .await?;
+    let (runs_carried, runs_dropped) = carry_runs(&mut tx, dataset.id, new_id, &next_cases).await?;
+    tx.commit().await.map_err(|e| match e {
+        sqlx::Error::Database(d) if d.is_unique_violation() => {
+            DbError::Conflict("someone saved this case at the same moment; reload it".into())
+        }
+        other => other.into(),
+    })?;
+    let dataset = crate::datasets::by_id(db, new_id).await?;
+    db.notify(crate::events::Change::CaseCorrected {
+        dataset_id: new_id,
+        case_id: corrected.case_id.clone(),
+    });
+    Ok(CorrectionOutcome::Saved {
+        revision: current + 1,
+        dataset,
+        runs_carried,
+        runs_dropped,
+    })
+}
+
+async fn insert_revision(
+    tx: &mut sqlx::SqliteConnection,
+    dataset: &DatasetInfo,
+    case: &Case,
+    revision: i64,
+    author: Option<i64>,
+    reason: &str,
+    dataset_version: i64,
+) -> Result<()> {
+    let data = serde_json::to_string(case).map_err(|e| DbError::Invalid(e.to_string()))?;
+    sqlx::query(
+        "INSERT INTO case_revisions (dataset_name, case_id, revision, data, author_id, reason, dataset_version, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    )
+    .bind(&dataset.name)
+    .bind(&case.case_id)
+    .bind(revision)
+    .bind(data)
+    .bind(author)
+    .bind(reason)
+    .bind(dataset_version)
+    .bind(now())
+    .execute(&mut *tx)
+    .await
+    .map_err(|e| match e {
+        sqlx::Error::Database(d) if d.is_unique_violation() => DbError::Conflict(
+            "someone saved this case at the same moment; reload it to see their version".into(),
+        ),
+        other => other.into(),
+    })?;
+    Ok(())
+}
+
+/// Copies the runs of dataset `from` to `to`, each re-parsed against `cases`
+/// (the new version's) and re-scored; a run that no longer parses stays behind.
+async fn carry_runs(
+    tx: &mut sqlx::SqliteConnection,
+    from: i64,
+    to: i64,
+    cases: &[Case],
+) -> Result<(usize, Vec<String>)> {
+    type Row = (String, i64, Option<String>, String, String, i64, Option<i64>, String);
+    let rows: Vec<Row> = sqlx::query_as(
+        "SELECT model, run_number, family, entry_key, items, unavailable, uploaded_by, created_at
+         FROM runs WHERE dataset_id = ? ORDER BY id",
+    )
+    .bind(from)
+    .fetch_all(&mut *tx)
+    .await?;
+    let mut carried = 0;
+    let mut dropped = Vec::new();
+    for (model, run_number, family, entry_key, items, unavailable, uploaded_by, created_at) in rows {
+        let Ok(run) = engine::run::parse_run(&items, cases) else {
+            dropped.push(format!("{model} run {run_number}"));
+            continue;
+        };
+        let scores = engine::score::score_run(&run, cases);
+        let scores = serde_json::to_string(&scores).map_err(|e| DbError::Invalid(e.to_string()))?;
+        sqlx::query(
+            "INSERT INTO runs (dataset_id, model, run_number, family, entry_key, items, scores,
+                               unavailable, uploaded_by, created_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        )
+        .bind(to)
+        .bind(&model)
+        .bind(run_number)
+        .bind(family)
+        .bind(entry_key)
+        .bind(items)
+        .bind(scores)
+        .bind(unavailable)
+        .bind(uploaded_by)
+        .bind(created_at)
+        .execute(&mut *tx)
+        .await?;
+        carried += 1;
+    }
+    Ok((carried, dropped))
+}
