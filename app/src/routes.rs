@@ -17,6 +17,9 @@ use crate::pages::leaderboard::LeaderboardPage;
 use crate::pages::model::ModelPage;
 use crate::pages::not_found::NotFoundPage;
 use crate::pages::overview::OverviewPage;
+use crate::pages::review::ReviewQueuePage;
+use crate::pages::review_admin::{AdjudicationPage, AgreementPage, ReviewManagePage};
+use crate::pages::review_item::ReviewItemPage;
 use crate::pages::sign_in::SignInPage;
 use crate::pages::upload::UploadPage;
 use crate::Head;
@@ -38,6 +41,11 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/models/:model") view=ModelPage ssr=SsrMode::Async />
                     <Route path=path!("/compare") view=ComparePage ssr=SsrMode::Async />
                     <Route path=path!("/runs/upload") view=UploadPage ssr=SsrMode::Async />
+                    <Route path=path!("/review") view=ReviewQueuePage ssr=SsrMode::Async />
+                    <Route path=path!("/review/items/:id") view=ReviewItemPage ssr=SsrMode::Async />
+                    <Route path=path!("/review/manage") view=ReviewManagePage ssr=SsrMode::Async />
+                    <Route path=path!("/review/adjudication") view=AdjudicationPage ssr=SsrMode::Async />
+                    <Route path=path!("/review/agreement") view=AgreementPage ssr=SsrMode::Async />
                     <Route path=path!("/signin") view=SignInPage ssr=SsrMode::Async />
                     <Route path=path!("/admin/users") view=AdminUsersPage ssr=SsrMode::Async />
                 </Routes>

@@ -23,6 +23,10 @@ pub enum Change {
     },
     /// A corrected case made a new dataset version.
     CaseCorrected { dataset_id: i64, case_id: String },
+    /// A review item was created, assigned, labelled or adjudicated; 0 when a
+    /// batch of items changed at once (creation, auto-assignment). Carries no
+    /// label: who may see one is decided when the page refetches.
+    ReviewChanged { item_id: i64 },
 }
 
 impl Change {
@@ -31,6 +35,7 @@ impl Change {
         match self {
             Self::RunsStored { .. } => "runs",
             Self::CaseCorrected { .. } => "cases",
+            Self::ReviewChanged { .. } => "review",
         }
     }
 }

@@ -6,6 +6,7 @@
 //! - [`datasets`]: dataset versions and their import.
 //! - [`cases`]: filtered, paged case listing and single-case reads.
 //! - [`runs`]: stored runs with their scores.
+//! - [`review`]: expert review items, blind labels, adjudication, agreement figures.
 //! - [`revisions`]: corrections of cases as revisions, each a new dataset version.
 //! - [`users`]: accounts with argon2 password hashes.
 //! - [`sessions`]: server-side sessions and sign-in throttling.
@@ -15,6 +16,7 @@
 pub mod cases;
 pub mod datasets;
 pub mod events;
+pub mod review;
 pub mod revisions;
 pub mod runs;
 pub mod sessions;

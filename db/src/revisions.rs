@@ -50,7 +50,9 @@ static WRITER: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
 type RevisionRow = (i64, String, Option<String>, String, i64, String);
 
-fn revision((revision, data, author, reason, dataset_version, created_at): RevisionRow) -> Result<Revision> {
+fn revision(
+    (revision, data, author, reason, dataset_version, created_at): RevisionRow,
+) -> Result<Revision> {
     Ok(Revision {
         revision,
         case: serde_json::from_str(&data)
@@ -136,21 +138,30 @@ pub async fn correct_case(
         source: &format!("correction of {} by {}", corrected.case_id, author.name),
         synthetic: dataset.synthetic,
     };
-    let new_id = match crate::datasets::import_in(&mut tx, src, &next_cases).await? {
-        Err(id) => id,
-        // The corrected content is an earlier version's: make it current again.
-        Ok(_) => {
-            return Err(DbError::Conflict(
-                "this correction restores an earlier dataset version exactly; nothing new to save".into(),
-            ))
-        }
-    };
+    let new_id =
+        match crate::datasets::import_in(&mut tx, src, &next_cases).await? {
+            Err(id) => id,
+            // The corrected content is an earlier version's: make it current again.
+            Ok(_) => return Err(DbError::Conflict(
+                "this correction restores an earlier dataset version exactly; nothing new to save"
+                    .into(),
+            )),
+        };
     let new_version: i64 = sqlx::query_scalar("SELECT version FROM datasets WHERE id = ?")
         .bind(new_id)
         .fetch_one(&mut *tx)
         .await?;
     if current == 1 {
-        insert_revision(&mut tx, dataset, &cases[position], 1, None, "as imported", dataset.version).await?;
+        insert_revision(
+            &mut tx,
+            dataset,
+            &cases[position],
+            1,
+            None,
+            "as imported",
+            dataset.version,
+        )
+        .await?;
     }
     insert_revision(
         &mut tx,
@@ -223,7 +234,16 @@ async fn carry_runs(
     to: i64,
     cases: &[Case],
 ) -> Result<(usize, Vec<String>)> {
-    type Row = (String, i64, Option<String>, String, String, i64, Option<i64>, String);
+    type Row = (
+        String,
+        i64,
+        Option<String>,
+        String,
+        String,
+        i64,
+        Option<i64>,
+        String,
+    );
     let rows: Vec<Row> = sqlx::query_as(
         "SELECT model, run_number, family, entry_key, items, unavailable, uploaded_by, created_at
          FROM runs WHERE dataset_id = ? ORDER BY id",
@@ -233,7 +253,8 @@ async fn carry_runs(
     .await?;
     let mut carried = 0;
     let mut dropped = Vec::new();
-    for (model, run_number, family, entry_key, items, unavailable, uploaded_by, created_at) in rows {
+    for (model, run_number, family, entry_key, items, unavailable, uploaded_by, created_at) in rows
+    {
         let Ok(run) = engine::run::parse_run(&items, cases) else {
             dropped.push(format!("{model} run {run_number}"));
             continue;

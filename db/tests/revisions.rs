@@ -13,7 +13,12 @@ use engine::vocab::Verdict;
 const DEMO: &str = include_str!("../../server/data/demo-synthetic.jsonl");
 const RUN: &str = include_str!("../../server/data/runs/sim-frontier-2-run1.jsonl");
 
-async fn fixture() -> (Db, tempfile::TempDir, db::datasets::DatasetInfo, db::users::User) {
+async fn fixture() -> (
+    Db,
+    tempfile::TempDir,
+    db::datasets::DatasetInfo,
+    db::users::User,
+) {
     let dir = tempfile::tempdir().expect("temp dir");
     let db = Db::open(&dir.path().join("t.db")).await.expect("open");
     let cases = parse_dataset(DEMO).expect("demo");
@@ -80,9 +85,16 @@ async fn a_correction_is_a_new_version_with_the_runs_rescored() {
     };
     assert_eq!((revision, v2.version, runs_carried), (2, 2, 1));
     assert!(runs_dropped.is_empty());
-    assert_eq!(db::datasets::current(&db).await.expect("q"), Some(v2.clone()));
+    assert_eq!(
+        db::datasets::current(&db).await.expect("q"),
+        Some(v2.clone())
+    );
     assert_eq!(case(&db, v2.id, "DEMO-0001").await, fixed);
-    assert_ne!(case(&db, v1.id, "DEMO-0001").await, fixed, "v1 is untouched");
+    assert_ne!(
+        case(&db, v1.id, "DEMO-0001").await,
+        fixed,
+        "v1 is untouched"
+    );
 
     // The carried run is scored against the corrected gold verdict.
     let cases = db::cases::all(&db, v2.id).await.expect("cases");
@@ -96,7 +108,10 @@ async fn a_correction_is_a_new_version_with_the_runs_rescored() {
 
     let revisions = history(&db, "demo", "DEMO-0001").await.expect("history");
     assert_eq!(revisions.len(), 2);
-    assert_eq!((revisions[0].revision, revisions[0].author.as_deref()), (1, None));
+    assert_eq!(
+        (revisions[0].revision, revisions[0].author.as_deref()),
+        (1, None)
+    );
     assert_eq!(revisions[1].author.as_deref(), Some("admin"));
     assert_eq!(revisions[1].reason, "判决结果核对有误");
     assert_eq!(revisions[1].dataset_version, 2);
@@ -106,17 +121,34 @@ async fn a_correction_is_a_new_version_with_the_runs_rescored() {
 async fn a_save_from_an_outdated_revision_gets_the_newer_one_and_changes_nothing() {
     let (db, _dir, v1, admin) = fixture().await;
     let mut first = case(&db, v1.id, "DEMO-0002").await;
-    first.consultations.complete[0].content.push_str("第一位专家的修改");
+    first.consultations.complete[0]
+        .content
+        .push_str("第一位专家的修改");
     let mut second = case(&db, v1.id, "DEMO-0002").await;
-    second.consultations.complete[0].content.push_str("第二位专家的修改");
+    second.consultations.complete[0]
+        .content
+        .push_str("第二位专家的修改");
 
-    let saved = correct_case(&db, &v1, &first, 1, &admin, "一").await.expect("saved");
-    assert!(matches!(saved, CorrectionOutcome::Saved { revision: 2, .. }));
-    let (datasets, revisions) = (rows(&db, "datasets").await, rows(&db, "case_revisions").await);
+    let saved = correct_case(&db, &v1, &first, 1, &admin, "一")
+        .await
+        .expect("saved");
+    assert!(matches!(
+        saved,
+        CorrectionOutcome::Saved { revision: 2, .. }
+    ));
+    let (datasets, revisions) = (
+        rows(&db, "datasets").await,
+        rows(&db, "case_revisions").await,
+    );
 
     // The second author also started from revision 1.
-    let v2 = db::datasets::current(&db).await.expect("q").expect("current");
-    let stale = correct_case(&db, &v2, &second, 1, &admin, "二").await.expect("answered");
+    let v2 = db::datasets::current(&db)
+        .await
+        .expect("q")
+        .expect("current");
+    let stale = correct_case(&db, &v2, &second, 1, &admin, "二")
+        .await
+        .expect("answered");
     match stale {
         CorrectionOutcome::Stale { current } => {
             assert_eq!(current.revision, 2);
@@ -140,7 +172,10 @@ async fn invalid_corrections_are_refused_and_store_nothing() {
         let err = correct_case(&db, &v1, bad, 1, &admin, reason).await;
         assert!(err.is_err(), "{err:?}");
     }
-    assert_eq!((rows(&db, "datasets").await, rows(&db, "runs").await), before);
+    assert_eq!(
+        (rows(&db, "datasets").await, rows(&db, "runs").await),
+        before
+    );
     assert_eq!(rows(&db, "case_revisions").await, 0);
 }
 
@@ -162,7 +197,10 @@ async fn a_correction_that_invalidates_a_run_leaves_it_on_the_old_version() {
         panic!("not saved");
     };
     assert_eq!(runs_carried, 0);
-    assert_eq!(runs_dropped, vec!["Sim-Frontier-2 (simulated) run 1".to_owned()]);
+    assert_eq!(
+        runs_dropped,
+        vec!["Sim-Frontier-2 (simulated) run 1".to_owned()]
+    );
     assert_eq!(db::runs::count(&db, v2.id).await.expect("count"), 0);
     assert_eq!(db::runs::count(&db, v1.id).await.expect("count"), 1);
 }

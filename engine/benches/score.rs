@@ -10,7 +10,11 @@
 //! - `score_ci` with 1000 resamples for each run × metric (LCA Macro-F1, DCG
 //!   accuracy, LJP QWK of each setup) × set of cases (overall and the six
 //!   classes), or as many runs as fit in a minute, as printed;
-//! - `build_table` for each task.
+//! - `build_table` for each task;
+//! - what one leaderboard view computes on a cold cache: an `EntrySample`
+//!   per entry (10 entries × 10 runs) and the interval of every cell of the
+//!   LCA view (9 columns) and the LJP view (9 interval columns), 1000
+//!   resamples each; and one paired comparison of two entries (7 scores).
 //!
 //! The files come from [`engine::synthetic`], as in `server/benches/ingest.rs`.
 
@@ -18,9 +22,9 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use engine::dataset::parse_dataset;
-use engine::leaderboard::{build_table, View};
+use engine::leaderboard::{build_table, column_metric, View};
 use engine::run::{parse_run, Run, Task};
-use engine::score::{score_ci, score_entries, Metric};
+use engine::score::{compare_entries, score_ci, score_entries, EntrySample, Metric};
 use engine::vocab::{Class, LjpSetup};
 
 const CASES_PER_CAUSE: usize = 12;
@@ -179,4 +183,57 @@ fn main() {
             },
         );
     }
+
+    let by_model: Vec<Vec<Run>> = (0..MODELS as usize)
+        .map(|m| {
+            runs.iter()
+                .skip(m * RUNS_PER_MODEL as usize)
+                .take(RUNS_PER_MODEL as usize)
+                .cloned()
+                .collect()
+        })
+        .collect();
+    let mut samples: Vec<EntrySample> = Vec::new();
+    time("(d) EntrySample::new, 10 entries x 10 runs", 3, || {
+        samples = by_model
+            .iter()
+            .map(|r| EntrySample::new(r, &dataset))
+            .collect();
+    });
+    for task in [Task::Lca, Task::Ljp] {
+        let view = View::from_query(Some(task.as_str().into()), None, None);
+        let table = build_table(&doc, &view);
+        let cells: Vec<(Metric, Option<Class>)> = table
+            .columns
+            .iter()
+            .filter_map(|(key, _)| column_metric(&view, key))
+            .collect();
+        time(
+            &format!(
+                "(d) intervals of a {task} view: 10 entries x {} cells",
+                cells.len()
+            ),
+            1,
+            || {
+                for sample in &samples {
+                    for &(metric, class) in &cells {
+                        black_box(sample.ci(metric, class, RESAMPLES, 7, 0.95));
+                    }
+                }
+            },
+        );
+    }
+    time("(e) compare_entries, 7 scores, 1000 resamples", 3, || {
+        for metric in Metric::ALL {
+            black_box(compare_entries(
+                &samples[0],
+                &samples[1],
+                metric,
+                None,
+                RESAMPLES,
+                7,
+                0.95,
+            ));
+        }
+    });
 }

@@ -23,6 +23,8 @@ pub enum Permission {
     ManageUsers,
     UploadRun,
     Review,
+    /// Create review items and assign them to experts (admins only).
+    ManageReview,
     Adjudicate,
     RunBenchmark,
 }
@@ -65,6 +67,8 @@ mod tests {
             Permission::ManageUsers,
             Permission::ImportDataset,
             Permission::RunBenchmark,
+            Permission::ManageReview,
+            Permission::Adjudicate,
         ] {
             assert!(Role::Admin.allows(p));
             assert!(!Role::Expert.allows(p));

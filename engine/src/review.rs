@@ -50,6 +50,7 @@
 
 mod checks;
 mod correction;
+mod dashboard;
 mod diff;
 mod flags;
 mod labels;
@@ -61,6 +62,11 @@ use serde::{Deserialize, Serialize};
 
 pub use checks::{CaseCheck, CheckKind, CheckOutcome, CheckResult};
 pub use correction::{apply_correction, Correction};
+pub use dashboard::{
+    agreed, canonical_label, dashboard_rows, disagreements, export_csv, unit_labels, unit_space,
+    Agreed, DashboardRow, ExportChange, ExportItem, ExportLabel, LabelError, ReviewedItem,
+    EXPORT_COLUMNS, SEED_LABELS,
+};
 pub use diff::{diff_cases, EditOp, FieldChange, TextEdit};
 pub use flags::{flag_spans, Flag, FlagKind};
 pub use labels::{Consensus, DcgDecision, LabelSpace};

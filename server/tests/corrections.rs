@@ -49,7 +49,9 @@ async fn admins_correct_a_seed_case_and_its_page_shows_the_diff() {
     let expert = token(&app, "expert", Role::Expert).await;
     let mut case = demo_case(&app, "DEMO-0001").await;
     assert!(case.seed, "DEMO-0001 is a seed pair");
-    case.consultations.underspecified[0].content.push_str("我想了解一下诉讼费用。");
+    case.consultations.underspecified[0]
+        .content
+        .push_str("我想了解一下诉讼费用。");
 
     let refused = save(&app, &expert, &case, 1, "试图修改").await;
     assert_eq!(refused.status, StatusCode::FORBIDDEN, "{}", refused.body);
@@ -65,7 +67,10 @@ async fn admins_correct_a_seed_case_and_its_page_shows_the_diff() {
     assert_eq!(page.status, StatusCode::OK);
     assert!(page.body.contains("data-testid=\"case-history\""));
     assert!(page.body.contains("补充当事人的问题"));
-    assert!(page.body.contains("<ins>我想了解一下诉讼费用。</ins>"), "the inserted text is marked");
+    assert!(
+        page.body.contains("<ins>我想了解一下诉讼费用。</ins>"),
+        "the inserted text is marked"
+    );
 
     let board = app.get("/api/leaderboard").await.json();
     assert_eq!(board["entries"].as_array().map(Vec::len), Some(3));
@@ -83,7 +88,10 @@ async fn the_second_of_two_concurrent_saves_is_told_and_shown_the_newer_version(
     let mut second = original.clone();
     second.consultations.complete[0].content.push_str("（乙）");
 
-    assert_eq!(save(&app, &admin, &first, 1, "甲").await.status, StatusCode::OK);
+    assert_eq!(
+        save(&app, &admin, &first, 1, "甲").await.status,
+        StatusCode::OK
+    );
     let stale = save(&app, &admin, &second, 1, "乙").await;
     assert_eq!(stale.status, StatusCode::CONFLICT, "{}", stale.body);
     let stale = stale.json();
@@ -91,7 +99,11 @@ async fn the_second_of_two_concurrent_saves_is_told_and_shown_the_newer_version(
     assert_eq!(stale["Stale"]["reason"], "甲");
     let shown: Case = serde_json::from_value(stale["Stale"]["case"].clone()).expect("case");
     assert_eq!(shown, first);
-    assert_eq!(demo_case(&app, "DEMO-0005").await, first, "nothing overwritten");
+    assert_eq!(
+        demo_case(&app, "DEMO-0005").await,
+        first,
+        "nothing overwritten"
+    );
 }
 
 #[tokio::test]

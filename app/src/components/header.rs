@@ -27,10 +27,15 @@ pub fn Header() -> impl IntoView {
                                     .role
                                     .allows(engine::accounts::Permission::UploadRun)
                                     .then(|| view! { <a href="/runs/upload">"Upload 上传"</a> });
+                                let review = u
+                                    .role
+                                    .allows(engine::accounts::Permission::Review)
+                                    .then(|| view! { <a href="/review">"Review 审核"</a> });
                                 let admin = (u.role == engine::accounts::Role::Admin)
                                     .then(|| view! { <a href="/admin/users">"Accounts 账户"</a> });
                                 view! {
                                     {upload}
+                                    {review}
                                     {admin}
                                     <span class="user" data-testid="current-user">
                                         {u.name}

@@ -28,7 +28,11 @@ pub fn use_live(events: &'static [&'static str]) -> Live {
 }
 
 #[cfg(feature = "hydrate")]
-fn subscribe(events: &'static [&'static str], set_changes: WriteSignal<u32>, set_connected: WriteSignal<bool>) {
+fn subscribe(
+    events: &'static [&'static str],
+    set_changes: WriteSignal<u32>,
+    set_connected: WriteSignal<bool>,
+) {
     use wasm_bindgen::closure::Closure;
     use wasm_bindgen::JsCast;
 

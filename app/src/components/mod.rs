@@ -3,5 +3,7 @@
 pub mod dialogue;
 pub mod header;
 pub mod history;
+pub mod i18n;
 pub mod labels;
 pub mod live;
+pub mod turn_editor;

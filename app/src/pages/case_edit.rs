@@ -4,13 +4,14 @@
 //! revision the editor started from; if someone saved in between, the page
 //! says so and shows their version instead of overwriting it.
 
-use engine::dataset::{Case, Turn};
-use engine::vocab::{Consultation, Role as Speaker, Verdict};
+use engine::dataset::Case;
+use engine::vocab::Verdict;
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_params_map;
 
 use crate::components::labels::{error_message, ErrorBox, Loading};
+use crate::components::turn_editor::TurnEditor;
 use crate::server_fns::cases::get_case;
 use crate::server_fns::corrections::{get_case_history, save_case_correction, CorrectionResult};
 
@@ -35,10 +36,6 @@ pub fn CaseEditPage() -> impl IntoView {
     }
 }
 
-fn turn_pair_count(case: &Case) -> usize {
-    case.consultations.complete.len()
-}
-
 #[component]
 fn Editor(case: Case, revision: i64) -> impl IntoView {
     let id = case.case_id.clone();
@@ -54,19 +51,32 @@ fn Editor(case: Case, revision: i64) -> impl IntoView {
             return;
         };
         match result {
-            Ok(CorrectionResult::Saved { revision, dataset_version, runs_carried, runs_dropped }) => {
+            Ok(CorrectionResult::Saved {
+                revision,
+                dataset_version,
+                runs_carried,
+                runs_dropped,
+            }) => {
                 base.set(revision);
                 reason.set(String::new());
                 let dropped = if runs_dropped.is_empty() {
                     String::new()
                 } else {
-                    format!("; runs no longer valid, left on the old version: {}", runs_dropped.join(", "))
+                    format!(
+                        "; runs no longer valid, left on the old version: {}",
+                        runs_dropped.join(", ")
+                    )
                 };
                 notice.set(Some((true, format!(
                     "Saved as revision {revision}: dataset version {dataset_version}, {runs_carried} run(s) re-scored{dropped}. 已保存。"
                 ))));
             }
-            Ok(CorrectionResult::Stale { revision, author, reason: why, case }) => {
+            Ok(CorrectionResult::Stale {
+                revision,
+                author,
+                reason: why,
+                case,
+            }) => {
                 base.set(revision);
                 edited.set(case);
                 notice.set(Some((false, format!(
@@ -80,54 +90,6 @@ fn Editor(case: Case, revision: i64) -> impl IntoView {
     let on_save = move |_| {
         let json = edited.with(|c| serde_json::to_string(c).unwrap_or_default());
         save.dispatch((json, base.get(), reason.get()));
-    };
-    let add_pair = move |_| {
-        edited.update(|c| {
-            let speaker = if turn_pair_count(c) % 2 == 0 { Speaker::User } else { Speaker::Assistant };
-            for side in [&mut c.consultations.complete, &mut c.consultations.underspecified] {
-                side.push(Turn { role: speaker, content: String::new() });
-            }
-        })
-    };
-    let remove_pair = move |_| {
-        edited.update(|c| {
-            if turn_pair_count(c) > 1 {
-                c.consultations.complete.pop();
-                c.consultations.underspecified.pop();
-            }
-        })
-    };
-    let turn_editor = move |side: Consultation| {
-        move || {
-            let n = edited.with(|c| c.turns(side).len());
-            (0..n)
-                .map(|i| {
-                    let role = edited.with(|c| c.turns(side)[i].role);
-                    view! {
-                        <label class="field turn-field">
-                            {format!("{} · 第{}轮 turn {}", role.as_str(), i + 1, i + 1)}
-                            <textarea
-                                rows="4"
-                                data-testid=format!("turn-{}-{i}", side.as_str())
-                                prop:value=move || edited.with(|c| c.turns(side).get(i).map(|t| t.content.clone()).unwrap_or_default())
-                                on:input=move |ev| {
-                                    let text = event_target_value(&ev);
-                                    edited.update(|c| {
-                                        let turns = match side {
-                                            Consultation::Complete => &mut c.consultations.complete,
-                                            Consultation::Underspecified => &mut c.consultations.underspecified,
-                                        };
-                                        if let Some(t) = turns.get_mut(i) {
-                                            t.content = text;
-                                        }
-                                    })
-                                }
-                            ></textarea>
-                        </label>
-                    }
-                })
-                .collect_view()
-        }
     };
     let claims = move || {
         edited.with(|c| c.claims.clone()).into_iter().enumerate().map(|(i, claim)| {
@@ -148,25 +110,29 @@ fn Editor(case: Case, revision: i64) -> impl IntoView {
         }).collect_view()
     };
     let facts = move || {
-        edited.with(|c| c.key_facts.clone()).into_iter().map(|k| {
-            let id = k.id.clone();
-            let checked = edited.with(|c| c.missing_facts.contains(&k.id));
-            view! {
-                <label class="check">
-                    <input type="checkbox" checked=checked on:change=move |ev| {
-                        let on = event_target_checked(&ev);
-                        let id = id.clone();
-                        edited.update(|c| {
-                            c.missing_facts.retain(|m| *m != id);
-                            if on {
-                                c.missing_facts.push(id);
-                            }
-                        });
-                    } />
-                    " " {k.id.clone()} " " {k.text.clone()}
-                </label>
-            }
-        }).collect_view()
+        edited
+            .with(|c| c.key_facts.clone())
+            .into_iter()
+            .map(|k| {
+                let id = k.id.clone();
+                let checked = edited.with(|c| c.missing_facts.contains(&k.id));
+                view! {
+                    <label class="check">
+                        <input type="checkbox" checked=checked on:change=move |ev| {
+                            let on = event_target_checked(&ev);
+                            let id = id.clone();
+                            edited.update(|c| {
+                                c.missing_facts.retain(|m| *m != id);
+                                if on {
+                                    c.missing_facts.push(id);
+                                }
+                            });
+                        } />
+                        " " {k.id.clone()} " " {k.text.clone()}
+                    </label>
+                }
+            })
+            .collect_view()
     };
     view! {
         <Title text=format!("Correct {id}") />
@@ -179,16 +145,7 @@ fn Editor(case: Case, revision: i64) -> impl IntoView {
                 <div class=if ok { "info-box" } else { "error-box" } role="status" data-testid="save-notice">{text}</div>
             })}
         </section>
-        <div class="two-col">
-            <section class="panel"><h2>"Complete 完整咨询"</h2>{turn_editor(Consultation::Complete)}</section>
-            <section class="panel"><h2>"Underspecified 不完整咨询"</h2>{turn_editor(Consultation::Underspecified)}</section>
-        </div>
-        <section class="panel">
-            <div class="filter-actions">
-                <button type="button" on:click=add_pair data-testid="add-pair">"+ Add a turn to both 两侧各加一轮"</button>
-                <button type="button" on:click=remove_pair>"− Remove the last turn of both 两侧各删最后一轮"</button>
-            </div>
-        </section>
+        <TurnEditor edited />
         <div class="two-col">
             <section class="panel"><h2>"Gold verdicts 判决"</h2><div class="stack">{claims}</div></section>
             <section class="panel"><h2>"Missing facts 缺失事实"</h2><div class="stack">{facts}</div></section>

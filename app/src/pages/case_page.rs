@@ -6,8 +6,8 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_params_map;
 
-use crate::components::history::CaseHistoryPanel;
 use crate::components::dialogue::{missing_quotes, DialogueComparison};
+use crate::components::history::CaseHistoryPanel;
 use crate::components::labels::{
     plaintiff_label, ClassBadge, ErrorBox, FocalTypeBadge, Loading, SyntheticNotice, VerdictBadge,
 };

@@ -11,5 +11,8 @@ pub mod leaderboard;
 pub mod model;
 pub mod not_found;
 pub mod overview;
+pub mod review;
+pub mod review_admin;
+pub mod review_item;
 pub mod sign_in;
 pub mod upload;

@@ -9,5 +9,6 @@ pub mod drilldown;
 pub mod leaderboard;
 pub mod models;
 pub mod overview;
+pub mod review;
 pub mod runs;
 pub mod users;

@@ -3,6 +3,7 @@
 
 mod cases;
 mod events;
+mod review;
 mod runs;
 
 pub use runs::MAX_RUN_BYTES;
@@ -18,6 +19,7 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .merge(cases::router())
         .merge(events::router())
+        .merge(review::router())
         .merge(runs::router())
         .merge(stats::router())
         .merge(users::router())

@@ -1,0 +1,233 @@
+//! The review pages for admins: create and assign items, adjudicate
+//! disagreements, and the live agreement dashboard (which experts see too,
+//! without the disagreement list).
+
+use leptos::prelude::*;
+use leptos_meta::Title;
+
+use crate::components::i18n::{use_lang, LangSwitch};
+use crate::components::labels::{error_message, ErrorBox, Loading};
+use crate::components::live::{use_live, LiveBadge};
+use crate::pages::review::item_title;
+use crate::server_fns::review::{
+    adjudicate, adjudication_queue, assign_reviews, create_review_items, review_dashboard,
+    AdjudicationItem,
+};
+
+fn num(x: Option<f64>) -> String {
+    x.map_or_else(|| "—".into(), |x| format!("{x:.3}"))
+}
+
+#[component]
+pub fn ReviewManagePage() -> impl IntoView {
+    let lang = use_lang();
+    let kind = RwSignal::new("case_check".to_owned());
+    let task = RwSignal::new("lca".to_owned());
+    let per_model = RwSignal::new("10".to_owned());
+    let cap = RwSignal::new("100".to_owned());
+    let seed = RwSignal::new("1".to_owned());
+    let message = RwSignal::new(None::<(bool, String)>);
+    let create = Action::new(move |_: &()| {
+        let kind = kind.get_untracked();
+        let judge = kind == "judge_verdict";
+        create_review_items(
+            kind,
+            judge.then(|| task.get_untracked()),
+            per_model.get_untracked().parse().ok(),
+            cap.get_untracked().parse().ok(),
+            seed.get_untracked().parse().ok(),
+        )
+    });
+    let assign = Action::new(move |_: &()| assign_reviews(None));
+    Effect::new(move |_| match create.value().get() {
+        Some(Ok(c)) => message.set(Some((
+            true,
+            format!(
+                "Created 已创建 {} · existing 已存在 {}",
+                c.created, c.existing
+            ),
+        ))),
+        Some(Err(e)) => message.set(Some((false, error_message(&e)))),
+        None => {}
+    });
+    Effect::new(move |_| match assign.value().get() {
+        Some(Ok(n)) => message.set(Some((true, format!("Assignments made 已分配 {n}")))),
+        Some(Err(e)) => message.set(Some((false, error_message(&e)))),
+        None => {}
+    });
+    view! {
+        <Title text="Manage review 审核管理" />
+        <section class="panel">
+            <p><a href=move || lang.get().link("/review")>{move || lang.get().t("← 审核", "← Review")}</a> " " <LangSwitch path="/review/manage".into() /></p>
+            <h1>{move || lang.get().t("创建与分配审核条目", "Create and assign review items")}</h1>
+            <div class="filters">
+                <label class="field">{move || lang.get().t("类型", "Kind")}
+                    <select data-testid="create-kind" on:change=move |ev| kind.set(event_target_value(&ev))>
+                        <option value="case_check" selected>{move || lang.get().t("案例核查（每个案例）", "Case check (every case)")}</option>
+                        <option value="seed_dialogue">{move || lang.get().t("种子对话（每个种子）", "Seed dialogue (every seed)")}</option>
+                        <option value="judge_verdict">{move || lang.get().t("评审模型复核（抽样）", "Judge verdicts (sample)")}</option>
+                    </select>
+                </label>
+                <label class="field">{move || lang.get().t("任务", "Task")}
+                    <select data-testid="create-task" on:change=move |ev| task.set(event_target_value(&ev))>
+                        <option value="lca" selected>"LCA"</option><option value="dcg">"DCG"</option><option value="ljp">"LJP"</option>
+                    </select>
+                </label>
+                <label class="field">{move || lang.get().t("每个模型", "Per model")}
+                    <input type="number" min="1" prop:value=move || per_model.get() on:input=move |ev| per_model.set(event_target_value(&ev)) /></label>
+                <label class="field">{move || lang.get().t("上限", "Cap")}
+                    <input type="number" min="1" prop:value=move || cap.get() on:input=move |ev| cap.set(event_target_value(&ev)) /></label>
+                <label class="field">{move || lang.get().t("随机种子", "Seed")}
+                    <input type="number" min="0" prop:value=move || seed.get() on:input=move |ev| seed.set(event_target_value(&ev)) /></label>
+            </div>
+            <div class="filter-actions">
+                <button type="button" class="primary" data-testid="create-items" on:click=move |_| { create.dispatch(()); }>{move || lang.get().t("创建", "Create")}</button>
+                <button type="button" data-testid="auto-assign" on:click=move |_| { assign.dispatch(()); }>{move || lang.get().t("自动分配（每条两位专家）", "Auto-assign (two experts each)")}</button>
+            </div>
+            {move || message.get().map(|(ok, text)| view! { <div class=if ok { "info-box" } else { "error-box" } data-testid="manage-message">{text}</div> })}
+            <p>{move || lang.get().t("导出全部标注与裁决：", "Export every label and adjudication: ")}
+                <a href="/api/review/export?format=jsonl" rel="external">"JSONL"</a> " · "
+                <a href="/api/review/export?format=csv" rel="external">"CSV"</a></p>
+        </section>
+    }
+}
+
+#[component]
+fn AdjudicationCard(item: AdjudicationItem, done: WriteSignal<u32>) -> impl IntoView {
+    let lang = use_lang();
+    let label = RwSignal::new(
+        item.labels
+            .first()
+            .map(|(_, l, _)| l.clone())
+            .unwrap_or_default(),
+    );
+    let reason = RwSignal::new(String::new());
+    let error = RwSignal::new(None::<String>);
+    let id = item.id;
+    let act =
+        Action::new(move |_: &()| adjudicate(id, label.get_untracked(), reason.get_untracked()));
+    Effect::new(move |_| match act.value().get() {
+        Some(Ok(())) => done.update(|n| *n += 1),
+        Some(Err(e)) => error.set(Some(error_message(&e))),
+        None => {}
+    });
+    let choices: Vec<String> = {
+        let mut c: Vec<String> = item.labels.iter().map(|(_, l, _)| l.clone()).collect();
+        c.extend(item.judge_label.clone());
+        c.dedup();
+        c
+    };
+    view! {
+        <li class="panel adjudication" data-testid=format!("adjudicate-{id}")>
+            <h2><a href=move || lang.get().link(&format!("/review/items/{id}"))>{item_title(lang.get_untracked(), &item.kind, &item.case_id, item.task.as_deref(), item.target.as_deref())}</a></h2>
+            <ul>
+                {item.labels.iter().map(|(who, l, c)| view! { <li>{who.clone()} ": " <strong>{l.clone()}</strong> {(!c.is_empty()).then(|| view! { " — " {c.clone()} })}</li> }).collect_view()}
+                {item.judge_label.clone().map(|l| view! { <li>{move || lang.get().t("评审模型", "Judge")} ": " <strong>{l.clone()}</strong></li> })}
+            </ul>
+            <div class="filters">
+                <label class="field">{move || lang.get().t("最终标签（可选其一或直接输入）", "Final label (pick one or type it)")}
+                    <input type="text" list=format!("labels-{id}") data-testid="final-label" prop:value=move || label.get() on:input=move |ev| label.set(event_target_value(&ev)) />
+                    <datalist id=format!("labels-{id}")>{choices.into_iter().map(|c| view! { <option value=c></option> }).collect_view()}</datalist>
+                </label>
+                <label class="field">{move || lang.get().t("理由（必填）", "Reason (required)")}
+                    <input type="text" data-testid="final-reason" prop:value=move || reason.get() on:input=move |ev| reason.set(event_target_value(&ev)) />
+                </label>
+            </div>
+            {move || error.get().map(|e| view! { <div class="error-box" role="alert">{e}</div> })}
+            <button type="button" class="primary" data-testid="record-final" on:click=move |_| { act.dispatch(()); }>{move || lang.get().t("记录裁决", "Record the final label")}</button>
+        </li>
+    }
+}
+
+#[component]
+pub fn AdjudicationPage() -> impl IntoView {
+    let lang = use_lang();
+    let live = use_live(&["review"]);
+    let (done, set_done) = signal(0u32);
+    let data = Resource::new(
+        move || (live.changes.get(), done.get()),
+        |_| adjudication_queue(),
+    );
+    view! {
+        <Title text="Adjudication 裁决" />
+        <section class="panel">
+            <p><a href=move || lang.get().link("/review")>{move || lang.get().t("← 审核", "← Review")}</a> " " <LangSwitch path="/review/adjudication".into() /></p>
+            <h1>{move || lang.get().t("待裁决条目", "Items awaiting adjudication")} " " <LiveBadge live /></h1>
+        </section>
+        <Transition fallback=Loading>
+            {move || Suspend::new(async move {
+                match data.await {
+                    Ok(items) if items.is_empty() => view! { <p class="empty panel" data-testid="no-adjudication">{lang.get().t("没有待裁决的条目。", "Nothing awaits adjudication.")}</p> }.into_any(),
+                    Ok(items) => view! { <ul class="adjudications">{items.into_iter().map(|item| view! { <AdjudicationCard item done=set_done /> }).collect_view()}</ul> }.into_any(),
+                    Err(e) => view! { <ErrorBox error=e /> }.into_any(),
+                }
+            })}
+        </Transition>
+    }
+}
+
+#[component]
+pub fn AgreementPage() -> impl IntoView {
+    let lang = use_lang();
+    let live = use_live(&["review"]);
+    let data = Resource::new(move || live.changes.get(), |_| review_dashboard());
+    view! {
+        <Title text="Agreement 一致性" />
+        <section class="panel">
+            <p><a href=move || lang.get().link("/review")>{move || lang.get().t("← 审核", "← Review")}</a> " " <LangSwitch path="/review/agreement".into() /></p>
+            <h1>{move || lang.get().t("标注一致性看板", "Agreement dashboard")} " " <LiveBadge live /></h1>
+            <p class="legend">{move || lang.get().t(
+                "人-人：两位专家裁决前的标签；评审-人：评审模型与最终共识。LJP 以每项诉请为单位，QWK 为二次加权 kappa。",
+                "Human-human: the two experts before adjudication; judge-human: the judge against the final consensus. LJP counts each claim as a unit; QWK is quadratic weighted kappa.")}</p>
+            <Transition fallback=Loading>
+                {move || Suspend::new(async move {
+                    let lang = lang.get();
+                    match data.await {
+                        Ok(d) => view! {
+                            <p data-testid="dashboard-counts">
+                                {lang.t("条目", "Items")} " " {d.items} " · " {lang.t("已定稿", "final")} " " {d.items_final}
+                                " · " {lang.t("待裁决", "in adjudication")} " " {d.items_in_adjudication}
+                            </p>
+                            <div class="table-scroll">
+                                <table class="leaderboard" data-testid="agreement-table">
+                                    <thead><tr>
+                                        <th>{lang.t("类型", "Kind")}</th><th>{lang.t("类别", "Class")}</th>
+                                        <th class="num">"n"</th><th class="num">{lang.t("人-人一致率", "Human raw")}</th><th class="num">"κ"</th><th class="num">"QWK"</th>
+                                        <th class="num">{lang.t("评审-人一致率", "Judge raw")}</th><th class="num">{lang.t("评审 κ", "Judge κ")}</th><th class="num">{lang.t("评审 QWK", "Judge QWK")}</th>
+                                        <th class="num">"Fleiss κ"</th><th class="num">{lang.t("被推翻", "Overruled")}</th>
+                                    </tr></thead>
+                                    <tbody>
+                                        {d.rows.into_iter().map(|r| view! {
+                                            <tr>
+                                                <td>{r.kind.clone()} {r.task.clone().map(|t| format!(" · {}", t.to_uppercase()))}</td>
+                                                <td>{r.class.clone().unwrap_or_else(|| lang.t("总体", "overall").into())}</td>
+                                                <td class="num">{r.n_items} " / " {r.n_pairs}</td>
+                                                <td class="num">{num(r.human_agreement)}</td>
+                                                <td class="num">{num(r.human_kappa)}</td>
+                                                <td class="num">{num(r.qwk)}</td>
+                                                <td class="num">{num(r.judge_agreement)}</td>
+                                                <td class="num">{num(r.judge_kappa)}</td>
+                                                <td class="num">{num(r.judge_qwk)}</td>
+                                                <td class="num">{num(r.fleiss_kappa)}</td>
+                                                <td class="num">{r.overruled}</td>
+                                            </tr>
+                                        }).collect_view()}
+                                    </tbody>
+                                </table>
+                            </div>
+                            <h2>{lang.t("专家进度", "Progress per expert")}</h2>
+                            <ul data-testid="expert-progress">{d.progress.into_iter().map(|(who, done, total)| view! { <li>{who} ": " {done} " / " {total}</li> }).collect_view()}</ul>
+                            {(!d.disagreements.is_empty()).then(|| view! {
+                                <h2>{lang.t("分歧条目", "Disagreements")}</h2>
+                                <ul data-testid="disagreements">{d.disagreements.into_iter().map(|id| view! {
+                                    <li><a href=lang.link(&format!("/review/items/{id}"))>{format!("#{id}")}</a></li>
+                                }).collect_view()}</ul>
+                            })}
+                        }.into_any(),
+                        Err(e) => view! { <ErrorBox error=e /> }.into_any(),
+                    }
+                })}
+            </Transition>
+        </section>
+    }
+}

@@ -1,0 +1,601 @@
+//! One review item, built for speed: what to judge in the main column, the
+//! guidelines for the item's kind and the keyboard shortcuts beside it, a
+//! label for every key (digits pick labels, `n` / `p` move through the queue,
+//! Ctrl+Enter submits), and drafts saved as you go. Labels are blind: the
+//! other expert's label and the judge's come back from the server only after
+//! this expert has submitted.
+
+use engine::dataset::Case;
+use engine::review::{CaseCheck, CheckKind, CheckOutcome, CheckResult};
+use engine::vocab::Verdict;
+use leptos::prelude::*;
+use leptos_meta::Title;
+use leptos_router::hooks::use_params_map;
+use serde::{Deserialize, Serialize};
+
+use crate::components::dialogue::DialogueComparison;
+use crate::components::i18n::{use_lang, Lang, LangSwitch};
+use crate::components::labels::{error_message, ErrorBox, Loading};
+use crate::components::turn_editor::TurnEditor;
+use crate::pages::review::{item_title, status_label};
+use crate::server_fns::review::{
+    get_review_item, save_review_draft, submit_review, ReviewItemView,
+};
+
+/// What the form holds, saved as the draft.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+struct Draft {
+    label: String,
+    verdicts: Vec<String>,
+    checks: Vec<(bool, String)>,
+    comment: String,
+}
+
+/// How the item is labelled.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Form {
+    /// One label from the label space.
+    Choice,
+    /// One verdict per claim (LJP).
+    Verdicts,
+    /// The four case checks.
+    Checks,
+}
+
+fn form_of(item: &ReviewItemView) -> Form {
+    if item.kind == "case_check" {
+        Form::Checks
+    } else if item.task.as_deref() == Some("ljp") {
+        Form::Verdicts
+    } else {
+        Form::Choice
+    }
+}
+
+fn label_text(lang: Lang, label: &str) -> String {
+    let zh = match label {
+        "predict" => "策略一：直接预测",
+        "ask" => "策略二：追问细节",
+        "accepted" => "接受",
+        "rejected" => "拒绝",
+        "approve" => "通过",
+        "correct" => "需修改",
+        "pass" => "通过",
+        "fail" => "不通过",
+        other => {
+            return Verdict::parse(other).map_or(other.to_owned(), |v| {
+                format!("{} {}", v.label_zh(), v.as_str())
+            })
+        }
+    };
+    match lang {
+        Lang::Zh => format!("{zh} ({label})"),
+        Lang::En => label.to_owned(),
+    }
+}
+
+const CHECKS: [CheckKind; 4] = [
+    CheckKind::KeyDetails,
+    CheckKind::Incompleteness,
+    CheckKind::Completeness,
+    CheckKind::Anonymization,
+];
+
+fn check_label(lang: Lang, kind: CheckKind) -> &'static str {
+    match kind {
+        CheckKind::KeyDetails => lang.t(
+            "关键细节正确且与争议焦点相关",
+            "Key details correct and relevant to the focal point",
+        ),
+        CheckKind::Incompleteness => lang.t(
+            "不完整咨询确实缺少每一项缺失事实",
+            "The underspecified consultation lacks every missing fact",
+        ),
+        CheckKind::Completeness => lang.t(
+            "完整咨询确实陈述了这些事实",
+            "The complete consultation states them",
+        ),
+        CheckKind::Anonymization => lang.t(
+            "匿名化完好（无姓名、身份证、电话、银行卡、车牌）",
+            "Anonymisation holds (no names, ID, phone, bank numbers, plates)",
+        ),
+    }
+}
+
+fn guidelines(lang: Lang, item: &ReviewItemView) -> Vec<&'static str> {
+    match (item.kind.as_str(), item.task.as_deref()) {
+        ("case_check", _) => vec![
+            lang.t("以判决书为准，逐项核查下列四点，不通过时必须填写理由。", "Check the four points against the judgment; a fail needs a comment."),
+            lang.t("关键细节：从事实部分抽取的细节须与说理部分明确的争议焦点直接相关。", "Key details: the facts extracted must bear directly on the focal point stated in the reasoning."),
+            lang.t("不完整性：缺失的关键细节在不完整咨询中自始至终不得出现。", "Incompleteness: the missing details appear nowhere in the underspecified consultation."),
+            lang.t("完整性：完整咨询须包含原告视角的全部案件事实。", "Completeness: the complete consultation holds all the facts from the plaintiff's side."),
+            lang.t("匿名化：检查残留的个人敏感信息。系统预标注的可疑片段仅供参考，不作判断。", "Anonymisation: look for residual personal data. Pre-flagged spans only help; they decide nothing."),
+        ],
+        ("seed_dialogue", _) => vec![
+            lang.t("种子对话是生成提示中的示例，须体现普通人如何描述案情并遗漏关键事实。", "Seed pairs are the generation examples: how a layperson describes a case and omits the crucial facts."),
+            lang.t("如无问题选择“通过”；如需修改，选择“需修改”并直接编辑对话，两侧轮数须保持一致。", "Approve if sound; otherwise choose correct and edit the turns; both sides keep equal turn counts."),
+        ],
+        (_, Some("lca")) => vec![
+            lang.t("判断模型回复采用的策略：策略一为直接给出法律分析或结论；策略二为先追问缺失的细节。", "Which strategy did the reply take: one, answer directly; two, ask for the missing details first."),
+            lang.t("与评审模型使用相同的标准（附录F的LCA评审提示）。", "Use the judge's own criteria (Appendix F, LCA judge prompt)."),
+        ],
+        (_, Some("dcg")) => vec![
+            lang.t("判断模型的追问是否指向争议焦点所需的缺失关键事实；至少一项有效追问即为接受。", "Does a request target a missing key fact the focal point needs? One valid request means accepted."),
+        ],
+        (_, Some("ljp")) => vec![
+            lang.t("从模型回复中为每一项诉讼请求抽取其预测：支持、部分支持或驳回。", "Extract the reply's prediction for every claim: supported, partially supported or dismissed."),
+            lang.t("按数字键为当前诉请选择判决，光标自动移到下一项。", "Digits set the current claim's verdict and move to the next claim."),
+        ],
+        _ => vec![],
+    }
+}
+
+#[component]
+pub fn ReviewItemPage() -> impl IntoView {
+    let params = use_params_map();
+    let id = move || params.with(|p| p.get("id").and_then(|s| s.parse::<i64>().ok()).unwrap_or(0));
+    let (version, set_version) = signal(0u32);
+    let data = Resource::new(move || (id(), version.get()), |(id, _)| get_review_item(id));
+    view! {
+        <Suspense fallback=Loading>
+            {move || Suspend::new(async move {
+                match data.await {
+                    Ok(item) => view! { <ItemBody item set_version /> }.into_any(),
+                    Err(e) => view! { <section class="panel"><ErrorBox error=e /><p><a href="/review">"← 我的条目 My items"</a></p></section> }.into_any(),
+                }
+            })}
+        </Suspense>
+    }
+}
+
+fn initial_draft(item: &ReviewItemView) -> Draft {
+    let from_draft = item
+        .draft
+        .as_deref()
+        .and_then(|d| serde_json::from_str::<Draft>(d).ok());
+    let mut draft = match (&item.my_label, from_draft) {
+        (Some(label), _) => {
+            let mut d = Draft {
+                label: label.clone(),
+                comment: item.my_comment.clone().unwrap_or_default(),
+                ..Draft::default()
+            };
+            if let Ok(v) = serde_json::from_str::<Vec<String>>(label) {
+                d.verdicts = v;
+            }
+            if let Ok(c) = serde_json::from_str::<CaseCheck>(label) {
+                d.checks = c
+                    .results()
+                    .into_iter()
+                    .map(|(_, r)| (r.outcome == CheckOutcome::Pass, r.comment.clone()))
+                    .collect();
+            }
+            d
+        }
+        (None, Some(d)) => d,
+        (None, None) => Draft::default(),
+    };
+    draft.verdicts.resize(item.claims, String::new());
+    draft.checks.resize(4, (true, String::new()));
+    draft
+}
+
+fn compose(form: Form, d: &Draft) -> Option<String> {
+    match form {
+        Form::Choice => (!d.label.is_empty()).then(|| d.label.clone()),
+        Form::Verdicts => d
+            .verdicts
+            .iter()
+            .all(|v| !v.is_empty())
+            .then(|| serde_json::to_string(&d.verdicts).unwrap_or_default()),
+        Form::Checks => {
+            let result = |i: usize| {
+                let (pass, comment) = d.checks.get(i).cloned().unwrap_or((true, String::new()));
+                CheckResult {
+                    outcome: if pass {
+                        CheckOutcome::Pass
+                    } else {
+                        CheckOutcome::Fail
+                    },
+                    comment,
+                }
+            };
+            serde_json::to_string(&CaseCheck {
+                key_details: result(0),
+                incompleteness: result(1),
+                completeness: result(2),
+                anonymization: result(3),
+            })
+            .ok()
+        }
+    }
+}
+
+#[component]
+fn ItemBody(item: ReviewItemView, set_version: WriteSignal<u32>) -> impl IntoView {
+    let lang = use_lang();
+    let form = form_of(&item);
+    let draft = RwSignal::new(initial_draft(&item));
+    let focus = RwSignal::new(0usize);
+    let proposal: Option<RwSignal<Case>> = item
+        .my_proposal
+        .clone()
+        .or_else(|| item.case.clone())
+        .map(RwSignal::new);
+    let saved_note = RwSignal::new(String::new());
+    let error = RwSignal::new(None::<String>);
+    let id = item.id;
+    let labels = item.labels.clone();
+    let claims = item.claims;
+
+    let save_draft = Action::new(move |text: &String| save_review_draft(id, text.clone()));
+    // Autosave: a draft is written 600 ms after the last change.
+    let generation = StoredValue::new(0u64);
+    Effect::new(move |first: Option<()>| {
+        let text = draft.with(|d| serde_json::to_string(d).unwrap_or_default());
+        if first.is_none() {
+            return;
+        }
+        generation.update_value(|g| *g += 1);
+        let mine = generation.get_value();
+        set_timeout(
+            move || {
+                if generation.get_value() == mine {
+                    save_draft.dispatch(text);
+                }
+            },
+            std::time::Duration::from_millis(600),
+        );
+    });
+    Effect::new(move |_| {
+        if let Some(result) = save_draft.value().get() {
+            saved_note.set(match result {
+                Ok(()) => "✓ 草稿已保存 Draft saved".into(),
+                Err(e) => format!("草稿未保存 Draft not saved: {}", error_message(&e)),
+            });
+        }
+    });
+
+    let submit = Action::new(
+        move |(label, comment, proposal): &(String, String, Option<String>)| {
+            submit_review(id, label.clone(), comment.clone(), proposal.clone())
+        },
+    );
+    Effect::new(move |_| match submit.value().get() {
+        Some(Ok(_)) => set_version.update(|v| *v += 1),
+        Some(Err(e)) => error.set(Some(error_message(&e))),
+        None => {}
+    });
+    let do_submit = move || {
+        let d = draft.get();
+        let Some(label) = compose(form, &d) else {
+            error.set(Some(
+                lang.get_untracked()
+                    .t(
+                        "请先选择标签（每项诉请都要选择）。",
+                        "Choose a label first (one for every claim).",
+                    )
+                    .into(),
+            ));
+            return;
+        };
+        let proposal = proposal
+            .filter(|_| d.label == "correct")
+            .map(|p| p.with(|c| serde_json::to_string(c).unwrap_or_default()));
+        error.set(None);
+        submit.dispatch((label, d.comment.clone(), proposal));
+    };
+
+    #[cfg(feature = "hydrate")]
+    {
+        let labels = labels.clone();
+        let previous = item.previous;
+        let next = item.next;
+        let handle = window_event_listener(leptos::ev::keydown, move |ev| {
+            use wasm_bindgen::JsCast;
+            let typing = ev
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                .is_some_and(|el| {
+                    matches!(el.tag_name().as_str(), "TEXTAREA" | "INPUT" | "SELECT")
+                });
+            let key = ev.key();
+            if key == "Enter" && (ev.ctrl_key() || ev.meta_key()) {
+                ev.prevent_default();
+                do_submit();
+                return;
+            }
+            if typing || ev.ctrl_key() || ev.meta_key() || ev.alt_key() {
+                return;
+            }
+            let go = |to: Option<i64>| {
+                if let Some(to) = to {
+                    let _ = window()
+                        .location()
+                        .set_href(&lang.get_untracked().link(&format!("/review/items/{to}")));
+                }
+            };
+            match key.as_str() {
+                "n" | "j" => go(next),
+                "p" | "k" => go(previous),
+                digit if digit.len() == 1 && digit.as_bytes()[0].is_ascii_digit() => {
+                    let Some(n) = digit.parse::<usize>().ok().and_then(|n| n.checked_sub(1)) else {
+                        return;
+                    };
+                    match form {
+                        Form::Choice => {
+                            if let Some(label) = labels.get(n) {
+                                draft.update(|d| d.label = label.clone());
+                            }
+                        }
+                        Form::Verdicts => {
+                            if let Some(label) = labels.get(n) {
+                                let at = focus.get_untracked();
+                                draft.update(|d| {
+                                    if let Some(v) = d.verdicts.get_mut(at) {
+                                        *v = label.clone();
+                                    }
+                                });
+                                focus.set((at + 1).min(claims.saturating_sub(1)));
+                            }
+                        }
+                        Form::Checks => {
+                            if n < 4 {
+                                draft.update(|d| d.checks[n].0 = !d.checks[n].0);
+                            }
+                        }
+                    }
+                }
+                "ArrowDown" if form == Form::Verdicts => {
+                    focus.update(|f| *f = (*f + 1).min(claims.saturating_sub(1)))
+                }
+                "ArrowUp" if form == Form::Verdicts => focus.update(|f| *f = f.saturating_sub(1)),
+                _ => {}
+            }
+        });
+        on_cleanup(move || handle.remove());
+    }
+
+    let title = item_title(
+        lang.get_untracked(),
+        &item.kind,
+        &item.case_id,
+        item.task.as_deref(),
+        item.target.as_deref(),
+    );
+    let path = format!("/review/items/{id}");
+    let nav = |to: Option<i64>, text: &'static str| {
+        match to {
+        Some(to) => view! { <a class="button" href=move || lang.get().link(&format!("/review/items/{to}"))>{text}</a> }.into_any(),
+        None => view! { <span class="button disabled">{text}</span> }.into_any(),
+    }
+    };
+    let revealed = item.revealed.clone();
+    let submitted = item.submitted;
+    let status = item.status.clone();
+
+    let choice_form = {
+        let labels = labels.clone();
+        move || {
+            let lang = lang.get();
+            labels.iter().enumerate().map(|(i, l)| {
+                let l2 = l.clone();
+                let l3 = l.clone();
+                view! {
+                    <label class="choice" class:chosen=move || draft.with(|d| d.label == l2)>
+                        <input type="radio" name="label" prop:checked=move || draft.with(|d| d.label == l3)
+                               on:change={let l = l.clone(); move |_| draft.update(|d| d.label = l.clone())} />
+                        <kbd>{i + 1}</kbd> " " {label_text(lang, l)}
+                    </label>
+                }
+            }).collect_view()
+        }
+    };
+    let verdict_form = {
+        let labels = labels.clone();
+        let claim_texts: Vec<String> = item
+            .input
+            .get("claims")
+            .and_then(|c| c.as_array())
+            .map(|a| {
+                a.iter()
+                    .map(|c| {
+                        format!(
+                            "{} {}",
+                            c.get("id").and_then(|v| v.as_str()).unwrap_or(""),
+                            c.get("text").and_then(|v| v.as_str()).unwrap_or("")
+                        )
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        move || {
+            let lang = lang.get();
+            (0..claims).map(|k| {
+                let text = claim_texts.get(k).cloned().unwrap_or_else(|| format!("#{}", k + 1));
+                view! {
+                    <div class="claim-row" class:focused=move || focus.get() == k on:click=move |_| focus.set(k) data-testid=format!("claim-{k}")>
+                        <div>{text}</div>
+                        <div class="claim-choices">
+                            {labels.iter().enumerate().map(|(i, l)| {
+                                let l2 = l.clone();
+                                let l3 = l.clone();
+                                view! {
+                                    <label class="choice" class:chosen=move || draft.with(|d| d.verdicts.get(k) == Some(&l2))>
+                                        <input type="radio" name=format!("claim-{k}") prop:checked=move || draft.with(|d| d.verdicts.get(k) == Some(&l3))
+                                               on:change={let l = l.clone(); move |_| draft.update(|d| d.verdicts[k] = l.clone())} />
+                                        <kbd>{i + 1}</kbd> " " {label_text(lang, l)}
+                                    </label>
+                                }
+                            }).collect_view()}
+                        </div>
+                    </div>
+                }
+            }).collect_view()
+        }
+    };
+    let check_form = move || {
+        let lang = lang.get();
+        CHECKS.into_iter().enumerate().map(|(i, kind)| view! {
+            <div class="check-row" data-testid=format!("check-{i}")>
+                <label class="choice" class:failed=move || draft.with(|d| !d.checks[i].0)>
+                    <input type="checkbox" prop:checked=move || draft.with(|d| d.checks[i].0)
+                           on:change=move |ev| { let on = event_target_checked(&ev); draft.update(|d| d.checks[i].0 = on) } />
+                    <kbd>{i + 1}</kbd> " " {check_label(lang, kind)} " — "
+                    {move || if draft.with(|d| d.checks[i].0) { lang.t("通过", "pass") } else { lang.t("不通过", "fail") }}
+                </label>
+                <input type="text" class="check-comment" placeholder=lang.t("意见（不通过时必填）", "Comment (required for a fail)")
+                       prop:value=move || draft.with(|d| d.checks[i].1.clone())
+                       on:input=move |ev| { let v = event_target_value(&ev); draft.update(|d| d.checks[i].1 = v) } />
+            </div>
+        }).collect_view()
+    };
+
+    view! {
+        <Title text=title.clone() />
+        <div class="review-layout">
+            <div class="review-main">
+                <section class="panel">
+                    <p><a href=move || lang.get().link("/review")>{move || lang.get().t("← 我的条目", "← My items")}</a> " " <LangSwitch path=path.clone() /></p>
+                    <h1 data-testid="item-title">{title.clone()}</h1>
+                    <p>
+                        <span class=format!("badge status-{status}") data-testid="item-status">{let status = status.clone(); move || status_label(lang.get(), &status)}</span>
+                        " " <a href=format!("/cases/{}", item.case_id)>{move || lang.get().t("查看案例", "Open the case")}</a>
+                    </p>
+                    <div class="case-nav">{nav(item.previous, "← p")}{nav(item.next, "n →")}</div>
+                </section>
+                <ItemContent item=item.clone() />
+                <section class="panel label-form" data-testid="label-form">
+                    <h2>{move || lang.get().t("你的标注", "Your label")}</h2>
+                    {match form {
+                        Form::Choice => choice_form.into_any(),
+                        Form::Verdicts => verdict_form.into_any(),
+                        Form::Checks => check_form.into_any(),
+                    }}
+                    {move || proposal.filter(|_| draft.with(|d| d.label == "correct")).map(|edited| view! {
+                        <p class="legend">{lang.get().t("直接修改下方对话，提交后作为修改建议交由裁决。", "Edit the turns below; your version goes to adjudication with your label.")}</p>
+                        <TurnEditor edited />
+                    })}
+                    <label class="field">
+                        {move || lang.get().t("备注", "Comment")}
+                        <textarea rows="3" data-testid="comment" prop:value=move || draft.with(|d| d.comment.clone())
+                                  on:input=move |ev| { let v = event_target_value(&ev); draft.update(|d| d.comment = v) }></textarea>
+                    </label>
+                    {move || error.get().map(|e| view! { <div class="error-box" role="alert">{e}</div> })}
+                    <div class="filter-actions">
+                        <button type="button" class="primary" data-testid="submit-label" on:click=move |_| do_submit()
+                                disabled=move || submit.pending().get()>
+                            {move || if submitted { lang.get().t("修改提交", "Revise") } else { lang.get().t("提交", "Submit") }} " (Ctrl+Enter)"
+                        </button>
+                        <span class="muted" data-testid="draft-status">{move || saved_note.get()}</span>
+                    </div>
+                </section>
+                {revealed.map(|r| view! {
+                    <section class="panel" data-testid="revealed">
+                        <h2>{move || lang.get().t("提交后可见", "Visible after you submitted")}</h2>
+                        <ul>
+                            {r.others.into_iter().map(|(who, label, comment)| view! {
+                                <li>{who} ": " <strong>{label}</strong> {(!comment.is_empty()).then(|| view! { " — " {comment} })}</li>
+                            }).collect_view()}
+                            {r.judge_label.map(|l| view! { <li>{move || lang.get().t("评审模型", "Judge")} ": " <strong data-testid="judge-label">{l.clone()}</strong></li> })}
+                            {r.final_label.map(|l| view! { <li>{move || lang.get().t("最终标签", "Final label")} ": " <strong>{l.clone()}</strong> " " {r.final_reason.clone().unwrap_or_default()}</li> })}
+                        </ul>
+                    </section>
+                })}
+            </div>
+            <aside class="review-aside panel">
+                <h2>{move || lang.get().t("标注指南", "Guidelines")}</h2>
+                <ul class="guidelines">{
+                    let item = item.clone();
+                    move || guidelines(lang.get(), &item).into_iter().map(|g| view! { <li>{g}</li> }).collect_view()
+                }</ul>
+                <h2>{move || lang.get().t("快捷键", "Shortcuts")}</h2>
+                <ul class="shortcuts">
+                    <li><kbd>"1"</kbd>"–"<kbd>"9"</kbd> " " {move || lang.get().t("选择标签 / 切换核查项", "pick a label / toggle a check")}</li>
+                    <li><kbd>"↑"</kbd><kbd>"↓"</kbd> " " {move || lang.get().t("切换诉请", "move between claims")}</li>
+                    <li><kbd>"Ctrl"</kbd>"+"<kbd>"Enter"</kbd> " " {move || lang.get().t("提交", "submit")}</li>
+                    <li><kbd>"n"</kbd>" / "<kbd>"p"</kbd> " " {move || lang.get().t("下一条 / 上一条", "next / previous item")}</li>
+                </ul>
+            </aside>
+        </div>
+    }
+}
+
+/// What the expert judges: the case (checks, seeds) or the judge's input.
+#[component]
+fn ItemContent(item: ReviewItemView) -> impl IntoView {
+    let lang = use_lang();
+    let input = item.input.clone();
+    let text = |key: &str| input.get(key).and_then(|v| v.as_str()).map(str::to_owned);
+    match (item.kind.as_str(), item.case.clone()) {
+        ("judge_verdict", case) => {
+            let response = text("response");
+            let requests: Vec<String> = input
+                .get("requests")
+                .and_then(|r| r.as_array())
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|v| v.as_str().map(str::to_owned))
+                        .collect()
+                })
+                .unwrap_or_default();
+            let missing: Vec<String> = input
+                .get("key_facts")
+                .and_then(|k| k.as_array())
+                .map(|a| {
+                    a.iter()
+                        .filter(|k| {
+                            k.get("id").and_then(|i| i.as_str()).is_some_and(|id| {
+                                input
+                                    .get("missing_facts")
+                                    .and_then(|m| m.as_array())
+                                    .is_some_and(|m| m.iter().any(|x| x.as_str() == Some(id)))
+                            })
+                        })
+                        .filter_map(|k| k.get("text").and_then(|t| t.as_str()).map(str::to_owned))
+                        .collect()
+                })
+                .unwrap_or_default();
+            view! {
+                {case.map(|case| view! {
+                    <section class="panel">
+                        <h2>{move || lang.get().t("咨询对话", "Consultations")}</h2>
+                        <DialogueComparison case />
+                    </section>
+                })}
+                <section class="panel" data-testid="judge-input">
+                    <h2>{move || lang.get().t("模型回复（评审模型的输入）", "Model reply (the judge's input)")}</h2>
+                    {response.map(|r| view! { <div class="reply">{r}</div> })}
+                    {(!requests.is_empty()).then(|| view! {
+                        <h3>{move || lang.get().t("追问", "Requests")}</h3>
+                        <ol>{requests.into_iter().map(|r| view! { <li>{r}</li> }).collect_view()}</ol>
+                    })}
+                    {(!missing.is_empty()).then(|| view! {
+                        <h3>{move || lang.get().t("缺失的关键事实", "Missing key facts")}</h3>
+                        <ul>{missing.into_iter().map(|m| view! { <li>{m}</li> }).collect_view()}</ul>
+                    })}
+                </section>
+            }
+            .into_any()
+        }
+        (_, Some(case)) => {
+            let flags = item.flags.clone();
+            view! {
+                {(!flags.is_empty()).then(|| view! {
+                    <section class="panel" data-testid="flags">
+                        <h2>{move || lang.get().t("预标注（仅供参考）", "Pre-flags (to help, never to decide)")}</h2>
+                        <ul>{flags.into_iter().map(|f| view! {
+                            <li><span class="badge missing">{f.kind.label_zh()}</span> " " {f.consultation.as_str()} " · " {f.turn + 1} ": " <code>{f.text}</code></li>
+                        }).collect_view()}</ul>
+                    </section>
+                })}
+                <section class="panel">
+                    <h2>{move || lang.get().t("咨询对话", "Consultations")}</h2>
+                    <DialogueComparison case />
+                </section>
+            }
+            .into_any()
+        }
+        _ => ().into_any(),
+    }
+}

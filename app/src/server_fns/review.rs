@@ -1,0 +1,566 @@
+//! Expert review: admins create review items and assign them; experts work
+//! through their queue (drafts autosave, labels are submitted blind);
+//! adjudicators settle disagreements; everyone with a review role sees the
+//! agreement dashboard.
+//!
+//! These functions authorise and map: what an expert may see before
+//! submitting (never the judge's label, nor another expert's label or
+//! comment) is decided by `db::review`, which every read here goes through.
+//! Experts need [`Permission::Review`]; creating and assigning items needs
+//! [`Permission::ManageReview`]; the adjudication queue and adjudicating need
+//! [`Permission::Adjudicate`].
+//!
+//! Labels travel as strings: `approve` / `correct` for a seed dialogue (with
+//! the corrected case as JSON in `proposal`), the JSON of an
+//! [`engine::review::CaseCheck`] for a case check, `predict` / `ask` (LCA) or
+//! `accepted` / `rejected` (DCG) for a judge verdict, and for an LJP judge
+//! verdict one verdict per claim, as a JSON array or separated by commas.
+//!
+//! [`Permission::Review`]: engine::accounts::Permission::Review
+//! [`Permission::ManageReview`]: engine::accounts::Permission::ManageReview
+//! [`Permission::Adjudicate`]: engine::accounts::Permission::Adjudicate
+
+use engine::dataset::Case;
+use engine::review::Flag;
+use leptos::prelude::*;
+use serde::{Deserialize, Serialize};
+
+/// What a creation did.
+#[derive(Serialize, Deserialize, Clone, PartialEq, Debug)]
+pub struct CreatedItems {
+    /// Items made now.
+    pub created: usize,
+    /// Items that existed already (creation is idempotent).
+    pub existing: usize,
+}
+
+/// One item of a queue.
+#[derive(Serialize, Deserialize, Clone, PartialEq, Debug)]
+pub struct QueueItem {
+    pub id: i64,
+    /// `seed_dialogue`, `case_check` or `judge_verdict`.
+    pub kind: String,
+    pub case_id: String,
+    /// `lca`, `dcg` or `ljp` for a judge verdict.
+    pub task: Option<String>,
+    /// The consultation (LCA) or setup (LJP) of a judge verdict.
+    pub target: Option<String>,
+    /// `todo`, `submitted`, `adjudication` or `final`, as the viewer may see
+    /// it (`todo` until they have submitted).
+    pub status: String,
+}
+
+/// An expert's queue.
+#[derive(Serialize, Deserialize, Clone, PartialEq, Debug)]
+pub struct ReviewQueue {
+    /// Not submitted yet.
+    pub todo: Vec<QueueItem>,
+    /// Submitted: waiting for the other expert, or final.
+    pub done: Vec<QueueItem>,
+    /// Submitted, and the experts disagree: waiting for an adjudicator.
+    pub in_adjudication: Vec<QueueItem>,
+    /// Items submitted (`done` and `in_adjudication`).
+    pub done_count: usize,
+    /// Items assigned.
+    pub total: usize,
+}
+
+/// What a viewer sees once they have submitted (adjudicators always).
+#[derive(Serialize, Deserialize, Clone, PartialEq, Debug)]
+pub struct Revealed {
+    /// The other experts' submitted labels: (expert, label, comment).
+    pub others: Vec<(String, String, String)>,
+    pub judge_label: Option<String>,
+    pub final_label: Option<String>,
+    pub final_reason: Option<String>,
+    /// The other experts' corrected cases (seed dialogues): (expert, case).
+    pub proposals: Vec<(String, Case)>,
+    /// The final corrected case of a seed dialogue.
+    pub final_proposal: Option<Case>,
+    /// `agreed` or `adjudicated`, once final.
+    pub final_source: Option<String>,
+}
+
+/// A review item as the viewer may see it.
+#[derive(Serialize, Deserialize, Clone, PartialEq, Debug)]
+pub struct ReviewItemView {
+    pub id: i64,
+    pub kind: String,
+    pub case_id: String,
+    pub task: Option<String>,
+    pub target: Option<String>,
+    /// The case (gold verdicts and claims included; only the judge's label
+    /// is kept back).
+    pub case: Option<Case>,
+    /// The judge's input (judge verdicts): the model's reply; for DCG the
+    /// focal points, key facts, missing facts and request texts; for LJP the
+    /// claims, the reply and the dialogue. `{}` for other kinds.
+    pub input: serde_json::Value,
+    /// Pre-flags of the case (seed dialogues and case checks).
+    pub flags: Vec<Flag>,
+    /// The labels of one unit (for LJP, the verdict vocabulary).
+    pub labels: Vec<String>,
+    /// For an LJP judge verdict, how many verdicts a label holds (one per
+    /// claim); 0 otherwise.
+    pub claims: usize,
+    pub my_label: Option<String>,
+    pub my_comment: Option<String>,
+    pub my_proposal: Option<Case>,
+    /// The viewer's autosaved draft.
+    pub draft: Option<String>,
+    /// Whether the viewer has submitted.
+    pub submitted: bool,
+    /// `todo`, `submitted`, `adjudication` or `final`, as the viewer may see it.
+    pub status: String,
+    /// `None` until the viewer has submitted; adjudicators always get it.
+    pub revealed: Option<Revealed>,
+    /// The neighbours in the viewer's queue.
+    pub previous: Option<i64>,
+    pub next: Option<i64>,
+}
+
+/// An item waiting for an adjudicator.
+#[derive(Serialize, Deserialize, Clone, PartialEq, Debug)]
+pub struct AdjudicationItem {
+    pub id: i64,
+    pub kind: String,
+    pub case_id: String,
+    pub task: Option<String>,
+    pub target: Option<String>,
+    /// Every expert's label: (expert, label, comment).
+    pub labels: Vec<(String, String, String)>,
+    pub judge_label: Option<String>,
+    /// The experts' corrected cases (seed dialogues): (expert, case).
+    pub proposals: Vec<(String, Case)>,
+}
+
+/// The figures of one kind (and task) of item, over every class or one.
+#[derive(Serialize, Deserialize, Clone, PartialEq, Debug)]
+pub struct DashboardRow {
+    pub kind: String,
+    pub task: Option<String>,
+    /// The class of case; `None` for the row over every class.
+    pub class: Option<String>,
+    pub n_items: usize,
+    /// Units labelled by two experts (items; checks of case checks; claims
+    /// of LJP items).
+    pub n_pairs: usize,
+    pub human_agreement: Option<f64>,
+    pub human_kappa: Option<f64>,
+    /// Judge verdict units with a final label.
+    pub n_judged: usize,
+    pub judge_agreement: Option<f64>,
+    pub judge_kappa: Option<f64>,
+    /// Quadratic weighted kappa of the two experts (LJP verdicts, per claim).
+    pub qwk: Option<f64>,
+    /// Quadratic weighted kappa of the judge against the final label (LJP).
+    pub judge_qwk: Option<f64>,
+    /// Fleiss' kappa where three or more experts labelled; `None` normally.
+    pub fleiss_kappa: Option<f64>,
+    /// Judged units whose final label is not the judge's.
+    pub overruled: usize,
+}
+
+/// The agreement dashboard.
+#[derive(Serialize, Deserialize, Clone, PartialEq, Debug)]
+pub struct ReviewDashboard {
+    pub rows: Vec<DashboardRow>,
+    /// Items whose experts disagreed (adjudicators only; empty for experts).
+    pub disagreements: Vec<i64>,
+    /// (expert, labels submitted, items assigned).
+    pub progress: Vec<(String, usize, usize)>,
+    /// Items of the dataset.
+    pub items: usize,
+    /// Items with a final label.
+    pub items_final: usize,
+    /// Items waiting for an adjudicator.
+    pub items_in_adjudication: usize,
+}
+
+/// Creates review items from the current dataset: `kind` `seed_dialogue`
+/// (one per seed case), `case_check` (one per case) or `judge_verdict` (a
+/// stratified sample of the stored judge decisions of `task`: `per_model`
+/// per model, default 10, `cap` in all, default 100, from `seed`). Items that
+/// exist already are left as they are.
+#[server(prefix = "/sfn")]
+pub async fn create_review_items(
+    kind: String,
+    task: Option<String>,
+    per_model: Option<usize>,
+    cap: Option<usize>,
+    seed: Option<u64>,
+) -> Result<CreatedItems, ServerFnError> {
+    use self::ssr::bad_request;
+    use crate::ssr::{current_dataset, db, from_db, require};
+    use db::review::{JudgeSample, DEFAULT_CAP, DEFAULT_PER_MODEL, DEFAULT_SEED};
+    use engine::review::ReviewKind;
+    use engine::run::Task;
+
+    let user = require(engine::accounts::Permission::ManageReview).await?;
+    let db = db()?;
+    let dataset = current_dataset(&db).await?;
+    let Some(kind) = ReviewKind::parse(kind.trim()) else {
+        return Err(bad_request(format!(
+            "unknown kind {kind:?}; expected seed_dialogue, case_check or judge_verdict"
+        )));
+    };
+    let created = match kind {
+        ReviewKind::SeedDialogue => db::review::create_seed_items(&db, &dataset, &user).await,
+        ReviewKind::CaseCheck => db::review::create_case_check_items(&db, &dataset, &user).await,
+        ReviewKind::JudgeVerdict => {
+            let Some(task) = task.as_deref().map(str::trim).and_then(Task::parse) else {
+                return Err(bad_request(format!(
+                    "judge verdicts need a task: lca, dcg or ljp (got {task:?})"
+                )));
+            };
+            let sample = JudgeSample {
+                task,
+                per_model: per_model.unwrap_or(DEFAULT_PER_MODEL),
+                cap: cap.unwrap_or(DEFAULT_CAP),
+                seed: seed.unwrap_or(DEFAULT_SEED),
+            };
+            db::review::create_judge_items(&db, &dataset, sample, &user).await
+        }
+    }
+    .map_err(from_db)?;
+    Ok(CreatedItems {
+        created: created.created,
+        existing: created.existing,
+    })
+}
+
+/// Gives every open item of the current dataset with fewer than two experts
+/// the experts it lacks, balancing the load over the experts named (or every
+/// expert account). 400 with fewer than two experts. Returns the
+/// assignments made.
+#[server(prefix = "/sfn")]
+pub async fn assign_reviews(experts: Option<Vec<String>>) -> Result<usize, ServerFnError> {
+    use crate::ssr::{current_dataset, db, from_db, require};
+
+    require(engine::accounts::Permission::ManageReview).await?;
+    let db = db()?;
+    let dataset = current_dataset(&db).await?;
+    db::review::auto_assign(&db, &dataset.name, experts.as_deref())
+        .await
+        .map_err(from_db)
+}
+
+/// Assigns item `id` to the experts named, besides those it has (more than
+/// two is allowed: Fleiss' kappa then has something to count). Returns the
+/// assignments made.
+#[server(prefix = "/sfn")]
+pub async fn assign_review(id: i64, experts: Vec<String>) -> Result<usize, ServerFnError> {
+    use crate::ssr::{db, from_db, require};
+
+    require(engine::accounts::Permission::ManageReview).await?;
+    db::review::assign(&db()?, id, &experts)
+        .await
+        .map_err(from_db)
+}
+
+/// The signed-in expert's items of the current dataset.
+#[server(prefix = "/sfn")]
+pub async fn my_queue() -> Result<ReviewQueue, ServerFnError> {
+    use crate::ssr::{current_dataset, db, from_db, require};
+    use db::review::ItemStatus;
+
+    let user = require(engine::accounts::Permission::Review).await?;
+    let db = db()?;
+    let dataset = current_dataset(&db).await?;
+    let entries = db::review::queue(&db, &dataset.name, &user)
+        .await
+        .map_err(from_db)?;
+    let total = entries.len();
+    let mut queue = ReviewQueue {
+        todo: Vec::new(),
+        done: Vec::new(),
+        in_adjudication: Vec::new(),
+        done_count: 0,
+        total,
+    };
+    for entry in entries {
+        let status = entry.status;
+        let item = QueueItem {
+            id: entry.id,
+            kind: entry.kind.as_str().to_owned(),
+            case_id: entry.case_id,
+            task: entry.task.map(|t| t.as_str().to_owned()),
+            target: entry.target,
+            status: status.as_str().to_owned(),
+        };
+        match status {
+            ItemStatus::Todo => queue.todo.push(item),
+            ItemStatus::Adjudication => queue.in_adjudication.push(item),
+            ItemStatus::Submitted | ItemStatus::Final => queue.done.push(item),
+        }
+    }
+    queue.done_count = total - queue.todo.len();
+    Ok(queue)
+}
+
+/// Item `id` as the signed-in user may see it; 404 for an item not assigned
+/// to them (adjudicators see every item).
+#[server(prefix = "/sfn")]
+pub async fn get_review_item(id: i64) -> Result<ReviewItemView, ServerFnError> {
+    use crate::ssr::{db, from_db, require};
+
+    let user = require(engine::accounts::Permission::Review).await?;
+    let view = db::review::item_for_viewer(&db()?, id, &user)
+        .await
+        .map_err(from_db)?;
+    Ok(ssr::item_view(view))
+}
+
+/// Keeps `draft` (any text the page chooses, e.g. JSON of the form) as the
+/// signed-in expert's draft for item `id`.
+#[server(prefix = "/sfn")]
+pub async fn save_review_draft(id: i64, draft: String) -> Result<(), ServerFnError> {
+    use crate::ssr::{db, from_db, require};
+
+    let user = require(engine::accounts::Permission::Review).await?;
+    db::review::save_draft(&db()?, id, &user, &draft)
+        .await
+        .map_err(from_db)
+}
+
+/// Submits (or revises, until the item is final) the signed-in expert's label
+/// for item `id`; 400 with the reason for a label outside the item's label
+/// space or an invalid correction. Returns the item as the expert now sees it.
+#[server(prefix = "/sfn")]
+pub async fn submit_review(
+    id: i64,
+    label: String,
+    comment: String,
+    proposal: Option<String>,
+) -> Result<ReviewItemView, ServerFnError> {
+    use crate::ssr::{db, from_db, require};
+
+    let user = require(engine::accounts::Permission::Review).await?;
+    let db = db()?;
+    db::review::submit(&db, id, &user, &label, &comment, proposal.as_deref())
+        .await
+        .map_err(from_db)?;
+    let view = db::review::item_for_viewer(&db, id, &user)
+        .await
+        .map_err(from_db)?;
+    Ok(ssr::item_view(view))
+}
+
+/// The items of the current dataset waiting for an adjudicator, with every
+/// expert's label and the judge's.
+#[server(prefix = "/sfn")]
+pub async fn adjudication_queue() -> Result<Vec<AdjudicationItem>, ServerFnError> {
+    use crate::ssr::{current_dataset, db, from_db};
+
+    let adjudicator = ssr::adjudicator().await?;
+    let db = db()?;
+    let dataset = current_dataset(&db).await?;
+    let entries = db::review::adjudication_queue(&db, &dataset.name, &adjudicator)
+        .await
+        .map_err(from_db)?;
+    Ok(entries
+        .into_iter()
+        .map(|e| {
+            let (labels, proposals) = ssr::split_submissions(e.submissions);
+            AdjudicationItem {
+                id: e.id,
+                kind: e.kind.as_str().to_owned(),
+                case_id: e.case_id,
+                task: e.task.map(|t| t.as_str().to_owned()),
+                target: e.target,
+                labels,
+                judge_label: e.judge_label,
+                proposals,
+            }
+        })
+        .collect())
+}
+
+/// Records the final label of item `id`, whose experts disagreed, with the
+/// reason (required). For a seed dialogue the label is `approve`, `correct`
+/// (the experts' corrected case) or `correct:NAME` (expert NAME's).
+#[server(prefix = "/sfn")]
+pub async fn adjudicate(id: i64, label: String, reason: String) -> Result<(), ServerFnError> {
+    use crate::ssr::{db, from_db};
+
+    let adjudicator = ssr::adjudicator().await?;
+    let user = crate::ssr::require(engine::accounts::Permission::Adjudicate).await?;
+    let db = db()?;
+    db::review::adjudicate(&db, id, &adjudicator, &label, &reason)
+        .await
+        .map_err(from_db)?;
+    ssr::apply_seed_correction(&db, id, &user, &reason).await
+}
+
+/// The agreement dashboard of the current dataset. Adjudicators get figures
+/// over every item and the disagreements; an expert gets figures over the
+/// items they have submitted only (so nothing in them hangs on a label they
+/// may not see yet) and no disagreement list. The server-function type is
+/// `LoadReviewDashboard` (`ReviewDashboard` is the result).
+#[server(name = LoadReviewDashboard, prefix = "/sfn")]
+pub async fn review_dashboard() -> Result<ReviewDashboard, ServerFnError> {
+    use crate::ssr::{current_dataset, db, from_db, require};
+
+    let user = require(engine::accounts::Permission::Review).await?;
+    let db = db()?;
+    let dataset = current_dataset(&db).await?;
+    let board = db::review::dashboard(&db, &dataset.name, &user)
+        .await
+        .map_err(from_db)?;
+    Ok(ReviewDashboard {
+        rows: board
+            .rows
+            .into_iter()
+            .map(|r| DashboardRow {
+                kind: r.kind.as_str().to_owned(),
+                task: r.task.map(|t| t.as_str().to_owned()),
+                class: r.class.map(|c| c.as_str().to_owned()),
+                n_items: r.n_items,
+                n_pairs: r.n_pairs,
+                human_agreement: r.human_agreement,
+                human_kappa: r.human_kappa,
+                n_judged: r.n_judged,
+                judge_agreement: r.judge_agreement,
+                judge_kappa: r.judge_kappa,
+                qwk: r.qwk,
+                judge_qwk: r.judge_qwk,
+                fleiss_kappa: r.fleiss_kappa,
+                overruled: r.overruled,
+            })
+            .collect(),
+        disagreements: board.disagreements,
+        progress: board
+            .progress
+            .into_iter()
+            .map(|p| (p.expert, p.done, p.assigned))
+            .collect(),
+        items: board.items,
+        items_final: board.items_final,
+        items_in_adjudication: board.items_in_adjudication,
+    })
+}
+
+/// Server-only helpers: mapping `db::review` types to the DTOs above.
+#[cfg(feature = "ssr")]
+mod ssr {
+    use axum::http::StatusCode;
+    use db::review::{Adjudicator, ItemView, Submission};
+    use engine::dataset::Case;
+    use leptos::prelude::ServerFnError;
+
+    use super::{Revealed, ReviewItemView};
+    use crate::ssr::{require, set_status};
+
+    /// A 400 error with `message`.
+    pub fn bad_request(message: String) -> ServerFnError {
+        set_status(StatusCode::BAD_REQUEST);
+        ServerFnError::new(message)
+    }
+
+    /// The signed-in user as an adjudicator, or 401 / 403.
+    pub async fn adjudicator() -> Result<Adjudicator, ServerFnError> {
+        let user = require(engine::accounts::Permission::Adjudicate).await?;
+        Adjudicator::of(user).ok_or_else(|| {
+            set_status(StatusCode::FORBIDDEN);
+            ServerFnError::new("your role may not do this")
+        })
+    }
+
+    /// (expert, label, comment) of each submission.
+    type Labels = Vec<(String, String, String)>;
+    /// (expert, corrected case) of each seed correction.
+    type Proposals = Vec<(String, Case)>;
+
+    /// When item `id` is a seed dialogue whose final label adopted a
+    /// correction, saves that correction as the case's next revision (a new
+    /// dataset version, runs re-scored; see `db::revisions`). The
+    /// adjudication stands either way; a correction that cannot be applied
+    /// (the case moved on, or it changes nothing) is reported.
+    pub async fn apply_seed_correction(
+        db: &db::Db,
+        id: i64,
+        user: &db::users::User,
+        reason: &str,
+    ) -> Result<(), ServerFnError> {
+        use crate::ssr::{current_dataset, from_db};
+
+        let view = db::review::item_for_viewer(db, id, user)
+            .await
+            .map_err(from_db)?;
+        if view.kind != engine::review::ReviewKind::SeedDialogue {
+            return Ok(());
+        }
+        let Some(case) = view.revealed.and_then(|r| r.final_proposal) else {
+            return Ok(());
+        };
+        let dataset = current_dataset(db).await?;
+        let base = db::revisions::current_revision(db, &dataset.name, &case.case_id)
+            .await
+            .map_err(from_db)?;
+        let why = format!("seed review #{id}: {reason}");
+        match db::revisions::correct_case(db, &dataset, &case, base, user, &why).await {
+            Ok(db::revisions::CorrectionOutcome::Saved { .. }) => Ok(()),
+            Ok(db::revisions::CorrectionOutcome::Stale { current }) => Err(bad_request(format!(
+                "the adjudication is recorded, but the case changed meanwhile (revision {}); apply the correction again from the case page",
+                current.revision
+            ))),
+            Err(db::DbError::Invalid(msg)) => Err(bad_request(format!(
+                "the adjudication is recorded; the correction was not applied: {msg}"
+            ))),
+            Err(other) => Err(from_db(other)),
+        }
+    }
+
+    /// Submissions as (expert, label, comment), and the corrected cases.
+    pub fn split_submissions(submissions: Vec<Submission>) -> (Labels, Proposals) {
+        let proposals = submissions
+            .iter()
+            .filter_map(|s| Some((s.expert.clone(), s.proposal.clone()?)))
+            .collect();
+        let labels = submissions
+            .into_iter()
+            .map(|s| (s.expert, s.label, s.comment))
+            .collect();
+        (labels, proposals)
+    }
+
+    pub fn item_view(v: ItemView) -> ReviewItemView {
+        let submitted = v.mine.is_some();
+        let (my_label, my_comment, my_proposal) = match v.mine {
+            Some(mine) => (Some(mine.label), Some(mine.comment), mine.proposal),
+            None => (None, None, None),
+        };
+        ReviewItemView {
+            id: v.id,
+            kind: v.kind.as_str().to_owned(),
+            case_id: v.case_id,
+            task: v.task.map(|t| t.as_str().to_owned()),
+            target: v.target,
+            case: v.case,
+            input: v.input,
+            flags: v.flags,
+            labels: v.labels,
+            claims: v.claims,
+            my_label,
+            my_comment,
+            my_proposal,
+            draft: v.draft,
+            submitted,
+            status: v.status.as_str().to_owned(),
+            revealed: v.revealed.map(|r| {
+                let (others, proposals) = split_submissions(r.others);
+                Revealed {
+                    others,
+                    judge_label: r.judge_label,
+                    final_label: r.final_label,
+                    final_reason: r.final_reason,
+                    proposals,
+                    final_proposal: r.final_proposal,
+                    final_source: r.final_source,
+                }
+            }),
+            previous: v.previous,
+            next: v.next,
+        }
+    }
+}

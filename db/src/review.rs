@@ -1,0 +1,1638 @@
+//! Expert review: review items, their assignment to experts, drafts, labels,
+//! adjudication, the dashboard's figures and the export of every label.
+//!
+//! **Blindness is enforced here.** Before an expert has submitted their own
+//! label for an item, nothing this module returns to them carries the judge's
+//! label or another expert's label or comment: [`item_for_viewer`] reveals
+//! them only once the viewer has submitted, [`queue`] gives statuses only,
+//! and [`dashboard`] computes an expert's figures over the items they have
+//! submitted. What shows every label ([`adjudication_queue`], [`export`]) asks
+//! for an [`Adjudicator`], which only an account allowed to adjudicate yields.
+//!
+//! **Life of an item.** Created by an admin from the current dataset version
+//! (one per seed case, one per case, or a stratified sample of stored judge
+//! verdicts); assigned to two experts (or more, explicitly); each saves
+//! drafts and submits, and may revise until the item is final. Once every
+//! expert has submitted, an item whose labels agree is final at once
+//! (`agreed`); otherwise it waits for an adjudicator, who records the final
+//! label with a reason (`adjudicated`, revisable). Every submission and
+//! adjudication is kept in the label history.
+//!
+//! Items, queues and figures are per dataset *name*: a correction of a case
+//! makes a new dataset version, and items made on an earlier version stay in
+//! their queues (showing the case as it was when the item was made).
+//!
+//! Every write is one transaction and is announced on the change feed as
+//! [`crate::events::Change::ReviewChanged`].
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use engine::accounts::{Permission, Role};
+use engine::dataset::Case;
+use engine::review::{
+    agreed, apply_correction, canonical_label, dashboard_rows, disagreements, flag_spans,
+    sample_stratified, unit_space, Correction, DashboardRow, DcgDecision, ExportChange, ExportItem,
+    ExportLabel, Flag, ReviewKind, ReviewedItem, SEED_LABELS,
+};
+use engine::run::{parse_run, Task};
+use engine::vocab::Class;
+use serde_json::{json, Value};
+use sqlx::{Sqlite, Transaction};
+
+use crate::datasets::DatasetInfo;
+use crate::events::Change;
+use crate::users::User;
+use crate::{now, Db, DbError, Result};
+
+/// How many experts auto-assignment gives each item.
+pub const EXPERTS_PER_ITEM: usize = 2;
+/// The largest draft kept, in bytes.
+pub const MAX_DRAFT_BYTES: usize = 256 * 1024;
+/// The longest comment or reason, in characters.
+pub const MAX_COMMENT_CHARS: usize = 10_000;
+/// The judge sample of the paper (Appendix E.3.1): 10 verdicts of each model,
+/// 100 per task.
+pub const DEFAULT_PER_MODEL: usize = 10;
+/// See [`DEFAULT_PER_MODEL`].
+pub const DEFAULT_CAP: usize = 100;
+/// The seed used when none is given.
+pub const DEFAULT_SEED: u64 = 2026;
+
+/// What a creation did: items new, and items that existed already.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Created {
+    pub created: usize,
+    pub existing: usize,
+}
+
+/// How to draw judge verdicts for review.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct JudgeSample {
+    pub task: Task,
+    /// Verdicts drawn per model.
+    pub per_model: usize,
+    /// Verdicts drawn in all.
+    pub cap: usize,
+    pub seed: u64,
+}
+
+/// Proof that an account may see every label (it may adjudicate): the key to
+/// the functions that show labels regardless of who submitted what.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Adjudicator(User);
+
+impl Adjudicator {
+    /// The account, if its role may adjudicate.
+    pub fn of(user: User) -> Option<Self> {
+        user.role
+            .allows(Permission::Adjudicate)
+            .then_some(Adjudicator(user))
+    }
+
+    pub fn user(&self) -> &User {
+        &self.0
+    }
+}
+
+/// Where an item stands, for one viewer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ItemStatus {
+    /// The viewer has not submitted (for an adjudicator: not every expert has).
+    Todo,
+    /// Submitted; waiting for the other expert(s).
+    Submitted,
+    /// Every expert submitted and they disagree: waiting for an adjudicator.
+    Adjudication,
+    /// The item has its final label.
+    Final,
+}
+
+impl ItemStatus {
+    /// `todo`, `submitted`, `adjudication` or `final`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Todo => "todo",
+            Self::Submitted => "submitted",
+            Self::Adjudication => "adjudication",
+            Self::Final => "final",
+        }
+    }
+}
+
+/// One item of an expert's queue.
+#[derive(Debug, Clone, PartialEq)]
+pub struct QueueEntry {
+    pub id: i64,
+    pub kind: ReviewKind,
+    pub case_id: String,
+    pub task: Option<Task>,
+    pub target: Option<String>,
+    pub status: ItemStatus,
+}
+
+/// An expert's submitted label.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Submission {
+    pub expert: String,
+    pub label: String,
+    pub comment: String,
+    /// The corrected case of a seed correction.
+    pub proposal: Option<Case>,
+    pub submitted_at: String,
+}
+
+/// What is shown once the viewer has submitted (and always to adjudicators).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Revealed {
+    /// The other experts' submitted labels.
+    pub others: Vec<Submission>,
+    pub judge_label: Option<String>,
+    pub final_label: Option<String>,
+    pub final_proposal: Option<Case>,
+    pub final_reason: Option<String>,
+    /// `agreed` or `adjudicated`.
+    pub final_source: Option<String>,
+}
+
+/// A review item as one viewer may see it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ItemView {
+    pub id: i64,
+    pub kind: ReviewKind,
+    pub case_id: String,
+    pub task: Option<Task>,
+    pub target: Option<String>,
+    /// The case as it stood in the dataset version the item was made on.
+    pub case: Option<Case>,
+    /// What the expert reviews besides the case (a judge verdict's input).
+    pub input: Value,
+    /// Pre-flags of the case, for seed dialogues and case checks.
+    pub flags: Vec<Flag>,
+    /// The label space of one unit.
+    pub labels: Vec<String>,
+    /// For an LJP judge verdict, the claims a label gives verdicts for; else 0.
+    pub claims: usize,
+    /// The viewer's own label, once submitted.
+    pub mine: Option<Submission>,
+    /// The viewer's autosaved draft.
+    pub draft: Option<String>,
+    pub status: ItemStatus,
+    /// `None` until the viewer has submitted; adjudicators always get it.
+    pub revealed: Option<Revealed>,
+    /// The neighbours in the viewer's queue (for an adjudicator who is not
+    /// assigned: among all items).
+    pub previous: Option<i64>,
+    pub next: Option<i64>,
+}
+
+/// An item waiting for an adjudicator.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AdjudicationEntry {
+    pub id: i64,
+    pub kind: ReviewKind,
+    pub case_id: String,
+    pub task: Option<Task>,
+    pub target: Option<String>,
+    pub submissions: Vec<Submission>,
+    pub judge_label: Option<String>,
+}
+
+/// One expert's progress: labels submitted, items assigned.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExpertProgress {
+    pub expert: String,
+    pub done: usize,
+    pub assigned: usize,
+}
+
+/// The agreement dashboard.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Dashboard {
+    /// Figures per kind and task, over all classes and per class.
+    pub rows: Vec<DashboardRow>,
+    /// Items whose experts disagreed (adjudicators only; empty for experts).
+    pub disagreements: Vec<i64>,
+    pub progress: Vec<ExpertProgress>,
+    /// Items of the dataset.
+    pub items: usize,
+    /// Items with a final label.
+    pub items_final: usize,
+    /// Items waiting for an adjudicator.
+    pub items_in_adjudication: usize,
+}
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+struct ItemRow {
+    id: i64,
+    dataset_id: i64,
+    dataset_name: String,
+    kind: String,
+    case_id: String,
+    model: Option<String>,
+    run_number: Option<i64>,
+    task: Option<String>,
+    target: Option<String>,
+    judge_label: Option<String>,
+    input: String,
+    final_label: Option<String>,
+    final_proposal: Option<String>,
+    final_source: Option<String>,
+    final_reason: Option<String>,
+    final_by: Option<String>,
+    final_at: Option<String>,
+}
+
+const ITEM_SELECT: &str = "SELECT i.id, i.dataset_id, i.dataset_name, i.kind, i.case_id,
+        i.model, i.run_number, i.task, i.target, i.judge_label, i.input, i.final_label,
+        i.final_proposal, i.final_source, i.final_reason, u.name AS final_by, i.final_at
+     FROM review_items i LEFT JOIN users u ON u.id = i.final_by";
+
+impl ItemRow {
+    fn kind(&self) -> Result<ReviewKind> {
+        ReviewKind::parse(&self.kind)
+            .ok_or_else(|| DbError::Corrupt(format!("review item kind {:?}", self.kind)))
+    }
+
+    fn task(&self) -> Result<Option<Task>> {
+        self.task
+            .as_deref()
+            .map(|t| Task::parse(t).ok_or_else(|| DbError::Corrupt(format!("review task {t:?}"))))
+            .transpose()
+    }
+}
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+struct AssignmentRow {
+    item_id: i64,
+    expert_id: i64,
+    expert: String,
+    label: Option<String>,
+    comment: Option<String>,
+    proposal: Option<String>,
+    draft: Option<String>,
+    submitted_at: Option<String>,
+}
+
+const ASSIGNMENT_SELECT: &str = "SELECT a.item_id, a.expert_id, u.name AS expert, a.label,
+        a.comment, a.proposal, a.draft, a.submitted_at
+     FROM review_assignments a JOIN users u ON u.id = a.expert_id";
+
+impl AssignmentRow {
+    fn submission(&self) -> Result<Option<Submission>> {
+        let (Some(label), Some(submitted_at)) = (&self.label, &self.submitted_at) else {
+            return Ok(None);
+        };
+        Ok(Some(Submission {
+            expert: self.expert.clone(),
+            label: label.clone(),
+            comment: self.comment.clone().unwrap_or_default(),
+            proposal: parse_case(self.proposal.as_deref())?,
+            submitted_at: submitted_at.clone(),
+        }))
+    }
+}
+
+fn parse_case(json: Option<&str>) -> Result<Option<Case>> {
+    json.map(|j| {
+        serde_json::from_str(j).map_err(|e| DbError::Corrupt(format!("stored proposal: {e}")))
+    })
+    .transpose()
+}
+
+fn to_json<T: serde::Serialize>(value: &T) -> Result<String> {
+    serde_json::to_string(value).map_err(|e| DbError::Invalid(e.to_string()))
+}
+
+/// Where an item stands: `final` with a final label, `adjudication` when at
+/// least two experts are assigned and all submitted (without agreeing, or it
+/// would be final), `submitted` when some did, else `todo`.
+fn item_status(item: &ItemRow, assignments: &[&AssignmentRow]) -> ItemStatus {
+    let submitted = assignments
+        .iter()
+        .filter(|a| a.submitted_at.is_some())
+        .count();
+    if item.final_label.is_some() {
+        ItemStatus::Final
+    } else if assignments.len() >= EXPERTS_PER_ITEM && submitted == assignments.len() {
+        ItemStatus::Adjudication
+    } else if submitted > 0 {
+        ItemStatus::Submitted
+    } else {
+        ItemStatus::Todo
+    }
+}
+
+/// The status `viewer` sees: `todo` until they have submitted.
+fn status_for(viewer_submitted: bool, overall: ItemStatus) -> ItemStatus {
+    if viewer_submitted {
+        overall
+    } else {
+        ItemStatus::Todo
+    }
+}
+
+fn not_found(id: i64) -> DbError {
+    DbError::NotFound(format!("no review item {id}"))
+}
+
+async fn item_row(db: &Db, id: i64) -> Result<ItemRow> {
+    sqlx::query_as(&format!("{ITEM_SELECT} WHERE i.id = ?"))
+        .bind(id)
+        .fetch_optional(db.pool())
+        .await?
+        .ok_or_else(|| not_found(id))
+}
+
+async fn item_rows(db: &Db, dataset_name: &str) -> Result<Vec<ItemRow>> {
+    Ok(sqlx::query_as(&format!(
+        "{ITEM_SELECT} WHERE i.dataset_name = ? ORDER BY i.id"
+    ))
+    .bind(dataset_name)
+    .fetch_all(db.pool())
+    .await?)
+}
+
+async fn assignments_of(db: &Db, item_id: i64) -> Result<Vec<AssignmentRow>> {
+    Ok(sqlx::query_as(&format!(
+        "{ASSIGNMENT_SELECT} WHERE a.item_id = ? ORDER BY a.expert_id"
+    ))
+    .bind(item_id)
+    .fetch_all(db.pool())
+    .await?)
+}
+
+/// Every assignment of the items of a dataset, by item, experts in id order.
+async fn assignments_by_item(
+    db: &Db,
+    dataset_name: &str,
+) -> Result<HashMap<i64, Vec<AssignmentRow>>> {
+    let rows: Vec<AssignmentRow> = sqlx::query_as(&format!(
+        "{ASSIGNMENT_SELECT} JOIN review_items i ON i.id = a.item_id
+         WHERE i.dataset_name = ? ORDER BY a.item_id, a.expert_id"
+    ))
+    .bind(dataset_name)
+    .fetch_all(db.pool())
+    .await?;
+    let mut by_item: HashMap<i64, Vec<AssignmentRow>> = HashMap::new();
+    for row in rows {
+        by_item.entry(row.item_id).or_default().push(row);
+    }
+    Ok(by_item)
+}
+
+/// The case `case_id` of dataset version `dataset_id`, if it is there.
+async fn case_of(db: &Db, dataset_id: i64, case_id: &str) -> Result<Option<Case>> {
+    let cases = crate::cases::all(db, dataset_id).await?;
+    Ok(cases.iter().find(|c| c.case_id == case_id).cloned())
+}
+
+/// An item to insert.
+struct NewItem {
+    kind: ReviewKind,
+    case_id: String,
+    run_id: Option<i64>,
+    model: Option<String>,
+    run_number: Option<i64>,
+    task: Option<Task>,
+    target: Option<String>,
+    judge_label: Option<String>,
+    input: Value,
+}
+
+impl NewItem {
+    fn of_case(kind: ReviewKind, case: &Case) -> Self {
+        NewItem {
+            kind,
+            case_id: case.case_id.clone(),
+            run_id: None,
+            model: None,
+            run_number: None,
+            task: None,
+            target: None,
+            judge_label: None,
+            input: json!({}),
+        }
+    }
+}
+
+/// Inserts `items` (skipping those whose natural key exists) in one transaction.
+async fn insert_items(
+    db: &Db,
+    dataset: &DatasetInfo,
+    items: Vec<NewItem>,
+    created_by: &User,
+) -> Result<Created> {
+    let mut tx = db.pool().begin().await?;
+    let mut outcome = Created::default();
+    let at = now();
+    for item in items {
+        let id: Option<i64> = sqlx::query_scalar(
+            "INSERT INTO review_items (dataset_id, dataset_name, kind, case_id, run_id, model,
+                 run_number, task, target, judge_label, input, created_by, created_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+             ON CONFLICT DO NOTHING RETURNING id",
+        )
+        .bind(dataset.id)
+        .bind(&dataset.name)
+        .bind(item.kind.as_str())
+        .bind(&item.case_id)
+        .bind(item.run_id)
+        .bind(&item.model)
+        .bind(item.run_number)
+        .bind(item.task.map(Task::as_str))
+        .bind(&item.target)
+        .bind(&item.judge_label)
+        .bind(to_json(&item.input)?)
+        .bind(created_by.id)
+        .bind(&at)
+        .fetch_optional(&mut *tx)
+        .await?;
+        match id {
+            Some(_) => outcome.created += 1,
+            None => outcome.existing += 1,
+        }
+    }
+    tx.commit().await?;
+    if outcome.created > 0 {
+        db.notify(Change::ReviewChanged { item_id: 0 });
+    }
+    Ok(outcome)
+}
+
+/// One seed-dialogue item per seed case of `dataset` (the expert approves the
+/// seed pair or proposes a corrected case).
+pub async fn create_seed_items(db: &Db, dataset: &DatasetInfo, by: &User) -> Result<Created> {
+    let cases = crate::cases::all(db, dataset.id).await?;
+    let items = cases
+        .iter()
+        .filter(|c| c.seed)
+        .map(|c| NewItem::of_case(ReviewKind::SeedDialogue, c))
+        .collect();
+    insert_items(db, dataset, items, by).await
+}
+
+/// One case-check item per case of `dataset` (the four checks of Appendix B).
+pub async fn create_case_check_items(db: &Db, dataset: &DatasetInfo, by: &User) -> Result<Created> {
+    let cases = crate::cases::all(db, dataset.id).await?;
+    let items = cases
+        .iter()
+        .map(|c| NewItem::of_case(ReviewKind::CaseCheck, c))
+        .collect();
+    insert_items(db, dataset, items, by).await
+}
+
+/// Which judge decision of a run a candidate is: run number, case, target.
+type CandidateKey = (i64, String, String);
+
+/// Judge-verdict items: a sample of the judge's decisions in the stored runs
+/// of `dataset` for one task, drawn by
+/// [`engine::review::sample_stratified`] over (model, decision) pairs, up to
+/// `per_model` per model and `cap` in all, reproducibly from `seed`.
+///
+/// The decisions, and the judge label stored with each (never shown to an
+/// expert before they submit):
+///
+/// - **LCA**: each (case, consultation) item with a label; the label,
+///   `predict` or `ask`. The expert sees the model's reply.
+/// - **DCG**: each case item with at least one request; `accepted` when the
+///   judge accepted at least one request (the item's hit,
+///   [`engine::run::DcgItem::hit`]), else `rejected`. The expert sees the
+///   case's focal points, key facts and missing facts, and the request texts
+///   (without the judge's per-request decisions).
+/// - **LJP**: each (case, setup) item with predictions; the JSON array of the
+///   predicted verdict per claim. The expert sees the claims (id and text),
+///   the model's reply and the dialogue.
+pub async fn create_judge_items(
+    db: &Db,
+    dataset: &DatasetInfo,
+    sample: JudgeSample,
+    by: &User,
+) -> Result<Created> {
+    let cases = crate::cases::all(db, dataset.id).await?;
+    let runs: Vec<(i64, String, i64, String)> = sqlx::query_as(
+        "SELECT id, model, run_number, items FROM runs WHERE dataset_id = ? ORDER BY id",
+    )
+    .bind(dataset.id)
+    .fetch_all(db.pool())
+    .await?;
+    let mut candidates: BTreeMap<(String, CandidateKey), NewItem> = BTreeMap::new();
+    for (run_id, model, run_number, text) in runs {
+        let run = parse_run(&text, &cases)
+            .map_err(|e| DbError::Corrupt(format!("stored run {model} {run_number}: {e}")))?;
+        let mut add = |case_id: &str, target: Option<&str>, label: String, input: Value| {
+            let key = (
+                run_number,
+                case_id.to_owned(),
+                target.unwrap_or_default().to_owned(),
+            );
+            candidates.insert(
+                (model.clone(), key),
+                NewItem {
+                    kind: ReviewKind::JudgeVerdict,
+                    case_id: case_id.to_owned(),
+                    run_id: Some(run_id),
+                    model: Some(model.clone()),
+                    run_number: Some(run_number),
+                    task: Some(sample.task),
+                    target: target.map(str::to_owned),
+                    judge_label: Some(label),
+                    input,
+                },
+            );
+        };
+        match sample.task {
+            Task::Lca => {
+                for item in &run.lca {
+                    if let Some(label) = item.label {
+                        add(
+                            &item.case_id,
+                            Some(item.consultation.as_str()),
+                            label.as_str().to_owned(),
+                            json!({
+                                "consultation": item.consultation,
+                                "response": item.response,
+                            }),
+                        );
+                    }
+                }
+            }
+            Task::Dcg => {
+                for item in run.dcg.iter().filter(|i| !i.requests.is_empty()) {
+                    let (Some(hit), Some(case)) =
+                        (item.hit(), cases.iter().find(|c| c.case_id == item.case_id))
+                    else {
+                        continue;
+                    };
+                    let requests: Vec<&Option<String>> =
+                        item.requests.iter().map(|r| &r.text).collect();
+                    add(
+                        &item.case_id,
+                        None,
+                        DcgDecision::from_accepted(hit).as_str().to_owned(),
+                        json!({
+                            "focal_points": case.focal_points,
+                            "key_facts": case.key_facts,
+                            "missing_facts": case.missing_facts,
+                            "requests": requests,
+                        }),
+                    );
+                }
+            }
+            Task::Ljp => {
+                for item in &run.ljp {
+                    let (Some(predictions), Some(case)) = (
+                        &item.predictions,
+                        cases.iter().find(|c| c.case_id == item.case_id),
+                    ) else {
+                        continue;
+                    };
+                    let claims: Vec<Value> = case
+                        .claims
+                        .iter()
+                        .map(|c| json!({"id": c.id, "text": c.text}))
+                        .collect();
+                    add(
+                        &item.case_id,
+                        Some(item.setup.as_str()),
+                        to_json(predictions)?,
+                        json!({
+                            "setup": item.setup,
+                            "claims": claims,
+                            "response": item.response,
+                            "dialogue": item.dialogue,
+                        }),
+                    );
+                }
+            }
+        }
+    }
+    let keys: Vec<(String, CandidateKey)> = candidates.keys().cloned().collect();
+    let drawn = sample_stratified(&keys, sample.per_model, sample.cap, sample.seed);
+    let items = drawn
+        .into_iter()
+        .filter_map(|key| candidates.remove(&key))
+        .collect();
+    insert_items(db, dataset, items, by).await
+}
+
+/// The expert accounts named (each must exist and be an expert), or every
+/// expert account when `names` is `None`; by id, without repeats.
+async fn experts(db: &Db, names: Option<&[String]>) -> Result<Vec<User>> {
+    let users = crate::users::list(db).await?;
+    let mut chosen: Vec<User> = match names {
+        None => users
+            .into_iter()
+            .filter(|u| u.role == Role::Expert)
+            .collect(),
+        Some(names) => {
+            let mut chosen = Vec::with_capacity(names.len());
+            for name in names {
+                let name = name.trim();
+                match users.iter().find(|u| u.name == name) {
+                    Some(u) if u.role == Role::Expert => chosen.push(u.clone()),
+                    Some(_) => {
+                        return Err(DbError::Invalid(format!("{name} is not an expert account")))
+                    }
+                    None => return Err(DbError::Invalid(format!("no account named {name}"))),
+                }
+            }
+            chosen
+        }
+    };
+    chosen.sort_by_key(|u| u.id);
+    chosen.dedup_by_key(|u| u.id);
+    Ok(chosen)
+}
+
+/// Assigns item `item_id` to the experts named, besides any it has. Refused
+/// for a final item or a name that is not an expert account. Returns the
+/// assignments made.
+pub async fn assign(db: &Db, item_id: i64, names: &[String]) -> Result<usize> {
+    let chosen = experts(db, Some(names)).await?;
+    let item = item_row(db, item_id).await?;
+    if item.final_label.is_some() {
+        return Err(DbError::Conflict(format!(
+            "review item {item_id} is final; it takes no more experts"
+        )));
+    }
+    let mut tx = db.pool().begin().await?;
+    let made = insert_assignments(&mut tx, chosen.iter().map(|u| (item_id, u.id))).await?;
+    tx.commit().await?;
+    if made > 0 {
+        db.notify(Change::ReviewChanged { item_id });
+    }
+    Ok(made)
+}
+
+async fn insert_assignments(
+    tx: &mut Transaction<'_, Sqlite>,
+    pairs: impl Iterator<Item = (i64, i64)>,
+) -> Result<usize> {
+    let at = now();
+    let mut made = 0;
+    for (item_id, expert_id) in pairs {
+        let done = sqlx::query(
+            "INSERT INTO review_assignments (item_id, expert_id, assigned_at) VALUES (?, ?, ?)
+             ON CONFLICT DO NOTHING",
+        )
+        .bind(item_id)
+        .bind(expert_id)
+        .bind(&at)
+        .execute(&mut **tx)
+        .await?;
+        made += usize::try_from(done.rows_affected()).unwrap_or(0);
+    }
+    Ok(made)
+}
+
+/// Gives every open item of the dataset with fewer than
+/// [`EXPERTS_PER_ITEM`] experts the experts it lacks, taken from the experts
+/// named (or every expert account): each time the one with the fewest
+/// assignments on this dataset so far (ties to the older account), never
+/// twice the same on one item. Needs at least two experts. Returns the
+/// assignments made.
+pub async fn auto_assign(db: &Db, dataset_name: &str, names: Option<&[String]>) -> Result<usize> {
+    let pool = experts(db, names).await?;
+    if pool.len() < EXPERTS_PER_ITEM {
+        return Err(DbError::Invalid(format!(
+            "auto-assignment needs at least {EXPERTS_PER_ITEM} expert accounts; {} {}",
+            pool.len(),
+            if pool.len() == 1 {
+                "is given"
+            } else {
+                "are given"
+            }
+        )));
+    }
+    let items = item_rows(db, dataset_name).await?;
+    let assignments = assignments_by_item(db, dataset_name).await?;
+    let mut load: BTreeMap<i64, usize> = pool.iter().map(|u| (u.id, 0)).collect();
+    for rows in assignments.values() {
+        for a in rows {
+            if let Some(n) = load.get_mut(&a.expert_id) {
+                *n += 1;
+            }
+        }
+    }
+    let mut pairs = Vec::new();
+    for item in items.iter().filter(|i| i.final_label.is_none()) {
+        let mut have: BTreeSet<i64> = assignments
+            .get(&item.id)
+            .map(|rows| rows.iter().map(|a| a.expert_id).collect())
+            .unwrap_or_default();
+        while have.len() < EXPERTS_PER_ITEM {
+            let Some((&expert, _)) = load
+                .iter()
+                .filter(|(id, _)| !have.contains(id))
+                .min_by_key(|&(&id, &n)| (n, id))
+            else {
+                break;
+            };
+            have.insert(expert);
+            *load.entry(expert).or_default() += 1;
+            pairs.push((item.id, expert));
+        }
+    }
+    let mut tx = db.pool().begin().await?;
+    let made = insert_assignments(&mut tx, pairs.into_iter()).await?;
+    tx.commit().await?;
+    if made > 0 {
+        db.notify(Change::ReviewChanged { item_id: 0 });
+    }
+    Ok(made)
+}
+
+/// The items of the dataset assigned to `expert`, by id, with the status the
+/// expert may see (`todo` until they have submitted).
+pub async fn queue(db: &Db, dataset_name: &str, expert: &User) -> Result<Vec<QueueEntry>> {
+    let items = item_rows(db, dataset_name).await?;
+    let assignments = assignments_by_item(db, dataset_name).await?;
+    let mut queue = Vec::new();
+    for item in &items {
+        let Some(rows) = assignments.get(&item.id) else {
+            continue;
+        };
+        let Some(mine) = rows.iter().find(|a| a.expert_id == expert.id) else {
+            continue;
+        };
+        let all: Vec<&AssignmentRow> = rows.iter().collect();
+        queue.push(QueueEntry {
+            id: item.id,
+            kind: item.kind()?,
+            case_id: item.case_id.clone(),
+            task: item.task()?,
+            target: item.target.clone(),
+            status: status_for(mine.submitted_at.is_some(), item_status(item, &all)),
+        });
+    }
+    Ok(queue)
+}
+
+/// Item `id` as `viewer` may see it. An expert sees only items assigned to
+/// them (any other id is "not found", whether it exists or not), and the
+/// judge's label, the other experts' labels and the final label only once
+/// they have submitted their own. An adjudicator sees everything.
+pub async fn item_for_viewer(db: &Db, id: i64, viewer: &User) -> Result<ItemView> {
+    let item = item_row(db, id).await?;
+    let rows = assignments_of(db, id).await?;
+    let privileged = viewer.role.allows(Permission::Adjudicate);
+    let mine = rows.iter().find(|a| a.expert_id == viewer.id);
+    if mine.is_none() && !privileged {
+        return Err(not_found(id));
+    }
+    let kind = item.kind()?;
+    let task = item.task()?;
+    let case = case_of(db, item.dataset_id, &item.case_id).await?;
+    let submitted = mine.is_some_and(|a| a.submitted_at.is_some());
+    let all: Vec<&AssignmentRow> = rows.iter().collect();
+    let overall = item_status(&item, &all);
+    let status = if mine.is_some() {
+        status_for(submitted, overall)
+    } else {
+        overall
+    };
+    let revealed = if submitted || privileged {
+        let others = rows
+            .iter()
+            .filter(|a| a.expert_id != viewer.id)
+            .map(AssignmentRow::submission)
+            .filter_map(Result::transpose)
+            .collect::<Result<Vec<_>>>()?;
+        Some(Revealed {
+            others,
+            judge_label: item.judge_label.clone(),
+            final_label: item.final_label.clone(),
+            final_proposal: parse_case(item.final_proposal.as_deref())?,
+            final_reason: item.final_reason.clone(),
+            final_source: item.final_source.clone(),
+        })
+    } else {
+        None
+    };
+    let order: Vec<i64> = if mine.is_some() {
+        queue(db, &item.dataset_name, viewer)
+            .await?
+            .iter()
+            .map(|e| e.id)
+            .collect()
+    } else {
+        sqlx::query_scalar("SELECT id FROM review_items WHERE dataset_name = ? ORDER BY id")
+            .bind(&item.dataset_name)
+            .fetch_all(db.pool())
+            .await?
+    };
+    let at = order.iter().position(|&i| i == id);
+    let flags = match (kind, &case) {
+        (ReviewKind::SeedDialogue | ReviewKind::CaseCheck, Some(case)) => flag_spans(case),
+        _ => Vec::new(),
+    };
+    let claims = match (task, &case) {
+        (Some(Task::Ljp), Some(case)) => case.claims.len(),
+        _ => 0,
+    };
+    let input = serde_json::from_str(&item.input)
+        .map_err(|e| DbError::Corrupt(format!("review item input: {e}")))?;
+    Ok(ItemView {
+        id,
+        kind,
+        case_id: item.case_id.clone(),
+        task,
+        target: item.target.clone(),
+        case,
+        input,
+        flags,
+        labels: unit_space(kind, task)
+            .unwrap_or_default()
+            .into_iter()
+            .map(str::to_owned)
+            .collect(),
+        claims,
+        mine: mine.map(AssignmentRow::submission).transpose()?.flatten(),
+        draft: mine.and_then(|a| a.draft.clone()),
+        status,
+        revealed,
+        previous: at
+            .and_then(|p| p.checked_sub(1))
+            .and_then(|p| order.get(p).copied()),
+        next: at.and_then(|p| order.get(p + 1).copied()),
+    })
+}
+
+/// Keeps `draft` (any text, up to [`MAX_DRAFT_BYTES`]) as the expert's draft
+/// for the item, replacing the previous one.
+pub async fn save_draft(db: &Db, id: i64, expert: &User, draft: &str) -> Result<()> {
+    if draft.len() > MAX_DRAFT_BYTES {
+        return Err(DbError::Invalid(format!(
+            "a draft holds at most {} KiB",
+            MAX_DRAFT_BYTES / 1024
+        )));
+    }
+    let done = sqlx::query(
+        "UPDATE review_assignments SET draft = ?, draft_at = ? WHERE item_id = ? AND expert_id = ?",
+    )
+    .bind(draft)
+    .bind(now())
+    .bind(id)
+    .bind(expert.id)
+    .execute(db.pool())
+    .await?;
+    if done.rows_affected() == 0 {
+        return Err(not_found(id));
+    }
+    Ok(())
+}
+
+fn check_comment(comment: &str, what: &str) -> Result<()> {
+    if comment.chars().count() > MAX_COMMENT_CHARS {
+        return Err(DbError::Invalid(format!(
+            "a {what} holds at most {MAX_COMMENT_CHARS} characters"
+        )));
+    }
+    Ok(())
+}
+
+/// The corrected case of a seed correction: `proposal` (the JSON of a whole
+/// case) with its consultations, key facts, missing facts and claims applied
+/// to `case` and checked with the dataset's rules.
+fn corrected_case(case: &Case, proposal: &str) -> Result<Case> {
+    let proposed: Case = serde_json::from_str(proposal)
+        .map_err(|e| DbError::Invalid(format!("the corrected case is not a valid case: {e}")))?;
+    if proposed.case_id != case.case_id {
+        return Err(DbError::Invalid(format!(
+            "the corrected case is {}, not {}",
+            proposed.case_id, case.case_id
+        )));
+    }
+    let correction = Correction {
+        consultations: Some(proposed.consultations),
+        key_facts: Some(proposed.key_facts),
+        missing_facts: Some(proposed.missing_facts),
+        claims: Some(proposed.claims),
+    };
+    apply_correction(case, &correction).map_err(|e| DbError::Invalid(e.to_string()))
+}
+
+/// The label in its stored form, and the corrected case of a seed correction.
+fn checked_label(
+    kind: ReviewKind,
+    task: Option<Task>,
+    case: Option<&Case>,
+    label: &str,
+    proposal: Option<&str>,
+) -> Result<(String, Option<Case>)> {
+    let claims = case.map_or(0, |c| c.claims.len());
+    let label =
+        canonical_label(kind, task, claims, label).map_err(|e| DbError::Invalid(e.to_string()))?;
+    let proposal = proposal.filter(|p| !p.trim().is_empty());
+    let proposal = match (kind, label.as_str(), proposal) {
+        (ReviewKind::SeedDialogue, "correct", Some(p)) => {
+            let case = case.ok_or_else(|| {
+                DbError::Invalid("the case of this item is no longer stored".into())
+            })?;
+            Some(corrected_case(case, p)?)
+        }
+        (ReviewKind::SeedDialogue, "correct", None) => {
+            return Err(DbError::Invalid(
+                "a correction needs the corrected case (proposal)".into(),
+            ))
+        }
+        (_, _, Some(_)) => {
+            return Err(DbError::Invalid(
+                "only a seed dialogue correction takes a corrected case (proposal)".into(),
+            ))
+        }
+        (_, _, None) => None,
+    };
+    Ok((label, proposal))
+}
+
+/// Records `expert`'s label (and comment; and for a seed correction the
+/// corrected case, JSON) for item `id`, replacing an earlier submission, and
+/// keeps it in the history. Refused for an item not assigned to the expert
+/// (not found), a final item, or a label outside the item's label space
+/// ([`engine::review::canonical_label`]; a seed correction is checked with
+/// [`engine::review::apply_correction`]). When every expert has submitted and
+/// they agree, the item becomes final.
+pub async fn submit(
+    db: &Db,
+    id: i64,
+    expert: &User,
+    label: &str,
+    comment: &str,
+    proposal: Option<&str>,
+) -> Result<()> {
+    let item = item_row(db, id).await?;
+    if !assignments_of(db, id)
+        .await?
+        .iter()
+        .any(|a| a.expert_id == expert.id)
+    {
+        return Err(not_found(id));
+    }
+    let kind = item.kind()?;
+    let task = item.task()?;
+    let case = case_of(db, item.dataset_id, &item.case_id).await?;
+    let (label, proposal) = checked_label(kind, task, case.as_ref(), label, proposal)?;
+    check_comment(comment, "comment")?;
+    let proposal = proposal.as_ref().map(to_json).transpose()?;
+
+    let mut tx = db.pool().begin().await?;
+    let at = now();
+    let done = sqlx::query(
+        "UPDATE review_assignments
+         SET label = ?, comment = ?, proposal = ?, submitted_at = ?, draft = NULL, draft_at = NULL
+         WHERE item_id = ? AND expert_id = ?
+           AND (SELECT final_label FROM review_items WHERE id = ?) IS NULL",
+    )
+    .bind(&label)
+    .bind(comment)
+    .bind(&proposal)
+    .bind(&at)
+    .bind(id)
+    .bind(expert.id)
+    .bind(id)
+    .execute(&mut *tx)
+    .await?;
+    if done.rows_affected() == 0 {
+        return Err(DbError::Conflict(format!(
+            "review item {id} is final; its labels can no longer change"
+        )));
+    }
+    insert_history(
+        &mut tx,
+        id,
+        expert,
+        "submit",
+        &label,
+        comment,
+        proposal.as_deref(),
+        &at,
+    )
+    .await?;
+    let rows: Vec<(Option<String>, Option<String>)> = sqlx::query_as(
+        "SELECT label, proposal FROM review_assignments WHERE item_id = ? ORDER BY expert_id",
+    )
+    .bind(id)
+    .fetch_all(&mut *tx)
+    .await?;
+    let mut submitted = Vec::with_capacity(rows.len());
+    for (label, proposal) in &rows {
+        if let Some(label) = label {
+            submitted.push((label.as_str(), parse_case(proposal.as_deref())?));
+        }
+    }
+    if rows.len() >= EXPERTS_PER_ITEM && submitted.len() == rows.len() {
+        let pairs: Vec<(&str, Option<&Case>)> =
+            submitted.iter().map(|(l, p)| (*l, p.as_ref())).collect();
+        if let Some(agreement) = agreed(kind, task, &pairs) {
+            sqlx::query(
+                "UPDATE review_items SET final_label = ?, final_proposal = ?,
+                     final_source = 'agreed', final_reason = NULL, final_by = NULL, final_at = ?
+                 WHERE id = ?",
+            )
+            .bind(&agreement.label)
+            .bind(agreement.proposal.as_ref().map(to_json).transpose()?)
+            .bind(&at)
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        }
+    }
+    tx.commit().await?;
+    db.notify(Change::ReviewChanged { item_id: id });
+    Ok(())
+}
+
+#[expect(clippy::too_many_arguments, reason = "one column each")]
+async fn insert_history(
+    tx: &mut Transaction<'_, Sqlite>,
+    item_id: i64,
+    author: &User,
+    action: &str,
+    label: &str,
+    comment: &str,
+    proposal: Option<&str>,
+    at: &str,
+) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO review_label_history
+             (item_id, author_id, author, action, label, comment, proposal, at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    )
+    .bind(item_id)
+    .bind(author.id)
+    .bind(&author.name)
+    .bind(action)
+    .bind(label)
+    .bind(comment)
+    .bind(proposal)
+    .bind(at)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// The items of the dataset waiting for an adjudicator (every expert
+/// submitted, they disagree), by id, with every label.
+pub async fn adjudication_queue(
+    db: &Db,
+    dataset_name: &str,
+    _adjudicator: &Adjudicator,
+) -> Result<Vec<AdjudicationEntry>> {
+    let items = item_rows(db, dataset_name).await?;
+    let assignments = assignments_by_item(db, dataset_name).await?;
+    let mut queue = Vec::new();
+    for item in &items {
+        let rows: Vec<&AssignmentRow> = assignments
+            .get(&item.id)
+            .map(|rows| rows.iter().collect())
+            .unwrap_or_default();
+        if item_status(item, &rows) != ItemStatus::Adjudication {
+            continue;
+        }
+        queue.push(AdjudicationEntry {
+            id: item.id,
+            kind: item.kind()?,
+            case_id: item.case_id.clone(),
+            task: item.task()?,
+            target: item.target.clone(),
+            submissions: rows
+                .iter()
+                .map(|a| a.submission())
+                .filter_map(Result::transpose)
+                .collect::<Result<Vec<_>>>()?,
+            judge_label: item.judge_label.clone(),
+        });
+    }
+    Ok(queue)
+}
+
+/// Records the final label of an item whose experts disagreed (or revises an
+/// earlier adjudication), with the reason, and keeps it in the history.
+///
+/// The label is checked as an expert's is. For a seed dialogue it is
+/// `approve`, or `correct` to adopt the experts' corrected case (when they
+/// proposed one, or the same one), or `correct:NAME` to adopt expert NAME's.
+/// Refused without a reason, for an item that is not waiting for
+/// adjudication (not every expert has submitted, or they agreed).
+pub async fn adjudicate(
+    db: &Db,
+    id: i64,
+    adjudicator: &Adjudicator,
+    label: &str,
+    reason: &str,
+) -> Result<()> {
+    if reason.trim().is_empty() {
+        return Err(DbError::Invalid("an adjudication needs a reason".into()));
+    }
+    check_comment(reason, "reason")?;
+    let item = item_row(db, id).await?;
+    let rows = assignments_of(db, id).await?;
+    let all: Vec<&AssignmentRow> = rows.iter().collect();
+    let status = item_status(&item, &all);
+    let adjudicable = status == ItemStatus::Adjudication
+        || (status == ItemStatus::Final && item.final_source.as_deref() == Some("adjudicated"));
+    if !adjudicable {
+        return Err(DbError::Conflict(match status {
+            ItemStatus::Final => {
+                format!("the experts agree on review item {id}; there is nothing to adjudicate")
+            }
+            _ => format!("review item {id} is still waiting for its experts' labels"),
+        }));
+    }
+    let kind = item.kind()?;
+    let task = item.task()?;
+    let (label, proposal) = if kind == ReviewKind::SeedDialogue {
+        seed_adjudication(label, &rows)?
+    } else {
+        let case = case_of(db, item.dataset_id, &item.case_id).await?;
+        checked_label(kind, task, case.as_ref(), label, None)?
+    };
+    let proposal = proposal.as_ref().map(to_json).transpose()?;
+
+    let mut tx = db.pool().begin().await?;
+    let at = now();
+    sqlx::query(
+        "UPDATE review_items SET final_label = ?, final_proposal = ?,
+             final_source = 'adjudicated', final_reason = ?, final_by = ?, final_at = ?
+         WHERE id = ?",
+    )
+    .bind(&label)
+    .bind(&proposal)
+    .bind(reason)
+    .bind(adjudicator.user().id)
+    .bind(&at)
+    .bind(id)
+    .execute(&mut *tx)
+    .await?;
+    insert_history(
+        &mut tx,
+        id,
+        adjudicator.user(),
+        "adjudicate",
+        &label,
+        reason,
+        proposal.as_deref(),
+        &at,
+    )
+    .await?;
+    tx.commit().await?;
+    db.notify(Change::ReviewChanged { item_id: id });
+    Ok(())
+}
+
+/// A seed dialogue's adjudicated label: `approve`, `correct` (the experts'
+/// one corrected case) or `correct:NAME` (expert NAME's).
+fn seed_adjudication(label: &str, rows: &[AssignmentRow]) -> Result<(String, Option<Case>)> {
+    let label = label.trim();
+    if label == "approve" {
+        return Ok((label.to_owned(), None));
+    }
+    let mut proposals: Vec<(String, Case)> = Vec::new();
+    for a in rows {
+        if let Some(case) = parse_case(a.proposal.as_deref())? {
+            proposals.push((a.expert.clone(), case));
+        }
+    }
+    let chosen = match label.split_once(':') {
+        None if label == "correct" => {
+            let mut distinct: Vec<&Case> = Vec::new();
+            for (_, case) in &proposals {
+                if !distinct.contains(&case) {
+                    distinct.push(case);
+                }
+            }
+            match distinct.as_slice() {
+                [] => {
+                    return Err(DbError::Invalid(
+                        "no expert proposed a corrected case; adjudicate approve".into(),
+                    ))
+                }
+                [one] => (*one).clone(),
+                _ => {
+                    return Err(DbError::Invalid(
+                        "the experts proposed different corrected cases; adjudicate \
+                         correct:NAME to adopt expert NAME's"
+                            .into(),
+                    ))
+                }
+            }
+        }
+        Some(("correct", name)) => proposals
+            .iter()
+            .find(|(expert, _)| expert == name.trim())
+            .map(|(_, case)| case.clone())
+            .ok_or_else(|| {
+                DbError::Invalid(format!("{} proposed no corrected case", name.trim()))
+            })?,
+        _ => {
+            return Err(DbError::Invalid(format!(
+                "unknown label \"{label}\"; expected one of {}, or correct:NAME",
+                SEED_LABELS.join(", ")
+            )))
+        }
+    };
+    Ok(("correct".to_owned(), Some(chosen)))
+}
+
+/// The agreement dashboard of the dataset for `viewer`. An adjudicator's is
+/// computed over every item, with the list of disagreements; an expert's
+/// over the items they have submitted only, without that list, so that no
+/// figure depends on a label they may not see yet. Progress counts are
+/// everyone's.
+pub async fn dashboard(db: &Db, dataset_name: &str, viewer: &User) -> Result<Dashboard> {
+    let privileged = viewer.role.allows(Permission::Adjudicate);
+    let items = item_rows(db, dataset_name).await?;
+    let assignments = assignments_by_item(db, dataset_name).await?;
+    let mut classes: HashMap<i64, HashMap<String, Class>> = HashMap::new();
+    for dataset_id in items.iter().map(|i| i.dataset_id).collect::<BTreeSet<_>>() {
+        let cases = crate::cases::all(db, dataset_id).await?;
+        classes.insert(
+            dataset_id,
+            cases.iter().map(|c| (c.case_id.clone(), c.class)).collect(),
+        );
+    }
+    let mut reviewed = Vec::new();
+    let (mut items_final, mut items_in_adjudication) = (0, 0);
+    let mut progress: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    for item in &items {
+        let rows: Vec<&AssignmentRow> = assignments
+            .get(&item.id)
+            .map(|rows| rows.iter().collect())
+            .unwrap_or_default();
+        match item_status(item, &rows) {
+            ItemStatus::Final => items_final += 1,
+            ItemStatus::Adjudication => items_in_adjudication += 1,
+            _ => {}
+        }
+        for a in &rows {
+            let entry = progress.entry(a.expert.clone()).or_default();
+            entry.1 += 1;
+            if a.submitted_at.is_some() {
+                entry.0 += 1;
+            }
+        }
+        let visible = privileged
+            || rows
+                .iter()
+                .any(|a| a.expert_id == viewer.id && a.submitted_at.is_some());
+        let Some(&class) = classes
+            .get(&item.dataset_id)
+            .and_then(|c| c.get(&item.case_id))
+        else {
+            continue;
+        };
+        if !visible {
+            continue;
+        }
+        let submissions = rows
+            .iter()
+            .filter_map(|a| a.submission().transpose())
+            .map(|s| s.map(|s| (s.label, s.proposal)))
+            .collect::<Result<Vec<_>>>()?;
+        reviewed.push(ReviewedItem {
+            id: item.id,
+            kind: item.kind()?,
+            task: item.task()?,
+            class,
+            assigned: rows.len(),
+            submissions,
+            judge_label: item.judge_label.clone(),
+            final_label: item.final_label.clone(),
+        });
+    }
+    Ok(Dashboard {
+        rows: dashboard_rows(&reviewed),
+        disagreements: if privileged {
+            disagreements(&reviewed)
+        } else {
+            Vec::new()
+        },
+        progress: progress
+            .into_iter()
+            .map(|(expert, (done, assigned))| ExpertProgress {
+                expert,
+                done,
+                assigned,
+            })
+            .collect(),
+        items: items.len(),
+        items_final,
+        items_in_adjudication,
+    })
+}
+
+/// Every review item of every dataset, by id, with every expert's label, the
+/// final label and the label history: what the export writes.
+pub async fn export(db: &Db, _adjudicator: &Adjudicator) -> Result<Vec<ExportItem>> {
+    let items: Vec<ItemRow> = sqlx::query_as(&format!("{ITEM_SELECT} ORDER BY i.id"))
+        .fetch_all(db.pool())
+        .await?;
+    let versions: HashMap<i64, i64> = sqlx::query_as("SELECT id, version FROM datasets")
+        .fetch_all(db.pool())
+        .await?
+        .into_iter()
+        .collect();
+    let assignments: Vec<AssignmentRow> =
+        sqlx::query_as(&format!("{ASSIGNMENT_SELECT} ORDER BY a.item_id, u.name"))
+            .fetch_all(db.pool())
+            .await?;
+    let mut labels: HashMap<i64, Vec<ExportLabel>> = HashMap::new();
+    for a in assignments {
+        labels.entry(a.item_id).or_default().push(ExportLabel {
+            expert: a.expert,
+            label: a.label,
+            comment: a.comment,
+            proposal: parse_case(a.proposal.as_deref())?,
+            submitted_at: a.submitted_at,
+        });
+    }
+    let history: Vec<(i64, String, String, String, String, String)> = sqlx::query_as(
+        "SELECT item_id, author, action, label, comment, at FROM review_label_history
+         ORDER BY item_id, id",
+    )
+    .fetch_all(db.pool())
+    .await?;
+    let mut changes: HashMap<i64, Vec<ExportChange>> = HashMap::new();
+    for (item_id, author, action, label, comment, at) in history {
+        changes.entry(item_id).or_default().push(ExportChange {
+            author,
+            action,
+            label,
+            comment,
+            at,
+        });
+    }
+    items
+        .into_iter()
+        .map(|item| {
+            Ok(ExportItem {
+                item_id: item.id,
+                dataset: match versions.get(&item.dataset_id) {
+                    Some(version) => format!("{}@{version}", item.dataset_name),
+                    None => item.dataset_name.clone(),
+                },
+                kind: item.kind()?,
+                task: item.task()?,
+                target: item.target.clone(),
+                case_id: item.case_id.clone(),
+                model: item.model.clone(),
+                run: item.run_number,
+                judge_label: item.judge_label.clone(),
+                labels: labels.remove(&item.id).unwrap_or_default(),
+                final_label: item.final_label.clone(),
+                final_proposal: parse_case(item.final_proposal.as_deref())?,
+                final_source: item.final_source.clone(),
+                final_reason: item.final_reason.clone(),
+                final_by: item.final_by.clone(),
+                final_at: item.final_at.clone(),
+                history: changes.remove(&item.id).unwrap_or_default(),
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use engine::dataset::parse_dataset;
+    use engine::review::CaseCheck;
+
+    use super::*;
+    use crate::datasets::{import, ImportSource};
+
+    /// A database with 36 synthetic cases (each a seed), an admin and the
+    /// experts named.
+    async fn fixture(experts: &[&str]) -> (Db, DatasetInfo, User, Vec<User>) {
+        let db = Db::open_in_memory().await.expect("database");
+        let cases = parse_dataset(&engine::synthetic::dataset_file(1)).expect("cases");
+        let src = ImportSource {
+            name: "synthetic",
+            source: "test",
+            synthetic: true,
+        };
+        let dataset = import(&db, src, &cases)
+            .await
+            .expect("import")
+            .dataset()
+            .clone();
+        let admin = crate::users::create(&db, "admin", Role::Admin, "password-1")
+            .await
+            .expect("admin");
+        let mut users = Vec::new();
+        for name in experts {
+            users.push(
+                crate::users::create(&db, name, Role::Expert, "password-1")
+                    .await
+                    .expect("expert"),
+            );
+        }
+        (db, dataset, admin, users)
+    }
+
+    fn pass() -> String {
+        serde_json::to_string(&CaseCheck::all_pass()).expect("json")
+    }
+
+    #[tokio::test]
+    async fn auto_assignment_balances_the_load_and_never_repeats_an_expert() {
+        let (db, dataset, admin, experts) = fixture(&["甲", "乙", "丙"]).await;
+        let made = create_case_check_items(&db, &dataset, &admin)
+            .await
+            .expect("items");
+        assert_eq!(made.created, 36);
+        assert_eq!(
+            auto_assign(&db, &dataset.name, None).await.expect("assign"),
+            72
+        );
+        assert_eq!(
+            auto_assign(&db, &dataset.name, None).await.expect("again"),
+            0,
+            "every item has its two experts"
+        );
+        for expert in &experts {
+            assert_eq!(
+                queue(&db, &dataset.name, expert)
+                    .await
+                    .expect("queue")
+                    .len(),
+                24
+            );
+        }
+        let pairs: Vec<(i64, i64)> = sqlx::query_as(
+            "SELECT item_id, COUNT(DISTINCT expert_id) FROM review_assignments GROUP BY item_id",
+        )
+        .fetch_all(db.pool())
+        .await
+        .expect("pairs");
+        assert!(pairs.iter().all(|&(_, n)| n == 2));
+        let names = ["甲".to_owned()];
+        assert!(matches!(
+            auto_assign(&db, &dataset.name, Some(&names)).await,
+            Err(DbError::Invalid(_))
+        ));
+        let admin_name = ["admin".to_owned(), "甲".to_owned()];
+        assert!(matches!(
+            auto_assign(&db, &dataset.name, Some(&admin_name)).await,
+            Err(DbError::Invalid(message)) if message.contains("not an expert")
+        ));
+    }
+
+    #[tokio::test]
+    async fn labels_stay_hidden_until_the_viewer_submits_and_final_items_are_frozen() {
+        let (db, dataset, admin, experts) = fixture(&["甲", "乙"]).await;
+        create_case_check_items(&db, &dataset, &admin)
+            .await
+            .expect("items");
+        auto_assign(&db, &dataset.name, None).await.expect("assign");
+        let id = queue(&db, &dataset.name, &experts[0]).await.expect("queue")[0].id;
+        submit(&db, id, &experts[0], &pass(), "都没问题", None)
+            .await
+            .expect("submit");
+        let before = item_for_viewer(&db, id, &experts[1]).await.expect("item");
+        assert_eq!(before.revealed, None);
+        assert_eq!(before.status, ItemStatus::Todo);
+        assert!(before.case.is_some());
+        let first = item_for_viewer(&db, id, &experts[0]).await.expect("item");
+        assert_eq!(first.status, ItemStatus::Submitted);
+        assert!(first.revealed.is_some_and(|r| r.others.is_empty()));
+        let as_admin = item_for_viewer(&db, id, &admin).await.expect("item");
+        assert_eq!(
+            as_admin.revealed.map(|r| r.others.len()),
+            Some(1),
+            "adjudicators see every label"
+        );
+
+        submit(&db, id, &experts[1], &pass(), "", None)
+            .await
+            .expect("submit");
+        let after = item_for_viewer(&db, id, &experts[1]).await.expect("item");
+        assert_eq!(after.status, ItemStatus::Final);
+        let revealed = after.revealed.expect("revealed");
+        assert_eq!(revealed.others[0].comment, "都没问题");
+        assert_eq!(revealed.final_source.as_deref(), Some("agreed"));
+        assert!(matches!(
+            submit(&db, id, &experts[1], &pass(), "", None).await,
+            Err(DbError::Conflict(_))
+        ));
+        let adjudicator = Adjudicator::of(admin).expect("an admin adjudicates");
+        assert!(matches!(
+            adjudicate(&db, id, &adjudicator, &pass(), "重新判断").await,
+            Err(DbError::Conflict(message)) if message.contains("nothing to adjudicate")
+        ));
+        assert_eq!(Adjudicator::of(experts[0].clone()), None);
+    }
+
+    #[tokio::test]
+    async fn a_third_expert_gives_fleiss_kappa_and_seed_corrections_are_adopted_by_name() {
+        let (db, dataset, admin, experts) = fixture(&["甲", "乙", "丙"]).await;
+        create_seed_items(&db, &dataset, &admin)
+            .await
+            .expect("items");
+        let names: Vec<String> = ["甲", "乙", "丙"].map(String::from).to_vec();
+        let first = item_rows(&db, &dataset.name).await.expect("items")[0].id;
+        assert_eq!(assign(&db, first, &names).await.expect("assign"), 3);
+        let view = item_for_viewer(&db, first, &experts[0])
+            .await
+            .expect("item");
+        let case = view.case.expect("the seed case");
+        let mut edited = case.clone();
+        edited.consultations.underspecified[0]
+            .content
+            .push_str("请问怎么办？");
+        let mut other = case.clone();
+        other.consultations.underspecified[0]
+            .content
+            .push_str("麻烦您看看。");
+        let json = |c: &Case| serde_json::to_string(c).expect("json");
+        submit(&db, first, &experts[0], "correct", "", Some(&json(&edited)))
+            .await
+            .expect("correct");
+        submit(&db, first, &experts[1], "correct", "", Some(&json(&other)))
+            .await
+            .expect("correct");
+        submit(&db, first, &experts[2], "approve", "", None)
+            .await
+            .expect("approve");
+
+        let adjudicator = Adjudicator::of(admin.clone()).expect("admin");
+        let waiting = adjudication_queue(&db, &dataset.name, &adjudicator)
+            .await
+            .expect("queue");
+        assert_eq!(waiting.len(), 1);
+        assert_eq!(waiting[0].submissions.len(), 3);
+        assert!(matches!(
+            adjudicate(&db, first, &adjudicator, "correct", "取乙的版本").await,
+            Err(DbError::Invalid(message)) if message.contains("correct:NAME")
+        ));
+        adjudicate(&db, first, &adjudicator, "correct:乙", "取乙的版本")
+            .await
+            .expect("adjudicated");
+        let done = item_for_viewer(&db, first, &admin).await.expect("item");
+        let revealed = done.revealed.expect("revealed");
+        assert_eq!(revealed.final_label.as_deref(), Some("correct"));
+        assert_eq!(revealed.final_proposal, Some(other));
+
+        let board = dashboard(&db, &dataset.name, &admin).await.expect("board");
+        let seed_row = &board.rows[0];
+        assert_eq!(seed_row.n_pairs, 1);
+        // One unit, three raters (correct, correct, approve): P̄_e ≠ 1, so defined.
+        assert!(seed_row.fleiss_kappa.is_some());
+        assert_eq!(board.disagreements, [first]);
+        assert_eq!(board.items_final, 1);
+        let expert_board = dashboard(&db, &dataset.name, &experts[0])
+            .await
+            .expect("board");
+        assert!(expert_board.disagreements.is_empty());
+        let exported = export(&db, &adjudicator).await.expect("export");
+        assert_eq!(exported.len(), 36);
+        assert_eq!(exported[0].history.len(), 4);
+        assert_eq!(exported[0].final_by.as_deref(), Some("admin"));
+    }
+
+    #[tokio::test]
+    async fn judge_items_need_stored_runs_and_keep_the_judge_label_apart() {
+        let (db, dataset, admin, experts) = fixture(&["甲", "乙"]).await;
+        let cases = crate::cases::all(&db, dataset.id).await.expect("cases");
+        for model in 0..2 {
+            let text = engine::synthetic::run_file(&cases, model, 1, 2);
+            let run = parse_run(&text, &cases).expect("a valid run");
+            let scores = engine::score::score_run(&run, &cases);
+            crate::runs::store(
+                &db,
+                dataset.id,
+                &run,
+                &scores,
+                None,
+                crate::runs::OnDuplicate::Refuse,
+            )
+            .await
+            .expect("stored");
+        }
+        let sample = JudgeSample {
+            task: Task::Ljp,
+            per_model: 3,
+            cap: 5,
+            seed: 1,
+        };
+        let made = create_judge_items(&db, &dataset, sample, &admin)
+            .await
+            .expect("items");
+        assert_eq!(made.created, 5);
+        auto_assign(&db, &dataset.name, None).await.expect("assign");
+        let id = queue(&db, &dataset.name, &experts[0]).await.expect("queue")[0].id;
+        let view = item_for_viewer(&db, id, &experts[0]).await.expect("item");
+        assert!(view.claims >= 1);
+        assert!(view.input["claims"].is_array());
+        assert!(view.input.get("predictions").is_none());
+        assert_eq!(view.revealed, None);
+        let label = vec!["dismissed"; view.claims].join(",");
+        submit(&db, id, &experts[0], &label, "", None)
+            .await
+            .expect("submit");
+        let mine = item_for_viewer(&db, id, &experts[0]).await.expect("item");
+        assert!(mine
+            .mine
+            .is_some_and(|m| m.label.starts_with("[\"dismissed\"")));
+        assert!(mine.revealed.is_some_and(|r| r.judge_label.is_some()));
+    }
+}

@@ -1,0 +1,85 @@
+import { test, expect, Browser, Page } from '@playwright/test';
+import { hydrated, signIn } from './helpers';
+
+async function as(browser: Browser, name: string, password: string): Promise<Page> {
+  const page = await (await browser.newContext()).newPage();
+  await signIn(page, name, password);
+  return page;
+}
+
+/** Labels every item of the expert's queue with the keyboard only: a digit, Ctrl+Enter, `n`. */
+async function labelQueue(page: Page, digits: string[]) {
+  await page.goto('/review');
+  await hydrated(page);
+  await page.getByTestId('queue-todo').getByRole('link').first().click();
+  for (const [i, digit] of digits.entries()) {
+    await hydrated(page);
+    await expect(page.getByTestId('item-status')).toContainText('待标注');
+    await page.keyboard.press(digit);
+    await page.keyboard.press('Control+Enter');
+    await expect(page.getByTestId('item-status')).not.toContainText('待标注');
+    // Blind until now: the judge's label shows only after submitting.
+    await expect(page.getByTestId('judge-label')).toBeVisible();
+    if (i + 1 < digits.length) {
+      await page.keyboard.press('n');
+      await page.waitForURL(/\/review\/items\/\d+/);
+    }
+  }
+}
+
+test('two experts label blind, a disagreement is adjudicated and the dashboard updates', async ({ browser }) => {
+  test.setTimeout(180_000);
+  const admin = await as(browser, 'admin', 'admin-pass-1');
+  await admin.goto('/review/manage');
+  await hydrated(admin);
+  await admin.getByTestId('create-kind').selectOption('judge_verdict');
+  await admin.getByTestId('create-task').selectOption('lca');
+  await admin.getByLabel(/每个模型/).fill('1');
+  await admin.getByLabel(/上限/).fill('3');
+  await admin.getByTestId('create-items').click();
+  await expect(admin.getByTestId('manage-message')).toContainText('3');
+  await admin.getByTestId('auto-assign').click();
+  await expect(admin.getByTestId('manage-message')).toContainText('6');
+
+  // The dashboard is open while the experts work; it updates live.
+  const board = await as(browser, 'admin', 'admin-pass-1');
+  await board.goto('/review/agreement');
+  await hydrated(board);
+  await expect(board.getByTestId('live-badge')).toContainText('Live');
+  await expect(board.getByTestId('dashboard-counts')).toContainText('条目 3');
+
+  const wang = await as(browser, '王律师', 'expert-pass-1');
+  await labelQueue(wang, ['1', '1', '1']);
+  const li = await as(browser, '李律师', 'expert-pass-2');
+  await labelQueue(li, ['2', '1', '1']);
+
+  await expect(board.getByTestId('dashboard-counts')).toContainText('待裁决 1');
+
+  await admin.goto('/review/adjudication');
+  await hydrated(admin);
+  const card = admin.locator('[data-testid^="adjudicate-"]');
+  await expect(card).toHaveCount(1);
+  await card.getByTestId('final-label').fill('ask');
+  await card.getByTestId('final-reason').fill('回复先追问了缺失的事实');
+  await card.getByTestId('record-final').click();
+  await expect(admin.getByTestId('no-adjudication')).toBeVisible();
+
+  await expect(board.getByTestId('dashboard-counts')).toContainText('已定稿 3');
+  await expect(board.getByTestId('agreement-table')).toContainText('0.667');
+});
+
+test('a seed correction shows in the case history with a diff', async ({ browser }) => {
+  const admin = await as(browser, 'admin', 'admin-pass-1');
+  await admin.goto('/cases/DEMO-0003/edit');
+  await hydrated(admin);
+  const turn = admin.getByTestId('turn-underspecified-0');
+  await turn.fill((await turn.inputValue()) + '另外，对方一直不接电话。');
+  await admin.getByTestId('reason').fill('补充当事人的描述');
+  await admin.getByTestId('save-correction').click();
+  await expect(admin.getByTestId('save-notice')).toContainText('revision 2');
+
+  await admin.goto('/cases/DEMO-0003');
+  const history = admin.getByTestId('case-history');
+  await expect(history).toContainText('补充当事人的描述');
+  await expect(history.locator('ins')).toContainText('另外，对方一直不接电话。');
+});

@@ -1,0 +1,994 @@
+//! Expert review over HTTP, on the demo dataset and its stored runs: the
+//! review server functions called as the browser calls them (same-origin
+//! url-encoded posts with the session cookie) and the export endpoint.
+//! Blindness before submission, role checks, a full round from creation to
+//! adjudication with the dashboard checked against `engine::agreement`,
+//! refused labels leaving nothing behind, drafts, and the judge sample.
+
+mod common;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use axum::http::StatusCode;
+use common::{enc, TestApp, TestResponse};
+use engine::accounts::Role;
+use engine::agreement::{agreement_report, Annotation};
+use engine::review::{CaseCheck, CheckResult};
+use leptos::server_fn::ServerFn;
+use serde_json::Value;
+
+use app::server_fns::review::{
+    Adjudicate, AdjudicationQueue, AssignReview, AssignReviews, CreateReviewItems, GetReviewItem,
+    LoadReviewDashboard, MyQueue, SaveReviewDraft, SubmitReview,
+};
+
+const PASSWORD: &str = "a-long-password";
+
+/// The demo app with an admin, two experts and a researcher, signed in.
+struct Review {
+    app: TestApp,
+    admin: String,
+    a: String,
+    b: String,
+    researcher: String,
+}
+
+async fn setup() -> Review {
+    let app = TestApp::with_demo().await;
+    for (name, role) in [
+        ("admin", Role::Admin),
+        ("expert-a", Role::Expert),
+        ("expert-b", Role::Expert),
+        ("researcher", Role::Researcher),
+    ] {
+        app.user(name, role, PASSWORD).await;
+    }
+    let admin = app.sign_in("admin", PASSWORD).await;
+    let a = app.sign_in("expert-a", PASSWORD).await;
+    let b = app.sign_in("expert-b", PASSWORD).await;
+    let researcher = app.sign_in("researcher", PASSWORD).await;
+    Review {
+        app,
+        admin,
+        a,
+        b,
+        researcher,
+    }
+}
+
+/// Calls server function `F` with a url-encoded body, as a form or the
+/// hydrated page does. Keys go as they are, so that a list can be sent as
+/// `experts[0]=…&experts[1]=…`.
+async fn call<F: ServerFn>(
+    app: &TestApp,
+    cookie: Option<&str>,
+    pairs: &[(&str, &str)],
+) -> TestResponse {
+    let body = pairs
+        .iter()
+        .map(|(k, v)| format!("{k}={}", enc(v)))
+        .collect::<Vec<_>>()
+        .join("&");
+    app.post_form(F::PATH, &body, cookie).await
+}
+
+/// The JSON of a call that must succeed.
+async fn ok<F: ServerFn>(app: &TestApp, cookie: &str, pairs: &[(&str, &str)]) -> Value {
+    let res = call::<F>(app, Some(cookie), pairs).await;
+    assert_eq!(res.status, StatusCode::OK, "{}: {}", F::PATH, res.body);
+    if res.body.is_empty() {
+        Value::Null
+    } else {
+        res.json()
+    }
+}
+
+async fn count(app: &TestApp, sql: &str) -> i64 {
+    sqlx::query_scalar(sql)
+        .fetch_one(app.db.pool())
+        .await
+        .expect("count")
+}
+
+/// What a refused write must leave unchanged: history, submitted labels,
+/// final labels, drafts.
+async fn label_state(app: &TestApp) -> [i64; 4] {
+    [
+        count(app, "SELECT COUNT(*) FROM review_label_history").await,
+        count(
+            app,
+            "SELECT COUNT(*) FROM review_assignments WHERE submitted_at IS NOT NULL",
+        )
+        .await,
+        count(
+            app,
+            "SELECT COUNT(*) FROM review_items WHERE final_label IS NOT NULL",
+        )
+        .await,
+        count(
+            app,
+            "SELECT COUNT(*) FROM review_assignments WHERE draft IS NOT NULL",
+        )
+        .await,
+    ]
+}
+
+async fn create(r: &Review, kind: &str, extra: &[(&str, &str)]) -> Value {
+    let mut pairs = vec![("kind", kind)];
+    pairs.extend_from_slice(extra);
+    ok::<CreateReviewItems>(&r.app, &r.admin, &pairs).await
+}
+
+/// Creates a small LCA judge sample (2 per model, 6 in all) and assigns it.
+async fn lca_sample(r: &Review) -> Vec<i64> {
+    let created = create(
+        r,
+        "judge_verdict",
+        &[
+            ("task", "lca"),
+            ("per_model", "2"),
+            ("cap", "6"),
+            ("seed", "11"),
+        ],
+    )
+    .await;
+    assert_eq!(created["created"], 6, "{created}");
+    ok::<AssignReviews>(&r.app, &r.admin, &[]).await;
+    sqlx::query_scalar("SELECT id FROM review_items WHERE task = 'lca' ORDER BY id")
+        .fetch_all(r.app.db.pool())
+        .await
+        .expect("ids")
+}
+
+async fn ids(app: &TestApp, kind: &str) -> Vec<i64> {
+    sqlx::query_scalar("SELECT id FROM review_items WHERE kind = ? ORDER BY id")
+        .bind(kind)
+        .fetch_all(app.db.pool())
+        .await
+        .expect("ids")
+}
+
+async fn judge_label(app: &TestApp, id: i64) -> String {
+    sqlx::query_scalar("SELECT judge_label FROM review_items WHERE id = ?")
+        .bind(id)
+        .fetch_one(app.db.pool())
+        .await
+        .expect("judge label")
+}
+
+async fn submit(
+    r: &Review,
+    cookie: &str,
+    id: i64,
+    label: &str,
+    comment: &str,
+) -> (StatusCode, Value, String) {
+    let res = call::<SubmitReview>(
+        &r.app,
+        Some(cookie),
+        &[
+            ("id", &id.to_string()),
+            ("label", label),
+            ("comment", comment),
+        ],
+    )
+    .await;
+    let json = serde_json::from_str(&res.body).unwrap_or(Value::Null);
+    (res.status, json, res.body)
+}
+
+async fn item(r: &Review, cookie: &str, id: i64) -> TestResponse {
+    call::<GetReviewItem>(&r.app, Some(cookie), &[("id", &id.to_string())]).await
+}
+
+fn check_json(check: &CaseCheck) -> String {
+    serde_json::to_string(check).expect("json")
+}
+
+#[tokio::test]
+async fn an_expert_sees_no_other_label_and_no_judge_label_before_submitting() {
+    let r = setup().await;
+    let items = lca_sample(&r).await;
+    let id = items[0];
+    let judge = judge_label(&r.app, id).await;
+    let other = if judge == "ask" { "predict" } else { "ask" };
+
+    // Before anyone submits: nothing revealed.
+    let first = item(&r, &r.a, id).await;
+    assert_eq!(first.status, StatusCode::OK, "{}", first.body);
+    let first = first.json();
+    assert!(first["revealed"].is_null());
+    assert_eq!(first["labels"], serde_json::json!(["predict", "ask"]));
+    assert!(
+        first["input"]["response"].is_string(),
+        "the model's reply is shown"
+    );
+    assert!(first["case"]["claims"].is_array(), "the case is shown");
+
+    let (status, after, body) = submit(&r, &r.a, id, other, "A-SECRET-COMMENT").await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(after["submitted"], true);
+    assert_eq!(after["revealed"]["judge_label"], judge.as_str());
+    assert_eq!(after["revealed"]["others"], serde_json::json!([]));
+
+    // B has not submitted: no route shows A's label or the judge's.
+    let seen = item(&r, &r.b, id).await;
+    assert_eq!(seen.status, StatusCode::OK);
+    assert!(seen.json()["revealed"].is_null(), "{}", seen.body);
+    assert!(seen.json()["my_label"].is_null());
+    assert!(!seen.body.contains("A-SECRET-COMMENT"));
+    assert!(!seen.body.contains("judge_label\":\""));
+    assert_eq!(seen.json()["status"], "todo");
+
+    let queue = call::<MyQueue>(&r.app, Some(&r.b), &[]).await;
+    assert_eq!(queue.status, StatusCode::OK);
+    assert!(!queue.body.contains("A-SECRET-COMMENT"));
+    let queue = queue.json();
+    assert_eq!(queue["total"], 6);
+    assert_eq!(queue["done_count"], 0);
+    assert!(queue["todo"]
+        .as_array()
+        .is_some_and(|todo| todo.iter().all(|i| i["status"] == "todo")));
+
+    let board = call::<LoadReviewDashboard>(&r.app, Some(&r.b), &[]).await;
+    assert_eq!(board.status, StatusCode::OK, "{}", board.body);
+    let board = board.json();
+    assert_eq!(
+        board["rows"],
+        serde_json::json!([]),
+        "no figure over unseen labels"
+    );
+    assert_eq!(board["disagreements"], serde_json::json!([]));
+    assert!(board["progress"]
+        .as_array()
+        .is_some_and(|p| p.iter().any(|e| e[0] == "expert-a" && e[1] == 1)));
+
+    for format in ["jsonl", "csv"] {
+        let export = r
+            .app
+            .get_with_cookie(&format!("/api/review/export?format={format}"), Some(&r.b))
+            .await;
+        assert_eq!(export.status, StatusCode::FORBIDDEN);
+        assert!(!export.body.contains("A-SECRET-COMMENT"));
+    }
+
+    // An expert not assigned gets a 404 like that of an item that does not exist.
+    r.app.user("expert-c", Role::Expert, PASSWORD).await;
+    let c = r.app.sign_in("expert-c", PASSWORD).await;
+    let hidden = item(&r, &c, id).await;
+    let missing = item(&r, &c, 999_999).await;
+    assert_eq!(hidden.status, StatusCode::NOT_FOUND);
+    assert_eq!(missing.status, StatusCode::NOT_FOUND);
+    assert_eq!(
+        hidden.body.replace(&id.to_string(), "N"),
+        missing.body.replace("999999", "N")
+    );
+    let (status, _, _) = submit(&r, &c, id, "ask", "").await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+
+    // Once B submits, B sees A's label and comment and the judge's label.
+    let (status, after, body) = submit(&r, &r.b, id, other, "B agrees").await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let revealed = &after["revealed"];
+    assert_eq!(revealed["judge_label"], judge.as_str());
+    assert_eq!(
+        revealed["others"],
+        serde_json::json!([["expert-a", other, "A-SECRET-COMMENT"]])
+    );
+    assert_eq!(revealed["final_label"], other);
+    assert_eq!(revealed["final_source"], "agreed");
+    assert_eq!(after["status"], "final");
+
+    let board = ok::<LoadReviewDashboard>(&r.app, &r.b, &[]).await;
+    assert_eq!(board["rows"][0]["n_items"], 1);
+    assert_eq!(board["rows"][0]["overruled"], 1);
+}
+
+#[tokio::test]
+async fn every_review_function_checks_the_role() {
+    let r = setup().await;
+    let items = lca_sample(&r).await;
+    let id = items[0].to_string();
+
+    async fn refused<F: ServerFn>(r: &Review, pairs: &[(&str, &str)], who: &[&str]) {
+        let anonymous = call::<F>(&r.app, None, pairs).await;
+        assert_eq!(anonymous.status, StatusCode::UNAUTHORIZED, "{}", F::PATH);
+        for cookie in who {
+            let res = call::<F>(&r.app, Some(cookie), pairs).await;
+            assert_eq!(
+                res.status,
+                StatusCode::FORBIDDEN,
+                "{}: {}",
+                F::PATH,
+                res.body
+            );
+        }
+    }
+
+    let before = label_state(&r.app).await;
+    let items_before = count(&r.app, "SELECT COUNT(*) FROM review_items").await;
+    let assignments_before = count(&r.app, "SELECT COUNT(*) FROM review_assignments").await;
+
+    // Admin actions: neither researchers nor experts.
+    let admin_only = [r.researcher.as_str(), r.a.as_str()];
+    refused::<CreateReviewItems>(&r, &[("kind", "case_check")], &admin_only).await;
+    refused::<AssignReviews>(&r, &[], &admin_only).await;
+    refused::<AssignReview>(&r, &[("id", &id), ("experts[0]", "expert-a")], &admin_only).await;
+    refused::<AdjudicationQueue>(&r, &[], &admin_only).await;
+    refused::<Adjudicate>(
+        &r,
+        &[("id", &id), ("label", "ask"), ("reason", "r")],
+        &admin_only,
+    )
+    .await;
+
+    // Expert actions: not researchers.
+    let experts_only = [r.researcher.as_str()];
+    refused::<MyQueue>(&r, &[], &experts_only).await;
+    refused::<GetReviewItem>(&r, &[("id", &id)], &experts_only).await;
+    refused::<SaveReviewDraft>(&r, &[("id", &id), ("draft", "x")], &experts_only).await;
+    refused::<SubmitReview>(
+        &r,
+        &[("id", &id), ("label", "ask"), ("comment", "")],
+        &experts_only,
+    )
+    .await;
+    refused::<LoadReviewDashboard>(&r, &[], &experts_only).await;
+
+    assert_eq!(label_state(&r.app).await, before);
+    assert_eq!(
+        count(&r.app, "SELECT COUNT(*) FROM review_items").await,
+        items_before
+    );
+    assert_eq!(
+        count(&r.app, "SELECT COUNT(*) FROM review_assignments").await,
+        assignments_before
+    );
+
+    // The export: admins only, by session or by API token.
+    assert_eq!(
+        r.app.get("/api/review/export").await.status,
+        StatusCode::UNAUTHORIZED
+    );
+    for cookie in [&r.researcher, &r.a] {
+        let res = r
+            .app
+            .get_with_cookie("/api/review/export", Some(cookie))
+            .await;
+        assert_eq!(res.status, StatusCode::FORBIDDEN);
+    }
+    let res = r
+        .app
+        .get_with_cookie("/api/review/export", Some(&r.admin))
+        .await;
+    assert_eq!(res.status, StatusCode::OK);
+    let admin = db::users::by_name(&r.app.db, "admin")
+        .await
+        .expect("query")
+        .expect("admin");
+    let token = db::tokens::create(&r.app.db, &admin).await.expect("token");
+    let req = axum::http::Request::get("/api/review/export?format=csv")
+        .header(axum::http::header::HOST, "127.0.0.1:3000")
+        .header(axum::http::header::AUTHORIZATION, format!("Bearer {token}"))
+        .body(axum::body::Body::empty())
+        .expect("request");
+    let res = r.app.send(req).await;
+    assert_eq!(res.status, StatusCode::OK);
+    assert!(res.body.starts_with("item_id,dataset,kind,task"));
+    let bad = r
+        .app
+        .get_with_cookie("/api/review/export?format=xml", Some(&r.admin))
+        .await;
+    assert_eq!(bad.status, StatusCode::BAD_REQUEST);
+
+    // The explicit assignment works for an admin, with repeated fields.
+    r.app.user("expert-c", Role::Expert, PASSWORD).await;
+    let made = ok::<AssignReview>(
+        &r.app,
+        &r.admin,
+        &[
+            ("id", &id),
+            ("experts[0]", "expert-c"),
+            ("experts[1]", "expert-a"),
+        ],
+    )
+    .await;
+    assert_eq!(made, 1, "expert-a was assigned already");
+}
+
+/// The labels the two experts give in the full round.
+const LCA_A: [&str; 6] = ["predict", "ask", "ask", "predict", "ask", "predict"];
+const LCA_B: [&str; 6] = ["predict", "ask", "ask", "predict", "predict", "predict"];
+
+#[tokio::test]
+async fn a_full_round_ends_in_adjudication_and_the_dashboard_agrees_with_the_engine() {
+    let r = setup().await;
+    let created = create(&r, "case_check", &[]).await;
+    assert_eq!(created["created"], 72);
+    let lca = lca_sample(&r).await;
+    let checks = ids(&r.app, "case_check").await;
+    assert_eq!(
+        count(&r.app, "SELECT COUNT(*) FROM review_assignments").await,
+        2 * 78,
+        "every item got two experts"
+    );
+    let again = create(&r, "case_check", &[]).await;
+    assert_eq!(
+        (again["created"].clone(), again["existing"].clone()),
+        (0.into(), 72.into())
+    );
+
+    // LCA: the experts disagree on the fifth item only.
+    for (i, &id) in lca.iter().enumerate() {
+        assert_eq!(submit(&r, &r.a, id, LCA_A[i], "").await.0, StatusCode::OK);
+        assert_eq!(submit(&r, &r.b, id, LCA_B[i], "").await.0, StatusCode::OK);
+    }
+    // Case checks: four items; the third split on anonymization.
+    let pass = CaseCheck::all_pass();
+    let mut incomplete = CaseCheck::all_pass();
+    incomplete.completeness = CheckResult::fail("缺少借款金额");
+    let mut leaked = CaseCheck::all_pass();
+    leaked.anonymization = CheckResult::fail("第2轮有手机号");
+    let check_a = [&pass, &pass, &pass, &incomplete];
+    let check_b = [&pass, &pass, &leaked, &incomplete];
+    for i in 0..4 {
+        let (sa, _, body) = submit(&r, &r.a, checks[i], &check_json(check_a[i]), "").await;
+        assert_eq!(sa, StatusCode::OK, "{body}");
+        let (sb, _, body) = submit(&r, &r.b, checks[i], &check_json(check_b[i]), "").await;
+        assert_eq!(sb, StatusCode::OK, "{body}");
+    }
+
+    // The two disagreements wait for the admin, with both labels and the judge's.
+    let queue = ok::<AdjudicationQueue>(&r.app, &r.admin, &[]).await;
+    let waiting: BTreeSet<i64> = queue
+        .as_array()
+        .map(|q| q.iter().filter_map(|i| i["id"].as_i64()).collect())
+        .unwrap_or_default();
+    assert_eq!(waiting, BTreeSet::from([lca[4], checks[2]]));
+    let lca_entry = queue
+        .as_array()
+        .and_then(|q| q.iter().find(|i| i["id"] == lca[4]))
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(lca_entry["labels"][0][1], "ask");
+    assert_eq!(lca_entry["labels"][1][1], "predict");
+    assert_eq!(
+        lca_entry["judge_label"],
+        judge_label(&r.app, lca[4]).await.as_str()
+    );
+    let a_queue = ok::<MyQueue>(&r.app, &r.a, &[]).await;
+    assert_eq!(a_queue["in_adjudication"].as_array().map(Vec::len), Some(2));
+    assert_eq!(a_queue["done_count"], 10);
+    assert_eq!(a_queue["total"], 78);
+
+    // A reason is required.
+    let no_reason = call::<Adjudicate>(
+        &r.app,
+        Some(&r.admin),
+        &[
+            ("id", &lca[4].to_string()),
+            ("label", "ask"),
+            ("reason", " "),
+        ],
+    )
+    .await;
+    assert_eq!(no_reason.status, StatusCode::BAD_REQUEST);
+    ok::<Adjudicate>(
+        &r.app,
+        &r.admin,
+        &[
+            ("id", &lca[4].to_string()),
+            ("label", "ask"),
+            ("reason", "答复要求补充借款时间"),
+        ],
+    )
+    .await;
+    ok::<Adjudicate>(
+        &r.app,
+        &r.admin,
+        &[
+            ("id", &checks[2].to_string()),
+            ("label", &check_json(&leaked)),
+            ("reason", "确有未脱敏的手机号"),
+        ],
+    )
+    .await;
+    // An item the experts agreed on is not adjudicated.
+    let agreed = call::<Adjudicate>(
+        &r.app,
+        Some(&r.admin),
+        &[
+            ("id", &lca[0].to_string()),
+            ("label", "ask"),
+            ("reason", "x"),
+        ],
+    )
+    .await;
+    assert_eq!(agreed.status, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        ok::<AdjudicationQueue>(&r.app, &r.admin, &[]).await,
+        serde_json::json!([])
+    );
+
+    // The dashboard's figures, recomputed with engine::agreement.
+    let board = ok::<LoadReviewDashboard>(&r.app, &r.admin, &[]).await;
+    let rows = board["rows"].as_array().cloned().unwrap_or_default();
+    let row = |kind: &str, task: Option<&str>| {
+        rows.iter()
+            .find(|row| {
+                row["kind"] == kind
+                    && row["task"] == task.map_or(Value::Null, Into::into)
+                    && row["class"].is_null()
+            })
+            .cloned()
+            .unwrap_or_else(|| panic!("no row for {kind} {task:?}"))
+    };
+    let annotation = |item: String, annotator: &str, label: &str| Annotation {
+        item,
+        annotator: annotator.into(),
+        label: label.into(),
+    };
+    let close = |got: &Value, want: Option<f64>| match (got.as_f64(), want) {
+        (Some(g), Some(w)) => (g - w).abs() < 1e-12,
+        (None, None) => true,
+        _ => false,
+    };
+
+    let lca_row = row("judge_verdict", Some("lca"));
+    let mut human = Vec::new();
+    let mut judge = Vec::new();
+    for (i, &id) in lca.iter().enumerate() {
+        human.push(annotation(id.to_string(), "expert-a", LCA_A[i]));
+        human.push(annotation(id.to_string(), "expert-b", LCA_B[i]));
+        let final_label = if i == 4 { "ask" } else { LCA_A[i] };
+        judge.push(annotation(
+            id.to_string(),
+            "judge",
+            &judge_label(&r.app, id).await,
+        ));
+        judge.push(annotation(id.to_string(), "final", final_label));
+    }
+    let human_report = agreement_report(&human, None).expect("report");
+    let judge_report = agreement_report(&judge, None).expect("report");
+    assert_eq!(lca_row["n_items"], 6);
+    assert_eq!(lca_row["n_pairs"], 6);
+    assert!(close(
+        &lca_row["human_agreement"],
+        human_report.pairs[0].agreement
+    ));
+    assert!(
+        close(&lca_row["human_kappa"], human_report.pairs[0].kappa),
+        "{lca_row}"
+    );
+    assert_eq!(lca_row["n_judged"], 6);
+    assert!(close(
+        &lca_row["judge_agreement"],
+        judge_report.pairs[0].agreement
+    ));
+    assert!(
+        close(&lca_row["judge_kappa"], judge_report.pairs[0].kappa),
+        "{lca_row}"
+    );
+    let overruled = judge
+        .chunks(2)
+        .filter(|pair| pair[0].label != pair[1].label)
+        .count();
+    assert_eq!(lca_row["overruled"], overruled);
+    assert!(lca_row["qwk"].is_null() && lca_row["fleiss_kappa"].is_null());
+    let per_class: u64 = rows
+        .iter()
+        .filter(|row| row["task"] == "lca" && !row["class"].is_null())
+        .filter_map(|row| row["n_items"].as_u64())
+        .sum();
+    assert_eq!(per_class, 6, "the class rows split the items");
+
+    let check_row = row("case_check", None);
+    let mut units = Vec::new();
+    for i in 0..4 {
+        for (expert, check) in [("expert-a", check_a[i]), ("expert-b", check_b[i])] {
+            for (kind, result) in check.results() {
+                units.push(annotation(
+                    format!("{}-{kind}", checks[i]),
+                    expert,
+                    result.outcome.as_str(),
+                ));
+            }
+        }
+    }
+    let check_report = agreement_report(&units, None).expect("report");
+    assert_eq!(check_row["n_items"], 72);
+    assert_eq!(check_row["n_pairs"], 16);
+    assert!(close(&check_row["human_agreement"], Some(15.0 / 16.0)));
+    assert!(
+        close(&check_row["human_kappa"], check_report.pairs[0].kappa),
+        "{check_row}"
+    );
+    assert_eq!(check_row["n_judged"], 0);
+
+    let disagreements: BTreeSet<i64> = board["disagreements"]
+        .as_array()
+        .map(|d| d.iter().filter_map(Value::as_i64).collect())
+        .unwrap_or_default();
+    assert_eq!(disagreements, BTreeSet::from([lca[4], checks[2]]));
+    assert_eq!(board["items"], 78);
+    assert_eq!(board["items_final"], 10);
+    assert_eq!(board["items_in_adjudication"], 0);
+    assert_eq!(
+        board["progress"],
+        serde_json::json!([["expert-a", 10, 78], ["expert-b", 10, 78]])
+    );
+
+    // The export holds every item, label, final label and reason.
+    let jsonl = r
+        .app
+        .get_with_cookie("/api/review/export?format=jsonl", Some(&r.admin))
+        .await;
+    assert_eq!(jsonl.status, StatusCode::OK);
+    let lines: Vec<Value> = jsonl
+        .body
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    assert_eq!(lines.len(), 78);
+    let adjudicated = lines
+        .iter()
+        .find(|l| l["item_id"] == lca[4])
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(adjudicated["final_label"], "ask");
+    assert_eq!(adjudicated["final_source"], "adjudicated");
+    assert_eq!(adjudicated["final_reason"], "答复要求补充借款时间");
+    assert_eq!(adjudicated["final_by"], "admin");
+    assert_eq!(adjudicated["labels"].as_array().map(Vec::len), Some(2));
+    assert_eq!(adjudicated["history"].as_array().map(Vec::len), Some(3));
+    assert!(adjudicated["model"].is_string());
+    let csv = r
+        .app
+        .get_with_cookie("/api/review/export?format=csv", Some(&r.admin))
+        .await;
+    assert_eq!(csv.status, StatusCode::OK);
+    assert_eq!(csv.body.lines().count(), 1 + 2 * 78);
+    assert!(csv.body.contains("答复要求补充借款时间"));
+}
+
+#[tokio::test]
+async fn refused_labels_leave_nothing_behind() {
+    let r = setup().await;
+    create(&r, "seed_dialogue", &[]).await;
+    create(&r, "case_check", &[]).await;
+    create(
+        &r,
+        "judge_verdict",
+        &[("task", "ljp"), ("per_model", "1"), ("seed", "3")],
+    )
+    .await;
+    let lca = lca_sample(&r).await;
+    let seed = ids(&r.app, "seed_dialogue").await[0];
+    let check = ids(&r.app, "case_check").await[0];
+    let ljp: i64 =
+        sqlx::query_scalar("SELECT id FROM review_items WHERE task = 'ljp' ORDER BY id LIMIT 1")
+            .fetch_one(r.app.db.pool())
+            .await
+            .expect("an LJP item");
+
+    let before = label_state(&r.app).await;
+    let mut failing = CaseCheck::all_pass();
+    failing.key_details = CheckResult::fail("  ");
+    let seed_case = item(&r, &r.a, seed).await.json()["case"].clone();
+    let mut broken = seed_case.clone();
+    broken["consultations"]["underspecified"] = serde_json::json!([]);
+    let ljp_view = item(&r, &r.a, ljp).await.json();
+    let claims = ljp_view["claims"].as_u64().unwrap_or(0) as usize;
+    assert!(claims >= 1);
+    let too_many = vec!["supported"; claims + 1].join(",");
+
+    let refusals: Vec<(i64, String, Option<String>, &str)> = vec![
+        (lca[0], "maybe".into(), None, "unknown label"),
+        (lca[0], "".into(), None, "unknown label"),
+        (check, "pass".into(), None, "four checks"),
+        (check, check_json(&failing), None, "without a comment"),
+        (seed, "reject".into(), None, "unknown label"),
+        (seed, "correct".into(), None, "corrected case"),
+        (seed, "correct".into(), Some(broken.to_string()), "invalid"),
+        (
+            seed,
+            "approve".into(),
+            Some(seed_case.to_string()),
+            "only a seed dialogue correction",
+        ),
+        (
+            lca[0],
+            "ask".into(),
+            Some(seed_case.to_string()),
+            "only a seed",
+        ),
+        (ljp, too_many, None, "one verdict per claim"),
+        (ljp, "supported, won".into(), None, "unknown label"),
+    ];
+    for (id, label, proposal, message) in refusals {
+        let id_text = id.to_string();
+        let mut pairs = vec![
+            ("id", id_text.as_str()),
+            ("label", label.as_str()),
+            ("comment", "c"),
+        ];
+        if let Some(p) = &proposal {
+            pairs.push(("proposal", p.as_str()));
+        }
+        let res = call::<SubmitReview>(&r.app, Some(&r.a), &pairs).await;
+        assert_eq!(res.status, StatusCode::BAD_REQUEST, "{label}: {}", res.body);
+        assert!(res.body.contains(message), "{label}: {}", res.body);
+    }
+    assert_eq!(label_state(&r.app).await, before, "nothing stored");
+
+    // Adjudications are checked too, and unknown kinds and tasks refused.
+    let bad_kind = call::<CreateReviewItems>(&r.app, Some(&r.admin), &[("kind", "essay")]).await;
+    assert_eq!(bad_kind.status, StatusCode::BAD_REQUEST);
+    let no_task =
+        call::<CreateReviewItems>(&r.app, Some(&r.admin), &[("kind", "judge_verdict")]).await;
+    assert_eq!(no_task.status, StatusCode::BAD_REQUEST);
+    submit(&r, &r.a, lca[1], "ask", "").await;
+    submit(&r, &r.b, lca[1], "predict", "").await;
+    let before = label_state(&r.app).await;
+    let res = call::<Adjudicate>(
+        &r.app,
+        Some(&r.admin),
+        &[
+            ("id", &lca[1].to_string()),
+            ("label", "追问"),
+            ("reason", "r"),
+        ],
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::BAD_REQUEST);
+    assert_eq!(label_state(&r.app).await, before);
+
+    // A valid seed correction is kept, checked against the dataset's rules.
+    let mut fixed = seed_case.clone();
+    fixed["consultations"]["underspecified"][0]["content"] = "我想咨询一下。".into();
+    let res = call::<SubmitReview>(
+        &r.app,
+        Some(&r.a),
+        &[
+            ("id", &seed.to_string()),
+            ("label", "correct"),
+            ("comment", "去掉泄露的事实"),
+            ("proposal", &fixed.to_string()),
+        ],
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    assert_eq!(
+        res.json()["my_proposal"]["consultations"]["underspecified"][0]["content"],
+        "我想咨询一下。"
+    );
+}
+
+#[tokio::test]
+async fn drafts_persist_per_expert_until_submitted() {
+    let r = setup().await;
+    let lca = lca_sample(&r).await;
+    let id = lca[0].to_string();
+    ok::<SaveReviewDraft>(
+        &r.app,
+        &r.a,
+        &[("id", &id), ("draft", r#"{"label":"ask"}"#)],
+    )
+    .await;
+    ok::<SaveReviewDraft>(
+        &r.app,
+        &r.a,
+        &[
+            ("id", &id),
+            ("draft", r#"{"label":"predict","comment":"再看"}"#),
+        ],
+    )
+    .await;
+    let seen = item(&r, &r.a, lca[0]).await.json();
+    assert_eq!(seen["draft"], r#"{"label":"predict","comment":"再看"}"#);
+    assert_eq!(seen["submitted"], false);
+    let other = item(&r, &r.b, lca[0]).await;
+    assert!(other.json()["draft"].is_null());
+    assert!(!other.body.contains("再看"));
+    let big = "x".repeat(db::review::MAX_DRAFT_BYTES + 1);
+    let refused =
+        call::<SaveReviewDraft>(&r.app, Some(&r.a), &[("id", &id), ("draft", &big)]).await;
+    assert_eq!(refused.status, StatusCode::BAD_REQUEST);
+
+    let (status, after, _) = submit(&r, &r.a, lca[0], "predict", "再看").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(after["draft"].is_null(), "a submission replaces the draft");
+    assert_eq!(after["my_label"], "predict");
+    assert_eq!(after["my_comment"], "再看");
+    // A revision before the item is final is kept in the history.
+    submit(&r, &r.a, lca[0], "ask", "改为追问").await;
+    let history = count(
+        &r.app,
+        &format!(
+            "SELECT COUNT(*) FROM review_label_history WHERE item_id = {}",
+            lca[0]
+        ),
+    )
+    .await;
+    assert_eq!(history, 2);
+    assert_eq!(item(&r, &r.a, lca[0]).await.json()["my_label"], "ask");
+}
+
+/// The sampled judge items of one database: (model, run, case, target).
+async fn sample_of(app: &TestApp, task: &str) -> Vec<(String, i64, String, String)> {
+    sqlx::query_as(
+        "SELECT model, run_number, case_id, COALESCE(target, '') FROM review_items
+         WHERE kind = 'judge_verdict' AND task = ? ORDER BY model, run_number, case_id, target",
+    )
+    .bind(task)
+    .fetch_all(app.db.pool())
+    .await
+    .expect("sample")
+}
+
+#[tokio::test]
+async fn the_judge_sample_is_stratified_by_model_and_reproducible() {
+    let first = setup().await;
+    let second = setup().await;
+    let params = [
+        ("task", "dcg"),
+        ("per_model", "4"),
+        ("cap", "100"),
+        ("seed", "5"),
+    ];
+    let made = create(&first, "judge_verdict", &params).await;
+    assert_eq!(made["created"], 12, "4 of each of 3 models");
+    create(&second, "judge_verdict", &params).await;
+    let sample = sample_of(&first.app, "dcg").await;
+    assert_eq!(
+        sample,
+        sample_of(&second.app, "dcg").await,
+        "same seed, same sample"
+    );
+    let mut per_model: BTreeMap<&str, usize> = BTreeMap::new();
+    for (model, ..) in &sample {
+        *per_model.entry(model.as_str()).or_default() += 1;
+    }
+    assert_eq!(per_model.len(), 3);
+    assert!(per_model.values().all(|&n| n == 4), "{per_model:?}");
+    let again = create(&first, "judge_verdict", &params).await;
+    assert_eq!(
+        (again["created"].clone(), again["existing"].clone()),
+        (0.into(), 12.into())
+    );
+
+    // The expert sees the request texts, never the judge's decisions.
+    ok::<AssignReviews>(&first.app, &first.admin, &[]).await;
+    let id = ids(&first.app, "judge_verdict").await[0];
+    let seen = item(&first, &first.a, id).await;
+    let input = &seen.json()["input"];
+    assert!(input["requests"].is_array() && input["focal_points"].is_array());
+    assert!(!seen.body.contains("\"accepted\":"), "{}", seen.body);
+    assert_eq!(
+        seen.json()["labels"],
+        serde_json::json!(["accepted", "rejected"])
+    );
+
+    // Another seed draws another sample; a cap deals shares that differ by one.
+    let capped = setup().await;
+    create(
+        &capped,
+        "judge_verdict",
+        &[
+            ("task", "lca"),
+            ("per_model", "10"),
+            ("cap", "25"),
+            ("seed", "9"),
+        ],
+    )
+    .await;
+    let mut shares: Vec<usize> = sample_of(&capped.app, "lca")
+        .await
+        .iter()
+        .fold(BTreeMap::<String, usize>::new(), |mut m, (model, ..)| {
+            *m.entry(model.clone()).or_default() += 1;
+            m
+        })
+        .into_values()
+        .collect();
+    shares.sort();
+    assert_eq!(shares, [8, 8, 9]);
+    let other_seed = setup().await;
+    create(
+        &other_seed,
+        "judge_verdict",
+        &[
+            ("task", "dcg"),
+            ("per_model", "4"),
+            ("cap", "100"),
+            ("seed", "6"),
+        ],
+    )
+    .await;
+    assert_ne!(sample_of(&other_seed.app, "dcg").await, sample);
+
+    // Auto-assignment needs two experts.
+    let lonely = TestApp::with_demo().await;
+    lonely.user("admin", Role::Admin, PASSWORD).await;
+    lonely.user("solo", Role::Expert, PASSWORD).await;
+    let admin = lonely.sign_in("admin", PASSWORD).await;
+    let res = call::<AssignReviews>(&lonely, Some(&admin), &[]).await;
+    assert_eq!(res.status, StatusCode::BAD_REQUEST);
+    assert!(res.body.contains("at least 2 expert"), "{}", res.body);
+}
+
+/// Open dashboards hear of every label through the change feed; the event
+/// names the item, never a label.
+#[tokio::test]
+async fn submissions_are_announced_on_the_event_stream() {
+    use http_body_util::BodyExt;
+
+    let r = setup().await;
+    let lca = lca_sample(&r).await;
+    let mut body = r.app.open_stream("/api/events").await.into_body();
+    submit(&r, &r.a, lca[0], "ask", "A-SECRET-COMMENT").await;
+    let mut text = String::new();
+    while !text.contains("event: review\n") {
+        let frame = tokio::time::timeout(std::time::Duration::from_secs(5), body.frame())
+            .await
+            .expect("an event within 5 s")
+            .expect("the stream is open")
+            .expect("a frame");
+        if let Ok(data) = frame.into_data() {
+            text.push_str(&String::from_utf8_lossy(&data));
+        }
+    }
+    assert!(text.contains(&format!("\"item_id\":{}", lca[0])), "{text}");
+    assert!(!text.contains("A-SECRET-COMMENT") && !text.contains("\"ask\""));
+}
+
+#[tokio::test]
+async fn an_adjudicated_seed_correction_becomes_a_revision_of_the_case() {
+    let r = setup().await;
+    create(&r, "seed_dialogue", &[]).await;
+    let id = ids(&r.app, "seed_dialogue").await[0];
+    ok::<AssignReview>(
+        &r.app,
+        &r.admin,
+        &[("id", &id.to_string()), ("experts[0]", "expert-a"), ("experts[1]", "expert-b")],
+    )
+    .await;
+    let view = ok::<GetReviewItem>(&r.app, &r.a, &[("id", &id.to_string())]).await;
+    let mut case: engine::dataset::Case =
+        serde_json::from_value(view["case"].clone()).expect("the seed case");
+    case.consultations.underspecified[0]
+        .content
+        .push_str("（专家补充：当事人语气更口语化）");
+    let proposal = serde_json::to_string(&case).expect("json");
+    let submit_as = |cookie: &str, label: &str, proposal: Option<&str>| {
+        let mut pairs = vec![
+            ("id", id.to_string()),
+            ("label", label.to_owned()),
+            ("comment", String::new()),
+        ];
+        if let Some(p) = proposal {
+            pairs.push(("proposal", p.to_owned()));
+        }
+        let cookie = cookie.to_owned();
+        let app = &r.app;
+        async move {
+            let pairs: Vec<(&str, &str)> = pairs.iter().map(|(k, v)| (*k, v.as_str())).collect();
+            ok::<SubmitReview>(app, &cookie, &pairs).await
+        }
+    };
+    submit_as(&r.a, "correct", Some(&proposal)).await;
+    submit_as(&r.b, "approve", None).await;
+    ok::<Adjudicate>(
+        &r.app,
+        &r.admin,
+        &[("id", &id.to_string()), ("label", "correct:expert-a"), ("reason", "采纳甲的修改")],
+    )
+    .await;
+
+    let page = r.app.get(&format!("/cases/{}", case.case_id)).await;
+    assert!(page.body.contains("data-testid=\"case-history\""), "no history");
+    assert!(page.body.contains(&format!("seed review #{id}: 采纳甲的修改")));
+    assert!(page.body.contains("<ins>（专家补充：当事人语气更口语化）</ins>"));
+    let stats = r.app.get("/api/stats").await.json();
+    assert_eq!(stats["dataset_version"], 2);
+}
