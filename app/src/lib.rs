@@ -10,6 +10,8 @@
 //!   [`ssr`] (compiled with `ssr` only).
 //! - [`analysis`] and [`charts`] (server only): bootstrap figures over stored
 //!   items, cached per run generation; SVG charts drawn with plotters.
+//! - [`jobs`] (server only): the background runner of benchmark jobs started
+//!   from `/admin/runs`, with the `pipeline` crate (never built for wasm).
 //! - [`types`]: the DTOs that cross from server to browser.
 //! - [`url`]: percent-encoding for the links pages build.
 //!
@@ -22,6 +24,8 @@ pub mod analysis;
 #[cfg(feature = "ssr")]
 pub mod charts;
 pub mod components;
+#[cfg(feature = "ssr")]
+pub mod jobs;
 pub mod pages;
 pub mod routes;
 pub mod server_fns;

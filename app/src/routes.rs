@@ -7,6 +7,7 @@ use leptos_router::components::{Route, Router, Routes};
 use leptos_router::{path, SsrMode};
 
 use crate::components::header::Header;
+use crate::pages::admin_runs::AdminRunsPage;
 use crate::pages::admin_users::AdminUsersPage;
 use crate::pages::case_edit::CaseEditPage;
 use crate::pages::case_list::CaseListPage;
@@ -48,6 +49,7 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/review/agreement") view=AgreementPage ssr=SsrMode::Async />
                     <Route path=path!("/signin") view=SignInPage ssr=SsrMode::Async />
                     <Route path=path!("/admin/users") view=AdminUsersPage ssr=SsrMode::Async />
+                    <Route path=path!("/admin/runs") view=AdminRunsPage ssr=SsrMode::Async />
                 </Routes>
             </main>
             <Hydrated />

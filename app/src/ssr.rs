@@ -16,6 +16,8 @@ use crate::types::DatasetView;
 pub struct AppState {
     pub leptos_options: LeptosOptions,
     pub db: Db,
+    /// The benchmark jobs this process runs.
+    pub jobs: crate::jobs::JobManager,
 }
 
 /// Name of the session cookie (HttpOnly, SameSite=Lax).

@@ -27,6 +27,12 @@ pub enum Change {
     /// batch of items changed at once (creation, auto-assignment). Carries no
     /// label: who may see one is decided when the page refetches.
     ReviewChanged { item_id: i64 },
+    /// A benchmark job was created, progressed or changed status. Carries no
+    /// settings: the page refetches what its viewer may see.
+    JobProgress {
+        job_id: i64,
+        status: crate::jobs::JobStatus,
+    },
 }
 
 impl Change {
@@ -36,6 +42,7 @@ impl Change {
             Self::RunsStored { .. } => "runs",
             Self::CaseCorrected { .. } => "cases",
             Self::ReviewChanged { .. } => "review",
+            Self::JobProgress { .. } => "jobs",
         }
     }
 }

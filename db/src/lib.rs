@@ -11,11 +11,13 @@
 //! - [`users`]: accounts with argon2 password hashes.
 //! - [`sessions`]: server-side sessions and sign-in throttling.
 //! - [`tokens`]: API tokens for scripts.
+//! - [`jobs`]: benchmark endpoints and jobs started from the browser.
 //! - [`events`]: a feed of committed changes, for pages that update live.
 
 pub mod cases;
 pub mod datasets;
 pub mod events;
+pub mod jobs;
 pub mod review;
 pub mod revisions;
 pub mod runs;

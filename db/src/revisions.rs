@@ -41,7 +41,7 @@ pub enum CorrectionOutcome {
         runs_dropped: Vec<String>,
     },
     /// Someone saved `current` after the revision the author started from.
-    Stale { current: Revision },
+    Stale { current: Box<Revision> },
 }
 
 /// Corrections are checked and written one at a time in this process; the
@@ -124,7 +124,9 @@ pub async fn correct_case(
             .await?
             .pop()
             .ok_or_else(|| DbError::Corrupt("a revision number without its row".into()))?;
-        return Ok(CorrectionOutcome::Stale { current: newest });
+        return Ok(CorrectionOutcome::Stale {
+            current: Box::new(newest),
+        });
     }
     if cases[position] == *corrected {
         return Err(DbError::Invalid("the correction changes nothing".into()));

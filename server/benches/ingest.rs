@@ -144,6 +144,7 @@ async fn bench() {
     let app = router(AppState {
         leptos_options: config::leptos_options(addr),
         db: db.clone(),
+        jobs: app::jobs::JobManager::new(dir.path().join("data")),
     });
 
     let file = engine::synthetic::run_file(&cases, 0, 1, MODELS);

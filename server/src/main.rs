@@ -43,6 +43,10 @@ enum Command {
         addr: SocketAddr,
         #[command(flatten)]
         db: DbArg,
+        /// Where benchmark jobs started in the browser write their run files and call
+        /// caches (under jobs/<id>)
+        #[arg(long, env = app::jobs::DATA_DIR_ENV, default_value = app::jobs::DEFAULT_DATA_DIR)]
+        data_dir: PathBuf,
     },
     /// Check a dataset file (docs/formats.md §2), or with --dataset run files (§3);
     /// exit 0 if every file is valid, else print every error with file, line and field
@@ -199,7 +203,9 @@ fn read_dataset(file: &Path) -> anyhow::Result<Result<Vec<engine::dataset::Case>
 
 async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
-        Command::Serve { addr, db } => serve(addr, &db.db).await.map(|()| ExitCode::SUCCESS),
+        Command::Serve { addr, db, data_dir } => serve(addr, &db.db, data_dir)
+            .await
+            .map(|()| ExitCode::SUCCESS),
         Command::Run(args) => run_command::run(*args).await,
         Command::Validate {
             dataset: None,
@@ -534,8 +540,12 @@ fn agreement_table(report: &engine::agreement::AgreementReport, ordinal: bool) -
     out
 }
 
-async fn serve(addr: SocketAddr, db_path: &Path) -> anyhow::Result<()> {
+async fn serve(addr: SocketAddr, db_path: &Path, data_dir: PathBuf) -> anyhow::Result<()> {
     let db = open(db_path).await?;
+    let interrupted = db::jobs::interrupt_unfinished(&db).await?;
+    if interrupted > 0 {
+        tracing::warn!("{interrupted} benchmark job(s) were cut off by the last stop and are marked interrupted; restart them on /admin/runs");
+    }
     if let Some(outcome) = demo::ensure_loaded(&db).await? {
         let d = outcome.dataset();
         tracing::info!(
@@ -552,6 +562,7 @@ async fn serve(addr: SocketAddr, db_path: &Path) -> anyhow::Result<()> {
     let state = AppState {
         leptos_options: config::leptos_options(addr),
         db,
+        jobs: app::jobs::JobManager::new(data_dir),
     };
     let listener = tokio::net::TcpListener::bind(addr)
         .await

@@ -950,7 +950,11 @@ async fn an_adjudicated_seed_correction_becomes_a_revision_of_the_case() {
     ok::<AssignReview>(
         &r.app,
         &r.admin,
-        &[("id", &id.to_string()), ("experts[0]", "expert-a"), ("experts[1]", "expert-b")],
+        &[
+            ("id", &id.to_string()),
+            ("experts[0]", "expert-a"),
+            ("experts[1]", "expert-b"),
+        ],
     )
     .await;
     let view = ok::<GetReviewItem>(&r.app, &r.a, &[("id", &id.to_string())]).await;
@@ -981,14 +985,25 @@ async fn an_adjudicated_seed_correction_becomes_a_revision_of_the_case() {
     ok::<Adjudicate>(
         &r.app,
         &r.admin,
-        &[("id", &id.to_string()), ("label", "correct:expert-a"), ("reason", "采纳甲的修改")],
+        &[
+            ("id", &id.to_string()),
+            ("label", "correct:expert-a"),
+            ("reason", "采纳甲的修改"),
+        ],
     )
     .await;
 
     let page = r.app.get(&format!("/cases/{}", case.case_id)).await;
-    assert!(page.body.contains("data-testid=\"case-history\""), "no history");
-    assert!(page.body.contains(&format!("seed review #{id}: 采纳甲的修改")));
-    assert!(page.body.contains("<ins>（专家补充：当事人语气更口语化）</ins>"));
+    assert!(
+        page.body.contains("data-testid=\"case-history\""),
+        "no history"
+    );
+    assert!(page
+        .body
+        .contains(&format!("seed review #{id}: 采纳甲的修改")));
+    assert!(page
+        .body
+        .contains("<ins>（专家补充：当事人语气更口语化）</ins>"));
     let stats = r.app.get("/api/stats").await.json();
     assert_eq!(stats["dataset_version"], 2);
 }

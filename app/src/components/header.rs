@@ -33,10 +33,15 @@ pub fn Header() -> impl IntoView {
                                     .then(|| view! { <a href="/review">"Review 审核"</a> });
                                 let admin = (u.role == engine::accounts::Role::Admin)
                                     .then(|| view! { <a href="/admin/users">"Accounts 账户"</a> });
+                                let benchmark = u
+                                    .role
+                                    .allows(engine::accounts::Permission::RunBenchmark)
+                                    .then(|| view! { <a href="/admin/runs">"Benchmark 评测"</a> });
                                 view! {
                                     {upload}
                                     {review}
                                     {admin}
+                                    {benchmark}
                                     <span class="user" data-testid="current-user">
                                         {u.name}
                                         <span class="role">{u.role.label_zh()} " · " {u.role.as_str()}</span>

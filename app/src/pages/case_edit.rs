@@ -78,7 +78,7 @@ fn Editor(case: Case, revision: i64) -> impl IntoView {
                 case,
             }) => {
                 base.set(revision);
-                edited.set(case);
+                edited.set(*case);
                 notice.set(Some((false, format!(
                     "Not saved: {} saved revision {revision} after you opened this case (reason: {why}). Their version is shown now; make your change again on it. 未保存：他人已先保存。",
                     author.unwrap_or_else(|| "someone".into())

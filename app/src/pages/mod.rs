@@ -1,6 +1,7 @@
 //! One module per page. Each page loads its data through a server function
 //! resource and renders it; the route table is in [`crate::routes`].
 
+pub mod admin_runs;
 pub mod admin_users;
 pub mod case_edit;
 pub mod case_list;

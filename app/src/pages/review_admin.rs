@@ -10,8 +10,8 @@ use crate::components::labels::{error_message, ErrorBox, Loading};
 use crate::components::live::{use_live, LiveBadge};
 use crate::pages::review::item_title;
 use crate::server_fns::review::{
-    adjudicate, adjudication_queue, assign_reviews, create_review_items, review_dashboard,
-    AdjudicationItem,
+    adjudicate, adjudication_queue, assign_review, assign_reviews, create_review_items,
+    review_dashboard, AdjudicationItem,
 };
 
 fn num(x: Option<f64>) -> String {
@@ -39,6 +39,23 @@ pub fn ReviewManagePage() -> impl IntoView {
         )
     });
     let assign = Action::new(move |_: &()| assign_reviews(None));
+    let item_id = RwSignal::new(String::new());
+    let experts = RwSignal::new(String::new());
+    let assign_one = Action::new(move |_: &()| {
+        let id = item_id.get_untracked().trim().parse::<i64>().unwrap_or(0);
+        let names: Vec<String> = experts
+            .get_untracked()
+            .split([',', '，'])
+            .map(|n| n.trim().to_owned())
+            .filter(|n| !n.is_empty())
+            .collect();
+        assign_review(id, names)
+    });
+    Effect::new(move |_| match assign_one.value().get() {
+        Some(Ok(n)) => message.set(Some((true, format!("Assignments made 已分配 {n}")))),
+        Some(Err(e)) => message.set(Some((false, error_message(&e)))),
+        None => {}
+    });
     Effect::new(move |_| match create.value().get() {
         Some(Ok(c)) => message.set(Some((
             true,
@@ -83,6 +100,16 @@ pub fn ReviewManagePage() -> impl IntoView {
             <div class="filter-actions">
                 <button type="button" class="primary" data-testid="create-items" on:click=move |_| { create.dispatch(()); }>{move || lang.get().t("创建", "Create")}</button>
                 <button type="button" data-testid="auto-assign" on:click=move |_| { assign.dispatch(()); }>{move || lang.get().t("自动分配（每条两位专家）", "Auto-assign (two experts each)")}</button>
+            </div>
+            <h2>{move || lang.get().t("指定专家", "Assign experts to one item")}</h2>
+            <div class="filters">
+                <label class="field">{move || lang.get().t("条目编号", "Item id")}
+                    <input type="number" min="1" data-testid="assign-item" prop:value=move || item_id.get() on:input=move |ev| item_id.set(event_target_value(&ev)) /></label>
+                <label class="field">{move || lang.get().t("专家（逗号分隔）", "Experts (comma-separated)")}
+                    <input type="text" data-testid="assign-experts" prop:value=move || experts.get() on:input=move |ev| experts.set(event_target_value(&ev)) /></label>
+                <div class="filter-actions">
+                    <button type="button" data-testid="assign-one" on:click=move |_| { assign_one.dispatch(()); }>{move || lang.get().t("分配", "Assign")}</button>
+                </div>
             </div>
             {move || message.get().map(|(ok, text)| view! { <div class=if ok { "info-box" } else { "error-box" } data-testid="manage-message">{text}</div> })}
             <p>{move || lang.get().t("导出全部标注与裁决：", "Export every label and adjudication: ")}

@@ -166,7 +166,6 @@ fn initial_draft(item: &ReviewItemView) -> Draft {
             if let Ok(c) = serde_json::from_str::<CaseCheck>(label) {
                 d.checks = c
                     .results()
-                    .into_iter()
                     .map(|(_, r)| (r.outcome == CheckOutcome::Pass, r.comment.clone()))
                     .collect();
             }

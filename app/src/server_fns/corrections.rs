@@ -41,7 +41,7 @@ pub enum CorrectionResult {
         revision: i64,
         author: Option<String>,
         reason: String,
-        case: Case,
+        case: Box<Case>,
     },
 }
 
@@ -123,7 +123,7 @@ pub async fn save_case_correction(
                 revision: current.revision,
                 author: current.author,
                 reason: current.reason,
-                case: current.case,
+                case: Box::new(current.case),
             }
         }
     })

@@ -6,6 +6,7 @@ pub mod auth;
 pub mod cases;
 pub mod corrections;
 pub mod drilldown;
+pub mod jobs;
 pub mod leaderboard;
 pub mod models;
 pub mod overview;

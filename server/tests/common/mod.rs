@@ -70,12 +70,18 @@ impl TestApp {
         let state = AppState {
             leptos_options: config::leptos_options(addr),
             db: db.clone(),
+            jobs: app::jobs::JobManager::new(dir.path().join("data")),
         };
         TestApp {
             db,
             router: router(state),
             _dir: dir,
         }
+    }
+
+    /// The test's temporary directory: the database file and the jobs' data dir.
+    pub fn dir(&self) -> &std::path::Path {
+        self._dir.path()
     }
 
     pub async fn user(&self, name: &str, role: Role, password: &str) {

@@ -1,0 +1,461 @@
+//! Benchmark runs (admins only): the endpoints a job may use, a form to start
+//! a pipeline job on the current dataset, and the jobs with their live
+//! progress (refetched when the change feed announces `jobs` or `runs`), a
+//! cancel button, a restart button for stopped jobs, and links to the scores
+//! once a job is done. Every form posts to a server function, so the page
+//! works without JavaScript too (reload to see progress then). The server
+//! refuses every call to anyone but an admin, whatever the page shows.
+
+use engine::run::{Family, Task};
+use engine::vocab::LjpSetup;
+use leptos::prelude::*;
+use leptos_meta::Title;
+
+use crate::components::labels::{error_message, ErrorBox, Loading};
+use crate::components::live::{use_live, LiveBadge};
+use crate::pages::model::model_url;
+use crate::server_fns::jobs::{
+    list_endpoints, list_jobs, CancelJob, DeleteEndpoint, EndpointView, JobView, RestartJob,
+    SaveEndpoint, StartJob,
+};
+
+/// The user conditions of the pipeline (wire name, label).
+const CONDITIONS: [(&str, &str); 7] = [
+    ("standard", "Standard 标准用户"),
+    ("delayed", "Delayed 延迟回答"),
+    ("self_correction", "Self-correction 自我更正"),
+    ("cooperative", "Cooperative 配合型"),
+    ("dependent", "Dependent 依赖型"),
+    ("withdrawn", "Withdrawn 寡言型"),
+    ("adversarial", "Adversarial 对抗型"),
+];
+
+/// The tasks a job may run (wire name, label).
+fn task_choices() -> Vec<(String, String)> {
+    let mut choices: Vec<(String, String)> = [Task::Lca, Task::Dcg]
+        .into_iter()
+        .map(|t| {
+            (
+                t.as_str().to_owned(),
+                format!("{} {}", t.as_str().to_uppercase(), t.label_zh()),
+            )
+        })
+        .collect();
+    choices.extend(LjpSetup::ALL.into_iter().map(|s| {
+        (
+            format!("ljp:{}", s.as_str()),
+            format!("LJP {} {}", s.label_en(), s.label_zh()),
+        )
+    }));
+    choices
+}
+
+fn status_label(status: &str) -> &'static str {
+    match status {
+        "queued" => "Queued 排队中",
+        "running" => "Running 运行中",
+        "done" => "Done 已完成",
+        "failed" => "Failed 失败",
+        "cancelled" => "Cancelled 已取消",
+        "interrupted" => "Interrupted 已中断",
+        _ => "Unknown 未知",
+    }
+}
+
+fn elapsed(secs: f64) -> String {
+    let whole = secs.max(0.0).round() as u64;
+    format!("{}:{:02}", whole / 60, whole % 60)
+}
+
+#[component]
+pub fn AdminRunsPage() -> impl IntoView {
+    let save = ServerAction::<SaveEndpoint>::new();
+    let delete = ServerAction::<DeleteEndpoint>::new();
+    let endpoints = Resource::new(
+        move || (save.version().get(), delete.version().get()),
+        |_| list_endpoints(),
+    );
+    view! {
+        <Title text="Benchmark runs" />
+        <section class="panel">
+            <h1>"Benchmark runs 评测任务"</h1>
+            <p>
+                "Run the LexPilot benchmark against OpenAI-compatible endpoints in the background; the runs land on the leaderboard of the current dataset when the job is done. "
+                "在后台对 OpenAI 兼容接口运行评测，完成后结果自动进入当前数据集的排行榜。"
+            </p>
+        </section>
+        <Transition fallback=Loading>
+            {move || Suspend::new(async move {
+                match endpoints.await {
+                    Ok(list) => view! { <BenchmarkAdmin endpoints=list save delete /> }.into_any(),
+                    Err(e) => view! {
+                        <section class="panel">
+                            <p class="info" data-testid="runs-refused">
+                                "Only admins configure and start benchmark runs. 仅管理员可以配置与启动评测。 "
+                                {error_message(&e)} " · " <a href="/signin">"Sign in 登录"</a>
+                            </p>
+                        </section>
+                    }.into_any(),
+                }
+            })}
+        </Transition>
+    }
+}
+
+#[component]
+fn BenchmarkAdmin(
+    endpoints: Vec<EndpointView>,
+    save: ServerAction<SaveEndpoint>,
+    delete: ServerAction<DeleteEndpoint>,
+) -> impl IntoView {
+    let start = ServerAction::<StartJob>::new();
+    view! {
+        <EndpointsPanel endpoints=endpoints.clone() save delete />
+        <StartForm endpoints start />
+        <JobsPanel start />
+    }
+}
+
+/// The endpoints, each editable in place, and a form to add one.
+#[component]
+fn EndpointsPanel(
+    endpoints: Vec<EndpointView>,
+    save: ServerAction<SaveEndpoint>,
+    delete: ServerAction<DeleteEndpoint>,
+) -> impl IntoView {
+    let empty = endpoints.is_empty();
+    view! {
+        <section class="panel">
+            <h2>"Endpoints 接口"</h2>
+            <p class="muted">
+                "Keys are never entered here: give the NAME of an environment variable of the server that holds the key (such as DEEPSEEK_API_KEY). "
+                "密钥不在此处填写：请填写服务器上保存密钥的环境变量名。"
+            </p>
+            {empty.then(|| view! { <p class="info">"No endpoint yet. 尚未配置接口。"</p> })}
+            <div class="table-scroll">
+                <table class="stats" data-testid="endpoints-table">
+                    <thead>
+                        <tr>
+                            <th>"Name 名称"</th><th>"Base URL 地址"</th><th>"Model 模型"</th>
+                            <th>"Key variable 密钥变量"</th><th>"Vendor 厂商"</th><th></th>
+                        </tr>
+                    </thead>
+                    <tbody>
+                        {endpoints.into_iter().map(|e| {
+                            let (id, edit_id) = (e.id.to_string(), e.id.to_string());
+                            let key = match (&e.key_env, e.key_set) {
+                                (None, _) => view! { <span class="muted">"none 无"</span> }.into_any(),
+                                (Some(var), true) => view! { <code>{var.clone()}</code> " " <span class="badge key-set">"set 已设置"</span> }.into_any(),
+                                (Some(var), false) => view! { <code>{var.clone()}</code> " " <span class="badge key-missing">"not set 未设置"</span> }.into_any(),
+                            };
+                            view! {
+                                <tr>
+                                    <td><strong>{e.name.clone()}</strong></td>
+                                    <td><code class="endpoint-url">{e.base_url.clone()}</code></td>
+                                    <td>{e.model.clone()}</td>
+                                    <td>{key}</td>
+                                    <td>{e.vendor.clone().unwrap_or_else(|| "—".into())}</td>
+                                    <td class="endpoint-actions">
+                                        <details>
+                                            <summary>"Edit 编辑"</summary>
+                                            <ActionForm action=save attr:class="stack endpoint-form">
+                                                <input type="hidden" name="id" value=edit_id />
+                                                <EndpointFields endpoint=Some(e.clone()) />
+                                                <button type="submit">"Save 保存"</button>
+                                            </ActionForm>
+                                        </details>
+                                        <ActionForm action=delete attr:class="inline">
+                                            <input type="hidden" name="id" value=id />
+                                            <button type="submit" class="danger">"Delete 删除"</button>
+                                        </ActionForm>
+                                    </td>
+                                </tr>
+                            }
+                        }).collect_view()}
+                    </tbody>
+                </table>
+            </div>
+            <h3>"Add an endpoint 新增接口"</h3>
+            <ActionForm action=save attr:class="endpoint-form filters">
+                <EndpointFields endpoint=None />
+                <div class="filter-actions"><button type="submit" class="primary">"Add 添加"</button></div>
+            </ActionForm>
+            {move || save.value().get().map(|r| match r {
+                Ok(e) => view! { <p class="info" role="status">"Saved 已保存: " {e.name}</p> }.into_any(),
+                Err(e) => view! { <p class="error-box" role="alert">{error_message(&e)}</p> }.into_any(),
+            })}
+            {move || delete.value().get().and_then(Result::err).map(|e| view! {
+                <p class="error-box" role="alert">{error_message(&e)}</p>
+            })}
+        </section>
+    }
+}
+
+/// The inputs of an endpoint, filled with `endpoint` when editing.
+#[component]
+fn EndpointFields(endpoint: Option<EndpointView>) -> impl IntoView {
+    let value =
+        |f: fn(&EndpointView) -> Option<String>| endpoint.as_ref().and_then(f).unwrap_or_default();
+    view! {
+        <label class="field"><span>"Name 名称"</span>
+            <input name="name" required maxlength="64" value=value(|e| Some(e.name.clone())) placeholder="deepseek-flash" />
+        </label>
+        <label class="field"><span>"Base URL 地址"</span>
+            <input name="base_url" type="url" required value=value(|e| Some(e.base_url.clone())) placeholder="https://api.deepseek.com/v1" />
+        </label>
+        <label class="field"><span>"Model 模型"</span>
+            <input name="model" required maxlength="200" value=value(|e| Some(e.model.clone())) placeholder="DeepSeek-V4.1-Flash" />
+        </label>
+        <label class="field"><span>"Key variable name 密钥环境变量名"</span>
+            <input name="key_env" pattern="[A-Z_][A-Z0-9_]*" autocomplete="off" spellcheck="false"
+                value=value(|e| e.key_env.clone()) placeholder="DEEPSEEK_API_KEY"
+                title="The NAME of an environment variable, never the key 仅填写变量名，不要填写密钥" />
+        </label>
+        <label class="field"><span>"Vendor 厂商 (optional)"</span>
+            <input name="vendor" maxlength="64" value=value(|e| e.vendor.clone()) placeholder="deepseek" />
+        </label>
+    }
+}
+
+/// The `<option>`s of a select of endpoints, with an empty first one if
+/// `with_none`.
+fn endpoint_options(endpoints: &[EndpointView], with_none: bool) -> impl IntoView {
+    let none = with_none
+        .then(|| view! { <option value="">"— none 无 (only LCA, LJP direct/gold) —"</option> });
+    let options = endpoints
+        .iter()
+        .map(|e| view! { <option value=e.id.to_string()>{format!("{} · {}", e.name, e.model)}</option> })
+        .collect_view();
+    view! { {none} {options} }
+}
+
+/// The form that starts a job.
+#[component]
+fn StartForm(endpoints: Vec<EndpointView>, start: ServerAction<StartJob>) -> impl IntoView {
+    if endpoints.is_empty() {
+        return view! {
+            <section class="panel">
+                <h2>"Start a run 启动评测"</h2>
+                <p class="info">"Add an endpoint first. 请先添加接口。"</p>
+            </section>
+        }
+        .into_any();
+    }
+    view! {
+        <section class="panel">
+            <h2>"Start a run 启动评测"</h2>
+            <ActionForm action=start attr:class="stack start-form">
+                <div class="filters">
+                    <label class="field"><span>"Evaluated model 被测模型"</span>
+                        <select name="model" required>{endpoint_options(&endpoints, false)}</select>
+                    </label>
+                    <label class="field"><span>"User model 用户模拟模型"</span>
+                        <select name="user">{endpoint_options(&endpoints, true)}</select>
+                    </label>
+                    <label class="field"><span>"User condition 用户设定"</span>
+                        <select name="user_condition">
+                            {CONDITIONS.iter().map(|(value, label)| view! { <option value=*value>{*label}</option> }).collect_view()}
+                        </select>
+                    </label>
+                    <label class="field"><span>"Family 模型类别"</span>
+                        <select name="family">
+                            <option value="">"— unset 未设定 —"</option>
+                            {Family::ALL.into_iter().map(|f| view! { <option value=f.as_str()>{format!("{} {}", f.label_en(), f.label_zh())}</option> }).collect_view()}
+                        </select>
+                    </label>
+                </div>
+                <fieldset class="choice-group">
+                    <legend>"Judges 评审模型 (several form a panel; same-vendor judges recuse 同厂商回避)"</legend>
+                    {endpoints.iter().enumerate().map(|(i, e)| view! {
+                        <label class="inline-check">
+                            <input type="checkbox" name=format!("judges[{i}]") value=e.id.to_string() />
+                            {format!("{} · {}", e.name, e.model)}
+                        </label>
+                    }).collect_view()}
+                </fieldset>
+                <fieldset class="choice-group">
+                    <legend>"Tasks 任务"</legend>
+                    {task_choices().into_iter().enumerate().map(|(i, (value, label))| view! {
+                        <label class="inline-check">
+                            <input type="checkbox" name=format!("tasks[{i}]") value=value checked />
+                            {label}
+                        </label>
+                    }).collect_view()}
+                </fieldset>
+                <div class="filters">
+                    <label class="field"><span>"Runs 重复次数"</span>
+                        <input name="runs" type="number" min="1" max="20" value="1" required />
+                    </label>
+                    <label class="field"><span>"Concurrency per endpoint 并发"</span>
+                        <input name="concurrency" type="number" min="1" max="64" value="4" required />
+                    </label>
+                    <label class="field"><span>"Limit: first N cases 仅前 N 个案例 (optional)"</span>
+                        <input name="limit" type="number" min="1" placeholder="all 全部" />
+                    </label>
+                    <div class="filter-actions">
+                        <button type="submit" class="primary" data-testid="start-job">"Start 启动"</button>
+                    </div>
+                </div>
+            </ActionForm>
+            {move || start.value().get().map(|r| match r {
+                Ok(job) => view! { <p class="info" role="status">"Job #" {job.id} " started. 任务已启动。"</p> }.into_any(),
+                Err(e) => view! { <p class="error-box" role="alert">{error_message(&e)}</p> }.into_any(),
+            })}
+        </section>
+    }
+    .into_any()
+}
+
+/// The jobs, refetched on every `jobs` or `runs` event.
+#[component]
+fn JobsPanel(start: ServerAction<StartJob>) -> impl IntoView {
+    let cancel = ServerAction::<CancelJob>::new();
+    let restart = ServerAction::<RestartJob>::new();
+    let live = use_live(&["jobs", "runs"]);
+    let jobs = Resource::new(
+        move || {
+            (
+                live.changes.get(),
+                start.version().get(),
+                cancel.version().get(),
+                restart.version().get(),
+            )
+        },
+        |_| list_jobs(),
+    );
+    let failed_action = move || {
+        cancel
+            .value()
+            .get()
+            .and_then(Result::err)
+            .or_else(|| restart.value().get().and_then(Result::err))
+    };
+    view! {
+        <section class="panel">
+            <h2>"Jobs 任务 " <LiveBadge live /></h2>
+            {move || failed_action().map(|e| view! { <p class="error-box" role="alert">{error_message(&e)}</p> })}
+            <Transition fallback=Loading>
+                {move || Suspend::new(async move {
+                    match jobs.await {
+                        Ok(list) if list.is_empty() => view! { <p class="muted">"No job yet. 暂无任务。"</p> }.into_any(),
+                        Ok(list) => view! {
+                            <div class="table-scroll">
+                                <table class="stats jobs" data-testid="jobs-table">
+                                    <thead>
+                                        <tr>
+                                            <th>"#"</th><th>"Job 任务"</th><th>"Status 状态"</th>
+                                            <th>"Progress 进度"</th><th></th>
+                                        </tr>
+                                    </thead>
+                                    <tbody>
+                                        {list.into_iter().map(|job| view! { <JobRow job cancel restart /> }).collect_view()}
+                                    </tbody>
+                                </table>
+                            </div>
+                        }.into_any(),
+                        Err(e) => view! { <ErrorBox error=e /> }.into_any(),
+                    }
+                })}
+            </Transition>
+        </section>
+    }
+}
+
+#[component]
+fn JobRow(
+    job: JobView,
+    cancel: ServerAction<CancelJob>,
+    restart: ServerAction<RestartJob>,
+) -> impl IntoView {
+    let spec = &job.spec;
+    let judges = spec
+        .judges
+        .iter()
+        .map(|j| j.model.as_str())
+        .collect::<Vec<_>>()
+        .join(" + ");
+    let last_run = spec.first_run + spec.runs.saturating_sub(1);
+    let runs = if spec.runs == 1 {
+        format!("run {}", spec.first_run)
+    } else {
+        format!("runs {}–{last_run}", spec.first_run)
+    };
+    let scope = match spec.limit {
+        Some(n) => format!("first {n} cases 前 {n} 个案例"),
+        None => "all cases 全部案例".to_owned(),
+    };
+    let meta = format!(
+        "{} · judges {judges} · user {} · {} · {} · {runs} · {scope}",
+        spec.tasks.join(", "),
+        spec.user.as_ref().map_or("—", |u| u.model.as_str()),
+        spec.user_condition,
+        spec.dataset,
+    );
+    let progress = job.progress.clone().unwrap_or_default();
+    let figures = format!(
+        "{}/{} items 项 · {} unavailable 不可用 · {} calls 请求 · {} cached 缓存 · {} retries 重试 · {} elapsed 用时",
+        progress.done,
+        progress.total,
+        progress.failures,
+        progress.calls,
+        progress.cached_calls,
+        progress.retries,
+        elapsed(progress.elapsed_secs)
+    );
+    let id = job.id.to_string();
+    let actions = if job.active {
+        let label = if job.cancel_requested {
+            "Cancelling… 取消中"
+        } else {
+            "Cancel 取消"
+        };
+        view! {
+            <ActionForm action=cancel attr:class="inline">
+                <input type="hidden" name="id" value=id />
+                <button type="submit" class="danger" disabled=job.cancel_requested data-testid="cancel-job">{label}</button>
+            </ActionForm>
+        }
+        .into_any()
+    } else if job.restartable {
+        view! {
+            <ActionForm action=restart attr:class="inline">
+                <input type="hidden" name="id" value=id />
+                <button type="submit" data-testid="restart-job">"Restart 重新开始"</button>
+            </ActionForm>
+        }
+        .into_any()
+    } else if job.status == "done" {
+        view! {
+            <a href="/leaderboard">"Leaderboard 排行榜"</a>
+            " · "
+            <a href=model_url(&spec.model.model)>"Model 模型页"</a>
+        }
+        .into_any()
+    } else {
+        ().into_any()
+    };
+    let stored = (job.status == "done").then(|| {
+        view! { <span class="muted">{format!(" · {} run(s) stored 已入库", job.runs_stored)}</span> }
+    });
+    view! {
+        <tr data-testid="job-row" data-status=job.status.clone()>
+            <td class="num">{job.id}</td>
+            <td>
+                <strong>{spec.model.model.clone()}</strong>
+                <span class="muted">{format!(" ({})", spec.model.name)}</span>
+                <div class="job-meta">{meta}</div>
+                <div class="job-meta">
+                    {format!("started by {} · {}", job.created_by.clone().unwrap_or_else(|| "—".into()), job.started_at.clone().unwrap_or_else(|| job.created_at.clone()))}
+                    {stored}
+                </div>
+                {job.error.clone().map(|e| view! { <div class="job-error" role="note">{e}</div> })}
+            </td>
+            <td><span class=format!("badge job-status job-{}", job.status)>{status_label(&job.status)}</span></td>
+            <td class="job-progress">
+                <progress max=progress.total.max(1) value=progress.done>{format!("{}/{}", progress.done, progress.total)}</progress>
+                <div class="job-meta">{figures}</div>
+            </td>
+            <td class="job-actions">{actions}</td>
+        </tr>
+    }
+}

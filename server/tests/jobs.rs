@@ -1,0 +1,609 @@
+//! Benchmark jobs started from the browser (`/admin/runs`), against the
+//! pipeline's stub endpoint on 127.0.0.1: the jobs server functions called as
+//! the page calls them (same-origin url-encoded posts with the session
+//! cookie). A job runs to the leaderboard with the scores the engine computes
+//! from the stored run and announces itself on the event stream; a cancelled
+//! job stores nothing and, marked interrupted as after a crash, restarts from
+//! its cache without repeating a call; a missing key variable fails the job
+//! naming it; the key appears in no row, file or response; every function
+//! refuses anyone but an admin.
+
+mod common;
+
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::http::StatusCode;
+use common::{form, TestApp, TestResponse};
+use engine::accounts::Role;
+use leptos::server_fn::ServerFn;
+use pipeline::stub::{oracle, Stub};
+use serde_json::Value;
+
+use app::server_fns::jobs::{
+    CancelJob, DeleteEndpoint, GetJob, ListEndpoints, ListJobs, RestartJob, SaveEndpoint, StartJob,
+};
+
+const PASSWORD: &str = "a-long-password";
+/// The fake key of the job test, and the variable holding it.
+const KEY: &str = "sk-jobs-test-7f3a9c21e4b8d605";
+const KEY_VAR: &str = "LEXPILOT_JOBS_TEST_KEY";
+/// A variable no test sets.
+const UNSET_VAR: &str = "LEXPILOT_JOBS_TEST_UNSET_KEY";
+
+/// The demo app with an admin, signed in.
+async fn setup() -> (TestApp, String) {
+    let app = TestApp::with_demo().await;
+    app.user("admin", Role::Admin, PASSWORD).await;
+    let admin = app.sign_in("admin", PASSWORD).await;
+    (app, admin)
+}
+
+/// Calls server function `F` with a url-encoded body, as the page's forms do.
+async fn call<F: ServerFn>(
+    app: &TestApp,
+    cookie: Option<&str>,
+    pairs: &[(&str, &str)],
+) -> TestResponse {
+    app.post_form(F::PATH, &form(pairs), cookie).await
+}
+
+/// The response of a call that must succeed.
+async fn ok<F: ServerFn>(app: &TestApp, cookie: &str, pairs: &[(&str, &str)]) -> TestResponse {
+    let res = call::<F>(app, Some(cookie), pairs).await;
+    assert_eq!(res.status, StatusCode::OK, "{}: {}", F::PATH, res.body);
+    res
+}
+
+async fn count(app: &TestApp, sql: &str) -> i64 {
+    sqlx::query_scalar(sql)
+        .fetch_one(app.db.pool())
+        .await
+        .expect("count")
+}
+
+/// The current dataset's cases.
+async fn cases(app: &TestApp) -> Vec<engine::dataset::Case> {
+    let dataset = db::datasets::current(&app.db)
+        .await
+        .expect("query")
+        .expect("a dataset");
+    db::cases::all(&app.db, dataset.id)
+        .await
+        .expect("cases")
+        .to_vec()
+}
+
+/// Saves an endpoint on `base_url`; its id.
+async fn endpoint(
+    app: &TestApp,
+    cookie: &str,
+    name: &str,
+    base_url: &str,
+    model: &str,
+    key_env: &str,
+    vendor: &str,
+) -> String {
+    let res = ok::<SaveEndpoint>(
+        app,
+        cookie,
+        &[
+            ("name", name),
+            ("base_url", base_url),
+            ("model", model),
+            ("key_env", key_env),
+            ("vendor", vendor),
+        ],
+    )
+    .await;
+    res.json()["id"].to_string()
+}
+
+/// Model, user and judge endpoints on the stub, all reading `key_env`.
+async fn endpoints(app: &TestApp, cookie: &str, base_url: &str, key_env: &str) -> [String; 3] {
+    [
+        endpoint(
+            app,
+            cookie,
+            "model",
+            base_url,
+            "Test-Model",
+            key_env,
+            "acme",
+        )
+        .await,
+        endpoint(app, cookie, "user", base_url, "Test-User", key_env, "acme").await,
+        endpoint(
+            app,
+            cookie,
+            "judge",
+            base_url,
+            "Test-Judge",
+            key_env,
+            "judgeco",
+        )
+        .await,
+    ]
+}
+
+/// Starts a job of every task on the first `limit` cases; its JSON.
+async fn start(
+    app: &TestApp,
+    cookie: &str,
+    [model, user, judge]: &[String; 3],
+    limit: &str,
+    concurrency: &str,
+) -> Value {
+    let pairs = [
+        ("model", model.as_str()),
+        ("user", user.as_str()),
+        ("judges[0]", judge.as_str()),
+        ("tasks[0]", "lca"),
+        ("tasks[1]", "dcg"),
+        ("tasks[2]", "ljp:direct"),
+        ("tasks[3]", "ljp:interaction"),
+        ("tasks[4]", "ljp:gold"),
+        ("runs", "1"),
+        ("concurrency", concurrency),
+        ("user_condition", "standard"),
+        ("limit", limit),
+        ("family", "open"),
+    ];
+    ok::<StartJob>(app, cookie, &pairs).await.json()
+}
+
+async fn get_job(app: &TestApp, cookie: &str, id: &str) -> Value {
+    ok::<GetJob>(app, cookie, &[("id", id)]).await.json()
+}
+
+/// Polls job `id` until `done(job)` holds (60 s at most).
+async fn wait_for(app: &TestApp, cookie: &str, id: &str, done: impl Fn(&Value) -> bool) -> Value {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        let job = get_job(app, cookie, id).await;
+        if done(&job) {
+            return job;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "job {id} did not get there in 60 s: {job}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+async fn until_stopped(app: &TestApp, cookie: &str, id: &str) -> Value {
+    wait_for(app, cookie, id, |j| j["active"] == false).await
+}
+
+/// Reads the event stream until an event named `name` arrives; its data line.
+async fn next_event(body: &mut Body, name: &str) -> String {
+    use http_body_util::BodyExt;
+    let mut text = String::new();
+    loop {
+        let frame = tokio::time::timeout(Duration::from_secs(10), body.frame())
+            .await
+            .unwrap_or_else(|_| panic!("no {name:?} event within 10 s; got {text:?}"))
+            .expect("the stream is open")
+            .expect("a frame");
+        if let Ok(data) = frame.into_data() {
+            text.push_str(&String::from_utf8_lossy(&data));
+        }
+        if let Some(at) = text.find(&format!("event: {name}\n")) {
+            let rest = &text[at..];
+            if let Some(end) = rest.find("\n\n") {
+                return rest[..end]
+                    .lines()
+                    .find_map(|l| l.strip_prefix("data: "))
+                    .unwrap_or_default()
+                    .to_owned();
+            }
+        }
+    }
+}
+
+/// Asserts two JSON documents equal, numbers to 1e-12.
+fn assert_close(actual: &Value, expected: &Value, path: &str) {
+    match (actual, expected) {
+        (Value::Number(a), Value::Number(b)) => {
+            let (a, b) = (
+                a.as_f64().unwrap_or(f64::NAN),
+                b.as_f64().unwrap_or(f64::NAN),
+            );
+            assert!((a - b).abs() <= 1e-12, "{path}: {a} != {b}");
+        }
+        (Value::Array(a), Value::Array(b)) => {
+            assert_eq!(a.len(), b.len(), "{path}: lengths");
+            for (i, (x, y)) in a.iter().zip(b).enumerate() {
+                assert_close(x, y, &format!("{path}[{i}]"));
+            }
+        }
+        (Value::Object(a), Value::Object(b)) => {
+            let keys = |o: &serde_json::Map<String, Value>| o.keys().cloned().collect::<Vec<_>>();
+            assert_eq!(keys(a), keys(b), "{path}: keys");
+            for (k, x) in a {
+                assert_close(x, &b[k], &format!("{path}.{k}"));
+            }
+        }
+        _ => assert_eq!(actual, expected, "{path}"),
+    }
+}
+
+/// Every file under `dir`, recursively.
+fn files_under(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_owned()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).expect("read dir") {
+            let path = entry.expect("entry").path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                out.push(path);
+            }
+        }
+    }
+    out
+}
+
+#[tokio::test]
+async fn a_job_runs_in_the_background_and_lands_on_the_leaderboard() {
+    std::env::set_var(KEY_VAR, KEY);
+    let (app, admin) = setup().await;
+    let cases = cases(&app).await;
+    let stub = Stub::start(oracle(&cases)).await.expect("stub");
+    let mut events = app.open_stream("/api/events").await.into_body();
+    let ids = endpoints(&app, &admin, &stub.base_url, KEY_VAR).await;
+    let mut responses = Vec::new();
+
+    let listed = ok::<ListEndpoints>(&app, &admin, &[]).await;
+    assert_eq!(listed.json()[0]["key_env"], KEY_VAR);
+    assert_eq!(listed.json()[0]["key_set"], true);
+    responses.push(listed.body);
+
+    let started = start(&app, &admin, &ids, "3", "4").await;
+    responses.push(started.to_string());
+    let id = started["id"].to_string();
+    assert!(started["active"] == true, "{started}");
+    assert_eq!(started["spec"]["first_run"], 1);
+    assert_eq!(started["spec"]["limit"], 3);
+
+    let data: Value =
+        serde_json::from_str(&next_event(&mut events, "jobs").await).expect("event JSON");
+    assert_eq!(data["kind"], "job_progress");
+    assert_eq!(data["job_id"].to_string(), id);
+
+    let job = until_stopped(&app, &admin, &id).await;
+    responses.push(job.to_string());
+    assert_eq!(job["status"], "done", "{job}");
+    assert_eq!(job["runs_stored"], 1);
+    assert!(job["error"].is_null());
+    let items = 3 * (2 + 1 + 3);
+    assert_eq!(job["progress"]["done"], items);
+    assert_eq!(job["progress"]["total"], items);
+    assert_eq!(job["progress"]["failures"], 0);
+    assert!(job["progress"]["calls"].as_u64().unwrap_or(0) >= items as u64);
+    assert!(stub.authorizations().contains(&format!("Bearer {KEY}")));
+
+    // The stored run covers the dataset: the three cases run, the others
+    // unavailable; the leaderboard entry is what the engine makes of it.
+    let rows: Vec<(i64, String, Option<i64>)> = sqlx::query_as(
+        "SELECT run_number, items, uploaded_by FROM runs WHERE model = 'Test-Model'",
+    )
+    .fetch_all(app.db.pool())
+    .await
+    .expect("runs");
+    assert_eq!(rows.len(), 1);
+    let (run_number, items_text, uploaded_by) = &rows[0];
+    assert_eq!(*run_number, 1);
+    assert!(uploaded_by.is_some());
+    let run = engine::run::parse_run(items_text, &cases).expect("the stored run validates");
+    assert_eq!(
+        run.header.dataset.as_deref(),
+        Some("lexpilot-demo-synthetic-first3")
+    );
+    assert_eq!(run.header.family, Some(engine::run::Family::Open));
+    assert_eq!(run.unavailable().total(), (cases.len() - 3) * 6);
+    let expected = engine::score::score_entries(std::slice::from_ref(&run), &cases);
+    let doc = app.get("/api/leaderboard").await.json();
+    let entry = doc["entries"]
+        .as_array()
+        .and_then(|e| e.iter().find(|e| e["model"] == "Test-Model"))
+        .cloned()
+        .expect("a leaderboard entry for the job's model");
+    assert_eq!(entry["runs"], 1);
+    assert_close(
+        &entry,
+        &serde_json::to_value(&expected.entries[0]).expect("JSON"),
+        "entry",
+    );
+    // The oracle predicts the gold verdicts on complete consultations.
+    assert_eq!(
+        entry["ljp"]["overall"]["gold"]["qwk"]["mean"], 1.0,
+        "{entry}"
+    );
+
+    // The key is in no row, no file (database, WAL, run files, cache) and no
+    // response; the page names the variable only.
+    let jobs = ok::<ListJobs>(&app, &admin, &[]).await;
+    responses.push(jobs.body);
+    let page = app.get_with_cookie("/admin/runs", Some(&admin)).await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert!(page.body.contains(KEY_VAR) && page.body.contains("data-testid=\"job-row\""));
+    responses.push(page.body);
+    for body in &responses {
+        assert!(!body.contains(KEY), "a response holds the key: {body}");
+    }
+    let rows: Vec<(String, Option<String>, Option<String>, String)> =
+        sqlx::query_as("SELECT config, progress, error, out_dir FROM benchmark_jobs")
+            .fetch_all(app.db.pool())
+            .await
+            .expect("jobs");
+    assert!(!format!("{rows:?}").contains(KEY));
+    sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
+        .execute(app.db.pool())
+        .await
+        .expect("checkpoint");
+    let files = files_under(app.dir());
+    assert!(files.iter().any(|f| f.ends_with("calls.jsonl")));
+    for file in files {
+        let bytes = std::fs::read(&file).expect("read");
+        assert!(
+            !bytes.windows(KEY.len()).any(|w| w == KEY.as_bytes()),
+            "{} holds the key",
+            file.display()
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_cancelled_job_stores_nothing_and_an_interrupted_one_resumes_from_its_cache() {
+    let (app, admin) = setup().await;
+    let cases = cases(&app).await;
+    let stub = Stub::with_latency(Duration::from_millis(60), oracle(&cases))
+        .await
+        .expect("stub");
+    // A local endpoint: no key at all.
+    let ids = endpoints(&app, &admin, &stub.base_url, "").await;
+    let runs_before = count(&app, "SELECT COUNT(*) FROM runs").await;
+
+    let id = start(&app, &admin, &ids, "4", "1").await["id"].to_string();
+    wait_for(&app, &admin, &id, |j| {
+        j["status"] == "running" && j["progress"]["calls"].as_u64().unwrap_or(0) > 0
+    })
+    .await;
+    let cancelling = ok::<CancelJob>(&app, &admin, &[("id", &id)]).await.json();
+    assert!(
+        cancelling["cancel_requested"] == true || cancelling["status"] == "cancelled",
+        "{cancelling}"
+    );
+    let cancelled = until_stopped(&app, &admin, &id).await;
+    assert_eq!(cancelled["status"], "cancelled", "{cancelled}");
+    assert_eq!(cancelled["runs_stored"], 0);
+    assert_eq!(cancelled["restartable"], true);
+    assert!(cancelled["error"]
+        .as_str()
+        .unwrap_or_default()
+        .contains("cancelled"));
+    let done_before = cancelled["progress"]["done"].as_u64().unwrap_or(0);
+    let total = cancelled["progress"]["total"].as_u64().unwrap_or(0);
+    assert!(done_before < total, "cancelled before the end: {cancelled}");
+    assert_eq!(count(&app, "SELECT COUNT(*) FROM runs").await, runs_before);
+    let again = call::<CancelJob>(&app, Some(&admin), &[("id", &id)]).await;
+    assert_eq!(again.status, StatusCode::BAD_REQUEST, "{}", again.body);
+
+    // As if the server had died mid-run: the next start marks it interrupted.
+    sqlx::query("UPDATE benchmark_jobs SET status = 'running' WHERE id = ?")
+        .bind(id.parse::<i64>().expect("id"))
+        .execute(app.db.pool())
+        .await
+        .expect("update");
+    assert_eq!(
+        db::jobs::interrupt_unfinished(&app.db)
+            .await
+            .expect("interrupt"),
+        1
+    );
+    let interrupted = get_job(&app, &admin, &id).await;
+    assert_eq!(interrupted["status"], "interrupted");
+    assert_eq!(interrupted["restartable"], true);
+    let calls_before = stub.requests();
+
+    let restarted = ok::<RestartJob>(&app, &admin, &[("id", &id)]).await.json();
+    assert_eq!(restarted["active"], true, "{restarted}");
+    let done = until_stopped(&app, &admin, &id).await;
+    assert_eq!(done["status"], "done", "{done}");
+    assert_eq!(done["runs_stored"], 1);
+    assert!(done["progress"]["cached_calls"].as_u64().unwrap_or(0) > 0);
+    assert!(stub.requests() > calls_before);
+    let repeated: Vec<usize> = stub
+        .per_request()
+        .into_values()
+        .filter(|&n| n > 1)
+        .collect();
+    assert!(
+        repeated.is_empty(),
+        "calls repeated after the restart: {repeated:?}"
+    );
+    assert_eq!(
+        count(&app, "SELECT COUNT(*) FROM runs").await,
+        runs_before + 1
+    );
+    let restart_done = call::<RestartJob>(&app, Some(&admin), &[("id", &id)]).await;
+    assert_eq!(restart_done.status, StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test]
+async fn a_missing_key_variable_fails_the_job_naming_the_variable() {
+    let (app, admin) = setup().await;
+    let cases = cases(&app).await;
+    let stub = Stub::start(oracle(&cases)).await.expect("stub");
+    std::env::remove_var(UNSET_VAR);
+    let ids = endpoints(&app, &admin, &stub.base_url, UNSET_VAR).await;
+    assert_eq!(
+        ok::<ListEndpoints>(&app, &admin, &[]).await.json()[0]["key_set"],
+        false
+    );
+    // Checkboxes left unticked leave gaps in the indices.
+    let pairs = [
+        ("model", ids[0].as_str()),
+        ("user", ""),
+        ("judges[2]", ids[2].as_str()),
+        ("tasks[0]", "lca"),
+        ("tasks[4]", "ljp:gold"),
+        ("runs", "1"),
+        ("concurrency", "2"),
+        ("user_condition", "standard"),
+        ("limit", "2"),
+        ("family", ""),
+    ];
+    let id = ok::<StartJob>(&app, &admin, &pairs).await.json()["id"].to_string();
+    let job = until_stopped(&app, &admin, &id).await;
+    assert_eq!(job["status"], "failed", "{job}");
+    assert_eq!(job["spec"]["tasks"], serde_json::json!(["lca", "ljp:gold"]));
+    let error = job["error"].as_str().unwrap_or_default();
+    assert!(error.contains(UNSET_VAR), "{error}");
+    assert_eq!(job["runs_stored"], 0);
+    assert_eq!(stub.requests(), 0);
+    assert_eq!(
+        count(&app, "SELECT COUNT(*) FROM runs WHERE model = 'Test-Model'").await,
+        0
+    );
+}
+
+#[tokio::test]
+async fn endpoints_and_jobs_refuse_keys_and_bad_settings() {
+    let (app, admin) = setup().await;
+    let good = [
+        ("name", "deepseek"),
+        ("base_url", "https://api.deepseek.com/v1"),
+        ("model", "DeepSeek-V4.1-Flash"),
+        ("key_env", "DEEPSEEK_API_KEY"),
+        ("vendor", "deepseek"),
+    ];
+    let with = |field: &'static str, value: &'static str| {
+        good.map(|(k, v)| (k, if k == field { value } else { v }))
+    };
+    let pasted_key = "sk-live-0123456789abcdef0123";
+    for (field, value) in [
+        ("key_env", pasted_key),
+        ("key_env", "deepseek-api-key"),
+        ("base_url", "ftp://api.deepseek.com"),
+        ("base_url", "https://api.deepseek.com/v1?api_key=abc"),
+        ("name", ""),
+        ("model", pasted_key),
+    ] {
+        let res = call::<SaveEndpoint>(&app, Some(&admin), &with(field, value)).await;
+        assert_eq!(
+            res.status,
+            StatusCode::BAD_REQUEST,
+            "{field}={value}: {}",
+            res.body
+        );
+        assert!(!res.body.contains(pasted_key), "{}", res.body);
+    }
+    assert_eq!(count(&app, "SELECT COUNT(*) FROM endpoints").await, 0);
+
+    let id = ok::<SaveEndpoint>(&app, &admin, &good).await.json()["id"].to_string();
+    let dup = call::<SaveEndpoint>(&app, Some(&admin), &good).await;
+    assert_eq!(dup.status, StatusCode::BAD_REQUEST, "{}", dup.body);
+    let mut renamed = with("name", "deepseek-2").to_vec();
+    renamed.push(("id", &id));
+    let saved = ok::<SaveEndpoint>(&app, &admin, &renamed).await.json();
+    assert_eq!(
+        (saved["id"].to_string(), &saved["name"]),
+        (id.clone(), &Value::from("deepseek-2"))
+    );
+
+    for (condition, tasks) in [
+        ("grumpy", "lca"),
+        ("standard", "dcg"),
+        ("standard", "everything"),
+    ] {
+        let pairs = [
+            ("model", id.as_str()),
+            ("judges[0]", id.as_str()),
+            ("tasks[0]", tasks),
+            ("runs", "1"),
+            ("concurrency", "1"),
+            ("user_condition", condition),
+        ];
+        let res = call::<StartJob>(&app, Some(&admin), &pairs).await;
+        assert_eq!(res.status, StatusCode::BAD_REQUEST, "{}", res.body);
+    }
+    assert_eq!(count(&app, "SELECT COUNT(*) FROM benchmark_jobs").await, 0);
+
+    ok::<DeleteEndpoint>(&app, &admin, &[("id", &id)]).await;
+    let gone = call::<DeleteEndpoint>(&app, Some(&admin), &[("id", &id)]).await;
+    assert_eq!(gone.status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn every_jobs_function_refuses_anyone_but_an_admin() {
+    let (app, admin) = setup().await;
+    app.user("researcher", Role::Researcher, PASSWORD).await;
+    app.user("expert", Role::Expert, PASSWORD).await;
+    let researcher = app.sign_in("researcher", PASSWORD).await;
+    let expert = app.sign_in("expert", PASSWORD).await;
+    let endpoint = [
+        ("name", "e"),
+        ("base_url", "http://127.0.0.1:9/v1"),
+        ("model", "M"),
+    ];
+    let start = [
+        ("model", "1"),
+        ("judges[0]", "1"),
+        ("tasks[0]", "lca"),
+        ("runs", "1"),
+        ("concurrency", "1"),
+        ("user_condition", "standard"),
+    ];
+    let id = [("id", "1")];
+
+    async fn refused<F: ServerFn>(app: &TestApp, pairs: &[(&str, &str)], who: &[&str]) {
+        let anonymous = call::<F>(app, None, pairs).await;
+        assert_eq!(anonymous.status, StatusCode::UNAUTHORIZED, "{}", F::PATH);
+        for cookie in who {
+            let res = call::<F>(app, Some(cookie), pairs).await;
+            assert_eq!(
+                res.status,
+                StatusCode::FORBIDDEN,
+                "{}: {}",
+                F::PATH,
+                res.body
+            );
+        }
+    }
+    let who = [researcher.as_str(), expert.as_str()];
+    refused::<ListEndpoints>(&app, &[], &who).await;
+    refused::<SaveEndpoint>(&app, &endpoint, &who).await;
+    refused::<DeleteEndpoint>(&app, &id, &who).await;
+    refused::<ListJobs>(&app, &[], &who).await;
+    refused::<GetJob>(&app, &id, &who).await;
+    refused::<StartJob>(&app, &start, &who).await;
+    refused::<CancelJob>(&app, &id, &who).await;
+    refused::<RestartJob>(&app, &id, &who).await;
+    assert_eq!(count(&app, "SELECT COUNT(*) FROM endpoints").await, 0);
+    assert_eq!(count(&app, "SELECT COUNT(*) FROM benchmark_jobs").await, 0);
+
+    // The page says so to non-admins and shows the forms to admins.
+    let page = app.get_with_cookie("/admin/runs", Some(&researcher)).await;
+    assert!(
+        page.body.contains("data-testid=\"runs-refused\""),
+        "{}",
+        page.body
+    );
+    assert!(!page.body.contains("data-testid=\"endpoints-table\""));
+    let page = app.get_with_cookie("/admin/runs", Some(&admin)).await;
+    assert!(
+        page.body.contains("data-testid=\"endpoints-table\""),
+        "{}",
+        page.body
+    );
+    assert!(
+        page.body.contains("href=\"/admin/runs\""),
+        "the header links the page"
+    );
+    let header = app.get_with_cookie("/", Some(&researcher)).await;
+    assert!(!header.body.contains("href=\"/admin/runs\""));
+}
