@@ -47,11 +47,25 @@ pub struct Row {
     /// The row's entry: its index in the score document's `entries`.
     pub entry: usize,
     pub model: String,
+    /// What sets the entry apart from other rows of the same model: its user
+    /// condition when not the standard user (`lexpilot run --user-condition`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub setting: Option<String>,
     pub family: Option<Family>,
     pub runs: usize,
     /// Items the entry's runs left unavailable (excluded from its scores).
     pub unavailable: usize,
     pub cells: Vec<Option<MeanStd>>,
+}
+
+impl Row {
+    /// The model, with the entry's setting in parentheses when it has one.
+    pub fn label(&self) -> String {
+        match &self.setting {
+            Some(setting) => format!("{} ({setting})", self.model),
+            None => self.model.clone(),
+        }
+    }
 }
 
 type Pick = Box<dyn Fn(&EntryScores) -> Option<MeanStd>>;
@@ -216,6 +230,13 @@ pub fn build_table(doc: &ScoreDocument, view: &View) -> Table {
         .map(|(entry, e)| Row {
             entry,
             model: e.model.clone(),
+            setting: e
+                .key
+                .extra
+                .get("user_condition")
+                .and_then(|v| v.as_str())
+                .filter(|c| *c != "standard")
+                .map(str::to_owned),
             family: e.family,
             runs: e.runs,
             unavailable: e.unavailable,
@@ -279,7 +300,7 @@ pub fn to_csv(table: &Table) -> String {
     let mut records = vec![header];
     for row in &table.rows {
         let mut record = vec![
-            row.model.clone(),
+            row.label(),
             row.family
                 .map(|f| f.as_str().to_owned())
                 .unwrap_or_default(),
@@ -351,7 +372,7 @@ pub fn to_latex(table: &Table, caption: &str) -> String {
         out.push_str(&format!(
             "{} & {}",
             latex_escape(category),
-            latex_escape(&row.model)
+            latex_escape(&row.label())
         ));
         for (cell, best) in row.cells.iter().zip(&table.best) {
             let text = match cell {
@@ -404,6 +425,7 @@ mod export_tests {
                 Row {
                     entry: 0,
                     model: "A_1 & co".into(),
+                    setting: None,
                     family: Some(Family::Legal),
                     runs: 2,
                     unavailable: 0,
@@ -412,6 +434,7 @@ mod export_tests {
                 Row {
                     entry: 1,
                     model: "B, \"quoted\"".into(),
+                    setting: None,
                     family: Some(Family::Closed),
                     runs: 1,
                     unavailable: 0,
@@ -518,5 +541,22 @@ mod tests {
             View::from_query(Some("nope".into()), None, None).task,
             Task::Lca
         );
+    }
+
+    #[test]
+    fn entries_of_one_model_under_other_user_conditions_are_told_apart() {
+        let standard = entry("M", Some(Family::Open), Some(0.6));
+        let mut adversarial = entry("M", Some(Family::Open), Some(0.5));
+        adversarial
+            .key
+            .extra
+            .insert("user_condition".into(), "adversarial".into());
+        let table = build_table(
+            &doc(vec![standard, adversarial]),
+            &View::from_query(None, None, None),
+        );
+        let labels: Vec<String> = table.rows.iter().map(Row::label).collect();
+        assert_eq!(labels, ["M", "M (adversarial)"]);
+        assert!(to_csv(&table).contains("\nM (adversarial),open,2,"));
     }
 }

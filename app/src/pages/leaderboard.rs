@@ -169,6 +169,7 @@ fn LeaderboardTable(board: LeaderboardView, view: View) -> impl IntoView {
                         <tr>
                             <td class="model">
                                 <a href=model_url(&row.model)>{row.model.clone()}</a>
+                                {row.setting.clone().map(|c| view! { <span class="setting" title="user condition 用户条件">{c}</span> })}
                                 {(row.unavailable > 0).then(|| view! {
                                     <span class="flag" data-testid="unavailable-flag"
                                           title=format!("{} item(s) the judge could not label are left out of this entry's scores", row.unavailable)>
