@@ -99,7 +99,8 @@ use serde::{Deserialize, Deserializer, Serialize};
 use crate::dataset::Case;
 use crate::metrics::{
     accuracy, bootstrap_ci, lca_scores, mean_std, paired_bootstrap, quadratic_weighted_kappa,
-    LcaScores, MeanStd, PairedBootstrap,
+    weighted_kappa, ClassCounts, ConfusionMatrix, KappaWeights, LcaScores, MeanStd,
+    PairedBootstrap,
 };
 use crate::run::{EntryKey, Family, Run, Task, UnavailableCounts};
 use crate::vocab::{Class, Consultation, LcaLabel, LjpSetup, Verdict};
@@ -543,7 +544,7 @@ pub fn score_ci(
     let units = cases_of(dataset, class);
     let statistic = |sample: &[usize]| {
         let cases: Vec<usize> = sample.iter().map(|&i| units[i]).collect();
-        instances.metric(metric, &cases)
+        instances.counted_metric(metric, &cases)
     };
     bootstrap_ci(units.len(), statistic, resamples, seed, level)
 }
@@ -620,7 +621,7 @@ impl EntrySample {
         let values: Vec<f64> = self
             .runs
             .iter()
-            .filter_map(|run| run.metric(metric, cases))
+            .filter_map(|run| run.counted_metric(metric, cases))
             .collect();
         (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
     }
@@ -707,6 +708,11 @@ struct Instances {
     dcg_hits: Vec<Option<bool>>,
     /// (truth, predicted) verdict codes of each claim, per setup.
     ljp_claims: BTreeMap<LjpSetup, Vec<Vec<(u8, u8)>>>,
+    /// The same, as per-case confusion counts, which resampling sums
+    /// (`[truth * 2 + predicted]`, complete = 0, underspecified = 1).
+    lca_counts: Vec<[u64; 4]>,
+    /// Per setup, per case, `[truth * 3 + predicted]` over verdict codes.
+    ljp_counts: BTreeMap<LjpSetup, Vec<[u64; 9]>>,
 }
 
 impl Instances {
@@ -751,10 +757,92 @@ impl Instances {
                     .collect();
             }
         }
+        let code = |complete: bool| usize::from(!complete);
+        let lca_counts = lca_pairs
+            .iter()
+            .map(|pairs| {
+                let mut m = [0; 4];
+                for &(truth, pred) in pairs {
+                    m[code(truth) * 2 + code(pred)] += 1;
+                }
+                m
+            })
+            .collect();
+        let ljp_counts = ljp_claims
+            .iter()
+            .map(|(&setup, cases)| {
+                let per_case = cases
+                    .iter()
+                    .map(|claims| {
+                        let mut m = [0; 9];
+                        for &(truth, pred) in claims {
+                            m[usize::from(truth) * 3 + usize::from(pred)] += 1;
+                        }
+                        m
+                    })
+                    .collect();
+                (setup, per_case)
+            })
+            .collect();
         Self {
             lca_pairs,
             dcg_hits,
             ljp_claims,
+            lca_counts,
+            ljp_counts,
+        }
+    }
+
+    /// [`Instances::metric`] computed from summed per-case counts instead of
+    /// gathered instances: the same formulas on the same counts (so the same
+    /// values), without allocating per call, for resampling.
+    fn counted_metric(&self, metric: Metric, cases: &[usize]) -> Option<f64> {
+        match metric {
+            Metric::LcaMacroF1 | Metric::LcaAccComplete | Metric::LcaAccUnderspecified => {
+                let mut m = [0u64; 4];
+                for &c in cases {
+                    for (sum, n) in m.iter_mut().zip(self.lca_counts[c]) {
+                        *sum += n;
+                    }
+                }
+                if m.iter().sum::<u64>() == 0 {
+                    return None;
+                }
+                let class = |k: usize| ClassCounts {
+                    true_positives: m[k * 2 + k],
+                    false_positives: m[(1 - k) * 2 + k],
+                    false_negatives: m[k * 2 + (1 - k)],
+                };
+                match metric {
+                    Metric::LcaMacroF1 => Some((class(0).f1() + class(1).f1()) / 2.0),
+                    Metric::LcaAccComplete => class(0).recall(),
+                    _ => class(1).recall(),
+                }
+            }
+            Metric::DcgAccuracy => {
+                let (mut hits, mut n) = (0usize, 0usize);
+                for hit in cases.iter().filter_map(|&c| self.dcg_hits[c]) {
+                    n += 1;
+                    hits += usize::from(hit);
+                }
+                (n > 0).then(|| hits as f64 / n as f64)
+            }
+            Metric::LjpQwk(setup) => {
+                let per_case = self.ljp_counts.get(&setup)?;
+                let mut m = vec![0u64; 9];
+                for &c in cases {
+                    for (sum, n) in m.iter_mut().zip(per_case[c]) {
+                        *sum += n;
+                    }
+                }
+                if m.iter().sum::<u64>() == 0 {
+                    return None;
+                }
+                weighted_kappa(
+                    &ConfusionMatrix::from_counts(Verdict::ALL.len(), m)?,
+                    KappaWeights::Quadratic,
+                )
+            }
         }
     }
 
@@ -793,6 +881,45 @@ impl Instances {
             }
             Metric::DcgAccuracy => self.dcg(cases).map(|s| s.accuracy),
             Metric::LjpQwk(setup) => self.ljp(setup, cases)?.qwk,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::metrics::Xoshiro256StarStar;
+
+    /// Resampling sums per-case counts; it must give exactly what gathering
+    /// the instances gives, on any multiset of cases.
+    #[test]
+    fn counted_metrics_equal_gathered_metrics_bit_for_bit() {
+        let dataset =
+            crate::dataset::parse_dataset(&crate::synthetic::dataset_file(2)).unwrap_or_default();
+        assert!(!dataset.is_empty());
+        let mut rng = Xoshiro256StarStar::seed_from_u64(11);
+        for model in 0..3 {
+            let text = crate::synthetic::run_file(&dataset, model, 1, 3);
+            let Ok(run) = crate::run::parse_run(&text, &dataset) else {
+                panic!("a valid synthetic run");
+            };
+            let instances = Instances::new(&run, &dataset);
+            for size in [0, 1, 5, dataset.len()] {
+                for _ in 0..20 {
+                    let cases: Vec<usize> = (0..size)
+                        .map(|_| (rng.next_u64() % dataset.len() as u64) as usize)
+                        .collect();
+                    for metric in Metric::ALL {
+                        let gathered = instances.metric(metric, &cases);
+                        let counted = instances.counted_metric(metric, &cases);
+                        assert_eq!(
+                            gathered.map(f64::to_bits),
+                            counted.map(f64::to_bits),
+                            "{metric:?} on {cases:?}"
+                        );
+                    }
+                }
+            }
         }
     }
 }

@@ -122,6 +122,22 @@ impl ConfusionMatrix {
         Some(Self { n_classes, counts })
     }
 
+    /// A matrix of `n_classes` labels from its row-major counts
+    /// (`counts[t * n_classes + p]`), such as sums of per-unit matrices.
+    /// `None` when `counts` does not have `n_classes²` entries or `n_classes`
+    /// is 0 or above 256.
+    ///
+    /// ```
+    /// use engine::metrics::ConfusionMatrix;
+    /// let m = ConfusionMatrix::from_counts(2, vec![3, 1, 0, 2]).unwrap();
+    /// assert_eq!(m, ConfusionMatrix::from_labels(&[0, 0, 0, 0, 1, 1], &[0, 0, 0, 1, 1, 1], 2).unwrap());
+    /// assert!(ConfusionMatrix::from_counts(2, vec![1, 2, 3]).is_none());
+    /// ```
+    pub fn from_counts(n_classes: usize, counts: Vec<u64>) -> Option<Self> {
+        (n_classes > 0 && n_classes <= 256 && counts.len() == n_classes * n_classes)
+            .then_some(Self { n_classes, counts })
+    }
+
     /// The number of labels, `n_classes` of [`from_labels`](Self::from_labels).
     pub fn n_classes(&self) -> usize {
         self.n_classes
