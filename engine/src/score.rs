@@ -874,6 +874,9 @@ impl Instances {
         })
     }
 
+    /// `metric` from the gathered instances: the reference the counted path
+    /// ([`Instances::counted_metric`]) is tested against.
+    #[cfg(test)]
     fn metric(&self, metric: Metric, cases: &[usize]) -> Option<f64> {
         match metric {
             Metric::LcaMacroF1 | Metric::LcaAccComplete | Metric::LcaAccUnderspecified => {
