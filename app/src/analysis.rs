@@ -61,6 +61,12 @@ async fn blocking<T: Send + 'static>(
 
 /// Every entry of the dataset with its runs ready for resampling.
 pub async fn entries(db: &Db, dataset_id: i64) -> Result<Arc<Entries>, DbError> {
+    Ok(entries_at(db, dataset_id).await?.1)
+}
+
+/// [`entries`] with the run generation they were built at, so that figures
+/// cached against it need not ask the database again.
+async fn entries_at(db: &Db, dataset_id: i64) -> Result<(Generation, Arc<Entries>), DbError> {
     let generation = generation(db, dataset_id).await?;
     if let Some(hit) = with_cache(|c| {
         c.entries
@@ -68,7 +74,7 @@ pub async fn entries(db: &Db, dataset_id: i64) -> Result<Arc<Entries>, DbError> 
             .filter(|(g, _)| *g == generation)
             .map(|(_, e)| e.clone())
     }) {
-        return Ok(hit);
+        return Ok((generation, hit));
     }
     let cases = db::cases::all(db, dataset_id).await?;
     let stored = db::runs::all_items(db, dataset_id).await?;
@@ -97,7 +103,7 @@ pub async fn entries(db: &Db, dataset_id: i64) -> Result<Arc<Entries>, DbError> 
         c.intervals.retain(|(g, ..), _| *g == generation);
         c.entries = Some((generation, built.clone()));
     });
-    Ok(built)
+    Ok((generation, built))
 }
 
 /// Per entry, the 95% bootstrap interval of each column of `view` that has
@@ -108,8 +114,7 @@ pub async fn intervals(
     view: &View,
     columns: Vec<String>,
 ) -> Result<Intervals, DbError> {
-    let entries = entries(db, dataset_id).await?;
-    let generation = generation(db, dataset_id).await?;
+    let (generation, entries) = entries_at(db, dataset_id).await?;
     let key = (generation, view.task, view.setup);
     if let Some(hit) = with_cache(|c| c.intervals.get(&key).cloned()) {
         return Ok(hit);
