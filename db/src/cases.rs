@@ -125,10 +125,23 @@ pub async fn all(db: &Db, dataset_id: i64) -> Result<Arc<Vec<Case>>> {
     if let Some(cases) = db.cached_cases(dataset_id) {
         return Ok(cases);
     }
+    let mut conn = db.pool().acquire().await?;
+    all_on(&mut conn, db, dataset_id).await
+}
+
+/// [`all`] read on `conn` (say, inside a transaction), through the same cache.
+pub(crate) async fn all_on(
+    conn: &mut sqlx::SqliteConnection,
+    db: &Db,
+    dataset_id: i64,
+) -> Result<Arc<Vec<Case>>> {
+    if let Some(cases) = db.cached_cases(dataset_id) {
+        return Ok(cases);
+    }
     let data: Vec<String> =
         sqlx::query_scalar("SELECT data FROM cases WHERE dataset_id = ? ORDER BY position")
             .bind(dataset_id)
-            .fetch_all(db.pool())
+            .fetch_all(&mut *conn)
             .await?;
     let cases = Arc::new(data.iter().map(|d| parse(d)).collect::<Result<Vec<_>>>()?);
     db.cache_cases(dataset_id, Arc::clone(&cases));

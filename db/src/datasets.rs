@@ -52,7 +52,8 @@ pub fn content_hash(cases: &[Case]) -> String {
     hex::encode(Sha256::digest(to_jsonl(cases).as_bytes()))
 }
 
-const COLUMNS: &str = "id, name, version, content_hash, synthetic, source, case_count, created_at";
+pub(crate) const COLUMNS: &str =
+    "id, name, version, content_hash, synthetic, source, case_count, created_at";
 
 /// Stores validated `cases` as a dataset version in one transaction: a no-op if
 /// the same content is stored under `src.name`, else the next version.

@@ -112,6 +112,15 @@ impl Db {
     }
 }
 
+/// A transaction that takes SQLite's write lock at its start (`BEGIN
+/// IMMEDIATE`, waiting up to the busy timeout for another writer), so that
+/// nothing it reads can change before it commits: for writes decided by what
+/// they read first (a correction against a revision, an adjudication that
+/// applies one).
+pub(crate) async fn begin_write(db: &Db) -> Result<sqlx::Transaction<'static, sqlx::Sqlite>> {
+    Ok(db.pool.begin_with("BEGIN IMMEDIATE").await?)
+}
+
 /// The current time as stored: RFC 3339 UTC with seconds.
 pub(crate) fn now() -> String {
     chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)

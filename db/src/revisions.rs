@@ -10,6 +10,8 @@
 use engine::dataset::{validate_case, Case};
 use serde::{Deserialize, Serialize};
 
+use sqlx::SqliteConnection;
+
 use crate::datasets::{DatasetInfo, ImportSource};
 use crate::users::User;
 use crate::{now, Db, DbError, Result};
@@ -44,10 +46,6 @@ pub enum CorrectionOutcome {
     Stale { current: Box<Revision> },
 }
 
-/// Corrections are checked and written one at a time in this process; the
-/// unique revision number is the backstop across processes.
-static WRITER: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
-
 type RevisionRow = (i64, String, Option<String>, String, i64, String);
 
 fn revision(
@@ -71,38 +69,80 @@ const SELECT: &str = "SELECT r.revision, r.data, u.name, r.reason, r.dataset_ver
 /// Every revision of a case, oldest first; empty when it was never corrected
 /// (then the imported case is revision 1).
 pub async fn history(db: &Db, dataset_name: &str, case_id: &str) -> Result<Vec<Revision>> {
+    let mut conn = db.pool().acquire().await?;
+    history_on(&mut conn, dataset_name, case_id).await
+}
+
+pub(crate) async fn history_on(
+    conn: &mut SqliteConnection,
+    dataset_name: &str,
+    case_id: &str,
+) -> Result<Vec<Revision>> {
     let rows: Vec<RevisionRow> = sqlx::query_as(&format!("{SELECT} ORDER BY r.revision"))
         .bind(dataset_name)
         .bind(case_id)
-        .fetch_all(db.pool())
+        .fetch_all(&mut *conn)
         .await?;
     rows.into_iter().map(revision).collect()
 }
 
 /// The revision number of a case as it stands (1 when never corrected).
 pub async fn current_revision(db: &Db, dataset_name: &str, case_id: &str) -> Result<i64> {
+    let mut conn = db.pool().acquire().await?;
+    current_revision_on(&mut conn, dataset_name, case_id).await
+}
+
+pub(crate) async fn current_revision_on(
+    conn: &mut SqliteConnection,
+    dataset_name: &str,
+    case_id: &str,
+) -> Result<i64> {
     let n: Option<i64> = sqlx::query_scalar(
         "SELECT MAX(revision) FROM case_revisions WHERE dataset_name = ? AND case_id = ?",
     )
     .bind(dataset_name)
     .bind(case_id)
-    .fetch_one(db.pool())
+    .fetch_one(&mut *conn)
     .await?;
     Ok(n.unwrap_or(1))
 }
 
-/// Saves `corrected` (a case of `dataset`, the current version) as the next
-/// revision, if the case still stands at `base_revision`; see the module
-/// documentation. `reason` must not be blank; the corrected case must be
-/// valid (§2) and keep its id.
+/// Saves `corrected` (a case of dataset `dataset_name`) as the next revision,
+/// if the case still stands at `base_revision`; see the module documentation.
+/// `reason` must not be blank; the corrected case must be valid (§2) and keep
+/// its id. The new dataset version is built from the newest version of the
+/// name as it stands when the write begins, so two corrections of different
+/// cases saved at once both survive.
 pub async fn correct_case(
     db: &Db,
-    dataset: &DatasetInfo,
+    dataset_name: &str,
     corrected: &Case,
     base_revision: i64,
     author: &User,
     reason: &str,
 ) -> Result<CorrectionOutcome> {
+    check_correction(corrected, reason)?;
+    let mut tx = crate::begin_write(db).await?;
+    let saved = match correct_in(
+        &mut tx,
+        db,
+        dataset_name,
+        corrected,
+        base_revision,
+        author,
+        reason,
+    )
+    .await?
+    {
+        Prepared::Saved(saved) => saved,
+        Prepared::Stale(current) => return Ok(CorrectionOutcome::Stale { current }),
+    };
+    tx.commit().await.map_err(unique_is_conflict)?;
+    saved.announce(db).await
+}
+
+/// The checks of a correction that need no database.
+pub(crate) fn check_correction(corrected: &Case, reason: &str) -> Result<()> {
     if reason.trim().is_empty() {
         return Err(DbError::Invalid("give a reason for the correction".into()));
     }
@@ -110,23 +150,92 @@ pub async fn correct_case(
         let field = if e.field.is_empty() { "case" } else { &e.field };
         return Err(DbError::Invalid(format!("field {field}: {}", e.message)));
     }
-    let _writer = WRITER.lock().await;
-    let cases = crate::cases::all(db, dataset.id).await?;
+    Ok(())
+}
+
+fn unique_is_conflict(e: sqlx::Error) -> DbError {
+    match e {
+        sqlx::Error::Database(d) if d.is_unique_violation() => {
+            DbError::Conflict("someone saved this case at the same moment; reload it".into())
+        }
+        other => other.into(),
+    }
+}
+
+/// A correction written in a transaction that is not committed yet.
+#[derive(Debug)]
+pub(crate) enum Prepared {
+    Saved(Saved),
+    /// The case stands at a newer revision than the base: nothing was written.
+    Stale(Box<Revision>),
+}
+
+/// What a prepared correction wrote; [`Saved::announce`] after the commit.
+#[derive(Debug)]
+pub(crate) struct Saved {
+    revision: i64,
+    dataset_id: i64,
+    case_id: String,
+    runs_carried: usize,
+    runs_dropped: Vec<String>,
+}
+
+impl Saved {
+    /// Tells the change feed, and gives the outcome with the new version.
+    pub(crate) async fn announce(self, db: &Db) -> Result<CorrectionOutcome> {
+        let dataset = crate::datasets::by_id(db, self.dataset_id).await?;
+        db.notify(crate::events::Change::CaseCorrected {
+            dataset_id: self.dataset_id,
+            case_id: self.case_id,
+        });
+        Ok(CorrectionOutcome::Saved {
+            revision: self.revision,
+            dataset,
+            runs_carried: self.runs_carried,
+            runs_dropped: self.runs_dropped,
+        })
+    }
+}
+
+/// The newest version of the dataset `name`, read on `conn`.
+pub(crate) async fn newest_version(conn: &mut SqliteConnection, name: &str) -> Result<DatasetInfo> {
+    sqlx::query_as(&format!(
+        "SELECT {} FROM datasets WHERE name = ? ORDER BY version DESC LIMIT 1",
+        crate::datasets::COLUMNS
+    ))
+    .bind(name)
+    .fetch_optional(&mut *conn)
+    .await?
+    .ok_or_else(|| DbError::NotFound(format!("no dataset named {name}")))
+}
+
+/// The correction written on `tx`, which must hold the write lock from its
+/// start ([`crate::begin_write`]) so that what it reads cannot change before
+/// it commits. [`check_correction`] first.
+pub(crate) async fn correct_in(
+    tx: &mut SqliteConnection,
+    db: &Db,
+    dataset_name: &str,
+    corrected: &Case,
+    base_revision: i64,
+    author: &User,
+    reason: &str,
+) -> Result<Prepared> {
+    let dataset = newest_version(tx, dataset_name).await?;
+    let cases = crate::cases::all_on(tx, db, dataset.id).await?;
     let Some(position) = cases.iter().position(|c| c.case_id == corrected.case_id) else {
         return Err(DbError::NotFound(format!(
             "no case {} in dataset {} version {}",
             corrected.case_id, dataset.name, dataset.version
         )));
     };
-    let current = current_revision(db, &dataset.name, &corrected.case_id).await?;
+    let current = current_revision_on(tx, &dataset.name, &corrected.case_id).await?;
     if current != base_revision {
-        let newest = history(db, &dataset.name, &corrected.case_id)
+        let newest = history_on(tx, &dataset.name, &corrected.case_id)
             .await?
             .pop()
             .ok_or_else(|| DbError::Corrupt("a revision number without its row".into()))?;
-        return Ok(CorrectionOutcome::Stale {
-            current: Box::new(newest),
-        });
+        return Ok(Prepared::Stale(Box::new(newest)));
     }
     if cases[position] == *corrected {
         return Err(DbError::Invalid("the correction changes nothing".into()));
@@ -134,14 +243,13 @@ pub async fn correct_case(
     let mut next_cases = cases.to_vec();
     next_cases[position] = corrected.clone();
 
-    let mut tx = db.pool().begin().await?;
     let src = ImportSource {
         name: &dataset.name,
         source: &format!("correction of {} by {}", corrected.case_id, author.name),
         synthetic: dataset.synthetic,
     };
     let new_id =
-        match crate::datasets::import_in(&mut tx, src, &next_cases).await? {
+        match crate::datasets::import_in(tx, src, &next_cases).await? {
             Err(id) => id,
             // The corrected content is an earlier version's: make it current again.
             Ok(_) => return Err(DbError::Conflict(
@@ -155,8 +263,8 @@ pub async fn correct_case(
         .await?;
     if current == 1 {
         insert_revision(
-            &mut tx,
-            dataset,
+            tx,
+            &dataset,
             &cases[position],
             1,
             None,
@@ -166,8 +274,8 @@ pub async fn correct_case(
         .await?;
     }
     insert_revision(
-        &mut tx,
-        dataset,
+        tx,
+        &dataset,
         corrected,
         current + 1,
         Some(author.id),
@@ -175,28 +283,18 @@ pub async fn correct_case(
         new_version,
     )
     .await?;
-    let (runs_carried, runs_dropped) = carry_runs(&mut tx, dataset.id, new_id, &next_cases).await?;
-    tx.commit().await.map_err(|e| match e {
-        sqlx::Error::Database(d) if d.is_unique_violation() => {
-            DbError::Conflict("someone saved this case at the same moment; reload it".into())
-        }
-        other => other.into(),
-    })?;
-    let dataset = crate::datasets::by_id(db, new_id).await?;
-    db.notify(crate::events::Change::CaseCorrected {
+    let (runs_carried, runs_dropped) = carry_runs(tx, dataset.id, new_id, &next_cases).await?;
+    Ok(Prepared::Saved(Saved {
+        revision: current + 1,
         dataset_id: new_id,
         case_id: corrected.case_id.clone(),
-    });
-    Ok(CorrectionOutcome::Saved {
-        revision: current + 1,
-        dataset,
         runs_carried,
         runs_dropped,
-    })
+    }))
 }
 
 async fn insert_revision(
-    tx: &mut sqlx::SqliteConnection,
+    tx: &mut SqliteConnection,
     dataset: &DatasetInfo,
     case: &Case,
     revision: i64,
@@ -231,7 +329,7 @@ async fn insert_revision(
 /// Copies the runs of dataset `from` to `to`, each re-parsed against `cases`
 /// (the new version's) and re-scored; a run that no longer parses stays behind.
 async fn carry_runs(
-    tx: &mut sqlx::SqliteConnection,
+    tx: &mut SqliteConnection,
     from: i64,
     to: i64,
     cases: &[Case],

@@ -71,7 +71,7 @@ async fn a_correction_is_a_new_version_with_the_runs_rescored() {
         Verdict::Dismissed
     };
     fixed.consultations.complete[0].content.push_str("（补充）");
-    let outcome = correct_case(&db, &v1, &fixed, 1, &admin, "判决结果核对有误")
+    let outcome = correct_case(&db, &v1.name, &fixed, 1, &admin, "判决结果核对有误")
         .await
         .expect("saved");
     let CorrectionOutcome::Saved {
@@ -129,7 +129,7 @@ async fn a_save_from_an_outdated_revision_gets_the_newer_one_and_changes_nothing
         .content
         .push_str("第二位专家的修改");
 
-    let saved = correct_case(&db, &v1, &first, 1, &admin, "一")
+    let saved = correct_case(&db, &v1.name, &first, 1, &admin, "一")
         .await
         .expect("saved");
     assert!(matches!(
@@ -146,7 +146,7 @@ async fn a_save_from_an_outdated_revision_gets_the_newer_one_and_changes_nothing
         .await
         .expect("q")
         .expect("current");
-    let stale = correct_case(&db, &v2, &second, 1, &admin, "二")
+    let stale = correct_case(&db, &v2.name, &second, 1, &admin, "二")
         .await
         .expect("answered");
     match stale {
@@ -169,7 +169,7 @@ async fn invalid_corrections_are_refused_and_store_nothing() {
     unequal.consultations.complete.pop();
     let before = (rows(&db, "datasets").await, rows(&db, "runs").await);
     for (bad, reason) in [(&unequal, "r"), (&original, "r"), (&original, "  ")] {
-        let err = correct_case(&db, &v1, bad, 1, &admin, reason).await;
+        let err = correct_case(&db, &v1.name, bad, 1, &admin, reason).await;
         assert!(err.is_err(), "{err:?}");
     }
     assert_eq!(
@@ -190,7 +190,7 @@ async fn a_correction_that_invalidates_a_run_leaves_it_on_the_old_version() {
         runs_carried,
         runs_dropped,
         ..
-    } = correct_case(&db, &v1, &fewer, 1, &admin, "删去重复的诉讼请求")
+    } = correct_case(&db, &v1.name, &fewer, 1, &admin, "删去重复的诉讼请求")
         .await
         .expect("saved")
     else {
@@ -203,4 +203,30 @@ async fn a_correction_that_invalidates_a_run_leaves_it_on_the_old_version() {
     );
     assert_eq!(db::runs::count(&db, v2.id).await.expect("count"), 0);
     assert_eq!(db::runs::count(&db, v1.id).await.expect("count"), 1);
+}
+
+/// Two people correct different cases, both having opened the same dataset
+/// version: the second correction is built on the first's version, so both
+/// survive (neither author is told anything, as their cases differ).
+#[tokio::test]
+async fn corrections_of_different_cases_from_one_version_both_survive() {
+    let (db, _dir, v1, admin) = fixture().await;
+    let mut a = case(&db, v1.id, "DEMO-0001").await;
+    a.consultations.complete[0].content.push_str("（甲改）");
+    let mut b = case(&db, v1.id, "DEMO-0002").await;
+    b.consultations.complete[0].content.push_str("（乙改）");
+    // Both start from v1, where each case stands at revision 1.
+    correct_case(&db, &v1.name, &a, 1, &admin, "甲")
+        .await
+        .expect("first");
+    let CorrectionOutcome::Saved { dataset: v3, .. } =
+        correct_case(&db, &v1.name, &b, 1, &admin, "乙")
+            .await
+            .expect("second")
+    else {
+        panic!("the second correction is of another case, so it is not stale");
+    };
+    assert_eq!(v3.version, 3);
+    assert_eq!(case(&db, v3.id, "DEMO-0001").await, a, "the first survives");
+    assert_eq!(case(&db, v3.id, "DEMO-0002").await, b);
 }

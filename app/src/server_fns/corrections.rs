@@ -102,9 +102,10 @@ pub async fn save_case_correction(
     })?;
     let db = db()?;
     let dataset = current_dataset(&db).await?;
-    let outcome = db::revisions::correct_case(&db, &dataset, &case, base_revision, &user, &reason)
-        .await
-        .map_err(from_db)?;
+    let outcome =
+        db::revisions::correct_case(&db, &dataset.name, &case, base_revision, &user, &reason)
+            .await
+            .map_err(from_db)?;
     Ok(match outcome {
         CorrectionOutcome::Saved {
             revision,

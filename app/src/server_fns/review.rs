@@ -498,7 +498,7 @@ mod ssr {
             .await
             .map_err(from_db)?;
         let why = format!("seed review #{id}: {reason}");
-        match db::revisions::correct_case(db, &dataset, &case, base, user, &why).await {
+        match db::revisions::correct_case(db, &dataset.name, &case, base, user, &why).await {
             Ok(db::revisions::CorrectionOutcome::Saved { .. }) => Ok(()),
             Ok(db::revisions::CorrectionOutcome::Stale { current }) => Err(bad_request(format!(
                 "the adjudication is recorded, but the case changed meanwhile (revision {}); apply the correction again from the case page",
