@@ -98,6 +98,10 @@ pub fn from_db(e: DbError) -> ServerFnError {
             set_status(StatusCode::BAD_REQUEST);
             ServerFnError::new(msg)
         }
+        DbError::Forbidden(msg) => {
+            set_status(StatusCode::FORBIDDEN);
+            ServerFnError::new(msg)
+        }
         other => internal(other),
     }
 }
@@ -129,7 +133,7 @@ pub async fn require(permission: engine::accounts::Permission) -> Result<User, S
             set_status(StatusCode::UNAUTHORIZED);
             Err(ServerFnError::new("sign in first"))
         }
-        Some(user) if !user.role.allows(permission) => {
+        Some(user) if !user.allows(permission) => {
             set_status(StatusCode::FORBIDDEN);
             Err(ServerFnError::new("your role may not do this"))
         }

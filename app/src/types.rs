@@ -12,6 +12,31 @@ use serde::{Deserialize, Serialize};
 pub struct UserView {
     pub name: String,
     pub role: Role,
+    /// An expert designated to adjudicate review items.
+    #[serde(default)]
+    pub adjudicator: bool,
+}
+
+impl UserView {
+    /// What the account may do (pages only hide; the server decides).
+    pub fn allows(&self, permission: engine::accounts::Permission) -> bool {
+        engine::accounts::Standing {
+            role: self.role,
+            adjudicator: self.adjudicator,
+        }
+        .allows(permission)
+    }
+}
+
+#[cfg(feature = "ssr")]
+impl From<db::users::User> for UserView {
+    fn from(u: db::users::User) -> Self {
+        UserView {
+            name: u.name,
+            role: u.role,
+            adjudicator: u.adjudicator,
+        }
+    }
 }
 
 /// The dataset version a page shows.

@@ -42,6 +42,9 @@ pub enum DbError {
     NotFound(String),
     #[error("{0}")]
     Conflict(String),
+    /// The account may not do this to this record (its role may in general).
+    #[error("{0}")]
+    Forbidden(String),
     #[error("invalid: {0}")]
     Invalid(String),
     #[error("database error: {0}")]

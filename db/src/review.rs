@@ -6,8 +6,10 @@
 //! label or another expert's label or comment: [`item_for_viewer`] reveals
 //! them only once the viewer has submitted, [`queue`] gives statuses only,
 //! and [`dashboard`] computes an expert's figures over the items they have
-//! submitted. What shows every label ([`adjudication_queue`], [`export`]) asks
-//! for an [`Adjudicator`], which only an account allowed to adjudicate yields.
+//! submitted. What shows every label asks for proof: [`adjudication_queue`]
+//! an [`Adjudicator`] (an admin, or an expert an admin designated, who still
+//! labels their own items blind and never adjudicates them), [`export`] a
+//! [`Manager`] (an admin).
 //!
 //! **Life of an item.** Created by an admin from the current dataset version
 //! (one per seed case, one per case, or a stratified sample of stored judge
@@ -37,10 +39,11 @@ use engine::review::{
 use engine::run::{parse_run, Task};
 use engine::vocab::Class;
 use serde_json::{json, Value};
-use sqlx::{Sqlite, Transaction};
+use sqlx::{Sqlite, SqliteConnection, Transaction};
 
 use crate::datasets::DatasetInfo;
 use crate::events::Change;
+use crate::revisions::{CorrectionOutcome, Prepared};
 use crate::users::User;
 use crate::{now, Db, DbError, Result};
 
@@ -76,22 +79,53 @@ pub struct JudgeSample {
     pub seed: u64,
 }
 
-/// Proof that an account may see every label (it may adjudicate): the key to
-/// the functions that show labels regardless of who submitted what.
+/// Proof that an account may adjudicate: an admin, or an expert an admin
+/// designated ([`crate::users::set_adjudicator`]). It opens the adjudication
+/// queue, which shows every label of the items waiting there. A designated
+/// expert never adjudicates an item assigned to them, and stays blind on
+/// their own items until they submit, like any expert.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Adjudicator(User);
 
 impl Adjudicator {
-    /// The account, if its role may adjudicate.
+    /// The account, if it may adjudicate.
     pub fn of(user: User) -> Option<Self> {
-        user.role
-            .allows(Permission::Adjudicate)
+        user.allows(Permission::Adjudicate)
             .then_some(Adjudicator(user))
     }
 
     pub fn user(&self) -> &User {
         &self.0
     }
+
+    /// Whether this adjudicator may decide an item with these assignments:
+    /// not when they are one of its experts.
+    fn may_decide(&self, assignments: &[&AssignmentRow]) -> bool {
+        !assignments.iter().any(|a| a.expert_id == self.0.id)
+    }
+}
+
+/// Proof that an account manages review (an admin): the key to the export of
+/// every label of every item.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Manager(User);
+
+impl Manager {
+    /// The account, if it may manage review.
+    pub fn of(user: User) -> Option<Self> {
+        user.allows(Permission::ManageReview)
+            .then_some(Manager(user))
+    }
+}
+
+/// Whether `viewer` sees every label of an item with these assignments: an
+/// adjudicator does, except on an item assigned to them that they have not
+/// submitted yet (there they are blind like any expert).
+fn sees_all(viewer: &User, assignments: &[&AssignmentRow]) -> bool {
+    viewer.allows(Permission::Adjudicate)
+        && !assignments
+            .iter()
+            .any(|a| a.expert_id == viewer.id && a.submitted_at.is_none())
 }
 
 /// Where an item stands, for one viewer.
@@ -195,6 +229,28 @@ pub struct AdjudicationEntry {
     pub target: Option<String>,
     pub submissions: Vec<Submission>,
     pub judge_label: Option<String>,
+    /// For a seed dialogue: the case has been corrected since the item was
+    /// made, so no expert's corrected case can be applied over it (the
+    /// experts may agree and the item still wait here).
+    pub case_changed: bool,
+}
+
+/// What an adjudication did besides recording the final label.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Adjudicated {
+    /// The correction it applied (a seed dialogue adjudicated `correct`), in
+    /// the same transaction: its revision and the new dataset version.
+    pub correction: Option<CorrectionOutcome>,
+}
+
+/// What a submission did besides recording the label.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Submitted {
+    /// Every expert has submitted and they agree: the item is final.
+    pub final_label: Option<String>,
+    /// The correction the agreement applied (every expert proposed the same
+    /// corrected seed case), in the same transaction.
+    pub correction: Option<CorrectionOutcome>,
 }
 
 /// One expert's progress: labels submitted, items assigned.
@@ -336,9 +392,13 @@ fn not_found(id: i64) -> DbError {
 }
 
 async fn item_row(db: &Db, id: i64) -> Result<ItemRow> {
+    item_row_on(&mut *db.pool().acquire().await?, id).await
+}
+
+async fn item_row_on(conn: &mut SqliteConnection, id: i64) -> Result<ItemRow> {
     sqlx::query_as(&format!("{ITEM_SELECT} WHERE i.id = ?"))
         .bind(id)
-        .fetch_optional(db.pool())
+        .fetch_optional(&mut *conn)
         .await?
         .ok_or_else(|| not_found(id))
 }
@@ -353,11 +413,15 @@ async fn item_rows(db: &Db, dataset_name: &str) -> Result<Vec<ItemRow>> {
 }
 
 async fn assignments_of(db: &Db, item_id: i64) -> Result<Vec<AssignmentRow>> {
+    assignments_on(&mut *db.pool().acquire().await?, item_id).await
+}
+
+async fn assignments_on(conn: &mut SqliteConnection, item_id: i64) -> Result<Vec<AssignmentRow>> {
     Ok(sqlx::query_as(&format!(
         "{ASSIGNMENT_SELECT} WHERE a.item_id = ? ORDER BY a.expert_id"
     ))
     .bind(item_id)
-    .fetch_all(db.pool())
+    .fetch_all(&mut *conn)
     .await?)
 }
 
@@ -382,7 +446,17 @@ async fn assignments_by_item(
 
 /// The case `case_id` of dataset version `dataset_id`, if it is there.
 async fn case_of(db: &Db, dataset_id: i64, case_id: &str) -> Result<Option<Case>> {
-    let cases = crate::cases::all(db, dataset_id).await?;
+    case_on(&mut *db.pool().acquire().await?, db, dataset_id, case_id).await
+}
+
+/// [`case_of`] read on `conn`. `dataset_id` must be a committed version.
+async fn case_on(
+    conn: &mut SqliteConnection,
+    db: &Db,
+    dataset_id: i64,
+    case_id: &str,
+) -> Result<Option<Case>> {
+    let cases = crate::cases::all_on(conn, db, dataset_id).await?;
     Ok(cases.iter().find(|c| c.case_id == case_id).cloned())
 }
 
@@ -775,7 +849,7 @@ pub async fn queue(db: &Db, dataset_name: &str, expert: &User) -> Result<Vec<Que
 pub async fn item_for_viewer(db: &Db, id: i64, viewer: &User) -> Result<ItemView> {
     let item = item_row(db, id).await?;
     let rows = assignments_of(db, id).await?;
-    let privileged = viewer.role.allows(Permission::Adjudicate);
+    let privileged = sees_all(viewer, &rows.iter().collect::<Vec<_>>());
     let mine = rows.iter().find(|a| a.expert_id == viewer.id);
     if mine.is_none() && !privileged {
         return Err(not_found(id));
@@ -909,7 +983,14 @@ fn corrected_case(case: &Case, proposal: &str) -> Result<Case> {
         missing_facts: Some(proposed.missing_facts),
         claims: Some(proposed.claims),
     };
-    apply_correction(case, &correction).map_err(|e| DbError::Invalid(e.to_string()))
+    let corrected =
+        apply_correction(case, &correction).map_err(|e| DbError::Invalid(e.to_string()))?;
+    if corrected == *case {
+        return Err(DbError::Invalid(
+            "the corrected case changes nothing; label the seed approve instead".into(),
+        ));
+    }
+    Ok(corrected)
 }
 
 /// The label in its stored form, and the corrected case of a seed correction.
@@ -951,8 +1032,14 @@ fn checked_label(
 /// keeps it in the history. Refused for an item not assigned to the expert
 /// (not found), a final item, or a label outside the item's label space
 /// ([`engine::review::canonical_label`]; a seed correction is checked with
-/// [`engine::review::apply_correction`]). When every expert has submitted and
-/// they agree, the item becomes final.
+/// [`engine::review::apply_correction`] and must change something).
+///
+/// When every expert has submitted and they agree, the item becomes final.
+/// If they agree on a corrected seed case, the correction is saved in the
+/// same transaction (a case revision by the expert who submitted last and a
+/// new dataset version, [`crate::revisions`]), unless the case has been
+/// corrected since the item was made: then nothing is applied over the newer
+/// revision and the item waits for an adjudicator.
 pub async fn submit(
     db: &Db,
     id: i64,
@@ -960,7 +1047,7 @@ pub async fn submit(
     label: &str,
     comment: &str,
     proposal: Option<&str>,
-) -> Result<()> {
+) -> Result<Submitted> {
     let item = item_row(db, id).await?;
     if !assignments_of(db, id)
         .await?
@@ -976,7 +1063,7 @@ pub async fn submit(
     check_comment(comment, "comment")?;
     let proposal = proposal.as_ref().map(to_json).transpose()?;
 
-    let mut tx = db.pool().begin().await?;
+    let mut tx = crate::begin_write(db).await?;
     let at = now();
     let done = sqlx::query(
         "UPDATE review_assignments
@@ -1009,38 +1096,119 @@ pub async fn submit(
         &at,
     )
     .await?;
-    let rows: Vec<(Option<String>, Option<String>)> = sqlx::query_as(
-        "SELECT label, proposal FROM review_assignments WHERE item_id = ? ORDER BY expert_id",
-    )
-    .bind(id)
-    .fetch_all(&mut *tx)
-    .await?;
+    let rows = assignments_on(&mut tx, id).await?;
     let mut submitted = Vec::with_capacity(rows.len());
-    for (label, proposal) in &rows {
-        if let Some(label) = label {
-            submitted.push((label.as_str(), parse_case(proposal.as_deref())?));
+    for row in &rows {
+        if let Some(label) = &row.label {
+            submitted.push((label.as_str(), parse_case(row.proposal.as_deref())?));
         }
     }
+    let mut outcome = Submitted::default();
+    let mut saved = None;
     if rows.len() >= EXPERTS_PER_ITEM && submitted.len() == rows.len() {
         let pairs: Vec<(&str, Option<&Case>)> =
             submitted.iter().map(|(l, p)| (*l, p.as_ref())).collect();
         if let Some(agreement) = agreed(kind, task, &pairs) {
-            sqlx::query(
-                "UPDATE review_items SET final_label = ?, final_proposal = ?,
-                     final_source = 'agreed', final_reason = NULL, final_by = NULL, final_at = ?
-                 WHERE id = ?",
-            )
-            .bind(&agreement.label)
-            .bind(agreement.proposal.as_ref().map(to_json).transpose()?)
-            .bind(&at)
-            .bind(id)
-            .execute(&mut *tx)
-            .await?;
+            let applicable = match &agreement.proposal {
+                None => true,
+                Some(corrected) => {
+                    let names: Vec<&str> = rows.iter().map(|a| a.expert.as_str()).collect();
+                    let mut why = format!("seed review #{id}, agreed by {}", names.join(", "));
+                    let comments: Vec<&str> = rows
+                        .iter()
+                        .filter_map(|a| a.comment.as_deref().map(str::trim))
+                        .filter(|c| !c.is_empty())
+                        .collect();
+                    if !comments.is_empty() {
+                        why.push_str(": ");
+                        why.push_str(&comments.join(" / "));
+                    }
+                    match apply_seed_correction(&mut tx, db, &item, corrected, expert, &why).await?
+                    {
+                        Ok(s) => {
+                            saved = Some(s);
+                            true
+                        }
+                        Err(_changed) => false,
+                    }
+                }
+            };
+            if applicable {
+                sqlx::query(
+                    "UPDATE review_items SET final_label = ?, final_proposal = ?,
+                         final_source = 'agreed', final_reason = NULL, final_by = NULL, final_at = ?
+                     WHERE id = ?",
+                )
+                .bind(&agreement.label)
+                .bind(agreement.proposal.as_ref().map(to_json).transpose()?)
+                .bind(&at)
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+                outcome.final_label = Some(agreement.label);
+            }
         }
     }
     tx.commit().await?;
     db.notify(Change::ReviewChanged { item_id: id });
-    Ok(())
+    if let Some(saved) = saved {
+        outcome.correction = Some(saved.announce(db).await?);
+    }
+    Ok(outcome)
+}
+
+/// How a seed item's case stands against the newest dataset version: the
+/// case as the item shows it, and (when it has been corrected since) the
+/// newer revision.
+async fn seed_case_change(
+    tx: &mut SqliteConnection,
+    db: &Db,
+    item: &ItemRow,
+) -> Result<(Case, Option<crate::revisions::Revision>)> {
+    let shown = case_on(tx, db, item.dataset_id, &item.case_id)
+        .await?
+        .ok_or_else(|| DbError::Invalid("the case of this item is no longer stored".into()))?;
+    let newest = crate::revisions::newest_version(tx, &item.dataset_name).await?;
+    let current = case_on(tx, db, newest.id, &item.case_id).await?;
+    if current.as_ref() == Some(&shown) {
+        return Ok((shown, None));
+    }
+    let newer = crate::revisions::history_on(tx, &item.dataset_name, &item.case_id)
+        .await?
+        .pop();
+    match newer {
+        Some(newer) => Ok((shown, Some(newer))),
+        None => Err(DbError::Conflict(format!(
+            "case {} is no longer in dataset {}",
+            item.case_id, item.dataset_name
+        ))),
+    }
+}
+
+/// Saves `corrected` as the next revision of the seed item's case, on `tx`
+/// (which holds the write lock). `Ok(Err(newer))` when the case has been
+/// corrected since the item was made: nothing is written, since the experts'
+/// case was made from the older one.
+async fn apply_seed_correction(
+    tx: &mut SqliteConnection,
+    db: &Db,
+    item: &ItemRow,
+    corrected: &Case,
+    author: &User,
+    why: &str,
+) -> Result<std::result::Result<crate::revisions::Saved, Box<crate::revisions::Revision>>> {
+    let (_, newer) = seed_case_change(tx, db, item).await?;
+    if let Some(newer) = newer {
+        return Ok(Err(Box::new(newer)));
+    }
+    crate::revisions::check_correction(corrected, why)?;
+    let base = crate::revisions::current_revision_on(tx, &item.dataset_name, &item.case_id).await?;
+    match crate::revisions::correct_in(tx, db, &item.dataset_name, corrected, base, author, why)
+        .await?
+    {
+        Prepared::Saved(saved) => Ok(Ok(saved)),
+        Prepared::Stale(newer) => Ok(Err(newer)),
+    }
 }
 
 #[expect(clippy::too_many_arguments, reason = "one column each")]
@@ -1073,26 +1241,31 @@ async fn insert_history(
 }
 
 /// The items of the dataset waiting for an adjudicator (every expert
-/// submitted, they disagree), by id, with every label.
+/// submitted, they disagree), by id, with every label; for a designated
+/// expert, without the items assigned to them.
 pub async fn adjudication_queue(
     db: &Db,
     dataset_name: &str,
-    _adjudicator: &Adjudicator,
+    adjudicator: &Adjudicator,
 ) -> Result<Vec<AdjudicationEntry>> {
     let items = item_rows(db, dataset_name).await?;
     let assignments = assignments_by_item(db, dataset_name).await?;
+    let mut conn = db.pool().acquire().await?;
     let mut queue = Vec::new();
     for item in &items {
         let rows: Vec<&AssignmentRow> = assignments
             .get(&item.id)
             .map(|rows| rows.iter().collect())
             .unwrap_or_default();
-        if item_status(item, &rows) != ItemStatus::Adjudication {
+        if item_status(item, &rows) != ItemStatus::Adjudication || !adjudicator.may_decide(&rows) {
             continue;
         }
+        let kind = item.kind()?;
+        let case_changed = kind == ReviewKind::SeedDialogue
+            && seed_case_change(&mut conn, db, item).await?.1.is_some();
         queue.push(AdjudicationEntry {
             id: item.id,
-            kind: item.kind()?,
+            kind,
             case_id: item.case_id.clone(),
             task: item.task()?,
             target: item.target.clone(),
@@ -1102,6 +1275,7 @@ pub async fn adjudication_queue(
                 .filter_map(Result::transpose)
                 .collect::<Result<Vec<_>>>()?,
             judge_label: item.judge_label.clone(),
+            case_changed,
         });
     }
     Ok(queue)
@@ -1112,23 +1286,35 @@ pub async fn adjudication_queue(
 ///
 /// The label is checked as an expert's is. For a seed dialogue it is
 /// `approve`, or `correct` to adopt the experts' corrected case (when they
-/// proposed one, or the same one), or `correct:NAME` to adopt expert NAME's.
-/// Refused without a reason, for an item that is not waiting for
-/// adjudication (not every expert has submitted, or they agreed).
+/// proposed one, or the same one), or `correct:NAME` to adopt expert NAME's;
+/// a correction is saved in the same transaction as the final label (a case
+/// revision by the adjudicator and a new dataset version), so either both
+/// are stored or neither. Refused without a reason; for an item that is not
+/// waiting for adjudication (not every expert has submitted, or they agreed);
+/// for a designated expert, on an item assigned to them (forbidden); and for
+/// a correction when the case has been corrected since the item was made
+/// (nothing is applied over the newer revision: adjudicate `approve` and
+/// correct the case on its page).
 pub async fn adjudicate(
     db: &Db,
     id: i64,
     adjudicator: &Adjudicator,
     label: &str,
     reason: &str,
-) -> Result<()> {
+) -> Result<Adjudicated> {
     if reason.trim().is_empty() {
         return Err(DbError::Invalid("an adjudication needs a reason".into()));
     }
     check_comment(reason, "reason")?;
-    let item = item_row(db, id).await?;
-    let rows = assignments_of(db, id).await?;
+    let mut tx = crate::begin_write(db).await?;
+    let item = item_row_on(&mut tx, id).await?;
+    let rows = assignments_on(&mut tx, id).await?;
     let all: Vec<&AssignmentRow> = rows.iter().collect();
+    if !adjudicator.may_decide(&all) {
+        return Err(DbError::Forbidden(format!(
+            "you are one of the experts of review item {id}; another adjudicator decides it"
+        )));
+    }
     let status = item_status(&item, &all);
     let adjudicable = status == ItemStatus::Adjudication
         || (status == ItemStatus::Final && item.final_source.as_deref() == Some("adjudicated"));
@@ -1145,12 +1331,36 @@ pub async fn adjudicate(
     let (label, proposal) = if kind == ReviewKind::SeedDialogue {
         seed_adjudication(label, &rows)?
     } else {
-        let case = case_of(db, item.dataset_id, &item.case_id).await?;
+        let case = case_on(&mut tx, db, item.dataset_id, &item.case_id).await?;
         checked_label(kind, task, case.as_ref(), label, None)?
     };
+    let saved = match &proposal {
+        None => None,
+        Some(corrected) => {
+            let why = format!("seed review #{id}: {}", reason.trim());
+            match apply_seed_correction(&mut tx, db, &item, corrected, adjudicator.user(), &why)
+                .await?
+            {
+                Ok(saved) => Some(saved),
+                Err(newer) => {
+                    return Err(DbError::Conflict(format!(
+                        "case {} has been corrected since this item was made (revision {}{}: {}); \
+                         the experts' corrected case was made from the older one, so nothing was \
+                         saved. Adjudicate approve, and correct the case on its page.",
+                        item.case_id,
+                        newer.revision,
+                        newer
+                            .author
+                            .as_deref()
+                            .map(|a| format!(" by {a}"))
+                            .unwrap_or_default(),
+                        newer.reason
+                    )))
+                }
+            }
+        }
+    };
     let proposal = proposal.as_ref().map(to_json).transpose()?;
-
-    let mut tx = db.pool().begin().await?;
     let at = now();
     sqlx::query(
         "UPDATE review_items SET final_label = ?, final_proposal = ?,
@@ -1178,7 +1388,11 @@ pub async fn adjudicate(
     .await?;
     tx.commit().await?;
     db.notify(Change::ReviewChanged { item_id: id });
-    Ok(())
+    let correction = match saved {
+        Some(saved) => Some(saved.announce(db).await?),
+        None => None,
+    };
+    Ok(Adjudicated { correction })
 }
 
 /// A seed dialogue's adjudicated label: `approve`, `correct` (the experts'
@@ -1236,12 +1450,13 @@ fn seed_adjudication(label: &str, rows: &[AssignmentRow]) -> Result<(String, Opt
 }
 
 /// The agreement dashboard of the dataset for `viewer`. An adjudicator's is
-/// computed over every item, with the list of disagreements; an expert's
+/// computed over every item (but a designated expert's own items only once
+/// they have submitted them), with the list of disagreements; an expert's
 /// over the items they have submitted only, without that list, so that no
 /// figure depends on a label they may not see yet. Progress counts are
 /// everyone's.
 pub async fn dashboard(db: &Db, dataset_name: &str, viewer: &User) -> Result<Dashboard> {
-    let privileged = viewer.role.allows(Permission::Adjudicate);
+    let privileged = viewer.allows(Permission::Adjudicate);
     let items = item_rows(db, dataset_name).await?;
     let assignments = assignments_by_item(db, dataset_name).await?;
     let mut classes: HashMap<i64, HashMap<String, Class>> = HashMap::new();
@@ -1272,7 +1487,7 @@ pub async fn dashboard(db: &Db, dataset_name: &str, viewer: &User) -> Result<Das
                 entry.0 += 1;
             }
         }
-        let visible = privileged
+        let visible = sees_all(viewer, &rows)
             || rows
                 .iter()
                 .any(|a| a.expert_id == viewer.id && a.submitted_at.is_some());
@@ -1324,7 +1539,7 @@ pub async fn dashboard(db: &Db, dataset_name: &str, viewer: &User) -> Result<Das
 
 /// Every review item of every dataset, by id, with every expert's label, the
 /// final label and the label history: what the export writes.
-pub async fn export(db: &Db, _adjudicator: &Adjudicator) -> Result<Vec<ExportItem>> {
+pub async fn export(db: &Db, _manager: &Manager) -> Result<Vec<ExportItem>> {
     let items: Vec<ItemRow> = sqlx::query_as(&format!("{ITEM_SELECT} ORDER BY i.id"))
         .fetch_all(db.pool())
         .await?;
@@ -1583,10 +1798,266 @@ mod tests {
             .await
             .expect("board");
         assert!(expert_board.disagreements.is_empty());
-        let exported = export(&db, &adjudicator).await.expect("export");
+        assert_eq!(Manager::of(experts[0].clone()), None);
+        let manager = Manager::of(admin.clone()).expect("an admin manages review");
+        let exported = export(&db, &manager).await.expect("export");
         assert_eq!(exported.len(), 36);
         assert_eq!(exported[0].history.len(), 4);
         assert_eq!(exported[0].final_by.as_deref(), Some("admin"));
+    }
+
+    /// Case-check item ids of `dataset`, the first `n`.
+    async fn first_items(db: &Db, dataset: &DatasetInfo, n: usize) -> Vec<i64> {
+        item_rows(db, &dataset.name).await.expect("items")[..n]
+            .iter()
+            .map(|i| i.id)
+            .collect()
+    }
+
+    fn failing_check() -> String {
+        let mut check = CaseCheck::all_pass();
+        check.anonymization.outcome = engine::review::CheckOutcome::Fail;
+        check.anonymization.comment = "第3轮有手机号".into();
+        serde_json::to_string(&check).expect("json")
+    }
+
+    #[tokio::test]
+    async fn a_designated_expert_adjudicates_other_items_but_never_their_own() {
+        let (db, dataset, admin, experts) = fixture(&["甲", "乙", "丙"]).await;
+        create_case_check_items(&db, &dataset, &admin)
+            .await
+            .expect("items");
+        let ids = first_items(&db, &dataset, 2).await;
+        let (other, own) = (ids[0], ids[1]);
+        assign(&db, other, &["甲".into(), "乙".into()])
+            .await
+            .expect("assign");
+        assign(&db, own, &["甲".into(), "丙".into()])
+            .await
+            .expect("assign");
+        assert_eq!(
+            Adjudicator::of(experts[2].clone()),
+            None,
+            "not yet designated"
+        );
+        assert!(matches!(
+            crate::users::set_adjudicator(&db, "admin", true).await,
+            Err(DbError::Invalid(message)) if message.contains("only an expert")
+        ));
+        let designated = crate::users::set_adjudicator(&db, "丙", true)
+            .await
+            .expect("designate");
+        assert!(designated.adjudicator);
+        let reread = crate::users::by_name(&db, "丙").await.expect("read");
+        assert_eq!(reread.as_ref(), Some(&designated), "the flag is stored");
+        let adjudicator = Adjudicator::of(designated.clone()).expect("designated");
+        assert_eq!(
+            Manager::of(designated.clone()),
+            None,
+            "no export for experts"
+        );
+
+        // Blind on their own item until they submit, though 甲 has submitted.
+        submit(&db, own, &experts[0], &pass(), "", None)
+            .await
+            .expect("submit");
+        let blind = item_for_viewer(&db, own, &designated).await.expect("item");
+        assert_eq!(blind.revealed, None);
+        assert_eq!(blind.status, ItemStatus::Todo);
+        // Another's item: they see every label, as an adjudicator.
+        submit(&db, other, &experts[0], &pass(), "", None)
+            .await
+            .expect("submit");
+        let seen = item_for_viewer(&db, other, &designated)
+            .await
+            .expect("item");
+        assert_eq!(seen.revealed.map(|r| r.others.len()), Some(1));
+
+        submit(&db, other, &experts[1], &failing_check(), "有手机号", None)
+            .await
+            .expect("submit");
+        submit(&db, own, &designated, &failing_check(), "有手机号", None)
+            .await
+            .expect("submit");
+        let waiting: Vec<i64> = adjudication_queue(&db, &dataset.name, &adjudicator)
+            .await
+            .expect("queue")
+            .iter()
+            .map(|e| e.id)
+            .collect();
+        assert_eq!(waiting, [other], "their own item is not in their queue");
+        assert!(matches!(
+            adjudicate(&db, own, &adjudicator, &pass(), "我看没问题").await,
+            Err(DbError::Forbidden(_))
+        ));
+        adjudicate(&db, other, &adjudicator, &failing_check(), "确有手机号")
+            .await
+            .expect("adjudicated by the designated expert");
+        let admin_queue =
+            adjudication_queue(&db, &dataset.name, &Adjudicator::of(admin).expect("admin"))
+                .await
+                .expect("queue");
+        assert_eq!(admin_queue.iter().map(|e| e.id).collect::<Vec<_>>(), [own]);
+
+        let withdrawn = crate::users::set_adjudicator(&db, "丙", false)
+            .await
+            .expect("withdraw");
+        assert_eq!(Adjudicator::of(withdrawn), None);
+    }
+
+    /// The seed item of the first seed case, assigned to the two experts, and
+    /// its case with `extra` appended to the first underspecified turn.
+    async fn seed_item(db: &Db, dataset: &DatasetInfo, admin: &User, extra: &str) -> (i64, Case) {
+        create_seed_items(db, dataset, admin).await.expect("items");
+        let id = item_rows(db, &dataset.name).await.expect("items")[0].id;
+        assign(db, id, &["甲".into(), "乙".into()])
+            .await
+            .expect("assign");
+        let case = case_of(
+            db,
+            dataset.id,
+            &item_row(db, id).await.expect("row").case_id,
+        )
+        .await
+        .expect("case")
+        .expect("stored");
+        let mut edited = case;
+        edited.consultations.underspecified[0]
+            .content
+            .push_str(extra);
+        (id, edited)
+    }
+
+    async fn versions(db: &Db) -> i64 {
+        sqlx::query_scalar("SELECT COUNT(*) FROM datasets")
+            .fetch_one(db.pool())
+            .await
+            .expect("count")
+    }
+
+    #[tokio::test]
+    async fn two_experts_agreeing_on_a_seed_correction_save_it_with_the_final_label() {
+        let (db, dataset, admin, experts) = fixture(&["甲", "乙"]).await;
+        let (id, edited) = seed_item(&db, &dataset, &admin, "（补充：合同于2023年签订）").await;
+        let json = serde_json::to_string(&edited).expect("json");
+        let first = submit(&db, id, &experts[0], "correct", "补充签订时间", Some(&json))
+            .await
+            .expect("submit");
+        assert_eq!(first, Submitted::default());
+        let second = submit(&db, id, &experts[1], "correct", "", Some(&json))
+            .await
+            .expect("submit");
+        assert_eq!(second.final_label.as_deref(), Some("correct"));
+        let Some(CorrectionOutcome::Saved {
+            revision,
+            dataset: v2,
+            ..
+        }) = second.correction
+        else {
+            panic!("the agreed correction is saved: {second:?}");
+        };
+        assert_eq!((revision, v2.version), (2, 2));
+        let stored = case_of(&db, v2.id, &edited.case_id).await.expect("case");
+        assert_eq!(stored.as_ref(), Some(&edited));
+        let history = crate::revisions::history(&db, &dataset.name, &edited.case_id)
+            .await
+            .expect("history");
+        assert_eq!(history[1].author.as_deref(), Some("乙"));
+        assert!(
+            history[1].reason.contains("agreed by 甲, 乙"),
+            "{}",
+            history[1].reason
+        );
+        assert!(history[1].reason.contains("补充签订时间"));
+
+        // A correction that changes nothing is refused at submission.
+        let (db, dataset, admin, experts) = fixture(&["甲", "乙"]).await;
+        let (id, _) = seed_item(&db, &dataset, &admin, "").await;
+        let unchanged = case_of(&db, dataset.id, &edited.case_id)
+            .await
+            .expect("case")
+            .expect("stored");
+        assert!(matches!(
+            submit(&db, id, &experts[0], "correct", "", Some(&serde_json::to_string(&unchanged).expect("json"))).await,
+            Err(DbError::Invalid(message)) if message.contains("changes nothing")
+        ));
+    }
+
+    #[tokio::test]
+    async fn a_seed_correction_over_a_newer_revision_stores_nothing() {
+        let (db, dataset, admin, experts) = fixture(&["甲", "乙"]).await;
+        let (id, mine) = seed_item(&db, &dataset, &admin, "（甲的补充）").await;
+        let mut theirs = mine.clone();
+        theirs.consultations.underspecified[0]
+            .content
+            .push_str("（乙的补充）");
+        let json = |c: &Case| serde_json::to_string(c).expect("json");
+        submit(&db, id, &experts[0], "correct", "", Some(&json(&mine)))
+            .await
+            .expect("submit");
+        submit(&db, id, &experts[1], "correct", "", Some(&json(&theirs)))
+            .await
+            .expect("submit");
+        // Meanwhile the case is corrected on its page.
+        let mut direct = case_of(&db, dataset.id, &mine.case_id)
+            .await
+            .expect("case")
+            .expect("stored");
+        direct.key_facts[0].text.push_str("（管理员核对）");
+        crate::revisions::correct_case(&db, &dataset.name, &direct, 1, &admin, "补充要点")
+            .await
+            .expect("direct correction");
+        assert_eq!(versions(&db).await, 2);
+
+        let adjudicator = Adjudicator::of(admin.clone()).expect("admin");
+        let waiting = adjudication_queue(&db, &dataset.name, &adjudicator)
+            .await
+            .expect("queue");
+        assert!(waiting[0].case_changed);
+        assert!(matches!(
+            adjudicate(&db, id, &adjudicator, "correct:甲", "取甲的版本").await,
+            Err(DbError::Conflict(message)) if message.contains("revision 2 by admin")
+        ));
+        assert_eq!(versions(&db).await, 2, "no dataset version was made");
+        let row = item_row(&db, id).await.expect("row");
+        assert_eq!(row.final_label, None, "nor the final label stored");
+        let adjudications: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM review_label_history WHERE action = 'adjudicate'",
+        )
+        .fetch_one(db.pool())
+        .await
+        .expect("count");
+        assert_eq!(adjudications, 0);
+        adjudicate(&db, id, &adjudicator, "approve", "改在案例页修改")
+            .await
+            .expect("approve");
+
+        // Two experts agreeing on a correction made from the older case: the
+        // item waits for an adjudicator instead.
+        let (db, dataset, admin, experts) = fixture(&["甲", "乙"]).await;
+        let (id, mine) = seed_item(&db, &dataset, &admin, "（补充）").await;
+        let mut direct = case_of(&db, dataset.id, &mine.case_id)
+            .await
+            .expect("case")
+            .expect("stored");
+        direct.key_facts[0].text.push_str("（管理员核对）");
+        crate::revisions::correct_case(&db, &dataset.name, &direct, 1, &admin, "补充要点")
+            .await
+            .expect("direct correction");
+        submit(&db, id, &experts[0], "correct", "", Some(&json(&mine)))
+            .await
+            .expect("submit");
+        let outcome = submit(&db, id, &experts[1], "correct", "", Some(&json(&mine)))
+            .await
+            .expect("submit");
+        assert_eq!(outcome, Submitted::default());
+        assert_eq!(versions(&db).await, 2);
+        let waiting =
+            adjudication_queue(&db, &dataset.name, &Adjudicator::of(admin).expect("admin"))
+                .await
+                .expect("queue");
+        assert_eq!(waiting.len(), 1);
+        assert!(waiting[0].case_changed);
     }
 
     #[tokio::test]

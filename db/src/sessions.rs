@@ -49,8 +49,8 @@ pub async fn create(db: &Db, user: &User) -> Result<String> {
 
 /// The user of a live session.
 pub async fn user(db: &Db, token: &str) -> Result<Option<User>> {
-    let row: Option<(i64, String, String)> = sqlx::query_as(
-        "SELECT u.id, u.name, u.role FROM sessions s JOIN users u ON u.id = s.user_id
+    let row: Option<crate::users::UserRow> = sqlx::query_as(
+        "SELECT u.id, u.name, u.role, u.adjudicator FROM sessions s JOIN users u ON u.id = s.user_id
          WHERE s.token_hash = ? AND s.expires_at > ?",
     )
     .bind(hash(token))

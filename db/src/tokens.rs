@@ -22,8 +22,8 @@ pub async fn create(db: &Db, user: &User) -> Result<String> {
 
 /// The account a token belongs to.
 pub async fn user(db: &Db, token: &str) -> Result<Option<User>> {
-    let row: Option<(i64, String, String)> = sqlx::query_as(
-        "SELECT u.id, u.name, u.role FROM api_tokens t JOIN users u ON u.id = t.user_id
+    let row: Option<crate::users::UserRow> = sqlx::query_as(
+        "SELECT u.id, u.name, u.role, u.adjudicator FROM api_tokens t JOIN users u ON u.id = t.user_id
          WHERE t.token_hash = ?",
     )
     .bind(hash(token))

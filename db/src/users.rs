@@ -4,7 +4,7 @@ use argon2::password_hash::{
     rand_core::OsRng, PasswordHash, PasswordHasher, PasswordVerifier, SaltString,
 };
 use argon2::Argon2;
-use engine::accounts::Role;
+use engine::accounts::{Permission, Role, Standing};
 use serde::{Deserialize, Serialize};
 
 use crate::{now, Db, DbError, Result};
@@ -15,11 +15,37 @@ pub struct User {
     pub id: i64,
     pub name: String,
     pub role: Role,
+    /// An expert an admin designated to adjudicate review items.
+    #[serde(default)]
+    pub adjudicator: bool,
 }
 
-pub(crate) fn to_user((id, name, role): (i64, String, String)) -> Result<User> {
+impl User {
+    /// What the account may do: its role's permissions, and adjudication for
+    /// a designated expert ([`Standing::allows`]).
+    pub fn allows(&self, permission: Permission) -> bool {
+        self.standing().allows(permission)
+    }
+
+    pub fn standing(&self) -> Standing {
+        Standing {
+            role: self.role,
+            adjudicator: self.adjudicator,
+        }
+    }
+}
+
+/// `id, name, role, adjudicator` as selected from `users`.
+pub(crate) type UserRow = (i64, String, String, bool);
+
+pub(crate) fn to_user((id, name, role, adjudicator): UserRow) -> Result<User> {
     let role = Role::parse(&role).ok_or_else(|| DbError::Corrupt(format!("role {role:?}")))?;
-    Ok(User { id, name, role })
+    Ok(User {
+        id,
+        name,
+        role,
+        adjudicator,
+    })
 }
 
 /// Smallest accepted password length, in characters.
@@ -59,17 +85,19 @@ pub async fn create(db: &Db, name: &str, role: Role, password: &str) -> Result<U
         id,
         name: name.to_owned(),
         role,
+        adjudicator: false,
     })
 }
 
 /// The account `name` if `password` is its password.
 pub async fn verify(db: &Db, name: &str, password: &str) -> Result<Option<User>> {
-    let row: Option<(i64, String, String, String)> =
-        sqlx::query_as("SELECT id, name, role, password_hash FROM users WHERE name = ?")
-            .bind(name.trim())
-            .fetch_optional(db.pool())
-            .await?;
-    let Some((id, name, role, hash)) = row else {
+    let row: Option<(i64, String, String, bool, String)> = sqlx::query_as(
+        "SELECT id, name, role, adjudicator, password_hash FROM users WHERE name = ?",
+    )
+    .bind(name.trim())
+    .fetch_optional(db.pool())
+    .await?;
+    let Some((id, name, role, adjudicator, hash)) = row else {
         return Ok(None);
     };
     let parsed = PasswordHash::new(&hash).map_err(|e| DbError::Corrupt(format!("hash: {e}")))?;
@@ -79,12 +107,12 @@ pub async fn verify(db: &Db, name: &str, password: &str) -> Result<Option<User>>
     {
         return Ok(None);
     }
-    to_user((id, name, role)).map(Some)
+    to_user((id, name, role, adjudicator)).map(Some)
 }
 
 pub async fn by_name(db: &Db, name: &str) -> Result<Option<User>> {
-    let row: Option<(i64, String, String)> =
-        sqlx::query_as("SELECT id, name, role FROM users WHERE name = ?")
+    let row: Option<UserRow> =
+        sqlx::query_as("SELECT id, name, role, adjudicator FROM users WHERE name = ?")
             .bind(name)
             .fetch_optional(db.pool())
             .await?;
@@ -92,9 +120,35 @@ pub async fn by_name(db: &Db, name: &str) -> Result<Option<User>> {
 }
 
 pub async fn list(db: &Db) -> Result<Vec<User>> {
-    let rows: Vec<(i64, String, String)> =
-        sqlx::query_as("SELECT id, name, role FROM users ORDER BY name")
+    let rows: Vec<UserRow> =
+        sqlx::query_as("SELECT id, name, role, adjudicator FROM users ORDER BY name")
             .fetch_all(db.pool())
             .await?;
     rows.into_iter().map(to_user).collect()
+}
+
+/// Designates expert `name` as adjudicator (`on`) or withdraws it. Only an
+/// expert account can be designated (admins adjudicate anyway); withdrawing
+/// works for any account. Returns the account as it now stands.
+pub async fn set_adjudicator(db: &Db, name: &str, on: bool) -> Result<User> {
+    let user = by_name(db, name.trim())
+        .await?
+        .ok_or_else(|| DbError::NotFound(format!("no account named {}", name.trim())))?;
+    if on && user.role != Role::Expert {
+        return Err(DbError::Invalid(format!(
+            "{} is {} {}; only an expert account can be designated adjudicator",
+            user.name,
+            if user.role == Role::Admin { "an" } else { "a" },
+            user.role.as_str()
+        )));
+    }
+    sqlx::query("UPDATE users SET adjudicator = ? WHERE id = ?")
+        .bind(on)
+        .bind(user.id)
+        .execute(db.pool())
+        .await?;
+    Ok(User {
+        adjudicator: on,
+        ..user
+    })
 }

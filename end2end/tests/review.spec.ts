@@ -83,3 +83,54 @@ test('a seed correction shows in the case history with a diff', async ({ browser
   await expect(history).toContainText('补充当事人的描述');
   await expect(history.locator('ins')).toContainText('另外，对方一直不接电话。');
 });
+
+test('an admin designates an expert, who adjudicates a disagreement they did not label', async ({ browser }) => {
+  test.setTimeout(180_000);
+  const admin = await as(browser, 'admin', 'admin-pass-1');
+  await admin.goto('/review/manage');
+  await hydrated(admin);
+  await admin.getByTestId('create-kind').selectOption('judge_verdict');
+  await admin.getByTestId('create-task').selectOption('dcg');
+  await admin.getByLabel(/每个模型/).fill('1');
+  await admin.getByLabel(/上限/).fill('2');
+  await admin.getByTestId('create-items').click();
+  await expect(admin.getByTestId('manage-message')).toContainText('2');
+  await admin.getByTestId('auto-assign').click();
+  await expect(admin.getByTestId('manage-message')).toContainText('4');
+
+  // A third expert joins after the assignment, and is designated adjudicator.
+  await admin.goto('/admin/users');
+  await hydrated(admin);
+  await admin.getByLabel('Name 用户名').fill('张律师');
+  await admin.getByLabel('Role 角色').selectOption('expert');
+  await admin.getByLabel(/Password 密码/).fill('expert-pass-3');
+  await admin.getByRole('button', { name: /^Add/ }).click();
+  await expect(admin.getByTestId('user-张律师')).toContainText('expert');
+  await admin.getByTestId('designate-张律师').click();
+  await expect(admin.getByTestId('designate-张律师')).toContainText('Withdraw');
+
+  const wang = await as(browser, '王律师', 'expert-pass-1');
+  await labelQueue(wang, ['1', '1']);
+  const li = await as(browser, '李律师', 'expert-pass-2');
+  await labelQueue(li, ['2', '1']);
+  await li.goto('/review');
+  await expect(li.getByTestId('queue-adjudication').getByRole('link')).toHaveCount(1);
+  // An expert who is not designated has no way in: no link, and 403 behind it.
+  await expect(li.getByTestId('adjudication-link')).toHaveCount(0);
+
+  const zhang = await as(browser, '张律师', 'expert-pass-3');
+  await zhang.goto('/review');
+  await hydrated(zhang);
+  await zhang.getByTestId('adjudication-link').click();
+  await hydrated(zhang);
+  const card = zhang.locator('[data-testid^="adjudicate-"]');
+  await expect(card).toHaveCount(1);
+  await card.getByTestId('final-label').fill('rejected');
+  await card.getByTestId('final-reason').fill('请求没有指向缺失的事实');
+  await card.getByTestId('record-final').click();
+  await expect(zhang.getByTestId('adjudication-note')).toContainText('已裁决');
+  await expect(zhang.getByTestId('no-adjudication')).toBeVisible();
+
+  await li.reload();
+  await expect(li.getByTestId('queue-adjudication').getByRole('link')).toHaveCount(0);
+});

@@ -49,6 +49,35 @@ impl Role {
     }
 }
 
+/// What one account may do: its role's permissions and, for an expert the
+/// admins designated as adjudicator, [`Permission::Adjudicate`] besides.
+///
+/// # Examples
+/// ```
+/// use engine::accounts::{Permission, Role, Standing};
+/// let designated = Standing { role: Role::Expert, adjudicator: true };
+/// assert!(designated.allows(Permission::Adjudicate));
+/// assert!(!designated.allows(Permission::ManageReview));
+/// let researcher = Standing { role: Role::Researcher, adjudicator: true };
+/// assert!(!researcher.allows(Permission::Adjudicate));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Standing {
+    pub role: Role,
+    /// Designated to adjudicate (meaningful for experts only).
+    pub adjudicator: bool,
+}
+
+impl Standing {
+    /// Whether the account may perform `permission`.
+    pub fn allows(self, permission: Permission) -> bool {
+        self.role.allows(permission)
+            || (self.adjudicator
+                && self.role == Role::Expert
+                && permission == Permission::Adjudicate)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -73,6 +102,39 @@ mod tests {
             assert!(Role::Admin.allows(p));
             assert!(!Role::Expert.allows(p));
             assert!(!Role::Researcher.allows(p));
+        }
+    }
+
+    #[test]
+    fn a_designated_expert_adjudicates_and_nothing_more() {
+        use Permission::*;
+        let all = [
+            ImportDataset,
+            ManageUsers,
+            UploadRun,
+            Review,
+            ManageReview,
+            Adjudicate,
+            RunBenchmark,
+        ];
+        for role in Role::ALL {
+            for p in all {
+                let plain = Standing {
+                    role,
+                    adjudicator: false,
+                };
+                let designated = Standing {
+                    role,
+                    adjudicator: true,
+                };
+                assert_eq!(plain.allows(p), role.allows(p), "{role:?} {p:?}");
+                let gained = role == Role::Expert && p == Adjudicate;
+                assert_eq!(
+                    designated.allows(p),
+                    role.allows(p) || gained,
+                    "{role:?} {p:?}"
+                );
+            }
         }
     }
 }

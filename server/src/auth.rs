@@ -176,7 +176,7 @@ impl SignedIn {
         self,
         permission: engine::accounts::Permission,
     ) -> Result<db::users::User, crate::error::ApiError> {
-        if self.0.role.allows(permission) {
+        if self.0.allows(permission) {
             Ok(self.0)
         } else {
             Err(crate::error::ApiError::Forbidden)

@@ -48,6 +48,7 @@ impl From<db::DbError> for ApiError {
             db::DbError::NotFound(m) => ApiError::NotFound(m),
             db::DbError::Invalid(m) => ApiError::BadRequest(m),
             db::DbError::Conflict(m) => ApiError::Conflict(m),
+            db::DbError::Forbidden(_) => ApiError::Forbidden,
             other => ApiError::Internal(other.into()),
         }
     }

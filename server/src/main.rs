@@ -136,8 +136,20 @@ enum UserCommand {
         #[command(flatten)]
         db: DbArg,
     },
-    /// List accounts
+    /// List accounts: name, role, and `adjudicator` for a designated expert
     List {
+        #[command(flatten)]
+        db: DbArg,
+    },
+    /// Designate an expert to adjudicate review items (admins always may), or
+    /// withdraw it with --withdraw
+    Adjudicator {
+        /// Account name (an expert)
+        #[arg(long)]
+        name: String,
+        /// Withdraw the designation
+        #[arg(long)]
+        withdraw: bool,
         #[command(flatten)]
         db: DbArg,
     },
@@ -333,7 +345,29 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         } => {
             let db = open(&db.db).await?;
             for user in db::users::list(&db).await? {
-                println!("{}\t{}", user.name, user.role);
+                let designated = if user.adjudicator {
+                    "\tadjudicator"
+                } else {
+                    ""
+                };
+                println!("{}\t{}{designated}", user.name, user.role);
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::User {
+            command: UserCommand::Adjudicator { name, withdraw, db },
+        } => {
+            let db = open(&db.db).await?;
+            match db::users::set_adjudicator(&db, &name, !withdraw).await {
+                Ok(user) if user.adjudicator => {
+                    println!("{} may now adjudicate review items", user.name)
+                }
+                Ok(user) => println!("{} no longer adjudicates review items", user.name),
+                Err(e @ (db::DbError::NotFound(_) | db::DbError::Invalid(_))) => {
+                    eprintln!("error: {e}");
+                    return Ok(ExitCode::FAILURE);
+                }
+                Err(e) => return Err(e.into()),
             }
             Ok(ExitCode::SUCCESS)
         }

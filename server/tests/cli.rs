@@ -145,6 +145,50 @@ async fn user_add_reads_the_password_from_stdin() {
     assert!(!short.status.success());
 }
 
+#[tokio::test]
+async fn user_adjudicator_designates_an_expert_and_withdraws_it() {
+    let dir = tempfile::tempdir().expect("dir");
+    let db_path = dir.path().join("t.db").to_string_lossy().into_owned();
+    assert!(user_add(&db_path, "张专家", "expert", "a-good-password")
+        .status
+        .success());
+    assert!(
+        user_add(&db_path, "研究员", "researcher", "a-good-password")
+            .status
+            .success()
+    );
+    let designate = |name: &str, extra: &[&str]| {
+        let mut args = vec!["user", "adjudicator", "--name", name, "--db", &db_path];
+        args.extend_from_slice(extra);
+        lexpilot(&args, None)
+    };
+    let out = designate("张专家", &[]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("张专家 may now adjudicate"));
+    let list = lexpilot(&["user", "list", "--db", &db_path], None);
+    assert!(
+        text(&list.stdout).contains("张专家\texpert\tadjudicator"),
+        "{}",
+        text(&list.stdout)
+    );
+    assert!(text(&list.stdout).contains("研究员\tresearcher\n"));
+
+    let refused = designate("研究员", &[]);
+    assert!(!refused.status.success());
+    assert!(text(&refused.stderr).contains("only an expert account"));
+    let unknown = designate("无名", &[]);
+    assert!(!unknown.status.success());
+    assert!(text(&unknown.stderr).contains("no account named 无名"));
+
+    assert!(designate("张专家", &["--withdraw"]).status.success());
+    let db = db::Db::open(Path::new(&db_path)).await.expect("open");
+    let user = db::users::by_name(&db, "张专家")
+        .await
+        .expect("q")
+        .expect("user");
+    assert!(!user.adjudicator);
+}
+
 #[test]
 fn every_subcommand_has_help() {
     for args in [
@@ -153,6 +197,7 @@ fn every_subcommand_has_help() {
         vec!["validate", "--help"],
         vec!["import", "--help"],
         vec!["user", "add", "--help"],
+        vec!["user", "adjudicator", "--help"],
     ] {
         let out = lexpilot(&args, None);
         assert!(out.status.success(), "{args:?}");

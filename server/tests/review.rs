@@ -982,7 +982,7 @@ async fn an_adjudicated_seed_correction_becomes_a_revision_of_the_case() {
     };
     submit_as(&r.a, "correct", Some(&proposal)).await;
     submit_as(&r.b, "approve", None).await;
-    ok::<Adjudicate>(
+    let done = ok::<Adjudicate>(
         &r.app,
         &r.admin,
         &[
@@ -992,6 +992,8 @@ async fn an_adjudicated_seed_correction_becomes_a_revision_of_the_case() {
         ],
     )
     .await;
+    assert_eq!(done["revision"], 2, "{done}");
+    assert_eq!(done["dataset_version"], 2, "{done}");
 
     let page = r.app.get(&format!("/cases/{}", case.case_id)).await;
     assert!(
@@ -1006,4 +1008,224 @@ async fn an_adjudicated_seed_correction_becomes_a_revision_of_the_case() {
         .contains("<ins>（专家补充：当事人语气更口语化）</ins>"));
     let stats = r.app.get("/api/stats").await.json();
     assert_eq!(stats["dataset_version"], 2);
+}
+
+/// The first seed item, assigned to expert-a and expert-b, and its case with
+/// `extra` appended to the first underspecified turn, as JSON.
+async fn seed_item(r: &Review, extra: &str) -> (i64, engine::dataset::Case, String) {
+    create(r, "seed_dialogue", &[]).await;
+    let id = ids(&r.app, "seed_dialogue").await[0];
+    ok::<AssignReview>(
+        &r.app,
+        &r.admin,
+        &[
+            ("id", &id.to_string()),
+            ("experts[0]", "expert-a"),
+            ("experts[1]", "expert-b"),
+        ],
+    )
+    .await;
+    let view = ok::<GetReviewItem>(&r.app, &r.a, &[("id", &id.to_string())]).await;
+    let mut case: engine::dataset::Case =
+        serde_json::from_value(view["case"].clone()).expect("the seed case");
+    case.consultations.underspecified[0].content.push_str(extra);
+    let json = serde_json::to_string(&case).expect("json");
+    (id, case, json)
+}
+
+async fn submit_seed(r: &Review, cookie: &str, id: i64, label: &str, proposal: Option<&str>) {
+    let id = id.to_string();
+    let mut pairs = vec![("id", id.as_str()), ("label", label), ("comment", "")];
+    if let Some(p) = proposal {
+        pairs.push(("proposal", p));
+    }
+    ok::<SubmitReview>(&r.app, cookie, &pairs).await;
+}
+
+async fn dataset_versions(app: &TestApp) -> i64 {
+    count(app, "SELECT COUNT(*) FROM datasets").await
+}
+
+#[tokio::test]
+async fn experts_agreeing_on_a_seed_correction_apply_it_at_once() {
+    let r = setup().await;
+    let (id, case, proposal) = seed_item(&r, "（两位专家一致补充）").await;
+    submit_seed(&r, &r.a, id, "correct", Some(&proposal)).await;
+    assert_eq!(
+        dataset_versions(&r.app).await,
+        1,
+        "one label is not agreement"
+    );
+    submit_seed(&r, &r.b, id, "correct", Some(&proposal)).await;
+    assert_eq!(dataset_versions(&r.app).await, 2);
+    let stats = r.app.get("/api/stats").await.json();
+    assert_eq!(stats["dataset_version"], 2);
+    let page = r.app.get(&format!("/cases/{}", case.case_id)).await;
+    assert!(page
+        .body
+        .contains(&format!("seed review #{id}, agreed by expert-a, expert-b")));
+    assert!(page.body.contains("<ins>（两位专家一致补充）</ins>"));
+    let final_source: String =
+        sqlx::query_scalar("SELECT final_source FROM review_items WHERE id = ?")
+            .bind(id)
+            .fetch_one(r.app.db.pool())
+            .await
+            .expect("final");
+    assert_eq!(final_source, "agreed");
+}
+
+#[tokio::test]
+async fn an_adjudicated_correction_over_a_newer_revision_stores_nothing() {
+    let r = setup().await;
+    let (id, case, proposal) = seed_item(&r, "（甲的补充）").await;
+    submit_seed(&r, &r.a, id, "correct", Some(&proposal)).await;
+    submit_seed(&r, &r.b, id, "approve", None).await;
+
+    // Meanwhile the admin corrects the case on its page.
+    let mut direct: engine::dataset::Case = serde_json::from_value(
+        r.app
+            .get(&format!("/api/cases/{}", case.case_id))
+            .await
+            .json(),
+    )
+    .expect("case");
+    direct.key_facts[0].text.push_str("（核对）");
+    let saved = ok::<app::server_fns::corrections::SaveCaseCorrection>(
+        &r.app,
+        &r.admin,
+        &[
+            ("case", &serde_json::to_string(&direct).expect("json")),
+            ("base_revision", "1"),
+            ("reason", "核对要点"),
+        ],
+    )
+    .await;
+    assert_eq!(saved["Saved"]["revision"], 2, "{saved}");
+    let before = (label_state(&r.app).await, dataset_versions(&r.app).await);
+
+    let queue = ok::<AdjudicationQueue>(&r.app, &r.admin, &[]).await;
+    assert_eq!(queue[0]["case_changed"], true, "{queue}");
+    let res = call::<Adjudicate>(
+        &r.app,
+        Some(&r.admin),
+        &[
+            ("id", &id.to_string()),
+            ("label", "correct:expert-a"),
+            ("reason", "采纳甲的修改"),
+        ],
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::BAD_REQUEST, "{}", res.body);
+    assert!(res.body.contains("revision 2 by admin"), "{}", res.body);
+    assert_eq!(
+        (label_state(&r.app).await, dataset_versions(&r.app).await),
+        before,
+        "neither the final label nor a correction is stored"
+    );
+    let done = ok::<Adjudicate>(
+        &r.app,
+        &r.admin,
+        &[
+            ("id", &id.to_string()),
+            ("label", "approve"),
+            ("reason", "在案例页修改"),
+        ],
+    )
+    .await;
+    assert_eq!(done["revision"], Value::Null);
+}
+
+#[tokio::test]
+async fn a_designated_expert_adjudicates_other_items_only_and_stays_blind_on_their_own() {
+    let r = setup().await;
+    let items = lca_sample(&r).await;
+    r.app.user("expert-c", Role::Expert, PASSWORD).await;
+    let c = r.app.sign_in("expert-c", PASSWORD).await;
+    let designate = |on: &'static str, name: &'static str| [("name", name), ("on", on)];
+    use app::server_fns::users::SetAdjudicator;
+
+    // Only admins designate; only experts can be designated.
+    for cookie in [&r.a, &r.researcher, &c] {
+        let res =
+            call::<SetAdjudicator>(&r.app, Some(cookie), &designate("true", "expert-c")).await;
+        assert_eq!(res.status, StatusCode::FORBIDDEN, "{}", res.body);
+    }
+    let res =
+        call::<SetAdjudicator>(&r.app, Some(&r.admin), &designate("true", "researcher")).await;
+    assert_eq!(res.status, StatusCode::BAD_REQUEST, "{}", res.body);
+    let res = call::<SetAdjudicator>(&r.app, Some(&r.admin), &designate("true", "nobody")).await;
+    assert_eq!(res.status, StatusCode::NOT_FOUND, "{}", res.body);
+    let res = call::<AdjudicationQueue>(&r.app, Some(&c), &[]).await;
+    assert_eq!(res.status, StatusCode::FORBIDDEN, "not designated yet");
+    let user = ok::<SetAdjudicator>(&r.app, &r.admin, &designate("true", "expert-c")).await;
+    assert_eq!(user["adjudicator"], true, "{user}");
+
+    // Item 0 is expert-a's and expert-b's; item 1 also expert-c's.
+    let (other, own) = (items[0], items[1]);
+    ok::<AssignReview>(
+        &r.app,
+        &r.admin,
+        &[("id", &own.to_string()), ("experts[0]", "expert-c")],
+    )
+    .await;
+    for (id, a, b) in [(other, "predict", "ask"), (own, "predict", "ask")] {
+        assert_eq!(submit(&r, &r.a, id, a, "甲").await.0, StatusCode::OK);
+        assert_eq!(submit(&r, &r.b, id, b, "乙").await.0, StatusCode::OK);
+    }
+    // Blind on their own item, though both others have submitted.
+    let view: Value = item(&r, &c, own).await.json();
+    assert_eq!(view["revealed"], Value::Null, "{view}");
+    let waiting = ok::<AdjudicationQueue>(&r.app, &c, &[]).await;
+    let waiting: Vec<i64> = waiting
+        .as_array()
+        .expect("list")
+        .iter()
+        .map(|e| e["id"].as_i64().expect("id"))
+        .collect();
+    assert_eq!(
+        waiting,
+        [other],
+        "their own item is not theirs to adjudicate"
+    );
+    assert_eq!(submit(&r, &c, own, "ask", "丙").await.0, StatusCode::OK);
+
+    let before = label_state(&r.app).await;
+    let res = call::<Adjudicate>(
+        &r.app,
+        Some(&c),
+        &[
+            ("id", &own.to_string()),
+            ("label", "ask"),
+            ("reason", "我的意见"),
+        ],
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::FORBIDDEN, "{}", res.body);
+    assert_eq!(label_state(&r.app).await, before);
+    ok::<Adjudicate>(
+        &r.app,
+        &c,
+        &[
+            ("id", &other.to_string()),
+            ("label", "ask"),
+            ("reason", "模型应追问"),
+        ],
+    )
+    .await;
+    let final_by: String = sqlx::query_scalar(
+        "SELECT u.name FROM review_items i JOIN users u ON u.id = i.final_by WHERE i.id = ?",
+    )
+    .bind(other)
+    .fetch_one(r.app.db.pool())
+    .await
+    .expect("final");
+    assert_eq!(final_by, "expert-c");
+    // Export stays with admins.
+    let res = r.app.get_with_cookie("/api/review/export", Some(&c)).await;
+    assert_eq!(res.status, StatusCode::FORBIDDEN);
+
+    // Withdrawn, the designation no longer opens the queue.
+    ok::<SetAdjudicator>(&r.app, &r.admin, &designate("false", "expert-c")).await;
+    let res = call::<AdjudicationQueue>(&r.app, Some(&c), &[]).await;
+    assert_eq!(res.status, StatusCode::FORBIDDEN);
 }

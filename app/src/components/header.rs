@@ -24,17 +24,14 @@ pub fn Header() -> impl IntoView {
                         match user.await {
                             Ok(Some(u)) => {
                                 let upload = u
-                                    .role
                                     .allows(engine::accounts::Permission::UploadRun)
                                     .then(|| view! { <a href="/runs/upload">"Upload 上传"</a> });
                                 let review = u
-                                    .role
                                     .allows(engine::accounts::Permission::Review)
                                     .then(|| view! { <a href="/review">"Review 审核"</a> });
                                 let admin = (u.role == engine::accounts::Role::Admin)
                                     .then(|| view! { <a href="/admin/users">"Accounts 账户"</a> });
                                 let benchmark = u
-                                    .role
                                     .allows(engine::accounts::Permission::RunBenchmark)
                                     .then(|| view! { <a href="/admin/runs">"Benchmark 评测"</a> });
                                 view! {

@@ -1,17 +1,22 @@
-//! Accounts (admins only): the list and a form to add one. The server refuses
-//! both to anyone else, whatever the page shows.
+//! Accounts (admins only): the list, a form to add one, and for each expert
+//! whether they are designated to adjudicate review items. The server refuses
+//! all of it to anyone else, whatever the page shows.
 
 use engine::accounts::Role;
 use leptos::prelude::*;
 use leptos_meta::Title;
 
 use crate::components::labels::{error_message, ErrorBox, Loading};
-use crate::server_fns::users::{list_users, CreateUser};
+use crate::server_fns::users::{list_users, CreateUser, SetAdjudicator};
 
 #[component]
 pub fn AdminUsersPage() -> impl IntoView {
     let create = ServerAction::<CreateUser>::new();
-    let users = Resource::new(move || create.version().get(), |_| list_users());
+    let designate = ServerAction::<SetAdjudicator>::new();
+    let users = Resource::new(
+        move || (create.version().get(), designate.version().get()),
+        |_| list_users(),
+    );
     view! {
         <Title text="Accounts" />
         <section class="panel">
@@ -21,13 +26,35 @@ pub fn AdminUsersPage() -> impl IntoView {
                     match users.await {
                         Ok(list) => view! {
                             <table class="stats" data-testid="users-table">
-                                <thead><tr><th>"Name 用户名"</th><th>"Role 角色"</th></tr></thead>
+                                <thead><tr><th>"Name 用户名"</th><th>"Role 角色"</th><th>"Adjudicates 裁决"</th></tr></thead>
                                 <tbody>
-                                    {list.into_iter().map(|u| view! {
-                                        <tr><td>{u.name}</td><td>{u.role.label_zh()} " · " {u.role.as_str()}</td></tr>
+                                    {list.into_iter().map(|u| {
+                                        let (name, testid) = (u.name.clone(), format!("designate-{}", u.name));
+                                        let adjudicates = match u.role {
+                                            Role::Admin => view! { <span>"✓ (admin 管理员)"</span> }.into_any(),
+                                            Role::Expert => view! {
+                                                <ActionForm action=designate attr:class="inline">
+                                                    <input type="hidden" name="name" value=name />
+                                                    <input type="hidden" name="on" value=(!u.adjudicator).to_string() />
+                                                    {if u.adjudicator { "✓ " } else { "" }}
+                                                    <button type="submit" class="link-button" data-testid=testid>
+                                                        {if u.adjudicator { "Withdraw 撤销" } else { "Designate 指定为裁决人" }}
+                                                    </button>
+                                                </ActionForm>
+                                            }.into_any(),
+                                            Role::Researcher => view! { <span>"—"</span> }.into_any(),
+                                        };
+                                        view! {
+                                            <tr data-testid=format!("user-{}", u.name)>
+                                                <td>{u.name.clone()}</td>
+                                                <td>{u.role.label_zh()} " · " {u.role.as_str()}</td>
+                                                <td>{adjudicates}</td>
+                                            </tr>
+                                        }
                                     }).collect_view()}
                                 </tbody>
                             </table>
+                            {move || designate.value().get().and_then(Result::err).map(|e| view! { <p class="error-box" role="alert">{error_message(&e)}</p> })}
                         }.into_any(),
                         Err(e) => view! { <ErrorBox error=e /> }.into_any(),
                     }

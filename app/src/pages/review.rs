@@ -75,18 +75,24 @@ pub fn ReviewQueuePage() -> impl IntoView {
         <Title text="Review 专家审核" />
         <section class="panel">
             <h1>{move || lang.get().t("我的审核条目", "My review items")} " " <LangSwitch path="/review".into() /></h1>
-            <p class="review-links">
-                <a href=move || lang.get().link("/review/agreement")>{move || lang.get().t("一致性看板", "Agreement dashboard")}</a>
-                " · " <a href=move || lang.get().link("/review/adjudication")>{move || lang.get().t("裁决（管理员）", "Adjudication (admins)")}</a>
-                " · " <a href=move || lang.get().link("/review/manage")>{move || lang.get().t("创建与分配（管理员）", "Create and assign (admins)")}</a>
-            </p>
             <Transition fallback=Loading>
                 {move || Suspend::new(async move {
                     let lang = lang.get();
                     match data.await {
                         Ok(q) => {
                             let pct = if q.total == 0 { 0.0 } else { 100.0 * q.done_count as f64 / q.total as f64 };
+                            let adjudication = q.may_adjudicate.then(|| view! {
+                                " · " <a href=lang.link("/review/adjudication") data-testid="adjudication-link">{lang.t("裁决", "Adjudication")}</a>
+                            });
+                            let manage = q.may_manage.then(|| view! {
+                                " · " <a href=lang.link("/review/manage")>{lang.t("创建与分配", "Create and assign")}</a>
+                            });
                             view! {
+                                <p class="review-links">
+                                    <a href=lang.link("/review/agreement")>{lang.t("一致性看板", "Agreement dashboard")}</a>
+                                    {adjudication}
+                                    {manage}
+                                </p>
                                 <p data-testid="progress">
                                     {lang.t("进度", "Progress")} ": " <strong>{q.done_count}</strong> " / " {q.total}
                                 </p>

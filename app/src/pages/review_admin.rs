@@ -119,31 +119,70 @@ pub fn ReviewManagePage() -> impl IntoView {
     }
 }
 
+/// The final labels an adjudicator can pick for an item: the experts' and
+/// the judge's; for a seed dialogue `approve` and `correct:NAME` for each
+/// expert's corrected case (none when the case changed since the item was
+/// made, as no corrected case can be adopted then).
+fn label_choices(item: &AdjudicationItem) -> Vec<String> {
+    let mut choices: Vec<String> = if item.kind == "seed_dialogue" {
+        let mut c = vec!["approve".to_owned()];
+        if !item.case_changed {
+            c.extend(
+                item.proposals
+                    .iter()
+                    .map(|(who, _)| format!("correct:{who}")),
+            );
+        }
+        c
+    } else {
+        let mut c: Vec<String> = item.labels.iter().map(|(_, l, _)| l.clone()).collect();
+        c.extend(item.judge_label.clone());
+        c
+    };
+    let mut seen = std::collections::BTreeSet::new();
+    choices.retain(|c| seen.insert(c.clone()));
+    choices
+}
+
 #[component]
-fn AdjudicationCard(item: AdjudicationItem, done: WriteSignal<u32>) -> impl IntoView {
+fn AdjudicationCard(
+    item: AdjudicationItem,
+    done: WriteSignal<u32>,
+    note: WriteSignal<Option<String>>,
+) -> impl IntoView {
     let lang = use_lang();
-    let label = RwSignal::new(
-        item.labels
-            .first()
-            .map(|(_, l, _)| l.clone())
-            .unwrap_or_default(),
-    );
+    let choices = label_choices(&item);
+    let label = RwSignal::new(choices.first().cloned().unwrap_or_default());
     let reason = RwSignal::new(String::new());
     let error = RwSignal::new(None::<String>);
     let id = item.id;
     let act =
         Action::new(move |_: &()| adjudicate(id, label.get_untracked(), reason.get_untracked()));
     Effect::new(move |_| match act.value().get() {
-        Some(Ok(())) => done.update(|n| *n += 1),
+        Some(Ok(saved)) => {
+            let lang = lang.get_untracked();
+            note.set(Some(match (saved.revision, saved.dataset_version) {
+                (Some(revision), Some(version)) => format!(
+                    "{} #{id}: {} {revision}, {} {version}",
+                    lang.t("已裁决", "Adjudicated"),
+                    lang.t(
+                        "案例修订已保存为第",
+                        "the case correction is saved as revision"
+                    ),
+                    lang.t("数据集版本", "dataset version"),
+                ),
+                _ => format!("{} #{id}", lang.t("已裁决", "Adjudicated")),
+            }));
+            done.update(|n| *n += 1)
+        }
         Some(Err(e)) => error.set(Some(error_message(&e))),
         None => {}
     });
-    let choices: Vec<String> = {
-        let mut c: Vec<String> = item.labels.iter().map(|(_, l, _)| l.clone()).collect();
-        c.extend(item.judge_label.clone());
-        c.dedup();
-        c
-    };
+    let changed = item.case_changed.then(|| view! {
+        <p class="warning-box" data-testid="case-changed">{move || lang.get().t(
+            "此案例在本条目创建后已被修订：专家的修改稿基于旧版本，不能采用。请裁决为 approve，并在案例页直接修改。",
+            "This case has been corrected since the item was made: the experts' corrected cases were made from the older version and cannot be adopted. Adjudicate approve, and correct the case on its page.")}</p>
+    });
     view! {
         <li class="panel adjudication" data-testid=format!("adjudicate-{id}")>
             <h2><a href=move || lang.get().link(&format!("/review/items/{id}"))>{item_title(lang.get_untracked(), &item.kind, &item.case_id, item.task.as_deref(), item.target.as_deref())}</a></h2>
@@ -151,6 +190,7 @@ fn AdjudicationCard(item: AdjudicationItem, done: WriteSignal<u32>) -> impl Into
                 {item.labels.iter().map(|(who, l, c)| view! { <li>{who.clone()} ": " <strong>{l.clone()}</strong> {(!c.is_empty()).then(|| view! { " — " {c.clone()} })}</li> }).collect_view()}
                 {item.judge_label.clone().map(|l| view! { <li>{move || lang.get().t("评审模型", "Judge")} ": " <strong>{l.clone()}</strong></li> })}
             </ul>
+            {changed}
             <div class="filters">
                 <label class="field">{move || lang.get().t("最终标签（可选其一或直接输入）", "Final label (pick one or type it)")}
                     <input type="text" list=format!("labels-{id}") data-testid="final-label" prop:value=move || label.get() on:input=move |ev| label.set(event_target_value(&ev)) />
@@ -171,6 +211,7 @@ pub fn AdjudicationPage() -> impl IntoView {
     let lang = use_lang();
     let live = use_live(&["review"]);
     let (done, set_done) = signal(0u32);
+    let (note, set_note) = signal(None::<String>);
     let data = Resource::new(
         move || (live.changes.get(), done.get()),
         |_| adjudication_queue(),
@@ -180,12 +221,13 @@ pub fn AdjudicationPage() -> impl IntoView {
         <section class="panel">
             <p><a href=move || lang.get().link("/review")>{move || lang.get().t("← 审核", "← Review")}</a> " " <LangSwitch path="/review/adjudication".into() /></p>
             <h1>{move || lang.get().t("待裁决条目", "Items awaiting adjudication")} " " <LiveBadge live /></h1>
+            {move || note.get().map(|n| view! { <div class="info-box" role="status" data-testid="adjudication-note">{n}</div> })}
         </section>
         <Transition fallback=Loading>
             {move || Suspend::new(async move {
                 match data.await {
                     Ok(items) if items.is_empty() => view! { <p class="empty panel" data-testid="no-adjudication">{lang.get().t("没有待裁决的条目。", "Nothing awaits adjudication.")}</p> }.into_any(),
-                    Ok(items) => view! { <ul class="adjudications">{items.into_iter().map(|item| view! { <AdjudicationCard item done=set_done /> }).collect_view()}</ul> }.into_any(),
+                    Ok(items) => view! { <ul class="adjudications">{items.into_iter().map(|item| view! { <AdjudicationCard item done=set_done note=set_note /> }).collect_view()}</ul> }.into_any(),
                     Err(e) => view! { <ErrorBox error=e /> }.into_any(),
                 }
             })}

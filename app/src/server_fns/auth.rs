@@ -8,8 +8,5 @@ use crate::types::UserView;
 #[server(prefix = "/sfn")]
 pub async fn who_am_i() -> Result<Option<UserView>, ServerFnError> {
     let user = crate::ssr::current_user().await?;
-    Ok(user.map(|u| UserView {
-        name: u.name,
-        role: u.role,
-    }))
+    Ok(user.map(UserView::from))
 }

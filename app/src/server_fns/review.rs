@@ -8,7 +8,8 @@
 //! comment) is decided by `db::review`, which every read here goes through.
 //! Experts need [`Permission::Review`]; creating and assigning items needs
 //! [`Permission::ManageReview`]; the adjudication queue and adjudicating need
-//! [`Permission::Adjudicate`].
+//! [`Permission::Adjudicate`] (admins, and experts an admin designated; a
+//! designated expert never adjudicates their own items, `db::review`).
 //!
 //! Labels travel as strings: `approve` / `correct` for a seed dialogue (with
 //! the corrected case as JSON in `proposal`), the JSON of an
@@ -63,6 +64,10 @@ pub struct ReviewQueue {
     pub done_count: usize,
     /// Items assigned.
     pub total: usize,
+    /// The viewer may adjudicate (an admin or a designated expert).
+    pub may_adjudicate: bool,
+    /// The viewer may create and assign items (an admin).
+    pub may_manage: bool,
 }
 
 /// What a viewer sees once they have submitted (adjudicators always).
@@ -132,6 +137,18 @@ pub struct AdjudicationItem {
     pub judge_label: Option<String>,
     /// The experts' corrected cases (seed dialogues): (expert, case).
     pub proposals: Vec<(String, Case)>,
+    /// For a seed dialogue: the case has been corrected since the item was
+    /// made, so no expert's corrected case can be adopted.
+    pub case_changed: bool,
+}
+
+/// What an adjudication saved besides the final label: for a seed dialogue
+/// adjudicated `correct`, the case's new revision and dataset version (saved
+/// in the same transaction).
+#[derive(Serialize, Deserialize, Clone, PartialEq, Debug, Default)]
+pub struct AdjudicationDone {
+    pub revision: Option<i64>,
+    pub dataset_version: Option<i64>,
 }
 
 /// The figures of one kind (and task) of item, over every class or one.
@@ -277,6 +294,8 @@ pub async fn my_queue() -> Result<ReviewQueue, ServerFnError> {
         in_adjudication: Vec::new(),
         done_count: 0,
         total,
+        may_adjudicate: user.allows(engine::accounts::Permission::Adjudicate),
+        may_manage: user.allows(engine::accounts::Permission::ManageReview),
     };
     for entry in entries {
         let status = entry.status;
@@ -371,6 +390,7 @@ pub async fn adjudication_queue() -> Result<Vec<AdjudicationItem>, ServerFnError
                 labels,
                 judge_label: e.judge_label,
                 proposals,
+                case_changed: e.case_changed,
             }
         })
         .collect())
@@ -378,18 +398,32 @@ pub async fn adjudication_queue() -> Result<Vec<AdjudicationItem>, ServerFnError
 
 /// Records the final label of item `id`, whose experts disagreed, with the
 /// reason (required). For a seed dialogue the label is `approve`, `correct`
-/// (the experts' corrected case) or `correct:NAME` (expert NAME's).
+/// (the experts' corrected case) or `correct:NAME` (expert NAME's); a
+/// correction is saved with the final label in one transaction, or neither
+/// is (400 naming the newer revision when the case changed meanwhile). 403
+/// for a designated expert on an item assigned to them.
 #[server(prefix = "/sfn")]
-pub async fn adjudicate(id: i64, label: String, reason: String) -> Result<(), ServerFnError> {
+pub async fn adjudicate(
+    id: i64,
+    label: String,
+    reason: String,
+) -> Result<AdjudicationDone, ServerFnError> {
     use crate::ssr::{db, from_db};
+    use db::revisions::CorrectionOutcome;
 
     let adjudicator = ssr::adjudicator().await?;
-    let user = crate::ssr::require(engine::accounts::Permission::Adjudicate).await?;
-    let db = db()?;
-    db::review::adjudicate(&db, id, &adjudicator, &label, &reason)
+    let done = db::review::adjudicate(&db()?, id, &adjudicator, &label, &reason)
         .await
         .map_err(from_db)?;
-    ssr::apply_seed_correction(&db, id, &user, &reason).await
+    Ok(match done.correction {
+        Some(CorrectionOutcome::Saved {
+            revision, dataset, ..
+        }) => AdjudicationDone {
+            revision: Some(revision),
+            dataset_version: Some(dataset.version),
+        },
+        _ => AdjudicationDone::default(),
+    })
 }
 
 /// The agreement dashboard of the current dataset. Adjudicators get figures
@@ -470,46 +504,6 @@ mod ssr {
     type Labels = Vec<(String, String, String)>;
     /// (expert, corrected case) of each seed correction.
     type Proposals = Vec<(String, Case)>;
-
-    /// When item `id` is a seed dialogue whose final label adopted a
-    /// correction, saves that correction as the case's next revision (a new
-    /// dataset version, runs re-scored; see `db::revisions`). The
-    /// adjudication stands either way; a correction that cannot be applied
-    /// (the case moved on, or it changes nothing) is reported.
-    pub async fn apply_seed_correction(
-        db: &db::Db,
-        id: i64,
-        user: &db::users::User,
-        reason: &str,
-    ) -> Result<(), ServerFnError> {
-        use crate::ssr::{current_dataset, from_db};
-
-        let view = db::review::item_for_viewer(db, id, user)
-            .await
-            .map_err(from_db)?;
-        if view.kind != engine::review::ReviewKind::SeedDialogue {
-            return Ok(());
-        }
-        let Some(case) = view.revealed.and_then(|r| r.final_proposal) else {
-            return Ok(());
-        };
-        let dataset = current_dataset(db).await?;
-        let base = db::revisions::current_revision(db, &dataset.name, &case.case_id)
-            .await
-            .map_err(from_db)?;
-        let why = format!("seed review #{id}: {reason}");
-        match db::revisions::correct_case(db, &dataset.name, &case, base, user, &why).await {
-            Ok(db::revisions::CorrectionOutcome::Saved { .. }) => Ok(()),
-            Ok(db::revisions::CorrectionOutcome::Stale { current }) => Err(bad_request(format!(
-                "the adjudication is recorded, but the case changed meanwhile (revision {}); apply the correction again from the case page",
-                current.revision
-            ))),
-            Err(db::DbError::Invalid(msg)) => Err(bad_request(format!(
-                "the adjudication is recorded; the correction was not applied: {msg}"
-            ))),
-            Err(other) => Err(from_db(other)),
-        }
-    }
 
     /// Submissions as (expert, label, comment), and the corrected cases.
     pub fn split_submissions(submissions: Vec<Submission>) -> (Labels, Proposals) {

@@ -9,13 +9,7 @@ pub async fn list_users() -> Result<Vec<UserView>, ServerFnError> {
     use crate::ssr::{db, from_db, require};
     require(engine::accounts::Permission::ManageUsers).await?;
     let users = db::users::list(&db()?).await.map_err(from_db)?;
-    Ok(users
-        .into_iter()
-        .map(|u| UserView {
-            name: u.name,
-            role: u.role,
-        })
-        .collect())
+    Ok(users.into_iter().map(UserView::from).collect())
 }
 
 #[server(prefix = "/sfn")]
@@ -33,8 +27,18 @@ pub async fn create_user(
     let user = db::users::create(&db()?, &name, role, &password)
         .await
         .map_err(from_db)?;
-    Ok(UserView {
-        name: user.name,
-        role: user.role,
-    })
+    Ok(UserView::from(user))
+}
+
+/// Designates expert `name` as adjudicator (`on`), or withdraws it. 400 for
+/// an account that is not an expert (admins adjudicate anyway), 404 for an
+/// unknown name.
+#[server(prefix = "/sfn")]
+pub async fn set_adjudicator(name: String, on: bool) -> Result<UserView, ServerFnError> {
+    use crate::ssr::{db, from_db, require};
+    require(engine::accounts::Permission::ManageUsers).await?;
+    let user = db::users::set_adjudicator(&db()?, &name, on)
+        .await
+        .map_err(from_db)?;
+    Ok(UserView::from(user))
 }

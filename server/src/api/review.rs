@@ -32,14 +32,14 @@ async fn export(
     Query(q): Query<ExportQuery>,
 ) -> Result<Response, ApiError> {
     let user = user.require(Permission::ManageReview)?;
-    let adjudicator = db::review::Adjudicator::of(user).ok_or(ApiError::Forbidden)?;
+    let manager = db::review::Manager::of(user).ok_or(ApiError::Forbidden)?;
     let format = q.format.unwrap_or_else(|| "jsonl".to_owned());
     if !matches!(format.as_str(), "jsonl" | "csv") {
         return Err(ApiError::BadRequest(format!(
             "query parameter format: {format:?} is not valid; expected jsonl or csv"
         )));
     }
-    let items = db::review::export(&state.db, &adjudicator).await?;
+    let items = db::review::export(&state.db, &manager).await?;
     let (content_type, body) = if format == "csv" {
         (
             "text/csv; charset=utf-8",
