@@ -233,6 +233,9 @@ pub struct AdjudicationEntry {
     /// made, so no expert's corrected case can be applied over it (the
     /// experts may agree and the item still wait here).
     pub case_changed: bool,
+    /// For a seed dialogue: the case as the item shows it, which the
+    /// experts' corrected cases change.
+    pub case: Option<Case>,
 }
 
 /// What an adjudication did besides recording the final label.
@@ -1261,8 +1264,12 @@ pub async fn adjudication_queue(
             continue;
         }
         let kind = item.kind()?;
-        let case_changed = kind == ReviewKind::SeedDialogue
-            && seed_case_change(&mut conn, db, item).await?.1.is_some();
+        let (case, case_changed) = if kind == ReviewKind::SeedDialogue {
+            let (shown, newer) = seed_case_change(&mut conn, db, item).await?;
+            (Some(shown), newer.is_some())
+        } else {
+            (None, false)
+        };
         queue.push(AdjudicationEntry {
             id: item.id,
             kind,
@@ -1276,6 +1283,7 @@ pub async fn adjudication_queue(
                 .collect::<Result<Vec<_>>>()?,
             judge_label: item.judge_label.clone(),
             case_changed,
+            case,
         });
     }
     Ok(queue)

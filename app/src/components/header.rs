@@ -42,6 +42,7 @@ pub fn Header() -> impl IntoView {
                                     <span class="user" data-testid="current-user">
                                         {u.name}
                                         <span class="role">{u.role.label_zh()} " · " {u.role.as_str()}</span>
+                                        {u.adjudicator.then(|| view! { <span class="role" title="Designated adjudicator 指定裁决人">"裁决 adjudicator"</span> })}
                                     </span>
                                     <form method="post" action="/auth/signout" class="inline">
                                         <button type="submit" class="link-button">"Sign out 退出"</button>

@@ -37,7 +37,7 @@ pub fn AdminUsersPage() -> impl IntoView {
                                                     <input type="hidden" name="name" value=name />
                                                     <input type="hidden" name="on" value=(!u.adjudicator).to_string() />
                                                     {if u.adjudicator { "✓ " } else { "" }}
-                                                    <button type="submit" class="link-button" data-testid=testid>
+                                                    <button type="submit" class="small" data-testid=testid>
                                                         {if u.adjudicator { "Withdraw 撤销" } else { "Designate 指定为裁决人" }}
                                                     </button>
                                                 </ActionForm>

@@ -5,10 +5,12 @@
 use leptos::prelude::*;
 use leptos_meta::Title;
 
-use crate::components::i18n::{use_lang, LangSwitch};
+use crate::components::history::ChangeView;
+use crate::components::i18n::{use_lang, Lang, LangSwitch};
 use crate::components::labels::{error_message, ErrorBox, Loading};
 use crate::components::live::{use_live, LiveBadge};
-use crate::pages::review::item_title;
+use crate::pages::review::{item_title, kind_label};
+use crate::pages::review_item::label_summary;
 use crate::server_fns::review::{
     adjudicate, adjudication_queue, assign_review, assign_reviews, create_review_items,
     review_dashboard, AdjudicationItem,
@@ -119,29 +121,51 @@ pub fn ReviewManagePage() -> impl IntoView {
     }
 }
 
-/// The final labels an adjudicator can pick for an item: the experts' and
-/// the judge's; for a seed dialogue `approve` and `correct:NAME` for each
+/// The final labels an adjudicator can adopt with one click, as (who gave
+/// it, label): the experts' and the judge's, each label once with everyone
+/// who gave it; for a seed dialogue `approve` and `correct:NAME` for each
 /// expert's corrected case (none when the case changed since the item was
 /// made, as no corrected case can be adopted then).
-fn label_choices(item: &AdjudicationItem) -> Vec<String> {
-    let mut choices: Vec<String> = if item.kind == "seed_dialogue" {
-        let mut c = vec!["approve".to_owned()];
+fn label_choices(lang: Lang, item: &AdjudicationItem) -> Vec<(String, String)> {
+    let mut given: Vec<(String, String)> = if item.kind == "seed_dialogue" {
+        let mut c = vec![(lang.t("通过", "Approve").to_owned(), "approve".to_owned())];
         if !item.case_changed {
-            c.extend(
-                item.proposals
-                    .iter()
-                    .map(|(who, _)| format!("correct:{who}")),
-            );
+            c.extend(item.proposals.iter().map(|(who, _)| {
+                (
+                    format!(
+                        "{} {who}",
+                        lang.t("采用修改稿：", "Adopt the correction of")
+                    ),
+                    format!("correct:{who}"),
+                )
+            }));
         }
-        c
+        return c;
     } else {
-        let mut c: Vec<String> = item.labels.iter().map(|(_, l, _)| l.clone()).collect();
-        c.extend(item.judge_label.clone());
-        c
+        item.labels
+            .iter()
+            .map(|(who, l, _)| (who.clone(), l.clone()))
+            .collect()
     };
-    let mut seen = std::collections::BTreeSet::new();
-    choices.retain(|c| seen.insert(c.clone()));
+    given.extend(
+        item.judge_label
+            .clone()
+            .map(|l| (lang.t("评审模型", "Judge").to_owned(), l)),
+    );
+    let mut choices: Vec<(String, String)> = Vec::new();
+    for (who, label) in given {
+        match choices.iter_mut().find(|(_, l)| *l == label) {
+            Some((names, _)) => {
+                names.push('、');
+                names.push_str(&who);
+            }
+            None => choices.push((who, label)),
+        }
+    }
     choices
+        .into_iter()
+        .map(|(who, label)| (format!("{who}: {}", label_summary(lang, &label)), label))
+        .collect()
 }
 
 #[component]
@@ -151,8 +175,8 @@ fn AdjudicationCard(
     note: WriteSignal<Option<String>>,
 ) -> impl IntoView {
     let lang = use_lang();
-    let choices = label_choices(&item);
-    let label = RwSignal::new(choices.first().cloned().unwrap_or_default());
+    let choices = label_choices(lang.get_untracked(), &item);
+    let label = RwSignal::new(choices.first().map(|(_, l)| l.clone()).unwrap_or_default());
     let reason = RwSignal::new(String::new());
     let error = RwSignal::new(None::<String>);
     let id = item.id;
@@ -162,15 +186,14 @@ fn AdjudicationCard(
         Some(Ok(saved)) => {
             let lang = lang.get_untracked();
             note.set(Some(match (saved.revision, saved.dataset_version) {
-                (Some(revision), Some(version)) => format!(
-                    "{} #{id}: {} {revision}, {} {version}",
-                    lang.t("已裁决", "Adjudicated"),
-                    lang.t(
-                        "案例修订已保存为第",
-                        "the case correction is saved as revision"
+                (Some(revision), Some(version)) => match lang {
+                    Lang::Zh => format!(
+                        "已裁决 #{id}：案例修改已保存为修订 {revision}（数据集版本 {version}）。"
                     ),
-                    lang.t("数据集版本", "dataset version"),
-                ),
+                    Lang::En => format!(
+                        "Adjudicated #{id}: the case correction is saved as revision {revision} (dataset version {version})."
+                    ),
+                },
                 _ => format!("{} #{id}", lang.t("已裁决", "Adjudicated")),
             }));
             done.update(|n| *n += 1)
@@ -187,14 +210,35 @@ fn AdjudicationCard(
         <li class="panel adjudication" data-testid=format!("adjudicate-{id}")>
             <h2><a href=move || lang.get().link(&format!("/review/items/{id}"))>{item_title(lang.get_untracked(), &item.kind, &item.case_id, item.task.as_deref(), item.target.as_deref())}</a></h2>
             <ul>
-                {item.labels.iter().map(|(who, l, c)| view! { <li>{who.clone()} ": " <strong>{l.clone()}</strong> {(!c.is_empty()).then(|| view! { " — " {c.clone()} })}</li> }).collect_view()}
-                {item.judge_label.clone().map(|l| view! { <li>{move || lang.get().t("评审模型", "Judge")} ": " <strong>{l.clone()}</strong></li> })}
+                {item.labels.iter().map(|(who, l, c)| {
+                    let l = l.clone();
+                    view! { <li>{who.clone()} ": " <strong>{move || label_summary(lang.get(), &l)}</strong> {(!c.is_empty()).then(|| view! { " — " {c.clone()} })}</li> }
+                }).collect_view()}
+                {item.judge_label.clone().map(|l| view! { <li>{move || lang.get().t("评审模型", "Judge")} ": " <strong>{move || label_summary(lang.get(), &l)}</strong></li> })}
             </ul>
+            {item.proposal_changes.iter().map(|(who, changes)| {
+                let changes = changes.clone();
+                view! {
+                    <details class="proposal" open data-testid=format!("proposal-{who}")>
+                        <summary>{who.clone()} " " {move || lang.get().t("的修改稿", "proposes")}</summary>
+                        <ul class="changes">{changes.into_iter().map(|change| view! { <ChangeView change /> }).collect_view()}</ul>
+                    </details>
+                }
+            }).collect_view()}
             {changed}
+            <div class="adopt" role="group" aria-label="Adopt">
+                {move || lang.get().t("采用：", "Adopt: ")}
+                {choices.into_iter().map(|(text, value)| {
+                    let chosen = value.clone();
+                    view! {
+                        <button type="button" class="choice" class:chosen=move || label.get() == chosen
+                                on:click=move |_| label.set(value.clone())>{text}</button>
+                    }
+                }).collect_view()}
+            </div>
             <div class="filters">
-                <label class="field">{move || lang.get().t("最终标签（可选其一或直接输入）", "Final label (pick one or type it)")}
-                    <input type="text" list=format!("labels-{id}") data-testid="final-label" prop:value=move || label.get() on:input=move |ev| label.set(event_target_value(&ev)) />
-                    <datalist id=format!("labels-{id}")>{choices.into_iter().map(|c| view! { <option value=c></option> }).collect_view()}</datalist>
+                <label class="field">{move || lang.get().t("最终标签（可点选上方或直接输入）", "Final label (adopt one above or type it)")}
+                    <input type="text" data-testid="final-label" prop:value=move || label.get() on:input=move |ev| label.set(event_target_value(&ev)) />
                 </label>
                 <label class="field">{move || lang.get().t("理由（必填）", "Reason (required)")}
                     <input type="text" data-testid="final-reason" prop:value=move || reason.get() on:input=move |ev| reason.set(event_target_value(&ev)) />
@@ -268,7 +312,7 @@ pub fn AgreementPage() -> impl IntoView {
                                     <tbody>
                                         {d.rows.into_iter().map(|r| view! {
                                             <tr>
-                                                <td>{r.kind.clone()} {r.task.clone().map(|t| format!(" · {}", t.to_uppercase()))}</td>
+                                                <td>{kind_label(lang, &r.kind)} {r.task.clone().map(|t| format!(" · {}", t.to_uppercase()))}</td>
                                                 <td>{r.class.clone().unwrap_or_else(|| lang.t("总体", "overall").into())}</td>
                                                 <td class="num">{r.n_items} " / " {r.n_pairs}</td>
                                                 <td class="num">{num(r.human_agreement)}</td>

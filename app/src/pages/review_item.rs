@@ -52,7 +52,7 @@ fn form_of(item: &ReviewItemView) -> Form {
     }
 }
 
-fn label_text(lang: Lang, label: &str) -> String {
+pub fn label_text(lang: Lang, label: &str) -> String {
     let zh = match label {
         "predict" => "策略一：直接预测",
         "ask" => "策略二：追问细节",
@@ -63,15 +63,51 @@ fn label_text(lang: Lang, label: &str) -> String {
         "pass" => "通过",
         "fail" => "不通过",
         other => {
-            return Verdict::parse(other).map_or(other.to_owned(), |v| {
-                format!("{} {}", v.label_zh(), v.as_str())
-            })
+            return match (lang, Verdict::parse(other)) {
+                (Lang::Zh, Some(v)) => format!("{} {}", v.label_zh(), v.as_str()),
+                _ => other.to_owned(),
+            }
         }
     };
     match lang {
         Lang::Zh => format!("{zh} ({label})"),
         Lang::En => label.to_owned(),
     }
+}
+
+/// A stored label in words: a case check as its four outcomes (with the
+/// comments of failed checks), an LJP label as its verdicts, any other label
+/// as [`label_text`].
+pub fn label_summary(lang: Lang, label: &str) -> String {
+    if let Ok(check) = serde_json::from_str::<CaseCheck>(label) {
+        return check
+            .results()
+            .map(|(kind, r)| {
+                let name = match kind {
+                    CheckKind::KeyDetails => lang.t("关键细节", "key details"),
+                    CheckKind::Incompleteness => lang.t("确有缺失", "underspecified lacks them"),
+                    CheckKind::Completeness => lang.t("完整陈述", "complete states them"),
+                    CheckKind::Anonymization => lang.t("匿名化", "anonymisation"),
+                };
+                let pass = r.outcome == CheckOutcome::Pass;
+                let mut text = format!("{} {name}", if pass { "✓" } else { "✗" });
+                if !r.comment.trim().is_empty() {
+                    text.push_str(&format!("（{}）", r.comment.trim()));
+                }
+                text
+            })
+            .collect::<Vec<_>>()
+            .join(" · ");
+    }
+    if let Ok(verdicts) = serde_json::from_str::<Vec<String>>(label) {
+        return verdicts
+            .iter()
+            .enumerate()
+            .map(|(i, v)| format!("{}. {}", i + 1, label_text(lang, v)))
+            .collect::<Vec<_>>()
+            .join(lang.t("；", "; "));
+    }
+    label_text(lang, label)
 }
 
 const CHECKS: [CheckKind; 4] = [
@@ -239,7 +275,9 @@ fn ItemBody(item: ReviewItemView, set_version: WriteSignal<u32>) -> impl IntoVie
         let mine = generation.get_value();
         set_timeout(
             move || {
-                if generation.get_value() == mine {
+                // The item may have been submitted (and this form replaced)
+                // within the 600 ms: then there is nothing left to save.
+                if generation.try_get_value() == Some(mine) {
                     save_draft.dispatch(text);
                 }
             },
@@ -372,6 +410,7 @@ fn ItemBody(item: ReviewItemView, set_version: WriteSignal<u32>) -> impl IntoVie
     let revealed = item.revealed.clone();
     let submitted = item.submitted;
     let status = item.status.clone();
+    let frozen = status == "final";
 
     let choice_form = {
         let labels = labels.clone();
@@ -481,9 +520,10 @@ fn ItemBody(item: ReviewItemView, set_version: WriteSignal<u32>) -> impl IntoVie
                                   on:input=move |ev| { let v = event_target_value(&ev); draft.update(|d| d.comment = v) }></textarea>
                     </label>
                     {move || error.get().map(|e| view! { <div class="error-box" role="alert">{e}</div> })}
+                    {frozen.then(|| view! { <p class="muted" data-testid="frozen">{move || lang.get().t("本条目已定稿，标注不再更改。", "This item is final; its labels no longer change.")}</p> })}
                     <div class="filter-actions">
                         <button type="button" class="primary" data-testid="submit-label" on:click=move |_| do_submit()
-                                disabled=move || submit.pending().get()>
+                                disabled=move || frozen || submit.pending().get()>
                             {move || if submitted { lang.get().t("修改提交", "Revise") } else { lang.get().t("提交", "Submit") }} " (Ctrl+Enter)"
                         </button>
                         <span class="muted" data-testid="draft-status">{move || saved_note.get()}</span>
@@ -494,10 +534,10 @@ fn ItemBody(item: ReviewItemView, set_version: WriteSignal<u32>) -> impl IntoVie
                         <h2>{move || lang.get().t("提交后可见", "Visible after you submitted")}</h2>
                         <ul>
                             {r.others.into_iter().map(|(who, label, comment)| view! {
-                                <li>{who} ": " <strong>{label}</strong> {(!comment.is_empty()).then(|| view! { " — " {comment} })}</li>
+                                <li>{who} ": " <strong>{move || label_summary(lang.get(), &label)}</strong> {(!comment.is_empty()).then(|| view! { " — " {comment} })}</li>
                             }).collect_view()}
-                            {r.judge_label.map(|l| view! { <li>{move || lang.get().t("评审模型", "Judge")} ": " <strong data-testid="judge-label">{l.clone()}</strong></li> })}
-                            {r.final_label.map(|l| view! { <li>{move || lang.get().t("最终标签", "Final label")} ": " <strong>{l.clone()}</strong> " " {r.final_reason.clone().unwrap_or_default()}</li> })}
+                            {r.judge_label.map(|l| view! { <li>{move || lang.get().t("评审模型", "Judge")} ": " <strong data-testid="judge-label">{move || label_summary(lang.get(), &l)}</strong></li> })}
+                            {r.final_label.map(|l| view! { <li>{move || lang.get().t("最终标签", "Final label")} ": " <strong>{move || label_summary(lang.get(), &l)}</strong> " " {r.final_reason.clone().unwrap_or_default()}</li> })}
                         </ul>
                     </section>
                 })}
@@ -596,5 +636,32 @@ fn ItemContent(item: ReviewItemView) -> impl IntoView {
             .into_any()
         }
         _ => ().into_any(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_read_as_words_in_either_language() {
+        let mut check = CaseCheck::all_pass();
+        check.anonymization.outcome = CheckOutcome::Fail;
+        check.anonymization.comment = "第二轮有手机号".into();
+        let json = serde_json::to_string(&check).expect("json");
+        assert_eq!(
+            label_summary(Lang::Zh, &json),
+            "✓ 关键细节 · ✓ 确有缺失 · ✓ 完整陈述 · ✗ 匿名化（第二轮有手机号）"
+        );
+        assert_eq!(
+            label_summary(Lang::En, r#"["supported","dismissed"]"#),
+            "1. supported; 2. dismissed"
+        );
+        assert_eq!(
+            label_summary(Lang::Zh, r#"["supported"]"#),
+            "1. 支持 supported"
+        );
+        assert_eq!(label_summary(Lang::Zh, "ask"), "策略二：追问细节 (ask)");
+        assert_eq!(label_summary(Lang::En, "ask"), "ask");
     }
 }

@@ -140,6 +140,9 @@ pub struct AdjudicationItem {
     /// For a seed dialogue: the case has been corrected since the item was
     /// made, so no expert's corrected case can be adopted.
     pub case_changed: bool,
+    /// For a seed dialogue: what each expert's corrected case changes,
+    /// (expert, changes), against the case as the item shows it.
+    pub proposal_changes: Vec<(String, Vec<engine::review::FieldChange>)>,
 }
 
 /// What an adjudication saved besides the final label: for a seed dialogue
@@ -381,6 +384,13 @@ pub async fn adjudication_queue() -> Result<Vec<AdjudicationItem>, ServerFnError
         .into_iter()
         .map(|e| {
             let (labels, proposals) = ssr::split_submissions(e.submissions);
+            let proposal_changes = match &e.case {
+                Some(case) => proposals
+                    .iter()
+                    .map(|(who, p)| (who.clone(), engine::review::diff_cases(case, p)))
+                    .collect(),
+                None => Vec::new(),
+            };
             AdjudicationItem {
                 id: e.id,
                 kind: e.kind.as_str().to_owned(),
@@ -391,6 +401,7 @@ pub async fn adjudication_queue() -> Result<Vec<AdjudicationItem>, ServerFnError
                 judge_label: e.judge_label,
                 proposals,
                 case_changed: e.case_changed,
+                proposal_changes,
             }
         })
         .collect())
