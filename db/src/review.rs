@@ -1936,6 +1936,18 @@ mod tests {
         (id, edited)
     }
 
+    /// An admin corrects case `case_id` directly (revision 2).
+    async fn correct_on_its_page(db: &Db, dataset: &DatasetInfo, case_id: &str, admin: &User) {
+        let mut direct = case_of(db, dataset.id, case_id)
+            .await
+            .expect("case")
+            .expect("stored");
+        direct.key_facts[0].text.push_str("（管理员核对）");
+        crate::revisions::correct_case(db, &dataset.name, &direct, 1, admin, "补充要点")
+            .await
+            .expect("direct correction");
+    }
+
     async fn versions(db: &Db) -> i64 {
         sqlx::query_scalar("SELECT COUNT(*) FROM datasets")
             .fetch_one(db.pool())
@@ -2007,14 +2019,7 @@ mod tests {
             .await
             .expect("submit");
         // Meanwhile the case is corrected on its page.
-        let mut direct = case_of(&db, dataset.id, &mine.case_id)
-            .await
-            .expect("case")
-            .expect("stored");
-        direct.key_facts[0].text.push_str("（管理员核对）");
-        crate::revisions::correct_case(&db, &dataset.name, &direct, 1, &admin, "补充要点")
-            .await
-            .expect("direct correction");
+        correct_on_its_page(&db, &dataset, &mine.case_id, &admin).await;
         assert_eq!(versions(&db).await, 2);
 
         let adjudicator = Adjudicator::of(admin.clone()).expect("admin");
@@ -2044,14 +2049,7 @@ mod tests {
         // item waits for an adjudicator instead.
         let (db, dataset, admin, experts) = fixture(&["甲", "乙"]).await;
         let (id, mine) = seed_item(&db, &dataset, &admin, "（补充）").await;
-        let mut direct = case_of(&db, dataset.id, &mine.case_id)
-            .await
-            .expect("case")
-            .expect("stored");
-        direct.key_facts[0].text.push_str("（管理员核对）");
-        crate::revisions::correct_case(&db, &dataset.name, &direct, 1, &admin, "补充要点")
-            .await
-            .expect("direct correction");
+        correct_on_its_page(&db, &dataset, &mine.case_id, &admin).await;
         submit(&db, id, &experts[0], "correct", "", Some(&json(&mine)))
             .await
             .expect("submit");

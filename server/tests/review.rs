@@ -945,43 +945,9 @@ async fn submissions_are_announced_on_the_event_stream() {
 #[tokio::test]
 async fn an_adjudicated_seed_correction_becomes_a_revision_of_the_case() {
     let r = setup().await;
-    create(&r, "seed_dialogue", &[]).await;
-    let id = ids(&r.app, "seed_dialogue").await[0];
-    ok::<AssignReview>(
-        &r.app,
-        &r.admin,
-        &[
-            ("id", &id.to_string()),
-            ("experts[0]", "expert-a"),
-            ("experts[1]", "expert-b"),
-        ],
-    )
-    .await;
-    let view = ok::<GetReviewItem>(&r.app, &r.a, &[("id", &id.to_string())]).await;
-    let mut case: engine::dataset::Case =
-        serde_json::from_value(view["case"].clone()).expect("the seed case");
-    case.consultations.underspecified[0]
-        .content
-        .push_str("（专家补充：当事人语气更口语化）");
-    let proposal = serde_json::to_string(&case).expect("json");
-    let submit_as = |cookie: &str, label: &str, proposal: Option<&str>| {
-        let mut pairs = vec![
-            ("id", id.to_string()),
-            ("label", label.to_owned()),
-            ("comment", String::new()),
-        ];
-        if let Some(p) = proposal {
-            pairs.push(("proposal", p.to_owned()));
-        }
-        let cookie = cookie.to_owned();
-        let app = &r.app;
-        async move {
-            let pairs: Vec<(&str, &str)> = pairs.iter().map(|(k, v)| (*k, v.as_str())).collect();
-            ok::<SubmitReview>(app, &cookie, &pairs).await
-        }
-    };
-    submit_as(&r.a, "correct", Some(&proposal)).await;
-    submit_as(&r.b, "approve", None).await;
+    let (id, case, proposal) = seed_item(&r, "（专家补充：当事人语气更口语化）").await;
+    submit_seed(&r, &r.a, id, "correct", Some(&proposal)).await;
+    submit_seed(&r, &r.b, id, "approve", None).await;
     let done = ok::<Adjudicate>(
         &r.app,
         &r.admin,
