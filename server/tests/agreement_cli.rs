@@ -3,30 +3,14 @@
 //! the table names every pair, and bad files fail with exit code 1 and
 //! messages naming the file, line and field.
 
-use std::path::Path;
-use std::process::{Command, Output};
+mod common;
 
+use common::cli::{lexpilot, text, write};
+use common::json::assert_close;
 use serde_json::Value;
 
 const FIXTURE: &str = include_str!("../../engine/tests/fixtures/agreement/reference.json");
 const VERDICTS: &str = "supported,partially_supported,dismissed";
-
-fn lexpilot(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_lexpilot"))
-        .args(args)
-        .output()
-        .expect("lexpilot runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn write(dir: &Path, name: &str, content: &str) -> String {
-    let path = dir.join(name);
-    std::fs::write(&path, content).expect("write fixture");
-    path.to_string_lossy().into_owned()
-}
 
 /// The first fixture case with an ordinal order and at least three pairs.
 fn ordinal_case() -> Value {
@@ -51,33 +35,6 @@ fn jsonl(annotations: &Value) -> String {
         .collect()
 }
 
-/// The same keys, numbers within 1e-12, everything else equal.
-fn assert_close(actual: &Value, expected: &Value, path: &str) {
-    match (actual, expected) {
-        (Value::Number(a), Value::Number(e)) => {
-            let (a, e) = (
-                a.as_f64().unwrap_or(f64::NAN),
-                e.as_f64().unwrap_or(f64::NAN),
-            );
-            assert!((a - e).abs() < 1e-12, "{path}: {a} vs {e}");
-        }
-        (Value::Object(a), Value::Object(e)) => {
-            let keys = |m: &serde_json::Map<String, Value>| m.keys().cloned().collect::<Vec<_>>();
-            assert_eq!(keys(a), keys(e), "{path}");
-            for (k, v) in e {
-                assert_close(&a[k], v, &format!("{path}.{k}"));
-            }
-        }
-        (Value::Array(a), Value::Array(e)) => {
-            assert_eq!(a.len(), e.len(), "{path}");
-            for (i, (x, y)) in a.iter().zip(e).enumerate() {
-                assert_close(x, y, &format!("{path}[{i}]"));
-            }
-        }
-        _ => assert_eq!(actual, expected, "{path}"),
-    }
-}
-
 #[test]
 fn json_output_is_the_reference_report() {
     let case = ordinal_case();
@@ -88,20 +45,20 @@ fn json_output_is_the_reference_report() {
         &jsonl(&case["annotations"]),
     );
 
-    let out = lexpilot(&["agreement", &file, "--json", "--ordinal", VERDICTS]);
+    let out = lexpilot(&["agreement", &file, "--json", "--ordinal", VERDICTS], None);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let report: Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON");
-    assert_close(&report, &case["expected"], "report");
+    assert_close(&report, &case["expected"], "report", 1e-12);
 
     // Without an order, every qwk is null and the rest is unchanged.
-    let out = lexpilot(&["agreement", &file, "--json"]);
+    let out = lexpilot(&["agreement", &file, "--json"], None);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let plain: Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON");
     let mut expected = case["expected"].clone();
     for pair in expected["pairs"].as_array_mut().expect("pairs") {
         pair["qwk"] = Value::Null;
     }
-    assert_close(&plain, &expected, "report");
+    assert_close(&plain, &expected, "report", 1e-12);
 }
 
 #[test]
@@ -117,7 +74,7 @@ fn the_table_lists_every_pair_and_fleiss_kappa() {
          {\"item\": \"LCA-03\", \"annotator\": \"专家甲\", \"label\": \"ask\"}\n\
          {\"item\": \"LCA-03\", \"annotator\": \"专家乙\", \"label\": \"ask\"}\n",
     );
-    let out = lexpilot(&["agreement", &file]);
+    let out = lexpilot(&["agreement", &file], None);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let table = text(&out.stdout);
     let lines: Vec<&str> = table.lines().collect();
@@ -134,7 +91,7 @@ fn the_table_lists_every_pair_and_fleiss_kappa() {
         "Fleiss' kappa (items labelled by every annotator): 0.3333"
     );
 
-    let with_order = lexpilot(&["agreement", &file, "--ordinal", "predict,ask"]);
+    let with_order = lexpilot(&["agreement", &file, "--ordinal", "predict,ask"], None);
     assert!(with_order.status.success());
     assert!(text(&with_order.stdout)
         .lines()
@@ -154,7 +111,7 @@ fn errors_name_the_file_line_and_field_and_exit_1() {
          {\"item\": \"c1\", \"annotator\": \"专家甲\", \"label\": \"dismissed\"}\n\
          {\"item\": \"c2\", \"annotator\": \"专家甲\", \"label\": \"won\"}\n",
     );
-    let out = lexpilot(&["agreement", &bad, "--json", "--ordinal", VERDICTS]);
+    let out = lexpilot(&["agreement", &bad, "--json", "--ordinal", VERDICTS], None);
     assert_eq!(out.status.code(), Some(1));
     assert!(out.stdout.is_empty());
     let err = text(&out.stderr);
@@ -179,17 +136,20 @@ fn errors_name_the_file_line_and_field_and_exit_1() {
         "good.jsonl",
         "{\"item\": \"c1\", \"annotator\": \"专家甲\", \"label\": \"supported\"}\n",
     );
-    let repeated = lexpilot(&["agreement", &good, "--ordinal", "supported,supported"]);
+    let repeated = lexpilot(
+        &["agreement", &good, "--ordinal", "supported,supported"],
+        None,
+    );
     assert_eq!(repeated.status.code(), Some(1));
     assert!(text(&repeated.stderr).contains("--ordinal"));
 
     let empty = write(dir.path(), "empty.jsonl", "\n");
-    let out = lexpilot(&["agreement", &empty]);
+    let out = lexpilot(&["agreement", &empty], None);
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("empty.jsonl: the file holds no annotations"));
 
     let missing = dir.path().join("missing.jsonl");
-    let out = lexpilot(&["agreement", &missing.to_string_lossy()]);
+    let out = lexpilot(&["agreement", &missing.to_string_lossy()], None);
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("missing.jsonl"));
 }

@@ -1,31 +1,15 @@
 //! The `lexpilot` binary as a maintainer runs it: exit codes, messages that
 //! name the file, line and field, all-or-nothing imports, accounts from stdin.
 
-use std::io::Write;
+mod common;
+
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
+
+use common::cli::{lexpilot, text, write};
+use common::json::assert_close;
 
 const DEMO: &str = include_str!("../data/demo-synthetic.jsonl");
-
-fn lexpilot(args: &[&str], stdin: Option<&str>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_lexpilot"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("lexpilot starts");
-    if let Some(input) = stdin {
-        child
-            .stdin
-            .take()
-            .expect("stdin")
-            .write_all(input.as_bytes())
-            .expect("write stdin");
-    }
-    drop(child.stdin.take());
-    child.wait_with_output().expect("lexpilot ends")
-}
 
 /// `lexpilot user add` with the password on standard input.
 fn user_add(db: &str, name: &str, role: &str, password: &str) -> Output {
@@ -33,16 +17,6 @@ fn user_add(db: &str, name: &str, role: &str, password: &str) -> Output {
         &["user", "add", "--name", name, "--role", role, "--db", db],
         Some(password),
     )
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn write(dir: &Path, name: &str, content: &str) -> String {
-    let path = dir.join(name);
-    std::fs::write(&path, content).expect("write fixture");
-    path.to_string_lossy().into_owned()
 }
 
 async fn count(db: &str, table: &str) -> i64 {
@@ -211,34 +185,6 @@ const CONTRACT: &str = concat!(
     "/../engine/tests/fixtures/contract-example"
 );
 
-/// Numbers within 1e-9, everything else equal, same keys.
-fn assert_close(actual: &serde_json::Value, expected: &serde_json::Value, path: &str) {
-    use serde_json::Value;
-    match (actual, expected) {
-        (Value::Number(a), Value::Number(e)) => {
-            let (a, e) = (
-                a.as_f64().unwrap_or(f64::NAN),
-                e.as_f64().unwrap_or(f64::NAN),
-            );
-            assert!((a - e).abs() < 1e-9, "{path}: {a} != {e}");
-        }
-        (Value::Object(a), Value::Object(e)) => {
-            let keys = |m: &serde_json::Map<String, Value>| m.keys().cloned().collect::<Vec<_>>();
-            assert_eq!(keys(a), keys(e), "{path}: keys");
-            for (k, v) in e {
-                assert_close(&a[k], v, &format!("{path}.{k}"));
-            }
-        }
-        (Value::Array(a), Value::Array(e)) => {
-            assert_eq!(a.len(), e.len(), "{path}: length");
-            for (i, (x, y)) in a.iter().zip(e).enumerate() {
-                assert_close(x, y, &format!("{path}[{i}]"));
-            }
-        }
-        (a, e) => assert_eq!(a, e, "{path}"),
-    }
-}
-
 fn contract_runs() -> Vec<String> {
     ["run_m0_1", "run_m0_2", "run_m1_1", "run_m1_2"]
         .iter()
@@ -264,7 +210,7 @@ fn score_json_reproduces_the_contract_example() {
         &std::fs::read_to_string(format!("{CONTRACT}/expected-score.json")).expect("fixture"),
     )
     .expect("expected JSON");
-    assert_close(&actual, &expected, "$");
+    assert_close(&actual, &expected, "$", 1e-9);
 }
 
 #[test]

@@ -12,8 +12,8 @@ mod common;
 
 use std::time::Duration;
 
-use axum::body::Body;
 use axum::http::StatusCode;
+use common::json::{assert_close, next_event};
 use common::{form, TestApp, TestResponse};
 use engine::accounts::Role;
 use leptos::server_fn::ServerFn;
@@ -176,59 +176,6 @@ async fn until_stopped(app: &TestApp, cookie: &str, id: &str) -> Value {
     wait_for(app, cookie, id, |j| j["active"] == false).await
 }
 
-/// Reads the event stream until an event named `name` arrives; its data line.
-async fn next_event(body: &mut Body, name: &str) -> String {
-    use http_body_util::BodyExt;
-    let mut text = String::new();
-    loop {
-        let frame = tokio::time::timeout(Duration::from_secs(10), body.frame())
-            .await
-            .unwrap_or_else(|_| panic!("no {name:?} event within 10 s; got {text:?}"))
-            .expect("the stream is open")
-            .expect("a frame");
-        if let Ok(data) = frame.into_data() {
-            text.push_str(&String::from_utf8_lossy(&data));
-        }
-        if let Some(at) = text.find(&format!("event: {name}\n")) {
-            let rest = &text[at..];
-            if let Some(end) = rest.find("\n\n") {
-                return rest[..end]
-                    .lines()
-                    .find_map(|l| l.strip_prefix("data: "))
-                    .unwrap_or_default()
-                    .to_owned();
-            }
-        }
-    }
-}
-
-/// Asserts two JSON documents equal, numbers to 1e-12.
-fn assert_close(actual: &Value, expected: &Value, path: &str) {
-    match (actual, expected) {
-        (Value::Number(a), Value::Number(b)) => {
-            let (a, b) = (
-                a.as_f64().unwrap_or(f64::NAN),
-                b.as_f64().unwrap_or(f64::NAN),
-            );
-            assert!((a - b).abs() <= 1e-12, "{path}: {a} != {b}");
-        }
-        (Value::Array(a), Value::Array(b)) => {
-            assert_eq!(a.len(), b.len(), "{path}: lengths");
-            for (i, (x, y)) in a.iter().zip(b).enumerate() {
-                assert_close(x, y, &format!("{path}[{i}]"));
-            }
-        }
-        (Value::Object(a), Value::Object(b)) => {
-            let keys = |o: &serde_json::Map<String, Value>| o.keys().cloned().collect::<Vec<_>>();
-            assert_eq!(keys(a), keys(b), "{path}: keys");
-            for (k, x) in a {
-                assert_close(x, &b[k], &format!("{path}.{k}"));
-            }
-        }
-        _ => assert_eq!(actual, expected, "{path}"),
-    }
-}
-
 /// Every file under `dir`, recursively.
 fn files_under(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     let mut out = Vec::new();
@@ -269,7 +216,8 @@ async fn a_job_runs_in_the_background_and_lands_on_the_leaderboard() {
     assert_eq!(started["spec"]["limit"], 3);
 
     let data: Value =
-        serde_json::from_str(&next_event(&mut events, "jobs").await).expect("event JSON");
+        serde_json::from_str(&next_event(&mut events, "jobs", Duration::from_secs(10)).await)
+            .expect("event JSON");
     assert_eq!(data["kind"], "job_progress");
     assert_eq!(data["job_id"].to_string(), id);
 
@@ -316,6 +264,7 @@ async fn a_job_runs_in_the_background_and_lands_on_the_leaderboard() {
         &entry,
         &serde_json::to_value(&expected.entries[0]).expect("JSON"),
         "entry",
+        1e-12,
     );
     // The oracle predicts the gold verdicts on complete consultations.
     assert_eq!(

@@ -5,6 +5,7 @@ mod common;
 
 use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
+use common::json::next_event;
 use common::{TestApp, TestResponse};
 use engine::accounts::Role;
 use server::demo::DEMO_RUNS;
@@ -392,32 +393,6 @@ async fn the_upload_server_functions_check_the_role() {
     assert_eq!(runs(&app).await, before);
 }
 
-/// Reads the event stream until an event named `name` arrives; its data line.
-async fn next_event(body: &mut Body, name: &str) -> String {
-    use http_body_util::BodyExt;
-    let mut text = String::new();
-    loop {
-        let frame = tokio::time::timeout(std::time::Duration::from_secs(5), body.frame())
-            .await
-            .unwrap_or_else(|_| panic!("no {name:?} event within 5 s; got {text:?}"))
-            .expect("the stream is open")
-            .expect("a frame");
-        if let Ok(data) = frame.into_data() {
-            text.push_str(&String::from_utf8_lossy(&data));
-        }
-        if let Some(at) = text.find(&format!("event: {name}\n")) {
-            let rest = &text[at..];
-            if let Some(end) = rest.find("\n\n") {
-                return rest[..end]
-                    .lines()
-                    .find_map(|l| l.strip_prefix("data: "))
-                    .unwrap_or_default()
-                    .to_owned();
-            }
-        }
-    }
-}
-
 #[tokio::test]
 async fn open_pages_hear_of_stored_runs_over_server_sent_events() {
     let app = TestApp::with_demo().await;
@@ -436,8 +411,10 @@ async fn open_pages_hear_of_stored_runs_over_server_sent_events() {
     let stored = upload(&app, Some(&token), &run_file("Live-Model", 1), "").await;
     assert_eq!(stored.status, StatusCode::CREATED, "{}", stored.body);
 
-    let data: serde_json::Value =
-        serde_json::from_str(&next_event(&mut body, "runs").await).expect("JSON data");
+    let data: serde_json::Value = serde_json::from_str(
+        &next_event(&mut body, "runs", std::time::Duration::from_secs(5)).await,
+    )
+    .expect("JSON data");
     assert_eq!(data["kind"], "runs_stored");
     assert_eq!(data["models"], serde_json::json!(["Live-Model"]));
 }

@@ -3,6 +3,9 @@
 
 #![allow(dead_code)]
 
+pub mod cli;
+pub mod json;
+
 use std::net::SocketAddr;
 
 use axum::body::Body;
