@@ -1160,19 +1160,19 @@ pub async fn submit(
     Ok(outcome)
 }
 
-/// How a seed item's case stands against the newest dataset version: the
-/// case as the item shows it, and (when it has been corrected since) the
-/// newer revision.
+/// How a seed item's case stands against the newest dataset version (id
+/// `newest_version_id`, read once by the caller): the case as the item shows
+/// it, and (when it has been corrected since) the newer revision.
 async fn seed_case_change(
     tx: &mut SqliteConnection,
     db: &Db,
     item: &ItemRow,
+    newest_version_id: i64,
 ) -> Result<(Case, Option<crate::revisions::Revision>)> {
     let shown = case_on(tx, db, item.dataset_id, &item.case_id)
         .await?
         .ok_or_else(|| DbError::Invalid("the case of this item is no longer stored".into()))?;
-    let newest = crate::revisions::newest_version(tx, &item.dataset_name).await?;
-    let current = case_on(tx, db, newest.id, &item.case_id).await?;
+    let current = case_on(tx, db, newest_version_id, &item.case_id).await?;
     if current.as_ref() == Some(&shown) {
         return Ok((shown, None));
     }
@@ -1200,7 +1200,8 @@ async fn apply_seed_correction(
     author: &User,
     why: &str,
 ) -> Result<std::result::Result<crate::revisions::Saved, Box<crate::revisions::Revision>>> {
-    let (_, newer) = seed_case_change(tx, db, item).await?;
+    let newest = crate::revisions::newest_version(tx, &item.dataset_name).await?;
+    let (_, newer) = seed_case_change(tx, db, item, newest.id).await?;
     if let Some(newer) = newer {
         return Ok(Err(Box::new(newer)));
     }
@@ -1254,6 +1255,7 @@ pub async fn adjudication_queue(
     let items = item_rows(db, dataset_name).await?;
     let assignments = assignments_by_item(db, dataset_name).await?;
     let mut conn = db.pool().acquire().await?;
+    let newest = crate::revisions::newest_version(&mut conn, dataset_name).await?;
     let mut queue = Vec::new();
     for item in &items {
         let rows: Vec<&AssignmentRow> = assignments
@@ -1265,7 +1267,7 @@ pub async fn adjudication_queue(
         }
         let kind = item.kind()?;
         let (case, case_changed) = if kind == ReviewKind::SeedDialogue {
-            let (shown, newer) = seed_case_change(&mut conn, db, item).await?;
+            let (shown, newer) = seed_case_change(&mut conn, db, item, newest.id).await?;
             (Some(shown), newer.is_some())
         } else {
             (None, false)

@@ -29,6 +29,19 @@ pub enum Permission {
     RunBenchmark,
 }
 
+impl Permission {
+    /// Every permission.
+    pub const ALL: [Permission; 7] = [
+        Permission::ImportDataset,
+        Permission::ManageUsers,
+        Permission::UploadRun,
+        Permission::Review,
+        Permission::ManageReview,
+        Permission::Adjudicate,
+        Permission::RunBenchmark,
+    ];
+}
+
 impl Role {
     /// Whether this role may perform `permission`.
     ///
@@ -107,18 +120,8 @@ mod tests {
 
     #[test]
     fn a_designated_expert_adjudicates_and_nothing_more() {
-        use Permission::*;
-        let all = [
-            ImportDataset,
-            ManageUsers,
-            UploadRun,
-            Review,
-            ManageReview,
-            Adjudicate,
-            RunBenchmark,
-        ];
         for role in Role::ALL {
-            for p in all {
+            for p in Permission::ALL {
                 let plain = Standing {
                     role,
                     adjudicator: false,
@@ -128,7 +131,7 @@ mod tests {
                     adjudicator: true,
                 };
                 assert_eq!(plain.allows(p), role.allows(p), "{role:?} {p:?}");
-                let gained = role == Role::Expert && p == Adjudicate;
+                let gained = role == Role::Expert && p == Permission::Adjudicate;
                 assert_eq!(
                     designated.allows(p),
                     role.allows(p) || gained,
