@@ -127,7 +127,7 @@ pub fn ReviewManagePage() -> impl IntoView {
 /// expert's corrected case (none when the case changed since the item was
 /// made, as no corrected case can be adopted then).
 fn label_choices(lang: Lang, item: &AdjudicationItem) -> Vec<(String, String)> {
-    let mut given: Vec<(String, String)> = if item.kind == "seed_dialogue" {
+    if item.kind == "seed_dialogue" {
         let mut c = vec![(lang.t("通过", "Approve").to_owned(), "approve".to_owned())];
         if !item.case_changed {
             c.extend(item.proposals.iter().map(|(who, _)| {
@@ -141,12 +141,12 @@ fn label_choices(lang: Lang, item: &AdjudicationItem) -> Vec<(String, String)> {
             }));
         }
         return c;
-    } else {
-        item.labels
-            .iter()
-            .map(|(who, l, _)| (who.clone(), l.clone()))
-            .collect()
-    };
+    }
+    let mut given: Vec<(String, String)> = item
+        .labels
+        .iter()
+        .map(|(who, l, _)| (who.clone(), l.clone()))
+        .collect();
     given.extend(
         item.judge_label
             .clone()
