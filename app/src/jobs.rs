@@ -530,8 +530,8 @@ pub fn check_endpoint<'a>(input: &EndpointInput<'a>) -> Result<EndpointFields<'a
     if name.is_empty() || name.chars().count() > 64 {
         return Err("an endpoint name needs 1 to 64 characters".into());
     }
-    if model.is_empty() || model.chars().count() > 200 {
-        return Err("the model name needs 1 to 200 characters".into());
+    for (field, value) in [("the endpoint name", name), ("the model name", model)] {
+        engine::names::check_name(value).map_err(|message| format!("{field} {message}"))?;
     }
     check_url(base_url)?;
     if let Some(var) = key_env {

@@ -39,8 +39,12 @@ use leptos_meta::{provide_meta_context, MetaTags, Stylesheet, Title};
 
 pub use routes::App;
 
-/// The HTML document around the app, rendered on the server.
+/// The HTML document around the app, rendered on the server. It also sets the
+/// page's Content-Security-Policy, which lets only the scripts of this render
+/// (carrying its nonce) run.
 pub fn shell(options: LeptosOptions) -> impl IntoView {
+    #[cfg(feature = "ssr")]
+    ssr::content_security_policy();
     view! {
         <!DOCTYPE html>
         <html lang="zh-CN">
@@ -65,7 +69,21 @@ pub fn Head() -> impl IntoView {
     view! {
         <Stylesheet id="leptos" href="/pkg/lexpilot.css" />
         <Title formatter=|text: String| {
-            if text.is_empty() { "LexPilot Workbench".to_owned() } else { format!("{text} · LexPilot Workbench") }
+            head_text(if text.is_empty() { "LexPilot Workbench".to_owned() } else { format!("{text} · LexPilot Workbench") })
         } />
     }
+}
+
+/// The title as it goes into the document. On the server it is written into
+/// the HTML of `<head>` verbatim (leptos_meta does not escape it), and titles
+/// carry stored names (a model, a case id), so it is escaped here; in the
+/// browser it is set as `document.title`, which is text already.
+#[cfg(feature = "ssr")]
+fn head_text(title: String) -> String {
+    html_escape::encode_text(&title).into_owned()
+}
+
+#[cfg(not(feature = "ssr"))]
+fn head_text(title: String) -> String {
+    title
 }

@@ -1,11 +1,15 @@
 //! Every route of the app. Pages render fully on the server before the first
 //! byte (`SsrMode::Async`), so they read the same with JavaScript off and
-//! a missing case answers with HTTP 404.
+//! a missing case answers with HTTP 404. Pages only some roles may use are
+//! wrapped in a [`Gate`] naming the permission, here in one place.
 
 use leptos::prelude::*;
 use leptos_router::components::{Route, Router, Routes};
 use leptos_router::{path, SsrMode};
 
+use engine::accounts::Permission;
+
+use crate::components::gate::Gate;
 use crate::components::header::Header;
 use crate::pages::admin_runs::AdminRunsPage;
 use crate::pages::admin_users::AdminUsersPage;
@@ -36,20 +40,20 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/") view=OverviewPage ssr=SsrMode::Async />
                     <Route path=path!("/cases") view=CaseListPage ssr=SsrMode::Async />
                     <Route path=path!("/cases/:case_id") view=CasePage ssr=SsrMode::Async />
-                    <Route path=path!("/cases/:case_id/edit") view=CaseEditPage ssr=SsrMode::Async />
+                    <Route path=path!("/cases/:case_id/edit") view=|| view! { <Gate permission=Permission::Adjudicate><CaseEditPage /></Gate> } ssr=SsrMode::Async />
                     <Route path=path!("/leaderboard") view=LeaderboardPage ssr=SsrMode::Async />
                     <Route path=path!("/leaderboard/items") view=DrilldownPage ssr=SsrMode::Async />
                     <Route path=path!("/models/:model") view=ModelPage ssr=SsrMode::Async />
                     <Route path=path!("/compare") view=ComparePage ssr=SsrMode::Async />
-                    <Route path=path!("/runs/upload") view=UploadPage ssr=SsrMode::Async />
-                    <Route path=path!("/review") view=ReviewQueuePage ssr=SsrMode::Async />
-                    <Route path=path!("/review/items/:id") view=ReviewItemPage ssr=SsrMode::Async />
-                    <Route path=path!("/review/manage") view=ReviewManagePage ssr=SsrMode::Async />
-                    <Route path=path!("/review/adjudication") view=AdjudicationPage ssr=SsrMode::Async />
-                    <Route path=path!("/review/agreement") view=AgreementPage ssr=SsrMode::Async />
+                    <Route path=path!("/runs/upload") view=|| view! { <Gate permission=Permission::UploadRun><UploadPage /></Gate> } ssr=SsrMode::Async />
+                    <Route path=path!("/review") view=|| view! { <Gate permission=Permission::Review><ReviewQueuePage /></Gate> } ssr=SsrMode::Async />
+                    <Route path=path!("/review/items/:id") view=|| view! { <Gate permission=Permission::Review><ReviewItemPage /></Gate> } ssr=SsrMode::Async />
+                    <Route path=path!("/review/manage") view=|| view! { <Gate permission=Permission::ManageReview><ReviewManagePage /></Gate> } ssr=SsrMode::Async />
+                    <Route path=path!("/review/adjudication") view=|| view! { <Gate permission=Permission::Adjudicate><AdjudicationPage /></Gate> } ssr=SsrMode::Async />
+                    <Route path=path!("/review/agreement") view=|| view! { <Gate permission=Permission::Review><AgreementPage /></Gate> } ssr=SsrMode::Async />
                     <Route path=path!("/signin") view=SignInPage ssr=SsrMode::Async />
-                    <Route path=path!("/admin/users") view=AdminUsersPage ssr=SsrMode::Async />
-                    <Route path=path!("/admin/runs") view=AdminRunsPage ssr=SsrMode::Async />
+                    <Route path=path!("/admin/users") view=|| view! { <Gate permission=Permission::ManageUsers><AdminUsersPage /></Gate> } ssr=SsrMode::Async />
+                    <Route path=path!("/admin/runs") view=|| view! { <Gate permission=Permission::RunBenchmark><AdminRunsPage /></Gate> } ssr=SsrMode::Async />
                 </Routes>
             </main>
             <Hydrated />

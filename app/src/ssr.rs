@@ -18,10 +18,43 @@ pub struct AppState {
     pub db: Db,
     /// The benchmark jobs this process runs.
     pub jobs: crate::jobs::JobManager,
+    /// How the server stands towards the network: cookies, proxies.
+    pub network: Network,
+}
+
+/// How the server is reached, which decides what it may trust of a request.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Network {
+    /// Mark the session cookie `Secure`: the site is served over https.
+    pub secure_cookies: bool,
+    /// A reverse proxy stands in front: take the client's address from the
+    /// last `X-Forwarded-For` entry (for sign-in throttling), and mark the
+    /// session cookie `Secure` when `X-Forwarded-Proto` is `https`.
+    pub behind_proxy: bool,
 }
 
 /// Name of the session cookie (HttpOnly, SameSite=Lax).
 pub const SESSION_COOKIE: &str = "lexpilot_session";
+
+/// Sets the Content-Security-Policy of the page being rendered: scripts run
+/// only with this render's nonce (the hydration scripts and resource data
+/// carry it; anything that found its way into the HTML does not), the wasm
+/// app may compile, everything else comes from this site, and no other site
+/// may frame the page.
+pub fn content_security_policy() {
+    let (Some(nonce), Some(res)) = (leptos::nonce::use_nonce(), use_context::<ResponseOptions>())
+    else {
+        return;
+    };
+    let policy = format!(
+        "default-src 'self'; script-src 'nonce-{nonce}' 'strict-dynamic' 'wasm-unsafe-eval'; \
+         style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; \
+         object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    );
+    if let Ok(value) = axum::http::HeaderValue::from_str(&policy) {
+        res.insert_header(axum::http::header::CONTENT_SECURITY_POLICY, value);
+    }
+}
 
 /// The database, from the state the router provides to server functions.
 pub fn db() -> Result<Db, ServerFnError> {
@@ -101,6 +134,17 @@ pub fn from_db(e: DbError) -> ServerFnError {
         DbError::Forbidden(msg) => {
             set_status(StatusCode::FORBIDDEN);
             ServerFnError::new(msg)
+        }
+        DbError::Busy(cause) => {
+            tracing::warn!("database busy: {cause}");
+            if let Some(res) = use_context::<ResponseOptions>() {
+                res.set_status(StatusCode::SERVICE_UNAVAILABLE);
+                res.insert_header(
+                    axum::http::header::RETRY_AFTER,
+                    axum::http::HeaderValue::from_static("1"),
+                );
+            }
+            ServerFnError::new("the server is busy; try again in a moment")
         }
         other => internal(other),
     }

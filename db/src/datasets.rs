@@ -58,7 +58,9 @@ pub(crate) const COLUMNS: &str =
 /// Stores validated `cases` as a dataset version in one transaction: a no-op if
 /// the same content is stored under `src.name`, else the next version.
 pub async fn import(db: &Db, src: ImportSource<'_>, cases: &[Case]) -> Result<ImportOutcome> {
-    let mut tx = db.pool().begin().await?;
+    engine::names::check_name(src.name)
+        .map_err(|message| crate::DbError::Invalid(format!("the dataset name {message}")))?;
+    let mut tx = crate::begin_write(db).await?;
     let outcome = import_in(&mut tx, src, cases).await?;
     tx.commit().await?;
     Ok(match outcome {

@@ -68,7 +68,7 @@ fn name_taken(e: sqlx::Error, name: &str) -> DbError {
         sqlx::Error::Database(d) if d.is_unique_violation() => {
             DbError::Conflict(format!("an endpoint named {name} exists already"))
         }
-        _ => DbError::Sqlx(e),
+        _ => DbError::from(e),
     }
 }
 
@@ -266,7 +266,7 @@ pub async fn create_job(
     job: NewJob<'_>,
     out_dir: impl FnOnce(i64) -> String,
 ) -> Result<Job> {
-    let mut tx = db.pool().begin().await?;
+    let mut tx = crate::begin_write(db).await?;
     let id: i64 = sqlx::query_scalar(
         "INSERT INTO benchmark_jobs (dataset_id, config, status, out_dir, created_by, created_at)
          VALUES (?, ?, 'queued', '', ?, ?) RETURNING id",

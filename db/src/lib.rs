@@ -47,8 +47,13 @@ pub enum DbError {
     Forbidden(String),
     #[error("invalid: {0}")]
     Invalid(String),
+    /// Another writer held the database for longer than the busy timeout (or
+    /// every pooled connection was in use): nothing was written, and the same
+    /// request may simply be sent again.
+    #[error("the database is busy; try again in a moment")]
+    Busy(#[source] sqlx::Error),
     #[error("database error: {0}")]
-    Sqlx(#[from] sqlx::Error),
+    Sqlx(#[source] sqlx::Error),
     #[error("migration error: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
     #[error("stored data is corrupt: {0}")]
@@ -56,6 +61,30 @@ pub enum DbError {
 }
 
 pub type Result<T, E = DbError> = std::result::Result<T, E>;
+
+impl From<sqlx::Error> for DbError {
+    fn from(e: sqlx::Error) -> Self {
+        if is_busy(&e) {
+            DbError::Busy(e)
+        } else {
+            DbError::Sqlx(e)
+        }
+    }
+}
+
+/// Whether `e` says the database was locked by another writer (SQLite's
+/// `SQLITE_BUSY` and `SQLITE_LOCKED` with their extended codes) or that no
+/// pooled connection came free in time.
+fn is_busy(e: &sqlx::Error) -> bool {
+    match e {
+        sqlx::Error::PoolTimedOut => true,
+        sqlx::Error::Database(d) => d
+            .code()
+            .and_then(|code| code.parse::<i32>().ok())
+            .is_some_and(|code| matches!(code & 0xff, 5 | 6)),
+        _ => false,
+    }
+}
 
 /// A handle on the database: cheap to clone, one pool per process.
 #[derive(Debug, Clone)]

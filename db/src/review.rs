@@ -15,10 +15,14 @@
 //! (one per seed case, one per case, or a stratified sample of stored judge
 //! verdicts); assigned to two experts (or more, explicitly); each saves
 //! drafts and submits, and may revise until the item is final. Once every
-//! expert has submitted, an item whose labels agree is final at once
+//! expert has submitted, an item whose *blind* labels agree is final at once
 //! (`agreed`); otherwise it waits for an adjudicator, who records the final
-//! label with a reason (`adjudicated`, revisable). Every submission and
-//! adjudication is kept in the label history.
+//! label with a reason (`adjudicated`, revisable). A blind label is one given
+//! before any other expert's label could be seen
+//! ([`engine::review::submission_is_blind`]): revising to match another
+//! expert after the reveal is kept, for the adjudicator to read, but the item
+//! still goes to adjudication and agreement figures count the blind label.
+//! Every submission and adjudication is kept in the label history.
 //!
 //! Items, queues and figures are per dataset *name*: a correction of a case
 //! makes a new dataset version, and items made on an earlier version stay in
@@ -33,8 +37,8 @@ use engine::accounts::{Permission, Role};
 use engine::dataset::Case;
 use engine::review::{
     agreed, apply_correction, canonical_label, dashboard_rows, disagreements, flag_spans,
-    sample_stratified, unit_space, Correction, DashboardRow, DcgDecision, ExportChange, ExportItem,
-    ExportLabel, Flag, ReviewKind, ReviewedItem, SEED_LABELS,
+    sample_stratified, submission_is_blind, unit_space, Correction, DashboardRow, DcgDecision,
+    ExportChange, ExportItem, ExportLabel, Flag, ReviewKind, ReviewedItem, SEED_LABELS,
 };
 use engine::run::{parse_run, Task};
 use engine::vocab::Class;
@@ -173,6 +177,19 @@ pub struct Submission {
     /// The corrected case of a seed correction.
     pub proposal: Option<Case>,
     pub submitted_at: String,
+    /// The label agreement counts ([`engine::review::submission_is_blind`]):
+    /// the same as `label` unless the expert revised after the reveal.
+    pub blind_label: String,
+    /// The corrected case of the blind label.
+    pub blind_proposal: Option<Case>,
+}
+
+impl Submission {
+    /// Whether the expert changed their label (or correction) after seeing
+    /// another expert's.
+    pub fn revised_after_reveal(&self) -> bool {
+        self.label != self.blind_label || self.proposal != self.blind_proposal
+    }
 }
 
 /// What is shown once the viewer has submitted (and always to adjudicators).
@@ -330,10 +347,12 @@ struct AssignmentRow {
     proposal: Option<String>,
     draft: Option<String>,
     submitted_at: Option<String>,
+    blind_label: Option<String>,
+    blind_proposal: Option<String>,
 }
 
 const ASSIGNMENT_SELECT: &str = "SELECT a.item_id, a.expert_id, u.name AS expert, a.label,
-        a.comment, a.proposal, a.draft, a.submitted_at
+        a.comment, a.proposal, a.draft, a.submitted_at, a.blind_label, a.blind_proposal
      FROM review_assignments a JOIN users u ON u.id = a.expert_id";
 
 impl AssignmentRow {
@@ -341,12 +360,19 @@ impl AssignmentRow {
         let (Some(label), Some(submitted_at)) = (&self.label, &self.submitted_at) else {
             return Ok(None);
         };
+        let proposal = parse_case(self.proposal.as_deref())?;
+        let (blind_label, blind_proposal) = match &self.blind_label {
+            Some(blind) => (blind.clone(), parse_case(self.blind_proposal.as_deref())?),
+            None => (label.clone(), proposal.clone()),
+        };
         Ok(Some(Submission {
             expert: self.expert.clone(),
             label: label.clone(),
             comment: self.comment.clone().unwrap_or_default(),
-            proposal: parse_case(self.proposal.as_deref())?,
+            proposal,
             submitted_at: submitted_at.clone(),
+            blind_label,
+            blind_proposal,
         }))
     }
 }
@@ -499,7 +525,7 @@ async fn insert_items(
     items: Vec<NewItem>,
     created_by: &User,
 ) -> Result<Created> {
-    let mut tx = db.pool().begin().await?;
+    let mut tx = crate::begin_write(db).await?;
     let mut outcome = Created::default();
     let at = now();
     for item in items {
@@ -692,6 +718,38 @@ pub async fn create_judge_items(
     insert_items(db, dataset, items, by).await
 }
 
+/// The judge verdicts of `model` on `task` that are open for review on the
+/// dataset `dataset_name` (made into review items, not final yet): what a
+/// drill-down keeps back from everyone but admins, so that an expert cannot
+/// look up the judge's label of an item before labelling it.
+pub async fn open_judge_verdicts(
+    db: &Db,
+    dataset_name: &str,
+    model: &str,
+    task: Task,
+) -> Result<Vec<engine::drilldown::HiddenVerdict>> {
+    let rows: Vec<(i64, String, Option<String>)> = sqlx::query_as(
+        "SELECT run_number, case_id, target FROM review_items
+         WHERE kind = 'judge_verdict' AND final_label IS NULL
+           AND dataset_name = ? AND model = ? AND task = ?",
+    )
+    .bind(dataset_name)
+    .bind(model)
+    .bind(task.as_str())
+    .fetch_all(db.pool())
+    .await?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|(run, case_id, target)| {
+            Some(engine::drilldown::HiddenVerdict {
+                run: u32::try_from(run).ok()?,
+                case_id,
+                target,
+            })
+        })
+        .collect())
+}
+
 /// The expert accounts named (each must exist and be an expert), or every
 /// expert account when `names` is `None`; by id, without repeats.
 async fn experts(db: &Db, names: Option<&[String]>) -> Result<Vec<User>> {
@@ -732,7 +790,7 @@ pub async fn assign(db: &Db, item_id: i64, names: &[String]) -> Result<usize> {
             "review item {item_id} is final; it takes no more experts"
         )));
     }
-    let mut tx = db.pool().begin().await?;
+    let mut tx = crate::begin_write(db).await?;
     let made = insert_assignments(&mut tx, chosen.iter().map(|u| (item_id, u.id))).await?;
     tx.commit().await?;
     if made > 0 {
@@ -810,7 +868,7 @@ pub async fn auto_assign(db: &Db, dataset_name: &str, names: Option<&[String]>) 
             pairs.push((item.id, expert));
         }
     }
-    let mut tx = db.pool().begin().await?;
+    let mut tx = crate::begin_write(db).await?;
     let made = insert_assignments(&mut tx, pairs.into_iter()).await?;
     tx.commit().await?;
     if made > 0 {
@@ -1068,9 +1126,19 @@ pub async fn submit(
 
     let mut tx = crate::begin_write(db).await?;
     let at = now();
+    let before = assignments_on(&mut tx, id).await?;
+    let first_submission = before
+        .iter()
+        .any(|a| a.expert_id == expert.id && a.submitted_at.is_none());
+    let others_submitted = before
+        .iter()
+        .any(|a| a.expert_id != expert.id && a.submitted_at.is_some());
+    let blind = submission_is_blind(first_submission, others_submitted);
     let done = sqlx::query(
         "UPDATE review_assignments
-         SET label = ?, comment = ?, proposal = ?, submitted_at = ?, draft = NULL, draft_at = NULL
+         SET label = ?, comment = ?, proposal = ?, submitted_at = ?, draft = NULL, draft_at = NULL,
+             blind_label = CASE WHEN ? THEN ? ELSE blind_label END,
+             blind_proposal = CASE WHEN ? THEN ? ELSE blind_proposal END
          WHERE item_id = ? AND expert_id = ?
            AND (SELECT final_label FROM review_items WHERE id = ?) IS NULL",
     )
@@ -1078,6 +1146,10 @@ pub async fn submit(
     .bind(comment)
     .bind(&proposal)
     .bind(&at)
+    .bind(blind)
+    .bind(&label)
+    .bind(blind)
+    .bind(&proposal)
     .bind(id)
     .bind(expert.id)
     .bind(id)
@@ -1100,10 +1172,12 @@ pub async fn submit(
     )
     .await?;
     let rows = assignments_on(&mut tx, id).await?;
+    // Agreement is decided on the blind labels: a revision made after seeing
+    // another expert's label never makes an item agreed.
     let mut submitted = Vec::with_capacity(rows.len());
     for row in &rows {
-        if let Some(label) = &row.label {
-            submitted.push((label.as_str(), parse_case(row.proposal.as_deref())?));
+        if let Some(label) = &row.blind_label {
+            submitted.push((label.as_str(), parse_case(row.blind_proposal.as_deref())?));
         }
     }
     let mut outcome = Submitted::default();
@@ -1513,7 +1587,7 @@ pub async fn dashboard(db: &Db, dataset_name: &str, viewer: &User) -> Result<Das
         let submissions = rows
             .iter()
             .filter_map(|a| a.submission().transpose())
-            .map(|s| s.map(|s| (s.label, s.proposal)))
+            .map(|s| s.map(|s| (s.blind_label, s.blind_proposal)))
             .collect::<Result<Vec<_>>>()?;
         reviewed.push(ReviewedItem {
             id: item.id,
@@ -1570,6 +1644,7 @@ pub async fn export(db: &Db, _manager: &Manager) -> Result<Vec<ExportItem>> {
             comment: a.comment,
             proposal: parse_case(a.proposal.as_deref())?,
             submitted_at: a.submitted_at,
+            blind_label: a.blind_label,
         });
     }
     let history: Vec<(i64, String, String, String, String, String)> = sqlx::query_as(

@@ -56,7 +56,7 @@ pub async fn store_all(
     uploaded_by: Option<i64>,
     on_duplicate: OnDuplicate,
 ) -> Result<Vec<RunInfo>> {
-    let mut tx = db.pool().begin().await?;
+    let mut tx = crate::begin_write(db).await?;
     let mut stored: Vec<RunInfo> = Vec::with_capacity(runs.len());
     for (run, scores) in runs {
         let header = &run.header;
@@ -107,7 +107,14 @@ pub async fn store_all(
         .bind(uploaded_by)
         .bind(&created_at)
         .fetch_one(&mut *tx)
-        .await?;
+        .await
+        .map_err(|e| match &e {
+            sqlx::Error::Database(d) if d.is_unique_violation() => DbError::Conflict(format!(
+                "model {} run {} is already stored; upload it with replacement to overwrite it",
+                header.model, header.run
+            )),
+            _ => DbError::from(e),
+        })?;
         stored.push(RunInfo {
             id,
             model: header.model.clone(),

@@ -12,8 +12,13 @@ use crate::{now, Db, Result};
 
 /// How long a session lasts after sign-in.
 pub const SESSION_DAYS: i64 = 7;
-/// Failed sign-ins allowed per account name within [`THROTTLE_WINDOW_MINUTES`].
+/// Failed sign-ins allowed for one account name from one client address
+/// within [`THROTTLE_WINDOW_MINUTES`].
 pub const MAX_FAILURES: i64 = 5;
+/// Failed sign-ins allowed from one client address, whatever the names.
+pub const MAX_FAILURES_PER_ADDRESS: i64 = 20;
+/// Failed sign-ins allowed for one account name from every address together.
+pub const MAX_FAILURES_PER_NAME: i64 = 100;
 pub const THROTTLE_WINDOW_MINUTES: i64 = 15;
 
 /// SHA-256 of a token, as stored.
@@ -70,21 +75,72 @@ pub async fn delete(db: &Db, token: &str) -> Result<()> {
     Ok(())
 }
 
-/// Whether sign-in for `name` is refused for now, after too many recent failures.
-pub async fn throttled(db: &Db, name: &str) -> Result<bool> {
-    let since = stamp(Utc::now() - Duration::minutes(THROTTLE_WINDOW_MINUTES));
-    let failures: i64 =
-        sqlx::query_scalar("SELECT COUNT(*) FROM sign_in_failures WHERE name = ? AND at > ?")
-            .bind(name.trim())
-            .bind(since)
-            .fetch_one(db.pool())
+/// Whether sign-in for `name` from client `address` is refused for now, and
+/// if so for how many more seconds: after [`MAX_FAILURES`] failures for the
+/// name from that address, [`MAX_FAILURES_PER_ADDRESS`] from the address for
+/// any names, or [`MAX_FAILURES_PER_NAME`] for the name from anywhere, within
+/// the last [`THROTTLE_WINDOW_MINUTES`]. So one client cannot guess across
+/// many names, and cannot lock an account for its owner by failing a few
+/// times; only many clients together hold a name back.
+pub async fn throttled(db: &Db, name: &str, address: &str) -> Result<Option<i64>> {
+    let now = Utc::now();
+    let since = stamp(now - Duration::minutes(THROTTLE_WINDOW_MINUTES));
+    let name = name.trim();
+    let buckets = [
+        (
+            "SELECT at FROM sign_in_failures WHERE name = ? AND address = ? AND at > ? ORDER BY at DESC LIMIT 1 OFFSET ?",
+            Some(name),
+            Some(address),
+            MAX_FAILURES,
+        ),
+        (
+            "SELECT at FROM sign_in_failures WHERE address = ? AND at > ? ORDER BY at DESC LIMIT 1 OFFSET ?",
+            None,
+            Some(address),
+            MAX_FAILURES_PER_ADDRESS,
+        ),
+        (
+            "SELECT at FROM sign_in_failures WHERE name = ? AND at > ? ORDER BY at DESC LIMIT 1 OFFSET ?",
+            Some(name),
+            None,
+            MAX_FAILURES_PER_NAME,
+        ),
+    ];
+    let mut wait: Option<i64> = None;
+    for (sql, name, address, limit) in buckets {
+        // The limit-th newest failure: while it is in the window, the bucket is full.
+        let mut query = sqlx::query_scalar::<_, String>(sql);
+        if let Some(name) = name {
+            query = query.bind(name);
+        }
+        if let Some(address) = address {
+            query = query.bind(address);
+        }
+        let full_since: Option<String> = query
+            .bind(&since)
+            .bind(limit - 1)
+            .fetch_optional(db.pool())
             .await?;
-    Ok(failures >= MAX_FAILURES)
+        if let Some(at) = full_since.and_then(|at| chrono::DateTime::parse_from_rfc3339(&at).ok()) {
+            let free_at = at.with_timezone(&Utc) + Duration::minutes(THROTTLE_WINDOW_MINUTES);
+            let secs = (free_at - now).num_seconds().max(1);
+            wait = Some(wait.map_or(secs, |w| w.max(secs)));
+        }
+    }
+    Ok(wait)
 }
 
-pub async fn record_failure(db: &Db, name: &str) -> Result<()> {
-    sqlx::query("INSERT INTO sign_in_failures (name, at) VALUES (?, ?)")
+/// Records a failed sign-in for `name` from `address`, and forgets failures
+/// that have left the window.
+pub async fn record_failure(db: &Db, name: &str, address: &str) -> Result<()> {
+    let since = stamp(Utc::now() - Duration::minutes(THROTTLE_WINDOW_MINUTES));
+    sqlx::query("DELETE FROM sign_in_failures WHERE at <= ?")
+        .bind(since)
+        .execute(db.pool())
+        .await?;
+    sqlx::query("INSERT INTO sign_in_failures (name, address, at) VALUES (?, ?, ?)")
         .bind(name.trim())
+        .bind(address)
         .bind(now())
         .execute(db.pool())
         .await?;

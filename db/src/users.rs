@@ -60,6 +60,9 @@ pub async fn create(db: &Db, name: &str, role: Role, password: &str) -> Result<U
             "a user name needs 1 to 64 characters".into(),
         ));
     }
+    if let Err(message) = engine::names::check_name(name) {
+        return Err(DbError::Invalid(format!("the user name {message}")));
+    }
     if password.chars().count() < MIN_PASSWORD_CHARS {
         return Err(DbError::Invalid(format!(
             "a password needs at least {MIN_PASSWORD_CHARS} characters"
@@ -89,7 +92,22 @@ pub async fn create(db: &Db, name: &str, role: Role, password: &str) -> Result<U
     })
 }
 
-/// The account `name` if `password` is its password.
+/// A hash of a random password, made once with the parameters every account's
+/// hash has: what [`verify`] checks a password against when no account has
+/// the name.
+fn unknown_account_hash() -> &'static str {
+    static HASH: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    HASH.get_or_init(|| {
+        let salt = SaltString::generate(&mut OsRng);
+        Argon2::default()
+            .hash_password(crate::sessions::random_token().as_bytes(), &salt)
+            .map(|h| h.to_string())
+            .unwrap_or_default()
+    })
+}
+
+/// The account `name` if `password` is its password. Takes as long for a
+/// name no account has as for a wrong password.
 pub async fn verify(db: &Db, name: &str, password: &str) -> Result<Option<User>> {
     let row: Option<(i64, String, String, bool, String)> = sqlx::query_as(
         "SELECT id, name, role, adjudicator, password_hash FROM users WHERE name = ?",
@@ -98,6 +116,11 @@ pub async fn verify(db: &Db, name: &str, password: &str) -> Result<Option<User>>
     .fetch_optional(db.pool())
     .await?;
     let Some((id, name, role, adjudicator, hash)) = row else {
+        // Spend the time a real check takes, so that how long a refusal
+        // takes does not tell whether the account exists.
+        if let Ok(parsed) = PasswordHash::new(unknown_account_hash()) {
+            let _ = Argon2::default().verify_password(password.as_bytes(), &parsed);
+        }
         return Ok(None);
     };
     let parsed = PasswordHash::new(&hash).map_err(|e| DbError::Corrupt(format!("hash: {e}")))?;

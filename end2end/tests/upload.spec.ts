@@ -55,6 +55,6 @@ test('a researcher uploads runs in the browser after a validation report', async
 
 test('the upload page refuses visitors who may not upload', async ({ page }) => {
   await page.goto('/runs/upload');
-  await expect(page.getByTestId('upload-refused')).toBeVisible();
+  await expect(page.getByTestId('access-refused')).toBeVisible();
   await expect(page.getByTestId('run-files')).toHaveCount(0);
 });

@@ -369,6 +369,8 @@ fn read_case(json: &str, line: usize) -> Result<Case, Vec<DatasetError>> {
 ///
 /// - `case_id`, claim, focal point and key fact ids and texts, and turn
 ///   contents are not empty (nor only whitespace);
+/// - `case_id` is a name ([`crate::names`]: at most 200 characters, no
+///   control characters);
 /// - `cause` is one of the 36 causes and `class` is that cause's class;
 /// - `claims` is not empty; claim, focal point and key fact ids are unique;
 /// - every `key_facts[].focal_point` names a focal point, every `missing_facts`
@@ -383,6 +385,8 @@ pub fn validate_case(case: &Case, line: usize) -> Vec<DatasetError> {
 
     if is_blank(&case.case_id) {
         fail("case_id".into(), EMPTY.into());
+    } else if let Err(message) = crate::names::check_name(&case.case_id) {
+        fail("case_id".into(), message);
     }
 
     match cause(&case.cause) {

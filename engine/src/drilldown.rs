@@ -209,6 +209,10 @@ pub struct RunTally {
     pub wrong: usize,
     /// Instances left out as unavailable.
     pub unavailable: usize,
+    /// Instances whose judge's label is kept back while experts review it
+    /// ([`Drilldown::hide_verdicts`]).
+    #[serde(default)]
+    pub hidden: usize,
 }
 
 /// What an instance counts as in the score.
@@ -224,6 +228,9 @@ pub enum Outcome {
         /// The item's `unavailable` reason.
         reason: String,
     },
+    /// The judge's label is under blind expert review and kept back until
+    /// the item is final ([`Drilldown::hide_verdicts`]).
+    Hidden,
 }
 
 impl Outcome {
@@ -455,13 +462,114 @@ pub fn drilldown(
                 .collect()
         }
     };
+    let numbers: Vec<u32> = runs.iter().map(|run| run.header.run).collect();
     Drilldown {
         task,
         setup: (task == Task::Ljp).then_some(setup),
         class,
-        runs: tallies(&runs, &cases),
+        runs: tallies(&numbers, &cases),
         confusion: (task == Task::Ljp).then(|| confusion(&cases)),
         cases,
+    }
+}
+
+/// A judge verdict to keep back from a drill-down: the one of run `run` on
+/// case `case_id`, for `target` (an LCA consultation, an LJP setup; `None`
+/// for DCG), as a review item names it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HiddenVerdict {
+    /// The run number.
+    pub run: u32,
+    /// The case.
+    pub case_id: String,
+    /// The consultation (LCA) or setup (LJP); `None` for DCG.
+    pub target: Option<String>,
+}
+
+impl Drilldown {
+    /// Keeps back the judge's labels of `hidden` (judge verdicts that experts
+    /// are reviewing blind): their label, request decisions or predicted
+    /// verdicts become `None` and their outcome [`Outcome::Hidden`], and the
+    /// tallies and the confusion matrix are recounted without them, so that
+    /// nothing on the page gives them away. Verdicts of other tasks, setups
+    /// or runs, and of cases not in the cell, are ignored.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use engine::dataset::parse_dataset;
+    /// use engine::drilldown::{drilldown, CaseItems, HiddenVerdict, Outcome};
+    /// use engine::run::{parse_run, Task};
+    /// use engine::vocab::LjpSetup;
+    ///
+    /// let dataset = parse_dataset(
+    ///     r#"{"case_id": "A", "cause": "离婚纠纷", "class": "family", "plaintiff_type": "natural", "claims": [{"id": "c1", "text": "判令离婚", "verdict": "supported"}], "focal_points": [], "key_facts": [], "missing_facts": [], "consultations": {"complete": [{"role": "user", "content": "甲"}], "underspecified": [{"role": "user", "content": "乙"}]}}"#,
+    /// )
+    /// .unwrap();
+    /// let run = parse_run(
+    ///     r#"{"kind": "run", "model": "M", "run": 1}
+    /// {"kind": "lca", "case_id": "A", "consultation": "complete", "label": "predict"}
+    /// {"kind": "lca", "case_id": "A", "consultation": "underspecified", "label": "predict"}
+    /// "#,
+    ///     &dataset,
+    /// )
+    /// .unwrap();
+    /// let mut drill = drilldown(&dataset, &[run], Task::Lca, LjpSetup::Gold, None);
+    /// drill.hide_verdicts(&[HiddenVerdict { run: 1, case_id: "A".into(), target: Some("underspecified".into()) }]);
+    /// let CaseItems::Lca { consultations } = &drill.cases[0].items else { panic!() };
+    /// let hidden = consultations[1].runs[0].as_ref().unwrap();
+    /// assert_eq!((hidden.label, &hidden.outcome), (None, &Outcome::Hidden));
+    /// assert_eq!((drill.runs[0].correct, drill.runs[0].wrong, drill.runs[0].hidden), (1, 0, 1));
+    /// ```
+    pub fn hide_verdicts(&mut self, hidden: &[HiddenVerdict]) {
+        let numbers: Vec<u32> = self.runs.iter().map(|t| t.run).collect();
+        let setup = self.setup.map(|s| s.as_str());
+        for verdict in hidden {
+            let Some(column) = numbers.iter().position(|&n| n == verdict.run) else {
+                continue;
+            };
+            let target = verdict.target.as_deref();
+            for case in self
+                .cases
+                .iter_mut()
+                .filter(|c| c.case_id == verdict.case_id)
+            {
+                match &mut case.items {
+                    CaseItems::Lca { consultations } => {
+                        for row in consultations
+                            .iter_mut()
+                            .filter(|row| Some(row.gold.as_str()) == target)
+                        {
+                            if let Some(cell) = row.runs[column].as_mut() {
+                                cell.label = None;
+                                cell.outcome = Outcome::Hidden;
+                            }
+                        }
+                    }
+                    CaseItems::Dcg { runs, .. } => {
+                        if let Some(cell) = runs[column].as_mut() {
+                            for request in &mut cell.requests {
+                                request.accepted = None;
+                            }
+                            cell.outcome = Outcome::Hidden;
+                        }
+                    }
+                    CaseItems::Ljp { claims, .. } if target == setup => {
+                        for row in claims.iter_mut() {
+                            if let Some(cell) = row.runs[column].as_mut() {
+                                cell.predicted = None;
+                                cell.outcome = Outcome::Hidden;
+                            }
+                        }
+                    }
+                    CaseItems::Ljp { .. } => {}
+                }
+            }
+        }
+        self.runs = tallies(&numbers, &self.cases);
+        if self.confusion.is_some() {
+            self.confusion = Some(confusion(&self.cases));
+        }
     }
 }
 
@@ -534,21 +642,24 @@ fn outcomes(case: &CaseDrill, run: usize) -> Vec<&Outcome> {
     }
 }
 
-fn tallies(runs: &[&Run], cases: &[CaseDrill]) -> Vec<RunTally> {
+/// The tally of each column (run numbers `runs`, in column order).
+fn tallies(runs: &[u32], cases: &[CaseDrill]) -> Vec<RunTally> {
     runs.iter()
         .enumerate()
-        .map(|(n, run)| {
+        .map(|(n, &run)| {
             let mut tally = RunTally {
-                run: run.header.run,
+                run,
                 correct: 0,
                 wrong: 0,
                 unavailable: 0,
+                hidden: 0,
             };
             for outcome in cases.iter().flat_map(|case| outcomes(case, n)) {
                 match outcome {
                     Outcome::Correct => tally.correct += 1,
                     Outcome::Wrong => tally.wrong += 1,
                     Outcome::Unavailable { .. } => tally.unavailable += 1,
+                    Outcome::Hidden => tally.hidden += 1,
                 }
             }
             tally
@@ -695,7 +806,8 @@ mod tests {
                 run: 1,
                 correct: 2,
                 wrong: 1,
-                unavailable: 1
+                unavailable: 1,
+                hidden: 0
             }]
         );
         let CaseItems::Lca { consultations } = &drill.cases[0].items else {

@@ -290,7 +290,9 @@ pub fn format_cell(m: &MeanStd) -> String {
 }
 
 /// The table as CSV: `model,family,runs`, then per column `<key>_mean` and
-/// `<key>_std` (empty where there is no value).
+/// `<key>_std` (empty where there is no value); a model name that a
+/// spreadsheet would read as a formula is neutralised
+/// ([`crate::spreadsheet`]).
 pub fn to_csv(table: &Table) -> String {
     let mut header = vec!["model".to_owned(), "family".to_owned(), "runs".to_owned()];
     for (key, _) in &table.columns {
@@ -316,14 +318,7 @@ pub fn to_csv(table: &Table) -> String {
         }
         records.push(record);
     }
-    let mut w = csv::Writer::from_writer(Vec::new());
-    for record in &records {
-        // Writing into a Vec cannot fail.
-        let _ = w.write_record(record);
-    }
-    w.into_inner()
-        .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
-        .unwrap_or_default()
+    crate::spreadsheet::to_csv(records)
 }
 
 fn latex_escape(text: &str) -> String {

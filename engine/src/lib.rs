@@ -9,6 +9,8 @@
 //! - [`dataset`]: the dataset file (§2): types, streaming parser and validation
 //!   with line- and field-named errors.
 //! - [`synthetic`]: seeded synthetic dataset and run files for benchmarks.
+//! - [`names`]: the rule for names shown and linked to (models, case ids,
+//!   accounts): not blank, at most 200 characters, no control characters.
 //! - [`stats`]: dataset statistics (the paper's Table 1), overall and per class.
 //! - [`query`]: case filters, summaries and paging for browsing.
 //! - [`leaderboard`]: leaderboard tables per task, and their CSV and LaTeX forms.
@@ -18,6 +20,7 @@
 //!   against a dataset, with line- and field-named errors.
 //! - [`score`]: a run's scores per task and class (§4) and the score document
 //!   of leaderboard entries (§5).
+//! - [`spreadsheet`]: CSV whose cells a spreadsheet never runs as formulas.
 //! - [`drilldown`]: the items behind one leaderboard cell, per case and run,
 //!   with the gold and, for LJP, the confusion matrix of verdicts.
 //! - [`agreement`]: agreement between annotators (raw agreement, Cohen's and
@@ -34,10 +37,12 @@ pub mod drilldown;
 mod jsonl;
 pub mod leaderboard;
 pub mod metrics;
+pub mod names;
 pub mod query;
 pub mod review;
 pub mod run;
 pub mod score;
+pub mod spreadsheet;
 pub mod stats;
 pub mod synthetic;
 pub mod vocab;

@@ -15,7 +15,8 @@
 //! Every rule of §3 rejects the file, with the line and the field at fault:
 //!
 //! - The first non-blank line is the header (`"kind": "run"`); `model` is a
-//!   non-empty string, `run` a whole number of at least 1, `family` one of
+//!   name ([`crate::names`]: not blank, at most 200 characters, no control
+//!   characters; so are `judge` and `user_model` when given), `run` a whole number of at least 1, `family` one of
 //!   [`Family`] or null; `dataset`, `judge`, `user_model` and `created_at` are
 //!   strings or null; other header keys are kept in [`RunHeader::extra`].
 //! - Every other line is an item of kind `lca`, `dcg` or `ljp` whose `case_id`
@@ -868,14 +869,19 @@ impl LineReader {
             "created_at",
         ];
         let model = self.required(obj, "", "model", Self::string);
-        if model.as_deref().is_some_and(is_blank) {
-            self.fail("model", "must not be empty".into());
+        if let Some(model) = &model {
+            self.check_name("model", model);
         }
         let family = self.optional(obj, "", "family", Self::vocab::<Family>);
         let run = self.required(obj, "", "run", |r, v, p| r.whole_number(v, p, 1));
         let dataset = self.optional(obj, "", "dataset", Self::string);
         let judge = self.optional(obj, "", "judge", Self::string);
         let user_model = self.optional(obj, "", "user_model", Self::string);
+        for (field, name) in [("judge", &judge), ("user_model", &user_model)] {
+            if let Some(Some(name)) = name {
+                self.check_name(field, name);
+            }
+        }
         let created_at = self.optional(obj, "", "created_at", Self::string);
         let extra = obj
             .iter()
@@ -895,6 +901,13 @@ impl LineReader {
             created_at: created_at?,
             extra,
         })
+    }
+
+    /// Reports `name` unless it follows [`crate::names::check_name`].
+    fn check_name(&mut self, field: &str, name: &str) {
+        if let Err(message) = crate::names::check_name(name) {
+            self.fail(field, message);
+        }
     }
 
     fn request(&mut self, v: &Value, path: &str) -> Option<DcgRequest> {

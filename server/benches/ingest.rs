@@ -145,6 +145,7 @@ async fn bench() {
         leptos_options: config::leptos_options(addr),
         db: db.clone(),
         jobs: app::jobs::JobManager::new(dir.path().join("data")),
+        network: server::Network::default(),
     });
 
     let file = engine::synthetic::run_file(&cases, 0, 1, MODELS);

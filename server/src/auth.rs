@@ -2,7 +2,10 @@
 //! and the guard that refuses cross-site writes.
 //!
 //! Sessions live in the database (`db::sessions`); the browser holds only a
-//! random token in an HttpOnly, SameSite=Lax cookie. Every non-GET request
+//! random token in an HttpOnly, SameSite=Lax cookie (also Secure with
+//! `--secure-cookies`, or behind a trusted proxy that says https). Failed
+//! sign-ins are counted per name and client address, per address and per
+//! name (`db::sessions::throttled`); past a limit, sign-in answers 429. Every non-GET request
 //! whose `Origin` (or, lacking it, `Referer`) names another site is refused, so
 //! forms and server functions are CSRF-safe.
 
@@ -15,6 +18,7 @@ use axum::routing::post;
 use axum::{Form, Router};
 use serde::Deserialize;
 
+use crate::security::{secure_cookie, ClientAddress};
 use crate::AppState;
 
 /// Largest sign-in or sign-out form accepted.
@@ -33,31 +37,74 @@ pub struct SignInForm {
     password: Option<String>,
 }
 
-fn session_cookie(token: &str, max_age_secs: i64) -> String {
-    format!("{SESSION_COOKIE}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age={max_age_secs}")
+fn session_cookie(token: &str, max_age_secs: i64, secure: bool) -> String {
+    let secure = if secure { "; Secure" } else { "" };
+    format!(
+        "{SESSION_COOKIE}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age={max_age_secs}{secure}"
+    )
+}
+
+/// 429 with `Retry-After`, and a page that says why (the form posts without
+/// JavaScript, so the browser shows this body).
+fn too_many_attempts(retry_after_secs: i64) -> Response {
+    let minutes = (retry_after_secs + 59) / 60;
+    let page = format!(
+        "<!DOCTYPE html><html lang=\"zh-CN\"><head><meta charset=\"utf-8\">\
+         <title>Too many attempts · LexPilot Workbench</title>\
+         <link rel=\"stylesheet\" href=\"/pkg/lexpilot.css\"></head><body><main id=\"main\">\
+         <section class=\"panel narrow\"><h1>Sign in 登录</h1>\
+         <p class=\"error-box\" role=\"alert\" data-testid=\"sign-in-error\">\
+         Too many failed attempts: try again in {minutes} minute(s). \
+         失败次数过多，请 {minutes} 分钟后再试。</p>\
+         <p><a href=\"/signin\">Back to sign-in 返回登录</a></p></section></main></body></html>"
+    );
+    (
+        StatusCode::TOO_MANY_REQUESTS,
+        [
+            (header::RETRY_AFTER, retry_after_secs.to_string()),
+            (header::CONTENT_TYPE, "text/html; charset=utf-8".to_owned()),
+        ],
+        page,
+    )
+        .into_response()
 }
 
 fn back_to_sign_in(code: &str) -> Response {
     Redirect::to(&format!("/signin?error={code}")).into_response()
 }
 
-async fn sign_in(State(state): State<AppState>, Form(form): Form<SignInForm>) -> Response {
+async fn sign_in(
+    State(state): State<AppState>,
+    ClientAddress(address): ClientAddress,
+    headers: HeaderMap,
+    Form(form): Form<SignInForm>,
+) -> Response {
     let name = form.name.unwrap_or_default();
     let password = form.password.unwrap_or_default();
     if name.trim().is_empty() || password.is_empty() {
         return back_to_sign_in("missing");
     }
-    match try_sign_in(&state, &name, &password).await {
+    match try_sign_in(&state, &name, &password, &address).await {
         Ok(Some(token)) => {
             let max_age = db::sessions::SESSION_DAYS * 24 * 3600;
+            let secure = secure_cookie(&state, &headers);
             (
-                [(header::SET_COOKIE, session_cookie(&token, max_age))],
+                [(header::SET_COOKIE, session_cookie(&token, max_age, secure))],
                 Redirect::to("/"),
             )
                 .into_response()
         }
         Ok(None) => back_to_sign_in("invalid"),
-        Err(SignInRefused::Throttled) => back_to_sign_in("throttled"),
+        Err(SignInRefused::Throttled { retry_after_secs }) => too_many_attempts(retry_after_secs),
+        Err(SignInRefused::Internal(db::DbError::Busy(e))) => {
+            tracing::warn!("sign-in: database busy: {e}");
+            (
+                StatusCode::SERVICE_UNAVAILABLE,
+                [(header::RETRY_AFTER, crate::error::RETRY_AFTER_SECS)],
+                "the server is busy; try again in a moment",
+            )
+                .into_response()
+        }
         Err(SignInRefused::Internal(e)) => {
             tracing::error!("sign-in failed: {e}");
             (StatusCode::INTERNAL_SERVER_ERROR, "internal error").into_response()
@@ -66,7 +113,7 @@ async fn sign_in(State(state): State<AppState>, Form(form): Form<SignInForm>) ->
 }
 
 enum SignInRefused {
-    Throttled,
+    Throttled { retry_after_secs: i64 },
     Internal(db::DbError),
 }
 
@@ -76,14 +123,16 @@ impl From<db::DbError> for SignInRefused {
     }
 }
 
-/// Checks the password unless the name is throttled; returns a session token.
+/// Checks the password unless the name or the address is throttled;
+/// returns a session token.
 async fn try_sign_in(
     state: &AppState,
     name: &str,
     password: &str,
+    address: &str,
 ) -> Result<Option<String>, SignInRefused> {
-    if db::sessions::throttled(&state.db, name).await? {
-        return Err(SignInRefused::Throttled);
+    if let Some(retry_after_secs) = db::sessions::throttled(&state.db, name, address).await? {
+        return Err(SignInRefused::Throttled { retry_after_secs });
     }
     match db::users::verify(&state.db, name, password).await? {
         Some(user) => {
@@ -91,7 +140,7 @@ async fn try_sign_in(
             Ok(Some(db::sessions::create(&state.db, &user).await?))
         }
         None => {
-            db::sessions::record_failure(&state.db, name).await?;
+            db::sessions::record_failure(&state.db, name, address).await?;
             Ok(None)
         }
     }
@@ -103,8 +152,9 @@ async fn sign_out(State(state): State<AppState>, headers: HeaderMap) -> Response
             tracing::error!("sign-out failed: {e}");
         }
     }
+    let secure = secure_cookie(&state, &headers);
     (
-        [(header::SET_COOKIE, session_cookie("", 0))],
+        [(header::SET_COOKIE, session_cookie("", 0, secure))],
         Redirect::to("/"),
     )
         .into_response()

@@ -6,6 +6,9 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::json;
 
+/// What a 503 asks a client to wait before sending the request again.
+pub const RETRY_AFTER_SECS: &str = "1";
+
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
     #[error("{0}")]
@@ -23,6 +26,9 @@ pub enum ApiError {
     Unauthorized,
     #[error("your role may not do this")]
     Forbidden,
+    /// The database stayed locked by other writers: retry shortly.
+    #[error("the server is busy; try again in a moment")]
+    Busy,
     #[error("internal error")]
     Internal(#[source] anyhow::Error),
 }
@@ -37,6 +43,7 @@ impl ApiError {
             ApiError::Conflict(_) => StatusCode::CONFLICT,
             ApiError::Unauthorized => StatusCode::UNAUTHORIZED,
             ApiError::Forbidden => StatusCode::FORBIDDEN,
+            ApiError::Busy => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -49,6 +56,10 @@ impl From<db::DbError> for ApiError {
             db::DbError::Invalid(m) => ApiError::BadRequest(m),
             db::DbError::Conflict(m) => ApiError::Conflict(m),
             db::DbError::Forbidden(_) => ApiError::Forbidden,
+            db::DbError::Busy(cause) => {
+                tracing::warn!("database busy: {cause}");
+                ApiError::Busy
+            }
             other => ApiError::Internal(other.into()),
         }
     }
@@ -63,6 +74,13 @@ impl IntoResponse for ApiError {
             ApiError::Invalid(errors) => json!({ "error": self.to_string(), "errors": errors.0 }),
             _ => json!({ "error": self.to_string() }),
         };
-        (self.status_code(), Json(body)).into_response()
+        let mut response = (self.status_code(), Json(body)).into_response();
+        if matches!(self, ApiError::Busy) {
+            response.headers_mut().insert(
+                axum::http::header::RETRY_AFTER,
+                axum::http::HeaderValue::from_static(RETRY_AFTER_SECS),
+            );
+        }
+        response
     }
 }

@@ -9,6 +9,8 @@
 //! - [`error`]: the API error type and its HTTP mapping.
 //! - [`report`]: plain-text score tables for the terminal.
 //! - [`runs`]: run files validated, scored and stored; the leaderboard document.
+//! - [`security`]: security headers on every response, server-function input
+//!   errors as 400/413, the client address sign-in throttling counts.
 //!
 //! Error policy: users get a clear message and a 4xx for what they can fix;
 //! anything else is logged with its cause and answered with a generic 500.
@@ -22,8 +24,9 @@ pub mod demo;
 pub mod error;
 pub mod report;
 pub mod runs;
+pub mod security;
 
-pub use app::ssr::AppState;
+pub use app::ssr::{AppState, Network};
 
 use axum::extract::DefaultBodyLimit;
 use axum::middleware;
@@ -55,8 +58,10 @@ pub fn router(state: AppState) -> Router {
         .fallback(leptos_axum::file_and_error_handler::<AppState, _>(
             app::shell,
         ))
+        .layer(middleware::from_fn(security::server_fn_input))
         .layer(middleware::from_fn(auth::same_origin_writes))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(middleware::from_fn(security::headers))
         .layer(CompressionLayer::new())
         .layer(TraceLayer::new_for_http())
         .with_state(state)

@@ -47,6 +47,13 @@ enum Command {
         /// caches (under jobs/<id>)
         #[arg(long, env = app::jobs::DATA_DIR_ENV, default_value = app::jobs::DEFAULT_DATA_DIR)]
         data_dir: PathBuf,
+        /// Mark the session cookie Secure: set this when the site is served over https
+        #[arg(long, env = "LEXPILOT_SECURE_COOKIES")]
+        secure_cookies: bool,
+        /// A reverse proxy stands in front: count sign-in failures against the last
+        /// X-Forwarded-For address, and mark the cookie Secure when X-Forwarded-Proto is https
+        #[arg(long, env = "LEXPILOT_BEHIND_PROXY")]
+        behind_proxy: bool,
     },
     /// Check a dataset file (docs/formats.md §2), or with --dataset run files (§3);
     /// exit 0 if every file is valid, else print every error with file, line and field
@@ -215,9 +222,21 @@ fn read_dataset(file: &Path) -> anyhow::Result<Result<Vec<engine::dataset::Case>
 
 async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
-        Command::Serve { addr, db, data_dir } => serve(addr, &db.db, data_dir)
-            .await
-            .map(|()| ExitCode::SUCCESS),
+        Command::Serve {
+            addr,
+            db,
+            data_dir,
+            secure_cookies,
+            behind_proxy,
+        } => {
+            let network = server::Network {
+                secure_cookies,
+                behind_proxy,
+            };
+            serve(addr, &db.db, data_dir, network)
+                .await
+                .map(|()| ExitCode::SUCCESS)
+        }
         Command::Run(args) => run_command::run(*args).await,
         Command::Validate {
             dataset: None,
@@ -574,7 +593,12 @@ fn agreement_table(report: &engine::agreement::AgreementReport, ordinal: bool) -
     out
 }
 
-async fn serve(addr: SocketAddr, db_path: &Path, data_dir: PathBuf) -> anyhow::Result<()> {
+async fn serve(
+    addr: SocketAddr,
+    db_path: &Path,
+    data_dir: PathBuf,
+    network: server::Network,
+) -> anyhow::Result<()> {
     let db = open(db_path).await?;
     let interrupted = db::jobs::interrupt_unfinished(&db).await?;
     if interrupted > 0 {
@@ -597,15 +621,19 @@ async fn serve(addr: SocketAddr, db_path: &Path, data_dir: PathBuf) -> anyhow::R
         leptos_options: config::leptos_options(addr),
         db,
         jobs: app::jobs::JobManager::new(data_dir),
+        network,
     };
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .with_context(|| format!("cannot listen on {addr}"))?;
     println!("LexPilot Workbench listening on http://{addr}");
-    axum::serve(listener, router(state))
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await
-        .context("server error")
+    axum::serve(
+        listener,
+        router(state).into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(async {
+        let _ = tokio::signal::ctrl_c().await;
+    })
+    .await
+    .context("server error")
 }

@@ -71,7 +71,13 @@ async fn repeated_failures_throttle_even_the_right_password() {
             None,
         )
         .await;
-    assert_eq!(res.location(), Some("/signin?error=throttled"));
+    assert_eq!(res.status, StatusCode::TOO_MANY_REQUESTS);
+    assert!(res.headers.contains_key(axum::http::header::RETRY_AFTER));
+    assert!(
+        res.body.contains("Too many failed attempts"),
+        "{}",
+        res.body
+    );
     assert_eq!(res.session_cookie(), None);
 }
 

@@ -538,7 +538,7 @@ async fn every_jobs_function_refuses_anyone_but_an_admin() {
     // The page says so to non-admins and shows the forms to admins.
     let page = app.get_with_cookie("/admin/runs", Some(&researcher)).await;
     assert!(
-        page.body.contains("data-testid=\"runs-refused\""),
+        page.body.contains("data-testid=\"access-refused\""),
         "{}",
         page.body
     );

@@ -285,6 +285,143 @@ async fn an_expert_sees_no_other_label_and_no_judge_label_before_submitting() {
 }
 
 #[tokio::test]
+async fn revising_to_match_after_the_reveal_goes_to_adjudication() {
+    let r = setup().await;
+    let items = lca_sample(&r).await;
+    let (id, blind_revision) = (items[0], items[1]);
+
+    // A and B disagree blind; B sees A's label in the reply, then revises to it.
+    submit(&r, &r.a, id, "ask", "").await;
+    let (status, after, body) = submit(&r, &r.b, id, "predict", "").await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(
+        after["revealed"]["others"][0][1], "ask",
+        "A's label is revealed to B"
+    );
+    let (status, after, body) = submit(&r, &r.b, id, "ask", "changed my mind").await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(after["status"], "adjudication", "{after}");
+    assert!(after["revealed"]["final_label"].is_null());
+    let final_label: Option<String> =
+        sqlx::query_scalar("SELECT final_label FROM review_items WHERE id = ?")
+            .bind(id)
+            .fetch_one(r.app.db.pool())
+            .await
+            .expect("item");
+    assert_eq!(
+        final_label, None,
+        "a revision after the reveal never makes an item agreed"
+    );
+    let queue = ok::<AdjudicationQueue>(&r.app, &r.admin, &[]).await;
+    let waiting = queue
+        .as_array()
+        .and_then(|q| q.iter().find(|e| e["id"] == id))
+        .cloned()
+        .expect("the item waits for an adjudicator");
+    assert_eq!(
+        waiting["revised"],
+        serde_json::json!([["expert-b", "predict"]]),
+        "the adjudicator sees B's blind label"
+    );
+    // The agreement figures count the blind labels: one pair, disagreeing.
+    let board = ok::<LoadReviewDashboard>(&r.app, &r.admin, &[]).await;
+    let lca = board["rows"]
+        .as_array()
+        .and_then(|rows| {
+            rows.iter()
+                .find(|row| row["task"] == "lca" && row["class"].is_null())
+        })
+        .cloned()
+        .expect("an LCA row");
+    assert_eq!(lca["n_pairs"], 1, "{lca}");
+    assert_eq!(lca["human_agreement"], 0.0, "{lca}");
+
+    // A revision while nobody else has submitted is still blind: A changes
+    // their mind before B labels, B then agrees, and the item is agreed.
+    submit(&r, &r.a, blind_revision, "ask", "").await;
+    submit(&r, &r.a, blind_revision, "predict", "").await;
+    let (_, after, body) = submit(&r, &r.b, blind_revision, "predict", "").await;
+    assert_eq!(after["status"], "final", "{body}");
+    assert_eq!(after["revealed"]["final_source"], "agreed");
+}
+
+#[tokio::test]
+async fn the_drilldown_keeps_back_judge_labels_under_review_from_all_but_admins() {
+    use app::server_fns::drilldown::GetCellItems;
+
+    let r = setup().await;
+    let items = lca_sample(&r).await;
+    let (model, run, case_id, target): (String, i64, String, String) =
+        sqlx::query_as("SELECT model, run_number, case_id, target FROM review_items WHERE id = ?")
+            .bind(items[0])
+            .fetch_one(r.app.db.pool())
+            .await
+            .expect("item");
+    let open_of_model: i64 =
+        sqlx::query_scalar("SELECT COUNT(*) FROM review_items WHERE model = ? AND task = 'lca'")
+            .bind(&model)
+            .fetch_one(r.app.db.pool())
+            .await
+            .expect("count");
+    let pairs = [("model", model.as_str()), ("task", "lca")];
+    // The cell of the item: (label, outcome status) for its run and consultation.
+    let cell_of = |drill: &Value| {
+        let column = drill["drill"]["runs"]
+            .as_array()
+            .and_then(|runs| runs.iter().position(|t| t["run"] == run))
+            .expect("a column for the run");
+        let case = drill["drill"]["cases"]
+            .as_array()
+            .and_then(|cases| cases.iter().find(|c| c["case_id"] == case_id.as_str()))
+            .expect("the case");
+        let row = case["items"]["consultations"]
+            .as_array()
+            .and_then(|rows| rows.iter().find(|row| row["gold"] == target.as_str()))
+            .expect("the consultation");
+        let cell = &row["runs"][column];
+        (cell["label"].clone(), cell["outcome"]["status"].clone())
+    };
+    let hidden_in = |drill: &Value| -> u64 {
+        drill["drill"]["runs"]
+            .as_array()
+            .map(|runs| runs.iter().filter_map(|t| t["hidden"].as_u64()).sum())
+            .unwrap_or_default()
+    };
+
+    for viewer in [Some(r.a.as_str()), Some(r.researcher.as_str()), None] {
+        let res = call::<GetCellItems>(&r.app, viewer, &pairs).await;
+        assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+        let drill = res.json();
+        assert_eq!(cell_of(&drill), (Value::Null, Value::from("hidden")));
+        assert_eq!(hidden_in(&drill), open_of_model as u64);
+    }
+    let page = r
+        .app
+        .get_with_cookie(
+            &format!("/leaderboard/items?model={}&task=lca", enc(&model)),
+            Some(&r.a),
+        )
+        .await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert!(page.body.contains("data-testid=\"hidden-verdict\""));
+
+    let admin = ok::<GetCellItems>(&r.app, &r.admin, &pairs).await;
+    let (label, _) = cell_of(&admin);
+    assert_eq!(label, Value::from(judge_label(&r.app, items[0]).await));
+    assert_eq!(hidden_in(&admin), 0);
+
+    // Once final, the label is shown to everyone.
+    submit(&r, &r.a, items[0], "ask", "").await;
+    submit(&r, &r.b, items[0], "ask", "").await;
+    let drill = ok::<GetCellItems>(&r.app, &r.a, &pairs).await;
+    assert_eq!(
+        cell_of(&drill).0,
+        Value::from(judge_label(&r.app, items[0]).await)
+    );
+    assert_eq!(hidden_in(&drill), open_of_model as u64 - 1);
+}
+
+#[tokio::test]
 async fn every_review_function_checks_the_role() {
     let r = setup().await;
     let items = lca_sample(&r).await;

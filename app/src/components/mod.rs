@@ -1,6 +1,7 @@
 //! Pieces shared by pages.
 
 pub mod dialogue;
+pub mod gate;
 pub mod header;
 pub mod history;
 pub mod i18n;

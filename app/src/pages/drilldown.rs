@@ -168,6 +168,8 @@ fn Tallies(tallies: Vec<RunTally>, task: Task) -> impl IntoView {
                             <span class="mark wrong">"✗ " {t.wrong}</span> " " {unit}
                             {(t.unavailable > 0)
                                 .then(|| view! { <span class="mark unavailable">" · ⚠ " {t.unavailable} " unavailable"</span> })}
+                            {(t.hidden > 0)
+                                .then(|| view! { <span class="mark hidden">" · ◌ " {t.hidden} " under review 审核中"</span> })}
                         </li>
                     }
                 })
@@ -296,6 +298,12 @@ fn mark(outcome: &Outcome, with_reason: bool) -> AnyView {
             };
             view! { <span class="mark unavailable" title=reason.clone()>{text}</span> }.into_any()
         }
+        Outcome::Hidden => view! {
+            <span class="mark hidden" title="under blind expert review; shown once the item is final 专家盲审中，定稿后显示" data-testid="hidden-verdict">
+                "◌ under review 审核中"
+            </span>
+        }
+        .into_any(),
     }
 }
 
@@ -369,7 +377,9 @@ fn DcgTable(
     let cells = cells
         .into_iter()
         .map(|cell| match cell {
-            Some(DcgCell { requests, outcome }) => view! {
+            Some(DcgCell { requests, outcome }) => {
+                let under_review = outcome == Outcome::Hidden;
+                view! {
                 <td class="run">
                     {mark(&outcome, true)}
                     <ol class="requests">
@@ -379,6 +389,7 @@ fn DcgTable(
                                 let accepted = match r.accepted {
                                     Some(true) => "✓ accepted 采纳",
                                     Some(false) => "✗ not accepted 未采纳",
+                                    None if under_review => "",
                                     None => "not judged 未评判",
                                 };
                                 view! {
@@ -391,8 +402,9 @@ fn DcgTable(
                             .collect_view()}
                     </ol>
                 </td>
+                }
+                .into_any()
             }
-            .into_any(),
             None => missing_item(),
         })
         .collect_view();

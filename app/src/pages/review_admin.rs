@@ -216,6 +216,15 @@ fn AdjudicationCard(
                 }).collect_view()}
                 {item.judge_label.clone().map(|l| view! { <li>{move || lang.get().t("评审模型", "Judge")} ": " <strong>{move || label_summary(lang.get(), &l)}</strong></li> })}
             </ul>
+            {item.revised.iter().map(|(who, blind)| {
+                let blind = blind.clone();
+                view! {
+                    <p class="warning-box" data-testid=format!("revised-{who}")>
+                        {who.clone()} {move || lang.get().t("在看到其他专家的标签后修改了标签；一致性按其首次盲评标签计算：", " revised their label after seeing another expert's; agreement counts their first blind label: ")}
+                        <strong>{move || label_summary(lang.get(), &blind)}</strong>
+                    </p>
+                }
+            }).collect_view()}
             {item.proposal_changes.iter().map(|(who, changes)| {
                 let changes = changes.clone();
                 view! {

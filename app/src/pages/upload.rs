@@ -5,8 +5,8 @@
 use leptos::prelude::*;
 use leptos_meta::Title;
 
-use crate::components::labels::{error_message, Loading};
-use crate::server_fns::runs::{check_runs, may_upload, store_runs};
+use crate::components::labels::error_message;
+use crate::server_fns::runs::{check_runs, store_runs};
 use crate::types::{RunFileReport, UploadFile};
 
 /// Largest file the page sends (the server refuses bigger bodies anyway).
@@ -41,24 +41,11 @@ fn score(v: Option<f64>) -> String {
 
 #[component]
 pub fn UploadPage() -> impl IntoView {
-    let allowed = Resource::new(|| (), |_| may_upload());
     view! {
         <Title text="Upload runs" />
         <section class="panel">
             <h1>"Upload runs 上传评测结果"</h1>
-            <Suspense fallback=Loading>
-                {move || Suspend::new(async move {
-                    match allowed.await {
-                        Ok(true) => view! { <UploadForm /> }.into_any(),
-                        _ => view! {
-                            <p class="info" data-testid="upload-refused">
-                                "Sign in as a researcher or an admin to upload runs. 请以研究人员或管理员身份"
-                                <a href="/signin">"登录"</a>"。"
-                            </p>
-                        }.into_any(),
-                    }
-                })}
-            </Suspense>
+            <UploadForm />
         </section>
     }
 }

@@ -23,7 +23,8 @@ pub struct CellItems {
 
 /// The items behind cell (`task`, `setup`, `class`) of `model`'s row; 400 for
 /// a query naming an unknown task, setup or class, 404 when the model has no
-/// run with the task (or setup) on the current dataset.
+/// run with the task (or setup) on the current dataset. The judge's labels of
+/// verdicts open for expert review are kept back from everyone but admins.
 #[server(prefix = "/sfn")]
 pub async fn get_cell_items(
     model: String,
@@ -35,7 +36,7 @@ pub async fn get_cell_items(
     use db::DbError;
     use engine::drilldown::{drilldown, Cell};
 
-    use crate::ssr::{current_dataset, dataset_view, db, from_db, set_status};
+    use crate::ssr::{current_dataset, current_user, dataset_view, db, from_db, set_status};
 
     let cell = Cell::from_query(task.as_deref(), setup.as_deref(), class.as_deref()).map_err(
         |message| {
@@ -62,7 +63,17 @@ pub async fn get_cell_items(
                 .map_err(|e| from_db(DbError::Corrupt(format!("a run of {model}: {e}"))))
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let drill = drilldown(&cases, &runs, cell.task, cell.setup, cell.class);
+    let mut drill = drilldown(&cases, &runs, cell.task, cell.setup, cell.class);
+    // Judge verdicts under blind review stay hidden from everyone but admins.
+    let admin = current_user()
+        .await?
+        .is_some_and(|u| u.allows(engine::accounts::Permission::ManageReview));
+    if !admin {
+        let open = db::review::open_judge_verdicts(&db, &dataset.name, &model, cell.task)
+            .await
+            .map_err(from_db)?;
+        drill.hide_verdicts(&open);
+    }
     if drill.runs.is_empty() {
         let what = match cell.task {
             engine::run::Task::Ljp => format!("LJP in the {} setup", cell.setup),

@@ -143,6 +143,9 @@ pub struct AdjudicationItem {
     /// For a seed dialogue: what each expert's corrected case changes,
     /// (expert, changes), against the case as the item shows it.
     pub proposal_changes: Vec<(String, Vec<engine::review::FieldChange>)>,
+    /// The experts who revised their label after seeing another's, with the
+    /// blind label agreement counts: (expert, blind label).
+    pub revised: Vec<(String, String)>,
 }
 
 /// What an adjudication saved besides the final label: for a seed dialogue
@@ -383,6 +386,12 @@ pub async fn adjudication_queue() -> Result<Vec<AdjudicationItem>, ServerFnError
     Ok(entries
         .into_iter()
         .map(|e| {
+            let revised = e
+                .submissions
+                .iter()
+                .filter(|s| s.revised_after_reveal())
+                .map(|s| (s.expert.clone(), s.blind_label.clone()))
+                .collect();
             let (labels, proposals) = ssr::split_submissions(e.submissions);
             let proposal_changes = match &e.case {
                 Some(case) => proposals
@@ -402,6 +411,7 @@ pub async fn adjudication_queue() -> Result<Vec<AdjudicationItem>, ServerFnError
                 proposals,
                 case_changed: e.case_changed,
                 proposal_changes,
+                revised,
             }
         })
         .collect())

@@ -7,13 +7,6 @@ use leptos::server_fn;
 
 use crate::types::{RunFileReport, UploadFile};
 
-/// Whether the signed-in user may upload runs (for the page to say so early).
-#[server(prefix = "/sfn")]
-pub async fn may_upload() -> Result<bool, ServerFnError> {
-    let user = crate::ssr::current_user().await?;
-    Ok(user.is_some_and(|u| u.role.allows(engine::accounts::Permission::UploadRun)))
-}
-
 #[server(prefix = "/sfn", input = server_fn::codec::Json)]
 pub async fn check_runs(files: Vec<UploadFile>) -> Result<Vec<RunFileReport>, ServerFnError> {
     use crate::ssr::{current_dataset, db, from_db, require};

@@ -205,6 +205,30 @@ pub fn unit_labels(kind: ReviewKind, task: Option<Task>, label: &str) -> Option<
     }
 }
 
+/// Whether an expert's submission is blind, so that it becomes the label
+/// their agreement is counted on. An expert sees the other experts' labels
+/// of an item once they have submitted their own, so their first submission
+/// is always blind, and a revision is blind only while no other expert of
+/// the item has submitted (there was nothing to see yet). A revision made
+/// after the reveal is kept as the expert's current label, for the
+/// adjudicator to read, but agreement figures and the automatic `agreed`
+/// decision ([`agreed`]) use the blind label: matching the other expert
+/// after seeing their label sends the item to adjudication instead of
+/// making it agreed.
+///
+/// # Examples
+///
+/// ```
+/// use engine::review::submission_is_blind;
+///
+/// assert!(submission_is_blind(true, true)); // the first submission
+/// assert!(submission_is_blind(false, false)); // revised before anyone else submitted
+/// assert!(!submission_is_blind(false, true)); // revised after the reveal
+/// ```
+pub fn submission_is_blind(first_submission: bool, others_submitted: bool) -> bool {
+    first_submission || !others_submitted
+}
+
 /// The final label of an item on which its experts agree.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Agreed {
@@ -581,6 +605,9 @@ pub struct ExportLabel {
     pub proposal: Option<Case>,
     /// When the label was (last) submitted.
     pub submitted_at: Option<String>,
+    /// The blind label ([`submission_is_blind`]) agreement is counted on;
+    /// differs from `label` when the expert revised after seeing another's.
+    pub blind_label: Option<String>,
 }
 
 /// One change of a label, kept for good.
@@ -639,7 +666,7 @@ pub struct ExportItem {
 }
 
 /// The columns of [`export_csv`].
-pub const EXPORT_COLUMNS: [&str; 19] = [
+pub const EXPORT_COLUMNS: [&str; 20] = [
     "item_id",
     "dataset",
     "kind",
@@ -659,11 +686,13 @@ pub const EXPORT_COLUMNS: [&str; 19] = [
     "final_reason",
     "final_by",
     "final_at",
+    "blind_label",
 ];
 
 /// The items as CSV with [`EXPORT_COLUMNS`]: one row per expert label (an
 /// item nobody is assigned to has one row with an empty expert); a
-/// corrected case is its JSON; absent values are empty.
+/// corrected case is its JSON; absent values are empty; text a spreadsheet
+/// would read as a formula is neutralised ([`crate::spreadsheet`]).
 ///
 /// # Examples
 ///
@@ -677,25 +706,25 @@ pub const EXPORT_COLUMNS: [&str; 19] = [
 ///     model: Some("M".into()), run: Some(1), judge_label: Some("ask".into()),
 ///     labels: vec![ExportLabel { expert: "甲".into(), label: Some("predict".into()),
 ///         comment: Some("答复给出了结论, 未追问".into()), proposal: None,
-///         submitted_at: Some("2026-01-01T00:00:00Z".into()) }],
+///         submitted_at: Some("2026-01-01T00:00:00Z".into()), blind_label: Some("predict".into()) }],
 ///     final_label: None, final_proposal: None, final_source: None, final_reason: None,
 ///     final_by: None, final_at: None, history: vec![],
 /// };
 /// let csv = export_csv(&[item]);
 /// let lines: Vec<&str> = csv.lines().collect();
 /// assert!(lines[0].starts_with("item_id,dataset,kind,task"));
-/// assert_eq!(lines[1], "7,demo@1,judge_verdict,lca,complete,LP-0001,M,1,ask,甲,predict,\"答复给出了结论, 未追问\",,2026-01-01T00:00:00Z,,,,,");
+/// assert_eq!(lines[1], "7,demo@1,judge_verdict,lca,complete,LP-0001,M,1,ask,甲,predict,\"答复给出了结论, 未追问\",,2026-01-01T00:00:00Z,,,,,,predict");
 /// ```
 pub fn export_csv(items: &[ExportItem]) -> String {
-    let mut w = csv::Writer::from_writer(Vec::new());
-    // Writing into a Vec cannot fail.
-    let _ = w.write_record(EXPORT_COLUMNS);
+    let mut records: Vec<Vec<String>> =
+        vec![EXPORT_COLUMNS.iter().map(|c| (*c).to_owned()).collect()];
     let none = ExportLabel {
         expert: String::new(),
         label: None,
         comment: None,
         proposal: None,
         submitted_at: None,
+        blind_label: None,
     };
     for item in items {
         let labels: Vec<&ExportLabel> = if item.labels.is_empty() {
@@ -729,13 +758,12 @@ pub fn export_csv(items: &[ExportItem]) -> String {
                 text(&item.final_reason),
                 text(&item.final_by),
                 text(&item.final_at),
+                text(&label.blind_label),
             ];
-            let _ = w.write_record(&record);
+            records.push(record.into());
         }
     }
-    w.into_inner()
-        .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
-        .unwrap_or_default()
+    crate::spreadsheet::to_csv(records)
 }
 
 #[cfg(test)]

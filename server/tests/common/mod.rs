@@ -65,6 +65,19 @@ impl TestApp {
 
     /// A fresh, migrated database with nothing in it.
     pub async fn empty() -> TestApp {
+        TestApp::with_network_empty(server::Network::default()).await
+    }
+
+    /// The demo app, served as `network` says (secure cookies, a proxy in front).
+    pub async fn with_network(network: server::Network) -> TestApp {
+        let app = TestApp::with_network_empty(network).await;
+        server::demo::ensure_loaded(&app.db)
+            .await
+            .expect("demo loads");
+        app
+    }
+
+    async fn with_network_empty(network: server::Network) -> TestApp {
         let dir = tempfile::tempdir().expect("temp dir");
         let db = Db::open(&dir.path().join("test.db"))
             .await
@@ -74,6 +87,7 @@ impl TestApp {
             leptos_options: config::leptos_options(addr),
             db: db.clone(),
             jobs: app::jobs::JobManager::new(dir.path().join("data")),
+            network,
         };
         TestApp {
             db,
