@@ -246,6 +246,53 @@ async fn sign_in_is_throttled_per_client_address_with_429() {
 }
 
 #[tokio::test]
+async fn behind_a_proxy_the_forwarded_address_is_the_client() {
+    let app = TestApp::with_network(server::Network {
+        secure_cookies: false,
+        behind_proxy: true,
+    })
+    .await;
+    app.user("admin", Role::Admin, PASSWORD).await;
+    let from = |client: &str, password: &str| {
+        let mut req = Request::post("/auth/signin")
+            .header(header::HOST, "127.0.0.1:3000")
+            .header(header::ORIGIN, "http://127.0.0.1:3000")
+            .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+            .header("x-forwarded-for", format!("203.0.113.7, {client}"))
+            .header("x-forwarded-proto", "https")
+            .body(Body::from(form(&[
+                ("name", "admin"),
+                ("password", password),
+            ])))
+            .expect("request");
+        // Every request reaches the server from the proxy's address.
+        req.extensions_mut()
+            .insert(ConnectInfo(SocketAddr::from(([127, 0, 0, 1], 40000))));
+        req
+    };
+    for _ in 0..db::sessions::MAX_FAILURES {
+        app.send(from("198.51.100.1", "wrong-guess")).await;
+    }
+    let refused = app.send(from("198.51.100.1", PASSWORD)).await;
+    assert_eq!(refused.status, StatusCode::TOO_MANY_REQUESTS);
+    let other = app.send(from("198.51.100.2", PASSWORD)).await;
+    assert_eq!(
+        other.location(),
+        Some("/"),
+        "another client behind the same proxy"
+    );
+    let cookie = other
+        .headers
+        .get(header::SET_COOKIE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default();
+    assert!(
+        cookie.ends_with("; Secure"),
+        "the proxy said https: {cookie}"
+    );
+}
+
+#[tokio::test]
 async fn sign_in_takes_as_long_for_unknown_names_as_for_wrong_passwords() {
     let app = TestApp::with_demo().await;
     app.user("admin", Role::Admin, PASSWORD).await;
