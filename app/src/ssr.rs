@@ -175,11 +175,13 @@ pub async fn require(permission: engine::accounts::Permission) -> Result<User, S
     match current_user().await? {
         None => {
             set_status(StatusCode::UNAUTHORIZED);
-            Err(ServerFnError::new("sign in first"))
+            Err(ServerFnError::new("sign in first 请先登录"))
         }
         Some(user) if !user.allows(permission) => {
             set_status(StatusCode::FORBIDDEN);
-            Err(ServerFnError::new("your role may not do this"))
+            Err(ServerFnError::new(
+                "your role may not do this 您的角色无权进行此操作",
+            ))
         }
         Some(user) => Ok(user),
     }

@@ -63,6 +63,10 @@ fn too_many_attempts(retry_after_secs: i64) -> Response {
         [
             (header::RETRY_AFTER, retry_after_secs.to_string()),
             (header::CONTENT_TYPE, "text/html; charset=utf-8".to_owned()),
+            (
+                header::CONTENT_SECURITY_POLICY,
+                "default-src 'none'; style-src 'self'; frame-ancestors 'none'".to_owned(),
+            ),
         ],
         page,
     )
