@@ -1,7 +1,8 @@
 //! Every route of the app. Pages render fully on the server before the first
 //! byte (`SsrMode::Async`), so they read the same with JavaScript off and
-//! a missing case answers with HTTP 404. Pages only some roles may use are
-//! wrapped in a [`Gate`] naming the permission, here in one place.
+//! a missing case answers with HTTP 404. Pages only some roles may use name
+//! their permission in [`PAGE_PERMISSIONS`]; the server refuses them to
+//! everyone else before rendering (anonymous visitors are sent to sign in).
 
 use leptos::prelude::*;
 use leptos_router::components::{Route, Router, Routes};
@@ -9,7 +10,6 @@ use leptos_router::{path, SsrMode};
 
 use engine::accounts::Permission;
 
-use crate::components::gate::Gate;
 use crate::components::header::Header;
 use crate::pages::admin_runs::AdminRunsPage;
 use crate::pages::admin_users::AdminUsersPage;
@@ -29,6 +29,45 @@ use crate::pages::sign_in::SignInPage;
 use crate::pages::upload::UploadPage;
 use crate::Head;
 
+/// The pages only some roles may use, by route, with the permission each
+/// needs. `:name` matches one path segment.
+pub const PAGE_PERMISSIONS: [(&str, Permission); 9] = [
+    ("/cases/:case_id/edit", Permission::Adjudicate),
+    ("/runs/upload", Permission::UploadRun),
+    ("/review", Permission::Review),
+    ("/review/items/:id", Permission::Review),
+    ("/review/manage", Permission::ManageReview),
+    ("/review/adjudication", Permission::Adjudicate),
+    ("/review/agreement", Permission::Review),
+    ("/admin/users", Permission::ManageUsers),
+    ("/admin/runs", Permission::RunBenchmark),
+];
+
+/// The permission the page at `path` needs, if it is one of
+/// [`PAGE_PERMISSIONS`].
+///
+/// ```
+/// use app::routes::page_permission;
+/// use engine::accounts::Permission;
+///
+/// assert_eq!(page_permission("/cases/LP-0001/edit"), Some(Permission::Adjudicate));
+/// assert_eq!(page_permission("/review/"), Some(Permission::Review));
+/// assert_eq!(page_permission("/cases/LP-0001"), None);
+/// assert_eq!(page_permission("/review/items/7/x"), None);
+/// ```
+pub fn page_permission(path: &str) -> Option<Permission> {
+    let segments: Vec<&str> = path.trim_end_matches('/').split('/').collect();
+    PAGE_PERMISSIONS.iter().find_map(|(route, permission)| {
+        let pattern: Vec<&str> = route.split('/').collect();
+        let matches = pattern.len() == segments.len()
+            && pattern
+                .iter()
+                .zip(&segments)
+                .all(|(p, s)| p.starts_with(':') && !s.is_empty() || p == s);
+        matches.then_some(*permission)
+    })
+}
+
 #[component]
 pub fn App() -> impl IntoView {
     view! {
@@ -40,20 +79,20 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/") view=OverviewPage ssr=SsrMode::Async />
                     <Route path=path!("/cases") view=CaseListPage ssr=SsrMode::Async />
                     <Route path=path!("/cases/:case_id") view=CasePage ssr=SsrMode::Async />
-                    <Route path=path!("/cases/:case_id/edit") view=|| view! { <Gate permission=Permission::Adjudicate><CaseEditPage /></Gate> } ssr=SsrMode::Async />
+                    <Route path=path!("/cases/:case_id/edit") view=CaseEditPage ssr=SsrMode::Async />
                     <Route path=path!("/leaderboard") view=LeaderboardPage ssr=SsrMode::Async />
                     <Route path=path!("/leaderboard/items") view=DrilldownPage ssr=SsrMode::Async />
                     <Route path=path!("/models/:model") view=ModelPage ssr=SsrMode::Async />
                     <Route path=path!("/compare") view=ComparePage ssr=SsrMode::Async />
-                    <Route path=path!("/runs/upload") view=|| view! { <Gate permission=Permission::UploadRun><UploadPage /></Gate> } ssr=SsrMode::Async />
-                    <Route path=path!("/review") view=|| view! { <Gate permission=Permission::Review><ReviewQueuePage /></Gate> } ssr=SsrMode::Async />
-                    <Route path=path!("/review/items/:id") view=|| view! { <Gate permission=Permission::Review><ReviewItemPage /></Gate> } ssr=SsrMode::Async />
-                    <Route path=path!("/review/manage") view=|| view! { <Gate permission=Permission::ManageReview><ReviewManagePage /></Gate> } ssr=SsrMode::Async />
-                    <Route path=path!("/review/adjudication") view=|| view! { <Gate permission=Permission::Adjudicate><AdjudicationPage /></Gate> } ssr=SsrMode::Async />
-                    <Route path=path!("/review/agreement") view=|| view! { <Gate permission=Permission::Review><AgreementPage /></Gate> } ssr=SsrMode::Async />
+                    <Route path=path!("/runs/upload") view=UploadPage ssr=SsrMode::Async />
+                    <Route path=path!("/review") view=ReviewQueuePage ssr=SsrMode::Async />
+                    <Route path=path!("/review/items/:id") view=ReviewItemPage ssr=SsrMode::Async />
+                    <Route path=path!("/review/manage") view=ReviewManagePage ssr=SsrMode::Async />
+                    <Route path=path!("/review/adjudication") view=AdjudicationPage ssr=SsrMode::Async />
+                    <Route path=path!("/review/agreement") view=AgreementPage ssr=SsrMode::Async />
                     <Route path=path!("/signin") view=SignInPage ssr=SsrMode::Async />
-                    <Route path=path!("/admin/users") view=|| view! { <Gate permission=Permission::ManageUsers><AdminUsersPage /></Gate> } ssr=SsrMode::Async />
-                    <Route path=path!("/admin/runs") view=|| view! { <Gate permission=Permission::RunBenchmark><AdminRunsPage /></Gate> } ssr=SsrMode::Async />
+                    <Route path=path!("/admin/users") view=AdminUsersPage ssr=SsrMode::Async />
+                    <Route path=path!("/admin/runs") view=AdminRunsPage ssr=SsrMode::Async />
                 </Routes>
             </main>
             <Hydrated />

@@ -53,8 +53,15 @@ test('a researcher uploads runs in the browser after a validation report', async
   await expect(page.getByTestId('leaderboard')).toContainText('E2E-Model');
 });
 
-test('the upload page refuses visitors who may not upload', async ({ page }) => {
+test('the upload page sends visitors to sign in and refuses roles that may not upload', async ({ page }) => {
   await page.goto('/runs/upload');
+  await expect(page).toHaveURL(/\/signin\?next=%2Fruns%2Fupload$/);
+  await expect(page.getByTestId('run-files')).toHaveCount(0);
+  await hydrated(page);
+  await page.getByLabel('Name 用户名').fill('王律师');
+  await page.getByLabel('Password 密码').fill('expert-pass-1');
+  await page.getByRole('button', { name: /^Sign in/ }).click();
+  // Signed in, the visitor comes back to the page, which their role may not use.
   await expect(page.getByTestId('access-refused')).toBeVisible();
   await expect(page.getByTestId('run-files')).toHaveCount(0);
 });

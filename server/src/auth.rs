@@ -18,7 +18,7 @@ use axum::routing::post;
 use axum::{Form, Router};
 use serde::Deserialize;
 
-use crate::security::{secure_cookie, ClientAddress};
+use crate::security::{plain_page, secure_cookie, ClientAddress};
 use crate::AppState;
 
 /// Largest sign-in or sign-out form accepted.
@@ -35,6 +35,8 @@ pub fn router() -> Router<AppState> {
 pub struct SignInForm {
     name: Option<String>,
     password: Option<String>,
+    /// Where to go once signed in (a path of this site).
+    next: Option<String>,
 }
 
 fn session_cookie(token: &str, max_age_secs: i64, secure: bool) -> String {
@@ -48,33 +50,36 @@ fn session_cookie(token: &str, max_age_secs: i64, secure: bool) -> String {
 /// JavaScript, so the browser shows this body).
 fn too_many_attempts(retry_after_secs: i64) -> Response {
     let minutes = (retry_after_secs + 59) / 60;
-    let page = format!(
-        "<!DOCTYPE html><html lang=\"zh-CN\"><head><meta charset=\"utf-8\">\
-         <title>Too many attempts · LexPilot Workbench</title>\
-         <link rel=\"stylesheet\" href=\"/pkg/lexpilot.css\"></head><body><main id=\"main\">\
-         <section class=\"panel narrow\"><h1>Sign in 登录</h1>\
-         <p class=\"error-box\" role=\"alert\" data-testid=\"sign-in-error\">\
-         Too many failed attempts: try again in {minutes} minute(s). \
-         失败次数过多，请 {minutes} 分钟后再试。</p>\
-         <p><a href=\"/signin\">Back to sign-in 返回登录</a></p></section></main></body></html>"
-    );
-    (
+    let mut res = plain_page(
         StatusCode::TOO_MANY_REQUESTS,
-        [
-            (header::RETRY_AFTER, retry_after_secs.to_string()),
-            (header::CONTENT_TYPE, "text/html; charset=utf-8".to_owned()),
-            (
-                header::CONTENT_SECURITY_POLICY,
-                "default-src 'none'; style-src 'self'; frame-ancestors 'none'".to_owned(),
-            ),
-        ],
-        page,
-    )
-        .into_response()
+        "Sign in 登录",
+        &format!(
+            "<p class=\"error-box\" role=\"alert\" data-testid=\"sign-in-error\">\
+             Too many failed attempts: try again in {minutes} minute(s). \
+             失败次数过多，请 {minutes} 分钟后再试。</p>\
+             <p><a href=\"/signin\">Back to sign-in 返回登录</a></p>"
+        ),
+    );
+    if let Ok(value) = retry_after_secs.to_string().parse() {
+        res.headers_mut().insert(header::RETRY_AFTER, value);
+    }
+    res
 }
 
-fn back_to_sign_in(code: &str) -> Response {
-    Redirect::to(&format!("/signin?error={code}")).into_response()
+fn back_to_sign_in(code: &str, next: Option<&str>) -> Response {
+    let next = next.map_or_else(String::new, |n| format!("&next={}", app::url::encode(n)));
+    Redirect::to(&format!("/signin?error={code}{next}")).into_response()
+}
+
+/// `next` if it is a path of this site to go back to after signing in (so
+/// never another site: no `//host`, no scheme, no backslash).
+fn local_path(next: Option<&str>) -> Option<&str> {
+    next.filter(|p| {
+        p.starts_with('/')
+            && !p.starts_with("//")
+            && !p.contains('\\')
+            && !p.chars().any(char::is_control)
+    })
 }
 
 async fn sign_in(
@@ -85,8 +90,9 @@ async fn sign_in(
 ) -> Response {
     let name = form.name.unwrap_or_default();
     let password = form.password.unwrap_or_default();
+    let next = local_path(form.next.as_deref());
     if name.trim().is_empty() || password.is_empty() {
-        return back_to_sign_in("missing");
+        return back_to_sign_in("missing", next);
     }
     match try_sign_in(&state, &name, &password, &address).await {
         Ok(Some(token)) => {
@@ -94,11 +100,11 @@ async fn sign_in(
             let secure = secure_cookie(&state, &headers);
             (
                 [(header::SET_COOKIE, session_cookie(&token, max_age, secure))],
-                Redirect::to("/"),
+                Redirect::to(next.unwrap_or("/")),
             )
                 .into_response()
         }
-        Ok(None) => back_to_sign_in("invalid"),
+        Ok(None) => back_to_sign_in("invalid", next),
         Err(SignInRefused::Throttled { retry_after_secs }) => too_many_attempts(retry_after_secs),
         Err(SignInRefused::Internal(db::DbError::Busy(e))) => {
             tracing::warn!("sign-in: database busy: {e}");
@@ -194,6 +200,23 @@ pub async fn same_origin_writes(req: Request, next: Next) -> Response {
 #[cfg(test)]
 mod tests {
     use super::url_host;
+
+    #[test]
+    fn only_paths_of_this_site_are_gone_back_to() {
+        assert_eq!(
+            super::local_path(Some("/review?lang=en")),
+            Some("/review?lang=en")
+        );
+        for bad in [
+            "//evil.example",
+            "https://evil.example",
+            "/\\evil",
+            "review",
+            "/a\nb",
+        ] {
+            assert_eq!(super::local_path(Some(bad)), None, "{bad}");
+        }
+    }
 
     #[test]
     fn hosts_are_read_from_origins_and_referers() {

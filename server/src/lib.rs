@@ -58,6 +58,10 @@ pub fn router(state: AppState) -> Router {
         .fallback(leptos_axum::file_and_error_handler::<AppState, _>(
             app::shell,
         ))
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            security::page_roles,
+        ))
         .layer(middleware::from_fn(security::server_fn_input))
         .layer(middleware::from_fn(auth::same_origin_writes))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))

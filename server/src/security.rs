@@ -10,6 +10,11 @@
 //!   (missing fields, a number that is not one, broken JSON) answers 400
 //!   with the reason, and one over the body limit 413, instead of the 500
 //!   that the server-function layer gives every error it did not raise.
+//! - [`page_roles`]: a page only some roles may use
+//!   (`app::routes::PAGE_PERMISSIONS`) is refused before it renders: an
+//!   anonymous visitor is sent to sign in (and back after), another role
+//!   gets 403 with a page saying so. The writes behind every page check the
+//!   role again on their own.
 //! - [`ClientAddress`]: the address sign-in throttling counts a failure
 //!   against: the TCP peer, or behind a trusted proxy the last
 //!   `X-Forwarded-For` entry.
@@ -17,11 +22,12 @@
 use std::net::SocketAddr;
 
 use axum::body::{to_bytes, Body};
-use axum::extract::{ConnectInfo, FromRequestParts, Request};
+use axum::extract::{ConnectInfo, FromRequestParts, Request, State};
 use axum::http::request::Parts;
+use axum::http::Method;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::middleware::Next;
-use axum::response::{IntoResponse, Response};
+use axum::response::{IntoResponse, Redirect, Response};
 
 use crate::AppState;
 
@@ -153,4 +159,67 @@ pub fn secure_cookie(state: &AppState, headers: &axum::http::HeaderMap) -> bool 
                 .get("x-forwarded-proto")
                 .and_then(|v| v.to_str().ok())
                 .is_some_and(|p| p.trim().eq_ignore_ascii_case("https")))
+}
+
+/// The policy of the small pages the server writes itself (refusals): their
+/// stylesheet and nothing else.
+pub const PLAIN_PAGE_CSP: &str = "default-src 'none'; style-src 'self'; frame-ancestors 'none'";
+
+/// A page the server writes itself, outside the app: `status`, a heading and
+/// a message (HTML, already escaped), styled like the app.
+pub fn plain_page(status: StatusCode, title: &str, body: &str) -> Response {
+    let page = format!(
+        "<!DOCTYPE html><html lang=\"zh-CN\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+         <title>{title} · LexPilot Workbench</title>\
+         <link rel=\"stylesheet\" href=\"/pkg/lexpilot.css\"></head><body>\
+         <header class=\"site-header\"><a class=\"brand\" href=\"/\">LexPilot \
+         <span class=\"brand-sub\">Workbench</span></a></header><main id=\"main\">\
+         <section class=\"panel narrow\"><h1>{title}</h1>{body}</section></main></body></html>"
+    );
+    (
+        status,
+        [
+            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+            (header::CONTENT_SECURITY_POLICY, PLAIN_PAGE_CSP),
+        ],
+        page,
+    )
+        .into_response()
+}
+
+/// Refuses a role-only page to those without the role (see the module docs).
+pub async fn page_roles(State(state): State<AppState>, req: Request, next: Next) -> Response {
+    if !matches!(*req.method(), Method::GET | Method::HEAD) {
+        return next.run(req).await;
+    }
+    let Some(permission) = app::routes::page_permission(req.uri().path()) else {
+        return next.run(req).await;
+    };
+    let user = match app::ssr::request_user(&state.db, req.headers()).await {
+        Ok(user) => user,
+        Err(e) => return crate::error::ApiError::from(e).into_response(),
+    };
+    match user {
+        Some(user) if user.allows(permission) => next.run(req).await,
+        Some(user) => plain_page(
+            StatusCode::FORBIDDEN,
+            "Not for your role 无权访问",
+            &format!(
+                "<p class=\"error-box\" role=\"alert\" data-testid=\"access-refused\">\
+                 You are signed in as {} ({}); this page is not for your role. \
+                 您的角色无权使用此页面。</p><p><a href=\"/\">Overview 概览</a></p>",
+                html_escape::encode_text(&user.name),
+                user.role.as_str()
+            ),
+        ),
+        None => {
+            let back = req
+                .uri()
+                .path_and_query()
+                .map_or("/", |p| p.as_str())
+                .to_owned();
+            Redirect::to(&format!("/signin?next={}", app::url::encode(&back))).into_response()
+        }
+    }
 }

@@ -535,8 +535,9 @@ async fn every_jobs_function_refuses_anyone_but_an_admin() {
     assert_eq!(count(&app, "SELECT COUNT(*) FROM endpoints").await, 0);
     assert_eq!(count(&app, "SELECT COUNT(*) FROM benchmark_jobs").await, 0);
 
-    // The page says so to non-admins and shows the forms to admins.
+    // The page is refused to non-admins and shows the forms to admins.
     let page = app.get_with_cookie("/admin/runs", Some(&researcher)).await;
+    assert_eq!(page.status, StatusCode::FORBIDDEN);
     assert!(
         page.body.contains("data-testid=\"access-refused\""),
         "{}",

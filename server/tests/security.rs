@@ -389,26 +389,47 @@ async fn role_only_pages_refuse_everyone_else() {
         "/cases/DEMO-0001/edit",
         "/admin/users",
         "/runs/upload",
+        "/review/adjudication?lang=en",
     ] {
+        // Anonymous visitors are sent to sign in, and back here after.
         let anonymous = app.get(uri).await;
-        assert_eq!(anonymous.status, StatusCode::UNAUTHORIZED, "{uri}");
-        assert!(
-            anonymous.body.contains("data-testid=\"access-refused\""),
+        assert_eq!(anonymous.status, StatusCode::SEE_OTHER, "{uri}");
+        assert_eq!(
+            anonymous.location(),
+            Some(format!("/signin?next={}", enc(uri)).as_str()),
             "{uri}"
         );
-        assert!(!anonymous.body.contains("<form"), "{uri}: a form");
         let expert = app.get_with_cookie(uri, Some(&expert)).await;
         assert_eq!(expert.status, StatusCode::FORBIDDEN, "{uri}");
         assert!(
-            !expert
-                .body
-                .contains("<button type=\"submit\" class=\"primary\""),
+            expert.body.contains("data-testid=\"access-refused\""),
             "{uri}"
         );
+        assert!(!expert.body.contains("<form"), "{uri}: a form");
         let admin = app.get_with_cookie(uri, Some(&admin)).await;
         assert_eq!(admin.status, StatusCode::OK, "{uri}: {}", admin.body);
         assert!(!admin.body.contains("access-refused"), "{uri}");
     }
+    // Signing in from there goes back to the page; never to another site.
+    for (next, to) in [
+        ("/review/manage", "/review/manage"),
+        ("//evil.example/x", "/"),
+    ] {
+        let res = app
+            .post_form(
+                "/auth/signin",
+                &form(&[("name", "admin"), ("password", PASSWORD), ("next", next)]),
+                None,
+            )
+            .await;
+        assert_eq!(res.location(), Some(to), "{next}");
+    }
+    let page = app.get("/signin?next=%2Freview%2Fmanage").await;
+    assert!(
+        page.body.contains("name=\"next\" value=\"/review/manage\""),
+        "{}",
+        page.body
+    );
 }
 
 #[tokio::test]

@@ -1,7 +1,6 @@
 //! Pieces shared by pages.
 
 pub mod dialogue;
-pub mod gate;
 pub mod header;
 pub mod history;
 pub mod i18n;

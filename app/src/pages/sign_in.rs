@@ -24,6 +24,7 @@ pub fn sign_in_error(code: &str) -> &'static str {
 pub fn SignInPage() -> impl IntoView {
     let query = use_query_map();
     let error = move || query.with(|q| q.get("error")).map(|c| sign_in_error(&c));
+    let next = move || query.with(|q| q.get("next"));
     let user = Resource::new(|| (), |_| who_am_i());
     view! {
         <Title text="Sign in" />
@@ -38,6 +39,7 @@ pub fn SignInPage() -> impl IntoView {
                         })}
                         {error().map(|msg| view! { <p class="error-box" role="alert" data-testid="sign-in-error">{msg}</p> })}
                         <form method="post" action="/auth/signin" class="stack" data-testid="sign-in-form">
+                            {next().map(|next| view! { <input type="hidden" name="next" value=next /> })}
                             <label class="field">
                                 <span>"Name 用户名"</span>
                                 <input name="name" autocomplete="username" required />

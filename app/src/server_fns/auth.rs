@@ -10,10 +10,3 @@ pub async fn who_am_i() -> Result<Option<UserView>, ServerFnError> {
     let user = crate::ssr::current_user().await?;
     Ok(user.map(UserView::from))
 }
-
-/// Ok when the signed-in user's role allows `permission`; else 401 (not
-/// signed in) or 403, with the status set on the page being rendered.
-#[server(prefix = "/sfn")]
-pub async fn check_access(permission: engine::accounts::Permission) -> Result<(), ServerFnError> {
-    crate::ssr::require(permission).await.map(|_| ())
-}
