@@ -8,24 +8,18 @@
 //! - [`server_fns`]: server functions by domain; each authorises, calls `db` or
 //!   `engine`, and maps to a [`types`] DTO. Server-only helpers live in
 //!   [`ssr`] (compiled with `ssr` only).
-//! - [`analysis`] and [`charts`] (server only): bootstrap figures over stored
-//!   items, cached per run generation; SVG charts drawn with plotters.
-//! - [`jobs`] (server only): the background runner of benchmark jobs started
-//!   from `/admin/runs`, with the `pipeline` crate (never built for wasm).
+//! - [`charts`] (server only): SVG charts drawn with plotters.
 //! - [`types`]: the DTOs that cross from server to browser.
 //! - [`url`]: percent-encoding for the links pages build.
 //!
-//! Depends on `engine` (pure domain types) everywhere and on `db` under `ssr`.
+//! Depends on `engine` (pure domain types) everywhere, and under `ssr` on
+//! `services` (the runtime: state, ingest, read models, jobs) and `db`.
 
 #![recursion_limit = "256"]
 
 #[cfg(feature = "ssr")]
-pub mod analysis;
-#[cfg(feature = "ssr")]
 pub mod charts;
 pub mod components;
-#[cfg(feature = "ssr")]
-pub mod jobs;
 pub mod pages;
 pub mod routes;
 pub mod server_fns;

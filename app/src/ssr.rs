@@ -1,37 +1,15 @@
 //! Server-only helpers for server functions: the shared [`AppState`], reading
 //! the session cookie, and mapping storage errors to user-facing ones.
 
-use axum::extract::FromRef;
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, StatusCode};
 use db::users::User;
 use db::{Db, DbError};
 use leptos::prelude::*;
 use leptos_axum::ResponseOptions;
+pub use services::{AppState, Network};
 
 use crate::types::DatasetView;
-
-/// State shared by every handler and server function, created once at start.
-#[derive(Clone, Debug, FromRef)]
-pub struct AppState {
-    pub leptos_options: LeptosOptions,
-    pub db: Db,
-    /// The benchmark jobs this process runs.
-    pub jobs: crate::jobs::JobManager,
-    /// How the server stands towards the network: cookies, proxies.
-    pub network: Network,
-}
-
-/// How the server is reached, which decides what it may trust of a request.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Network {
-    /// Mark the session cookie `Secure`: the site is served over https.
-    pub secure_cookies: bool,
-    /// A reverse proxy stands in front: take the client's address from the
-    /// last `X-Forwarded-For` entry (for sign-in throttling), and mark the
-    /// session cookie `Secure` when `X-Forwarded-Proto` is `https`.
-    pub behind_proxy: bool,
-}
 
 /// Name of the session cookie (HttpOnly, SameSite=Lax).
 pub const SESSION_COOKIE: &str = "lexpilot_session";
@@ -54,6 +32,28 @@ pub fn content_security_policy() {
     if let Ok(value) = axum::http::HeaderValue::from_str(&policy) {
         res.insert_header(axum::http::header::CONTENT_SECURITY_POLICY, value);
     }
+}
+
+/// The application state the router provides to pages and server functions.
+pub fn state() -> Result<AppState, ServerFnError> {
+    use_context::<AppState>().ok_or_else(|| ServerFnError::new("application state is missing"))
+}
+
+/// A runtime error as the server function's error: the status of the one
+/// mapping ([`services::error`]) on the response, the user-facing message
+/// in the body (`Retry-After` with a 503).
+pub fn fail(e: impl Into<services::Error>) -> ServerFnError {
+    let e = e.into();
+    if let Some(res) = use_context::<ResponseOptions>() {
+        res.set_status(e.status());
+        if matches!(e, services::Error::Busy) {
+            res.insert_header(
+                axum::http::header::RETRY_AFTER,
+                axum::http::HeaderValue::from_static(services::error::RETRY_AFTER_SECS),
+            );
+        }
+    }
+    ServerFnError::new(e.to_string())
 }
 
 /// The database, from the state the router provides to server functions.
@@ -109,8 +109,7 @@ pub async fn current_user() -> Result<Option<User>, ServerFnError> {
 
 /// Logs an internal error and returns a generic message for the user.
 pub fn internal(e: impl std::fmt::Display) -> ServerFnError {
-    tracing::error!("internal error: {e}");
-    ServerFnError::new("internal error; the server log has the details")
+    fail(services::Error::internal(e))
 }
 
 /// Sets the response status (for page renders and server-function calls alike).
@@ -120,42 +119,12 @@ pub fn set_status(status: StatusCode) {
     }
 }
 
-/// Maps a storage error: `NotFound` becomes HTTP 404 with its message.
-pub fn from_db(e: DbError) -> ServerFnError {
-    match e {
-        DbError::NotFound(msg) => {
-            set_status(StatusCode::NOT_FOUND);
-            ServerFnError::new(msg)
-        }
-        DbError::Conflict(msg) | DbError::Invalid(msg) => {
-            set_status(StatusCode::BAD_REQUEST);
-            ServerFnError::new(msg)
-        }
-        DbError::Forbidden(msg) => {
-            set_status(StatusCode::FORBIDDEN);
-            ServerFnError::new(msg)
-        }
-        DbError::Busy(cause) => {
-            tracing::warn!("database busy: {cause}");
-            if let Some(res) = use_context::<ResponseOptions>() {
-                res.set_status(StatusCode::SERVICE_UNAVAILABLE);
-                res.insert_header(
-                    axum::http::header::RETRY_AFTER,
-                    axum::http::HeaderValue::from_static("1"),
-                );
-            }
-            ServerFnError::new("the server is busy; try again in a moment")
-        }
-        other => internal(other),
-    }
-}
-
 /// The dataset version pages show, or a 404 error when none is imported.
 pub async fn current_dataset(db: &Db) -> Result<db::datasets::DatasetInfo, ServerFnError> {
     db::datasets::current(db)
         .await
-        .map_err(from_db)?
-        .ok_or_else(|| from_db(DbError::NotFound("no dataset has been imported yet".into())))
+        .map_err(fail)?
+        .ok_or_else(|| fail(DbError::NotFound("no dataset has been imported yet".into())))
 }
 
 pub fn dataset_view(d: &db::datasets::DatasetInfo) -> DatasetView {
@@ -185,15 +154,4 @@ pub async fn require(permission: engine::accounts::Permission) -> Result<User, S
         }
         Some(user) => Ok(user),
     }
-}
-
-/// The §5 score document over every stored run of `dataset`: the runs' kept
-/// scores summarised per entry.
-pub async fn leaderboard(
-    db: &Db,
-    dataset: &db::datasets::DatasetInfo,
-) -> Result<engine::score::ScoreDocument, DbError> {
-    let cases = db::cases::all(db, dataset.id).await?;
-    let runs = db::runs::scores(db, dataset.id).await?;
-    Ok(engine::score::summarise_runs(runs, &cases).with_dataset(dataset.name.clone()))
 }

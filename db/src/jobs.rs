@@ -3,63 +3,64 @@
 //! outcome. An endpoint stores the *name* of the environment variable that
 //! holds its API key, never a key.
 //!
-//! A job's settings and progress are JSON text whose shape the app owns; this
-//! module stores them as they are. Status changes are guarded in SQL (a job is
+//! Rows come back as the engine's types ([`engine::jobs`]): a job's settings
+//! and progress are kept as their JSON. Status changes are guarded in SQL (a job is
 //! only started from `queued`, restarted from a stopped state), so two
 //! requests racing on one job cannot both win. Every write announces
 //! [`Change::JobProgress`] after it commits.
 
-use serde::{Deserialize, Serialize};
+pub use engine::jobs::{Endpoint, EndpointFields, Job, JobSpec, JobStatus, Progress};
 
 use crate::events::Change;
 use crate::{now, Db, DbError, Result};
 
-/// A configured endpoint.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, sqlx::FromRow)]
-pub struct Endpoint {
-    pub id: i64,
-    /// Unique, chosen by the admin (`deepseek-flash`, `local-qwen`).
-    pub name: String,
-    /// The OpenAI-compatible base URL (`https://host/v1`).
-    pub base_url: String,
-    /// The model name sent in requests and written in run headers.
-    pub model: String,
-    /// The environment variable holding the key; `None` sends no key.
-    pub key_env: Option<String>,
-    /// The vendor, for judge recusal; `None` derives it from the model name.
-    pub vendor: Option<String>,
-    pub created_at: String,
+/// An endpoint row.
+#[derive(sqlx::FromRow)]
+struct EndpointRow {
+    id: i64,
+    name: String,
+    base_url: String,
+    model: String,
+    key_env: Option<String>,
+    vendor: Option<String>,
+    created_at: String,
 }
 
-/// The fields of an endpoint to create or update, already validated.
-#[derive(Debug, Clone, Copy)]
-pub struct EndpointFields<'a> {
-    pub name: &'a str,
-    pub base_url: &'a str,
-    pub model: &'a str,
-    pub key_env: Option<&'a str>,
-    pub vendor: Option<&'a str>,
+impl From<EndpointRow> for Endpoint {
+    fn from(r: EndpointRow) -> Endpoint {
+        Endpoint {
+            id: r.id,
+            name: r.name,
+            base_url: r.base_url,
+            model: r.model,
+            key_env: r.key_env,
+            vendor: r.vendor,
+            created_at: r.created_at,
+        }
+    }
 }
 
 const ENDPOINT_COLUMNS: &str = "id, name, base_url, model, key_env, vendor, created_at";
 
 /// Every endpoint, by name.
 pub async fn list_endpoints(db: &Db) -> Result<Vec<Endpoint>> {
-    Ok(sqlx::query_as(&format!(
+    let rows: Vec<EndpointRow> = sqlx::query_as(&format!(
         "SELECT {ENDPOINT_COLUMNS} FROM endpoints ORDER BY name"
     ))
     .fetch_all(db.pool())
-    .await?)
+    .await?;
+    Ok(rows.into_iter().map(Endpoint::from).collect())
 }
 
 /// The endpoint `id`; `NotFound` if there is none.
 pub async fn endpoint(db: &Db, id: i64) -> Result<Endpoint> {
-    sqlx::query_as(&format!(
+    sqlx::query_as::<_, EndpointRow>(&format!(
         "SELECT {ENDPOINT_COLUMNS} FROM endpoints WHERE id = ?"
     ))
     .bind(id)
     .fetch_optional(db.pool())
     .await?
+    .map(Endpoint::from)
     .ok_or_else(|| DbError::NotFound(format!("no endpoint with id {id}")))
 }
 
@@ -89,7 +90,7 @@ pub async fn save_endpoint(
              WHERE id = ? RETURNING {ENDPOINT_COLUMNS}"
         ),
     };
-    let mut q = sqlx::query_as::<_, Endpoint>(&query)
+    let mut q = sqlx::query_as::<_, EndpointRow>(&query)
         .bind(fields.name)
         .bind(fields.base_url)
         .bind(fields.model)
@@ -102,6 +103,7 @@ pub async fn save_endpoint(
     q.fetch_optional(db.pool())
         .await
         .map_err(|e| name_taken(e, fields.name))?
+        .map(Endpoint::from)
         .ok_or_else(|| DbError::NotFound(format!("no endpoint with id {}", id.unwrap_or(0))))
 }
 
@@ -116,91 +118,6 @@ pub async fn delete_endpoint(db: &Db, id: i64) -> Result<()> {
         return Err(DbError::NotFound(format!("no endpoint with id {id}")));
     }
     Ok(())
-}
-
-/// Where a job is in its life.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum JobStatus {
-    /// Created (or restarted), its task not started yet.
-    Queued,
-    /// Its task is making calls.
-    Running,
-    /// Finished; its runs are stored.
-    Done,
-    /// Stopped by an error (the message is kept); nothing stored.
-    Failed,
-    /// Cancelled by an admin; nothing stored.
-    Cancelled,
-    /// Cut off by a server stop; restartable from its cache.
-    Interrupted,
-}
-
-impl JobStatus {
-    /// Every status.
-    pub const ALL: [JobStatus; 6] = [
-        JobStatus::Queued,
-        JobStatus::Running,
-        JobStatus::Done,
-        JobStatus::Failed,
-        JobStatus::Cancelled,
-        JobStatus::Interrupted,
-    ];
-
-    /// The stored name.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            JobStatus::Queued => "queued",
-            JobStatus::Running => "running",
-            JobStatus::Done => "done",
-            JobStatus::Failed => "failed",
-            JobStatus::Cancelled => "cancelled",
-            JobStatus::Interrupted => "interrupted",
-        }
-    }
-
-    /// The status stored as `s`.
-    pub fn parse(s: &str) -> Option<JobStatus> {
-        Self::ALL.into_iter().find(|j| j.as_str() == s)
-    }
-
-    /// Whether the job is still to finish (queued or running).
-    pub fn is_active(self) -> bool {
-        matches!(self, JobStatus::Queued | JobStatus::Running)
-    }
-
-    /// Whether the job may be started again (it stopped without storing).
-    pub fn is_restartable(self) -> bool {
-        matches!(
-            self,
-            JobStatus::Failed | JobStatus::Cancelled | JobStatus::Interrupted
-        )
-    }
-}
-
-/// A stored job.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Job {
-    pub id: i64,
-    /// The dataset version the job runs on (`None` if it was deleted).
-    pub dataset_id: Option<i64>,
-    /// The settings, as JSON.
-    pub config: String,
-    pub status: JobStatus,
-    /// The last progress reported, as JSON.
-    pub progress: Option<String>,
-    /// Where the pipeline writes run files and its call cache.
-    pub out_dir: String,
-    /// Why the job failed or stopped.
-    pub error: Option<String>,
-    /// Runs stored when it finished.
-    pub runs_stored: i64,
-    /// The account that started it (its id and name).
-    pub created_by_id: Option<i64>,
-    pub created_by: Option<String>,
-    pub created_at: String,
-    pub started_at: Option<String>,
-    pub finished_at: Option<String>,
 }
 
 #[derive(sqlx::FromRow)]
@@ -226,12 +143,16 @@ impl TryFrom<JobRow> for Job {
     fn try_from(r: JobRow) -> Result<Job> {
         let status = JobStatus::parse(&r.status)
             .ok_or_else(|| DbError::Corrupt(format!("job status {:?}", r.status)))?;
+        let spec = serde_json::from_str(&r.config)
+            .map_err(|e| DbError::Corrupt(format!("job {}: stored settings: {e}", r.id)))?;
+        // Progress is a report: one that no longer reads is shown as none.
+        let progress = r.progress.and_then(|p| serde_json::from_str(&p).ok());
         Ok(Job {
             id: r.id,
             dataset_id: r.dataset_id,
-            config: r.config,
+            spec,
             status,
-            progress: r.progress,
+            progress,
             out_dir: r.out_dir,
             error: r.error,
             runs_stored: r.runs_stored,
@@ -253,8 +174,8 @@ const JOB_SELECT: &str = "SELECT j.id, j.dataset_id, j.config, j.status, j.progr
 pub struct NewJob<'a> {
     /// The dataset version it runs on.
     pub dataset_id: i64,
-    /// Its settings, as JSON.
-    pub config: &'a str,
+    /// Its settings.
+    pub spec: &'a JobSpec,
     /// The account starting it.
     pub created_by: i64,
 }
@@ -266,13 +187,14 @@ pub async fn create_job(
     job: NewJob<'_>,
     out_dir: impl FnOnce(i64) -> String,
 ) -> Result<Job> {
+    let config = serde_json::to_string(job.spec).map_err(|e| DbError::Invalid(e.to_string()))?;
     let mut tx = crate::begin_write(db).await?;
     let id: i64 = sqlx::query_scalar(
         "INSERT INTO benchmark_jobs (dataset_id, config, status, out_dir, created_by, created_at)
          VALUES (?, ?, 'queued', '', ?, ?) RETURNING id",
     )
     .bind(job.dataset_id)
-    .bind(job.config)
+    .bind(config)
     .bind(job.created_by)
     .bind(now())
     .fetch_one(&mut *tx)
@@ -344,7 +266,8 @@ pub async fn mark_running(db: &Db, id: i64) -> Result<()> {
 }
 
 /// Records the progress of running job `id` (a no-op once it stopped).
-pub async fn set_progress(db: &Db, id: i64, progress: &str) -> Result<()> {
+pub async fn set_progress(db: &Db, id: i64, progress: &Progress) -> Result<()> {
+    let progress = serde_json::to_string(progress).map_err(|e| DbError::Invalid(e.to_string()))?;
     let done =
         sqlx::query("UPDATE benchmark_jobs SET progress = ? WHERE id = ? AND status = 'running'")
             .bind(progress)
@@ -362,8 +285,8 @@ pub async fn set_progress(db: &Db, id: i64, progress: &str) -> Result<()> {
 pub struct Outcome<'a> {
     /// `Done`, `Failed` or `Cancelled`.
     pub status: JobStatus,
-    /// The last progress, as JSON.
-    pub progress: Option<&'a str>,
+    /// The last progress.
+    pub progress: Option<&'a Progress>,
     /// Why it failed or stopped.
     pub error: Option<&'a str>,
     /// Runs stored.
@@ -379,6 +302,11 @@ pub async fn finish(db: &Db, id: i64, outcome: Outcome<'_>) -> Result<()> {
             outcome.status.as_str()
         )));
     }
+    let progress = outcome
+        .progress
+        .map(serde_json::to_string)
+        .transpose()
+        .map_err(|e| DbError::Invalid(e.to_string()))?;
     let done = sqlx::query(
         "UPDATE benchmark_jobs
          SET status = ?, progress = COALESCE(?, progress), error = ?, runs_stored = ?,
@@ -386,7 +314,7 @@ pub async fn finish(db: &Db, id: i64, outcome: Outcome<'_>) -> Result<()> {
          WHERE id = ? AND status IN ('queued', 'running')",
     )
     .bind(outcome.status.as_str())
-    .bind(outcome.progress)
+    .bind(progress)
     .bind(outcome.error)
     .bind(i64::try_from(outcome.runs_stored).unwrap_or(i64::MAX))
     .bind(now())
@@ -475,6 +403,31 @@ mod tests {
         (db, dataset, user.id)
     }
 
+    fn spec() -> JobSpec {
+        let endpoint = Endpoint {
+            id: 1,
+            name: "m".into(),
+            base_url: "http://127.0.0.1:9/v1".into(),
+            model: "M".into(),
+            key_env: None,
+            vendor: None,
+            created_at: String::new(),
+        };
+        JobSpec {
+            dataset: "d".into(),
+            model: endpoint.clone(),
+            user: None,
+            judges: vec![endpoint],
+            tasks: vec!["lca".into()],
+            runs: 1,
+            first_run: 1,
+            concurrency: 1,
+            user_condition: "standard".into(),
+            limit: None,
+            family: None,
+        }
+    }
+
     fn fields<'a>(name: &'a str) -> EndpointFields<'a> {
         EndpointFields {
             name,
@@ -525,9 +478,10 @@ mod tests {
     async fn a_job_moves_through_guarded_states_and_announces_each() {
         let (db, dataset_id, user) = db_with_dataset().await;
         let mut feed = db.subscribe();
+        let spec = spec();
         let new = NewJob {
             dataset_id,
-            config: "{}",
+            spec: &spec,
             created_by: user,
         };
         let job = create_job(&db, new, |id| format!("/data/jobs/{id}"))
@@ -545,9 +499,11 @@ mod tests {
             mark_running(&db, job.id).await,
             Err(DbError::Conflict(_))
         ));
-        set_progress(&db, job.id, r#"{"done": 1}"#)
-            .await
-            .expect("progress");
+        let one = Progress {
+            done: 1,
+            ..Progress::default()
+        };
+        set_progress(&db, job.id, &one).await.expect("progress");
         let failed = Outcome {
             status: JobStatus::Failed,
             progress: None,
@@ -557,13 +513,16 @@ mod tests {
         finish(&db, job.id, failed).await.expect("finish");
         let stored = self::job(&db, job.id).await.expect("job");
         assert_eq!(stored.status, JobStatus::Failed);
-        assert_eq!(stored.progress.as_deref(), Some(r#"{"done": 1}"#));
+        assert_eq!(stored.progress, Some(one));
+        assert_eq!(stored.spec, spec);
         assert!(matches!(
             finish(&db, job.id, failed).await,
             Err(DbError::Conflict(_))
         ));
         // Progress after the end changes nothing and announces nothing.
-        set_progress(&db, job.id, "{}").await.expect("no-op");
+        set_progress(&db, job.id, &Progress::default())
+            .await
+            .expect("no-op");
         let again = requeue(&db, job.id).await.expect("requeue");
         assert_eq!((again.status, again.error), (JobStatus::Queued, None));
 
@@ -582,9 +541,10 @@ mod tests {
     #[tokio::test]
     async fn unfinished_jobs_are_interrupted_at_start_up() {
         let (db, dataset_id, user) = db_with_dataset().await;
+        let spec = spec();
         let new = NewJob {
             dataset_id,
-            config: "{}",
+            spec: &spec,
             created_by: user,
         };
         let queued = create_job(&db, new, |id| id.to_string()).await.expect("q");

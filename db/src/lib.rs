@@ -62,6 +62,10 @@ pub enum DbError {
 
 pub type Result<T, E = DbError> = std::result::Result<T, E>;
 
+/// sqlx's error, as [`DbError`] carries it (for callers that match on it
+/// without depending on sqlx).
+pub use sqlx::Error as SqlxError;
+
 impl From<sqlx::Error> for DbError {
     fn from(e: sqlx::Error) -> Self {
         if is_busy(&e) {

@@ -23,17 +23,22 @@
 //! - [`spreadsheet`]: CSV whose cells a spreadsheet never runs as formulas.
 //! - [`drilldown`]: the items behind one leaderboard cell, per case and run,
 //!   with the gold and, for LJP, the confusion matrix of verdicts.
+//! - [`jobs`]: benchmark jobs as kept and shown: endpoints (with the check
+//!   that never stores a key), job settings, status, progress.
 //! - [`agreement`]: agreement between annotators (raw agreement, Cohen's and
 //!   quadratic weighted kappa per pair, Fleiss' kappa) over string labels.
-//! - [`review`]: the expert review workflow: review kinds and label spaces,
-//!   the four case checks, pre-flags of personal data and leaked missing
-//!   facts, stratified sampling of judge verdicts, corrections, case diffs and
-//!   consensus of two experts.
+//! - [`review`]: the expert review workflow and every rule of it: review
+//!   kinds and label spaces, the four case checks, pre-flags of personal data
+//!   and leaked missing facts, item status, blindness (who sees which label
+//!   when), blind labels and agreement, label and input checks, adjudication,
+//!   the judge sample and its review input, corrections, case diffs,
+//!   assignment and the dashboard. Storage (`db::review`) keeps only SQL.
 
 pub mod accounts;
 pub mod agreement;
 pub mod dataset;
 pub mod drilldown;
+pub mod jobs;
 mod jsonl;
 pub mod leaderboard;
 pub mod metrics;

@@ -27,11 +27,34 @@
 //! - **Consensus.** [`Consensus`] tells whether two experts agree on an item,
 //!   and records the label they settled on when they did not.
 //!
+//! The workflow over stored items, as rules over plain records (storage maps
+//! its rows into them and keeps only SQL):
+//!
+//! - **Items and status.** An [`ItemRecord`] with its [`AssignmentRecord`]s;
+//!   [`ItemRecord::status`] ([`ItemStatus`]), blind submissions
+//!   ([`ItemRecord::submits_blind`], [`submission_is_blind`]) and the
+//!   agreement decided on blind labels ([`ItemRecord::blind_agreement`]);
+//!   [`auto_assignments`] gives open items their experts.
+//! - **Blindness.** What a [`Viewer`] may see: [`ItemRecord::visibility`]
+//!   (the judge's and other experts' labels only once the viewer has
+//!   submitted), [`queue`] (statuses only), [`ItemRecord::sees_all`] for
+//!   adjudicators (blind on their own items until they submit).
+//! - **Input.** [`checked_label`] (the stored form, with the corrected case of
+//!   a seed correction, [`corrected_case`]), [`check_comment`],
+//!   [`check_reason`], [`check_draft`]; refusals are [`InputError`]s.
+//! - **Adjudication.** Who may decide an item ([`ItemRecord::may_decide`]),
+//!   when ([`ItemRecord::check_adjudication`]) and what a decision adopts
+//!   ([`ItemRecord::adjudicated_label`], `correct:NAME` for a seed dialogue).
+//! - **Judge items.** [`judge_decisions`] builds what the expert reviews of
+//!   each judge decision of a run; [`draw_judge_sample`] draws among them.
+//! - **Dashboard.** [`Dashboard::of`] assembles one viewer's dashboard from
+//!   the records with [`dashboard_rows`] and [`disagreements`].
+//!
 //! Agreement statistics over many items are in [`crate::agreement`].
 //!
 //! Depends on serde, serde_json, thiserror, regex and similar, and on
-//! [`crate::dataset`], [`crate::vocab`], [`crate::run`] and
-//! [`crate::metrics::Xoshiro256StarStar`].
+//! [`crate::accounts`], [`crate::dataset`], [`crate::vocab`], [`crate::run`]
+//! and [`crate::metrics::Xoshiro256StarStar`].
 //!
 //! # Example
 //!
@@ -48,18 +71,26 @@
 //! assert_eq!(settled.final_label(), Some("partially_supported"));
 //! ```
 
+mod adjudication;
+mod board;
 mod checks;
 mod correction;
 mod dashboard;
 mod diff;
 mod flags;
+mod input;
+mod judge_items;
 mod labels;
+mod records;
 mod sample;
+mod view;
 
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+pub use adjudication::NotAdjudicable;
+pub use board::{Dashboard, ExpertProgress};
 pub use checks::{CaseCheck, CheckKind, CheckOutcome, CheckResult};
 pub use correction::{apply_correction, Correction};
 pub use dashboard::{
@@ -69,8 +100,21 @@ pub use dashboard::{
 };
 pub use diff::{diff_cases, EditOp, FieldChange, TextEdit};
 pub use flags::{flag_spans, Flag, FlagKind};
+pub use input::{
+    check_comment, check_draft, check_reason, checked_label, corrected_case, CheckedLabel,
+    InputError, MAX_COMMENT_CHARS, MAX_DRAFT_BYTES,
+};
+pub use judge_items::{
+    draw_judge_sample, judge_decisions, JudgeCandidate, JudgeDecision, JudgeSample, DEFAULT_CAP,
+    DEFAULT_PER_MODEL, DEFAULT_SEED,
+};
 pub use labels::{Consensus, DcgDecision, LabelSpace};
+pub use records::{
+    auto_assignments, AssignmentRecord, FinalSource, ItemRecord, ItemStatus, Submission,
+    EXPERTS_PER_ITEM,
+};
 pub use sample::sample_stratified;
+pub use view::{neighbours, queue, ItemGuide, ItemVisibility, QueueEntry, Revealed, Viewer};
 
 use crate::vocab::vocabulary;
 

@@ -41,7 +41,7 @@
 //! the items kept, not with the text of the file: lines are read one at a time.
 
 use std::collections::hash_map::Entry;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::hash::Hash;
 use std::io::BufRead;
 
@@ -280,6 +280,55 @@ impl UnavailableCounts {
 }
 
 impl Run {
+    /// Adds to the run an unavailable item (saying `reason`) for every case of
+    /// `cases` it has no item of, in each task and LJP setup it contains: a job
+    /// limited to the first N cases then still covers the dataset version it is
+    /// stored on, and the cases it did not run are counted as unavailable, never
+    /// scored.
+    pub fn cover_dataset(&mut self, cases: &[Case], reason: &str) {
+        let run = self;
+        let seen: HashSet<&str> = run
+            .lca
+            .iter()
+            .map(|i| i.case_id.as_str())
+            .chain(run.dcg.iter().map(|i| i.case_id.as_str()))
+            .chain(run.ljp.iter().map(|i| i.case_id.as_str()))
+            .collect();
+        let missing: Vec<&Case> = cases
+            .iter()
+            .filter(|c| !seen.contains(c.case_id.as_str()))
+            .collect();
+        let (lca, dcg, setups) = (run.has(Task::Lca), run.has(Task::Dcg), run.ljp_setups());
+        let unavailable = Some(reason.to_owned());
+        for case in missing {
+            if lca {
+                run.lca
+                    .extend(Consultation::ALL.map(|consultation| LcaItem {
+                        case_id: case.case_id.clone(),
+                        consultation,
+                        label: None,
+                        response: None,
+                        unavailable: unavailable.clone(),
+                    }));
+            }
+            if dcg {
+                run.dcg.push(DcgItem {
+                    case_id: case.case_id.clone(),
+                    requests: Vec::new(),
+                    unavailable: unavailable.clone(),
+                });
+            }
+            run.ljp.extend(setups.iter().map(|&setup| LjpItem {
+                case_id: case.case_id.clone(),
+                setup,
+                predictions: None,
+                response: None,
+                dialogue: None,
+                unavailable: unavailable.clone(),
+            }));
+        }
+    }
+
     /// Whether the run contains `task`.
     pub fn has(&self, task: Task) -> bool {
         match task {
@@ -946,5 +995,25 @@ mod tests {
             m.starts_with("the dcg items cover 3 of the 10 cases of the dataset; 7 missing: C1, C2, C3, C4, C5 and 2 more."),
             "{m}"
         );
+    }
+
+    #[test]
+    fn a_limited_run_is_completed_with_unavailable_items() {
+        let cases = crate::dataset::parse_dataset(&crate::synthetic::dataset_file(1))
+            .expect("a synthetic dataset");
+        let first: Vec<Case> = cases.iter().take(2).cloned().collect();
+        let mut run = parse_run(&crate::synthetic::run_file(&first, 0, 1, 1), &first)
+            .expect("a run of two cases");
+        let before = run.unavailable();
+        run.cover_dataset(&cases, "not run");
+        let parsed = parse_run(&run.to_jsonl(), &cases).expect("covers the dataset");
+        let after = parsed.unavailable();
+        let added = cases.len() - 2;
+        assert_eq!(after.lca, before.lca + 2 * added);
+        assert_eq!(after.dcg, before.dcg + added);
+        assert_eq!(after.ljp.len(), 3);
+        for (setup, n) in &after.ljp {
+            assert_eq!(*n, before.ljp[setup] + added);
+        }
     }
 }

@@ -144,7 +144,7 @@ async fn bench() {
     let app = router(AppState {
         leptos_options: config::leptos_options(addr),
         db: db.clone(),
-        jobs: app::jobs::JobManager::new(dir.path().join("data")),
+        jobs: services::jobs::JobManager::new(dir.path().join("data")),
         network: server::Network::default(),
     });
 

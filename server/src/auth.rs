@@ -110,7 +110,7 @@ async fn sign_in(
             tracing::warn!("sign-in: database busy: {e}");
             (
                 StatusCode::SERVICE_UNAVAILABLE,
-                [(header::RETRY_AFTER, crate::error::RETRY_AFTER_SECS)],
+                [(header::RETRY_AFTER, services::error::RETRY_AFTER_SECS)],
                 "the server is busy; try again in a moment",
             )
                 .into_response()

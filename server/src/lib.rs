@@ -26,7 +26,7 @@ pub mod report;
 pub mod runs;
 pub mod security;
 
-pub use app::ssr::{AppState, Network};
+pub use services::{AppState, Network};
 
 use axum::extract::DefaultBodyLimit;
 use axum::middleware;

@@ -45,7 +45,7 @@ enum Command {
         db: DbArg,
         /// Where benchmark jobs started in the browser write their run files and call
         /// caches (under jobs/<id>)
-        #[arg(long, env = app::jobs::DATA_DIR_ENV, default_value = app::jobs::DEFAULT_DATA_DIR)]
+        #[arg(long, env = services::jobs::DATA_DIR_ENV, default_value = services::jobs::DEFAULT_DATA_DIR)]
         data_dir: PathBuf,
         /// Mark the session cookie Secure: set this when the site is served over https
         #[arg(long, env = "LEXPILOT_SECURE_COOKIES")]
@@ -620,7 +620,7 @@ async fn serve(
     let state = AppState {
         leptos_options: config::leptos_options(addr),
         db,
-        jobs: app::jobs::JobManager::new(data_dir),
+        jobs: services::jobs::JobManager::new(data_dir),
         network,
     };
     let listener = tokio::net::TcpListener::bind(addr)

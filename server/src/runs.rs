@@ -19,7 +19,8 @@ pub async fn store(
     replace: bool,
 ) -> Result<(RunInfo, RunScores), ApiError> {
     let cases = db::cases::all(db, dataset.id).await?;
-    let run = engine::run::parse_run_reader(file, &cases).map_err(ApiError::Invalid)?;
+    let run = engine::run::parse_run_reader(file, &cases)
+        .map_err(|e| ApiError::Service(services::Error::InvalidFile(e)))?;
     let scores = engine::score::score_run(&run, &cases);
     let on_duplicate = if replace {
         OnDuplicate::Replace
@@ -29,5 +30,3 @@ pub async fn store(
     let info = db::runs::store(db, dataset.id, &run, &scores, uploaded_by, on_duplicate).await?;
     Ok((info, scores))
 }
-
-pub use app::ssr::leaderboard;

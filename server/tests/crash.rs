@@ -693,7 +693,7 @@ async fn review_labels_cut_off_by_a_crash_keep_history_and_agreement_consistent(
                                 done.push((id, name.clone(), label.to_owned(), comment));
                             }
                             // The item is final: its labels no longer change.
-                            Ok((400, body)) if body.contains("is final") => {}
+                            Ok((409, body)) if body.contains("is final") => {}
                             Ok((status, body)) => panic!("submit {id}: {status} {body}"),
                             Err(e) => round.broke(&e).await,
                         }

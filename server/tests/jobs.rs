@@ -339,7 +339,7 @@ async fn a_cancelled_job_stores_nothing_and_an_interrupted_one_resumes_from_its_
     assert!(done_before < total, "cancelled before the end: {cancelled}");
     assert_eq!(count(&app, "SELECT COUNT(*) FROM runs").await, runs_before);
     let again = call::<CancelJob>(&app, Some(&admin), &[("id", &id)]).await;
-    assert_eq!(again.status, StatusCode::BAD_REQUEST, "{}", again.body);
+    assert_eq!(again.status, StatusCode::CONFLICT, "{}", again.body);
 
     // As if the server had died mid-run: the next start marks it interrupted.
     sqlx::query("UPDATE benchmark_jobs SET status = 'running' WHERE id = ?")
@@ -379,7 +379,7 @@ async fn a_cancelled_job_stores_nothing_and_an_interrupted_one_resumes_from_its_
         runs_before + 1
     );
     let restart_done = call::<RestartJob>(&app, Some(&admin), &[("id", &id)]).await;
-    assert_eq!(restart_done.status, StatusCode::BAD_REQUEST);
+    assert_eq!(restart_done.status, StatusCode::CONFLICT);
 }
 
 #[tokio::test]
@@ -455,7 +455,7 @@ async fn endpoints_and_jobs_refuse_keys_and_bad_settings() {
 
     let id = ok::<SaveEndpoint>(&app, &admin, &good).await.json()["id"].to_string();
     let dup = call::<SaveEndpoint>(&app, Some(&admin), &good).await;
-    assert_eq!(dup.status, StatusCode::BAD_REQUEST, "{}", dup.body);
+    assert_eq!(dup.status, StatusCode::CONFLICT, "{}", dup.body);
     let mut renamed = with("name", "deepseek-2").to_vec();
     renamed.push(("id", &id));
     let saved = ok::<SaveEndpoint>(&app, &admin, &renamed).await.json();

@@ -641,7 +641,7 @@ async fn a_full_round_ends_in_adjudication_and_the_dashboard_agrees_with_the_eng
         ],
     )
     .await;
-    assert_eq!(agreed.status, StatusCode::BAD_REQUEST);
+    assert_eq!(agreed.status, StatusCode::CONFLICT);
     assert_eq!(
         ok::<AdjudicationQueue>(&r.app, &r.admin, &[]).await,
         serde_json::json!([])
@@ -1218,7 +1218,7 @@ async fn an_adjudicated_correction_over_a_newer_revision_stores_nothing() {
         ],
     )
     .await;
-    assert_eq!(res.status, StatusCode::BAD_REQUEST, "{}", res.body);
+    assert_eq!(res.status, StatusCode::CONFLICT, "{}", res.body);
     assert!(res.body.contains("revision 2 by admin"), "{}", res.body);
     assert_eq!(
         (label_state(&r.app).await, dataset_versions(&r.app).await),

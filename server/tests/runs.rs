@@ -348,7 +348,7 @@ async fn the_upload_page_checks_then_stores_all_or_nothing() {
         serde_json::json!({"files": [good, good], "replace": false}),
     )
     .await;
-    assert_eq!(twice.status, StatusCode::BAD_REQUEST);
+    assert_eq!(twice.status, StatusCode::CONFLICT);
     assert_eq!(
         runs(&app).await,
         before,

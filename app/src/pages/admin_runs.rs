@@ -6,6 +6,7 @@
 //! works without JavaScript too (reload to see progress then). The server
 //! refuses every call to anyone but an admin, whatever the page shows.
 
+use engine::jobs::{Endpoint, JobStatus};
 use engine::run::{Family, Task};
 use engine::vocab::LjpSetup;
 use leptos::prelude::*;
@@ -50,15 +51,14 @@ fn task_choices() -> Vec<(String, String)> {
     choices
 }
 
-fn status_label(status: &str) -> &'static str {
+fn status_label(status: JobStatus) -> &'static str {
     match status {
-        "queued" => "Queued 排队中",
-        "running" => "Running 运行中",
-        "done" => "Done 已完成",
-        "failed" => "Failed 失败",
-        "cancelled" => "Cancelled 已取消",
-        "interrupted" => "Interrupted 已中断",
-        _ => "Unknown 未知",
+        JobStatus::Queued => "Queued 排队中",
+        JobStatus::Running => "Running 运行中",
+        JobStatus::Done => "Done 已完成",
+        JobStatus::Failed => "Failed 失败",
+        JobStatus::Cancelled => "Cancelled 已取消",
+        JobStatus::Interrupted => "Interrupted 已中断",
     }
 }
 
@@ -141,9 +141,10 @@ fn EndpointsPanel(
                         </tr>
                     </thead>
                     <tbody>
-                        {endpoints.into_iter().map(|e| {
+                        {endpoints.into_iter().map(|view| {
+                            let (e, key_set) = (view.endpoint.clone(), view.key_set);
                             let (id, edit_id) = (e.id.to_string(), e.id.to_string());
-                            let key = match (&e.key_env, e.key_set) {
+                            let key = match (&e.key_env, key_set) {
                                 (None, _) => view! { <span class="muted">"none 无"</span> }.into_any(),
                                 (Some(var), true) => view! { <code>{var.clone()}</code> " " <span class="badge key-set">"set 已设置"</span> }.into_any(),
                                 (Some(var), false) => view! { <code>{var.clone()}</code> " " <span class="badge key-missing">"not set 未设置"</span> }.into_any(),
@@ -181,7 +182,7 @@ fn EndpointsPanel(
                 <div class="filter-actions"><button type="submit" class="primary">"Add 添加"</button></div>
             </ActionForm>
             {move || save.value().get().map(|r| match r {
-                Ok(e) => view! { <p class="info" role="status">"Saved 已保存: " {e.name}</p> }.into_any(),
+                Ok(e) => view! { <p class="info" role="status">"Saved 已保存: " {e.endpoint.name}</p> }.into_any(),
                 Err(e) => view! { <p class="error-box" role="alert">{error_message(&e)}</p> }.into_any(),
             })}
             {move || delete.value().get().and_then(Result::err).map(|e| view! {
@@ -193,9 +194,9 @@ fn EndpointsPanel(
 
 /// The inputs of an endpoint, filled with `endpoint` when editing.
 #[component]
-fn EndpointFields(endpoint: Option<EndpointView>) -> impl IntoView {
+fn EndpointFields(endpoint: Option<Endpoint>) -> impl IntoView {
     let value =
-        |f: fn(&EndpointView) -> Option<String>| endpoint.as_ref().and_then(f).unwrap_or_default();
+        |f: fn(&Endpoint) -> Option<String>| endpoint.as_ref().and_then(f).unwrap_or_default();
     view! {
         <label class="field"><span>"Name 名称"</span>
             <input name="name" required maxlength="64" value=value(|e| Some(e.name.clone())) placeholder="deepseek-flash" />
@@ -224,6 +225,7 @@ fn endpoint_options(endpoints: &[EndpointView], with_none: bool) -> impl IntoVie
         .then(|| view! { <option value="">"— none 无 (only LCA, LJP direct/gold) —"</option> });
     let options = endpoints
         .iter()
+        .map(|e| &e.endpoint)
         .map(|e| view! { <option value=e.id.to_string()>{format!("{} · {}", e.name, e.model)}</option> })
         .collect_view();
     view! { {none} {options} }
@@ -266,7 +268,7 @@ fn StartForm(endpoints: Vec<EndpointView>, start: ServerAction<StartJob>) -> imp
                 </div>
                 <fieldset class="choice-group">
                     <legend>"Judges 评审模型 (several form a panel; same-vendor judges recuse 同厂商回避)"</legend>
-                    {endpoints.iter().enumerate().map(|(i, e)| view! {
+                    {endpoints.iter().map(|e| &e.endpoint).enumerate().map(|(i, e)| view! {
                         <label class="inline-check">
                             <input type="checkbox" name=format!("judges[{i}]") value=e.id.to_string() />
                             {format!("{} · {}", e.name, e.model)}
@@ -298,7 +300,7 @@ fn StartForm(endpoints: Vec<EndpointView>, start: ServerAction<StartJob>) -> imp
                 </div>
             </ActionForm>
             {move || start.value().get().map(|r| match r {
-                Ok(job) => view! { <p class="info" role="status">"Job #" {job.id} " started. 任务已启动。"</p> }.into_any(),
+                Ok(job) => view! { <p class="info" role="status">"Job #" {job.job.id} " started. 任务已启动。"</p> }.into_any(),
                 Err(e) => view! { <p class="error-box" role="alert">{error_message(&e)}</p> }.into_any(),
             })}
         </section>
@@ -367,6 +369,8 @@ fn JobRow(
     cancel: ServerAction<CancelJob>,
     restart: ServerAction<RestartJob>,
 ) -> impl IntoView {
+    let cancel_requested = job.cancel_requested;
+    let job = job.job;
     let spec = &job.spec;
     let judges = spec
         .judges
@@ -403,8 +407,8 @@ fn JobRow(
         elapsed(progress.elapsed_secs)
     );
     let id = job.id.to_string();
-    let actions = if job.active {
-        let label = if job.cancel_requested {
+    let actions = if job.status.is_active() {
+        let label = if cancel_requested {
             "Cancelling… 取消中"
         } else {
             "Cancel 取消"
@@ -412,11 +416,11 @@ fn JobRow(
         view! {
             <ActionForm action=cancel attr:class="inline">
                 <input type="hidden" name="id" value=id />
-                <button type="submit" class="danger" disabled=job.cancel_requested data-testid="cancel-job">{label}</button>
+                <button type="submit" class="danger" disabled=cancel_requested data-testid="cancel-job">{label}</button>
             </ActionForm>
         }
         .into_any()
-    } else if job.restartable {
+    } else if job.status.is_restartable() {
         view! {
             <ActionForm action=restart attr:class="inline">
                 <input type="hidden" name="id" value=id />
@@ -424,7 +428,7 @@ fn JobRow(
             </ActionForm>
         }
         .into_any()
-    } else if job.status == "done" {
+    } else if job.status == JobStatus::Done {
         view! {
             <a href="/leaderboard">"Leaderboard 排行榜"</a>
             " · "
@@ -434,11 +438,11 @@ fn JobRow(
     } else {
         ().into_any()
     };
-    let stored = (job.status == "done").then(|| {
+    let stored = (job.status == JobStatus::Done).then(|| {
         view! { <span class="muted">{format!(" · {} run(s) stored 已入库", job.runs_stored)}</span> }
     });
     view! {
-        <tr data-testid="job-row" data-status=job.status.clone()>
+        <tr data-testid="job-row" data-status=job.status.as_str()>
             <td class="num">{job.id}</td>
             <td>
                 <strong>{spec.model.model.clone()}</strong>
@@ -450,7 +454,7 @@ fn JobRow(
                 </div>
                 {job.error.clone().map(|e| view! { <div class="job-error" role="note">{e}</div> })}
             </td>
-            <td><span class=format!("badge job-status job-{}", job.status)>{status_label(&job.status)}</span></td>
+            <td><span class=format!("badge job-status job-{}", job.status.as_str())>{status_label(job.status)}</span></td>
             <td class="job-progress">
                 <progress max=progress.total.max(1) value=progress.done>{format!("{}/{}", progress.done, progress.total)}</progress>
                 <div class="job-meta">{figures}</div>

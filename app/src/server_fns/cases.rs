@@ -9,13 +9,13 @@ use crate::types::{CaseDetail, CaseList};
 /// JSON-encoded: a filter with every field unset has nothing to put in a form body.
 #[server(prefix = "/sfn", input = server_fn::codec::Json)]
 pub async fn list_cases(filter: CaseFilter, page: u32) -> Result<CaseList, ServerFnError> {
-    use crate::ssr::{current_dataset, dataset_view, db, from_db};
+    use crate::ssr::{current_dataset, dataset_view, db, fail};
     let db = db()?;
     let dataset = current_dataset(&db).await?;
     let (page, per_page) = engine::query::paging(Some(page), None);
     let page = db::cases::list(&db, dataset.id, &filter, page, per_page)
         .await
-        .map_err(from_db)?;
+        .map_err(fail)?;
     Ok(CaseList {
         dataset: dataset_view(&dataset),
         page,
@@ -24,12 +24,12 @@ pub async fn list_cases(filter: CaseFilter, page: u32) -> Result<CaseList, Serve
 
 #[server(prefix = "/sfn")]
 pub async fn get_case(case_id: String) -> Result<CaseDetail, ServerFnError> {
-    use crate::ssr::{current_dataset, dataset_view, db, from_db};
+    use crate::ssr::{current_dataset, dataset_view, db, fail};
     let db = db()?;
     let dataset = current_dataset(&db).await?;
     let found = db::cases::get(&db, dataset.id, &case_id)
         .await
-        .map_err(from_db)?;
+        .map_err(fail)?;
     Ok(CaseDetail {
         dataset: dataset_view(&dataset),
         case: found.case,

@@ -49,13 +49,13 @@ pub enum CorrectionResult {
 /// was never corrected (it stands at revision 1).
 #[server(prefix = "/sfn")]
 pub async fn get_case_history(case_id: String) -> Result<CaseHistory, ServerFnError> {
-    use crate::ssr::{current_dataset, db, from_db};
+    use crate::ssr::{current_dataset, db, fail};
 
     let db = db()?;
     let dataset = current_dataset(&db).await?;
     let revisions = db::revisions::history(&db, &dataset.name, &case_id)
         .await
-        .map_err(from_db)?;
+        .map_err(fail)?;
     let current_revision = revisions.last().map_or(1, |r| r.revision);
     let mut views: Vec<RevisionView> = revisions
         .iter()
@@ -93,7 +93,7 @@ pub async fn save_case_correction(
     use db::revisions::CorrectionOutcome;
     use engine::accounts::Permission;
 
-    use crate::ssr::{current_dataset, db, from_db, require, set_status};
+    use crate::ssr::{current_dataset, db, fail, require, set_status};
 
     let user = require(Permission::Adjudicate).await?;
     let case: Case = serde_json::from_str(&case).map_err(|e| {
@@ -105,7 +105,7 @@ pub async fn save_case_correction(
     let outcome =
         db::revisions::correct_case(&db, &dataset.name, &case, base_revision, &user, &reason)
             .await
-            .map_err(from_db)?;
+            .map_err(fail)?;
     Ok(match outcome {
         CorrectionOutcome::Saved {
             revision,

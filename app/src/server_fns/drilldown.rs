@@ -36,7 +36,7 @@ pub async fn get_cell_items(
     use db::DbError;
     use engine::drilldown::{drilldown, Cell};
 
-    use crate::ssr::{current_dataset, current_user, dataset_view, db, from_db, set_status};
+    use crate::ssr::{current_dataset, current_user, dataset_view, db, fail, set_status};
 
     let cell = Cell::from_query(task.as_deref(), setup.as_deref(), class.as_deref()).map_err(
         |message| {
@@ -48,19 +48,19 @@ pub async fn get_cell_items(
     let dataset = current_dataset(&db).await?;
     let stored = db::runs::entry_runs(&db, dataset.id, &model)
         .await
-        .map_err(from_db)?;
+        .map_err(fail)?;
     if stored.is_empty() {
-        return Err(from_db(DbError::NotFound(format!(
+        return Err(fail(DbError::NotFound(format!(
             "no run of model \"{model}\" has been uploaded for this dataset"
         ))));
     }
-    let cases = db::cases::all(&db, dataset.id).await.map_err(from_db)?;
+    let cases = db::cases::all(&db, dataset.id).await.map_err(fail)?;
     // Stored runs were validated against these cases on upload.
     let runs = stored
         .iter()
         .map(|run| {
             engine::run::parse_run(&run.items, &cases)
-                .map_err(|e| from_db(DbError::Corrupt(format!("a run of {model}: {e}"))))
+                .map_err(|e| fail(DbError::Corrupt(format!("a run of {model}: {e}"))))
         })
         .collect::<Result<Vec<_>, _>>()?;
     let mut drill = drilldown(&cases, &runs, cell.task, cell.setup, cell.class);
@@ -71,7 +71,7 @@ pub async fn get_cell_items(
     if !admin {
         let open = db::review::open_judge_verdicts(&db, &dataset.name, &model, cell.task)
             .await
-            .map_err(from_db)?;
+            .map_err(fail)?;
         drill.hide_verdicts(&open);
     }
     if drill.runs.is_empty() {
@@ -79,7 +79,7 @@ pub async fn get_cell_items(
             engine::run::Task::Ljp => format!("LJP in the {} setup", cell.setup),
             task => task.as_str().to_uppercase(),
         };
-        return Err(from_db(DbError::NotFound(format!(
+        return Err(fail(DbError::NotFound(format!(
             "no run of model \"{model}\" contains {what}"
         ))));
     }

@@ -15,19 +15,19 @@ pub async fn get_leaderboard(
 ) -> Result<LeaderboardView, ServerFnError> {
     use engine::leaderboard::{build_table, View};
 
-    use crate::ssr::{current_dataset, dataset_view, db, from_db};
+    use crate::ssr::{current_dataset, dataset_view, db, fail};
 
     let view = View::from_query(task, setup, sort);
     let db = db()?;
     let dataset = current_dataset(&db).await?;
-    let doc = crate::ssr::leaderboard(&db, &dataset)
+    let doc = services::leaderboard::document(&db, &dataset)
         .await
-        .map_err(from_db)?;
+        .map_err(fail)?;
     let table = build_table(&doc, &view);
     let keys: Vec<String> = table.columns.iter().map(|(k, _)| k.clone()).collect();
-    let by_entry = crate::analysis::intervals(&db, dataset.id, &view, keys.clone())
+    let by_entry = services::analysis::intervals(&db, dataset.id, &view, keys.clone())
         .await
-        .map_err(from_db)?;
+        .map_err(fail)?;
     let intervals = table
         .rows
         .iter()

@@ -14,20 +14,20 @@ pub async fn get_model(model: String) -> Result<ModelView, ServerFnError> {
     use engine::run::Task;
     use engine::score::{summarise_entry, ScoreDocument};
 
-    use crate::ssr::{current_dataset, dataset_view, db, from_db};
+    use crate::ssr::{current_dataset, dataset_view, db, fail};
     use crate::types::{ModelEntryView, RunRow};
 
     let db = db()?;
     let dataset = current_dataset(&db).await?;
     let runs = db::runs::model_runs(&db, dataset.id, &model)
         .await
-        .map_err(from_db)?;
+        .map_err(fail)?;
     if runs.is_empty() {
-        return Err(from_db(DbError::NotFound(format!(
+        return Err(fail(DbError::NotFound(format!(
             "no run of model \"{model}\" has been uploaded for this dataset"
         ))));
     }
-    let cases = db::cases::all(&db, dataset.id).await.map_err(from_db)?;
+    let cases = db::cases::all(&db, dataset.id).await.map_err(fail)?;
     let mut groups: Vec<(engine::run::EntryKey, Vec<db::runs::ModelRun>)> = Vec::new();
     for run in runs {
         match groups.iter_mut().find(|(k, _)| *k == run.entry_key) {
@@ -115,9 +115,9 @@ pub async fn compare(
     use engine::score::Metric;
     use engine::vocab::{Class, Vocabulary};
 
-    use crate::analysis::{compare, entries, RESAMPLES};
-    use crate::ssr::{current_dataset, dataset_view, db, from_db, set_status};
+    use crate::ssr::{current_dataset, dataset_view, db, fail, set_status};
     use crate::types::CompareRow;
+    use services::analysis::{compare, entries, RESAMPLES};
 
     let class = match class
         .as_deref()
@@ -134,7 +134,7 @@ pub async fn compare(
     };
     let db = db()?;
     let dataset = current_dataset(&db).await?;
-    let all = entries(&db, dataset.id).await.map_err(from_db)?;
+    let all = entries(&db, dataset.id).await.map_err(fail)?;
     let mut models: Vec<String> = Vec::new();
     for key in &all.keys {
         if !models.contains(&key.model) {
@@ -160,7 +160,7 @@ pub async fn compare(
         (Some(ia), Some(ib)) => {
             let results = compare(&db, dataset.id, ia, ib, Metric::ALL.to_vec(), class)
                 .await
-                .map_err(from_db)?;
+                .map_err(fail)?;
             results
                 .into_iter()
                 .map(|(metric, result)| CompareRow {

@@ -6,10 +6,10 @@ use crate::types::Overview;
 
 #[server(prefix = "/sfn")]
 pub async fn dataset_overview() -> Result<Overview, ServerFnError> {
-    use crate::ssr::{current_dataset, dataset_view, db, from_db};
+    use crate::ssr::{current_dataset, dataset_view, db, fail};
     let db = db()?;
     let dataset = current_dataset(&db).await?;
-    let cases = db::cases::all(&db, dataset.id).await.map_err(from_db)?;
+    let cases = db::cases::all(&db, dataset.id).await.map_err(fail)?;
     Ok(Overview {
         dataset: dataset_view(&dataset),
         stats: engine::stats::dataset_stats(&cases),

@@ -214,7 +214,7 @@ pub async fn create_review_items(
     seed: Option<u64>,
 ) -> Result<CreatedItems, ServerFnError> {
     use self::ssr::bad_request;
-    use crate::ssr::{current_dataset, db, from_db, require};
+    use crate::ssr::{current_dataset, db, fail, require};
     use db::review::{JudgeSample, DEFAULT_CAP, DEFAULT_PER_MODEL, DEFAULT_SEED};
     use engine::review::ReviewKind;
     use engine::run::Task;
@@ -245,7 +245,7 @@ pub async fn create_review_items(
             db::review::create_judge_items(&db, &dataset, sample, &user).await
         }
     }
-    .map_err(from_db)?;
+    .map_err(fail)?;
     Ok(CreatedItems {
         created: created.created,
         existing: created.existing,
@@ -258,14 +258,14 @@ pub async fn create_review_items(
 /// assignments made.
 #[server(prefix = "/sfn")]
 pub async fn assign_reviews(experts: Option<Vec<String>>) -> Result<usize, ServerFnError> {
-    use crate::ssr::{current_dataset, db, from_db, require};
+    use crate::ssr::{current_dataset, db, fail, require};
 
     require(engine::accounts::Permission::ManageReview).await?;
     let db = db()?;
     let dataset = current_dataset(&db).await?;
     db::review::auto_assign(&db, &dataset.name, experts.as_deref())
         .await
-        .map_err(from_db)
+        .map_err(fail)
 }
 
 /// Assigns item `id` to the experts named, besides those it has (more than
@@ -273,18 +273,16 @@ pub async fn assign_reviews(experts: Option<Vec<String>>) -> Result<usize, Serve
 /// assignments made.
 #[server(prefix = "/sfn")]
 pub async fn assign_review(id: i64, experts: Vec<String>) -> Result<usize, ServerFnError> {
-    use crate::ssr::{db, from_db, require};
+    use crate::ssr::{db, fail, require};
 
     require(engine::accounts::Permission::ManageReview).await?;
-    db::review::assign(&db()?, id, &experts)
-        .await
-        .map_err(from_db)
+    db::review::assign(&db()?, id, &experts).await.map_err(fail)
 }
 
 /// The signed-in expert's items of the current dataset.
 #[server(prefix = "/sfn")]
 pub async fn my_queue() -> Result<ReviewQueue, ServerFnError> {
-    use crate::ssr::{current_dataset, db, from_db, require};
+    use crate::ssr::{current_dataset, db, fail, require};
     use db::review::ItemStatus;
 
     let user = require(engine::accounts::Permission::Review).await?;
@@ -292,7 +290,7 @@ pub async fn my_queue() -> Result<ReviewQueue, ServerFnError> {
     let dataset = current_dataset(&db).await?;
     let entries = db::review::queue(&db, &dataset.name, &user)
         .await
-        .map_err(from_db)?;
+        .map_err(fail)?;
     let total = entries.len();
     let mut queue = ReviewQueue {
         todo: Vec::new(),
@@ -327,12 +325,12 @@ pub async fn my_queue() -> Result<ReviewQueue, ServerFnError> {
 /// to them (adjudicators see every item).
 #[server(prefix = "/sfn")]
 pub async fn get_review_item(id: i64) -> Result<ReviewItemView, ServerFnError> {
-    use crate::ssr::{db, from_db, require};
+    use crate::ssr::{db, fail, require};
 
     let user = require(engine::accounts::Permission::Review).await?;
     let view = db::review::item_for_viewer(&db()?, id, &user)
         .await
-        .map_err(from_db)?;
+        .map_err(fail)?;
     Ok(ssr::item_view(view))
 }
 
@@ -340,12 +338,12 @@ pub async fn get_review_item(id: i64) -> Result<ReviewItemView, ServerFnError> {
 /// signed-in expert's draft for item `id`.
 #[server(prefix = "/sfn")]
 pub async fn save_review_draft(id: i64, draft: String) -> Result<(), ServerFnError> {
-    use crate::ssr::{db, from_db, require};
+    use crate::ssr::{db, fail, require};
 
     let user = require(engine::accounts::Permission::Review).await?;
     db::review::save_draft(&db()?, id, &user, &draft)
         .await
-        .map_err(from_db)
+        .map_err(fail)
 }
 
 /// Submits (or revises, until the item is final) the signed-in expert's label
@@ -358,16 +356,16 @@ pub async fn submit_review(
     comment: String,
     proposal: Option<String>,
 ) -> Result<ReviewItemView, ServerFnError> {
-    use crate::ssr::{db, from_db, require};
+    use crate::ssr::{db, fail, require};
 
     let user = require(engine::accounts::Permission::Review).await?;
     let db = db()?;
     db::review::submit(&db, id, &user, &label, &comment, proposal.as_deref())
         .await
-        .map_err(from_db)?;
+        .map_err(fail)?;
     let view = db::review::item_for_viewer(&db, id, &user)
         .await
-        .map_err(from_db)?;
+        .map_err(fail)?;
     Ok(ssr::item_view(view))
 }
 
@@ -375,14 +373,14 @@ pub async fn submit_review(
 /// expert's label and the judge's.
 #[server(prefix = "/sfn")]
 pub async fn adjudication_queue() -> Result<Vec<AdjudicationItem>, ServerFnError> {
-    use crate::ssr::{current_dataset, db, from_db};
+    use crate::ssr::{current_dataset, db, fail};
 
     let adjudicator = ssr::adjudicator().await?;
     let db = db()?;
     let dataset = current_dataset(&db).await?;
     let entries = db::review::adjudication_queue(&db, &dataset.name, &adjudicator)
         .await
-        .map_err(from_db)?;
+        .map_err(fail)?;
     Ok(entries
         .into_iter()
         .map(|e| {
@@ -429,13 +427,13 @@ pub async fn adjudicate(
     label: String,
     reason: String,
 ) -> Result<AdjudicationDone, ServerFnError> {
-    use crate::ssr::{db, from_db};
+    use crate::ssr::{db, fail};
     use db::revisions::CorrectionOutcome;
 
     let adjudicator = ssr::adjudicator().await?;
     let done = db::review::adjudicate(&db()?, id, &adjudicator, &label, &reason)
         .await
-        .map_err(from_db)?;
+        .map_err(fail)?;
     Ok(match done.correction {
         Some(CorrectionOutcome::Saved {
             revision, dataset, ..
@@ -454,14 +452,14 @@ pub async fn adjudicate(
 /// `LoadReviewDashboard` (`ReviewDashboard` is the result).
 #[server(name = LoadReviewDashboard, prefix = "/sfn")]
 pub async fn review_dashboard() -> Result<ReviewDashboard, ServerFnError> {
-    use crate::ssr::{current_dataset, db, from_db, require};
+    use crate::ssr::{current_dataset, db, fail, require};
 
     let user = require(engine::accounts::Permission::Review).await?;
     let db = db()?;
     let dataset = current_dataset(&db).await?;
     let board = db::review::dashboard(&db, &dataset.name, &user)
         .await
-        .map_err(from_db)?;
+        .map_err(fail)?;
     Ok(ReviewDashboard {
         rows: board
             .rows

@@ -9,7 +9,7 @@ use crate::types::{RunFileReport, UploadFile};
 
 #[server(prefix = "/sfn", input = server_fn::codec::Json)]
 pub async fn check_runs(files: Vec<UploadFile>) -> Result<Vec<RunFileReport>, ServerFnError> {
-    use crate::ssr::{current_dataset, db, from_db, require};
+    use crate::ssr::{current_dataset, db, fail, require};
     use crate::types::RunSummary;
     use engine::score::Metric;
     use engine::vocab::LjpSetup;
@@ -17,7 +17,7 @@ pub async fn check_runs(files: Vec<UploadFile>) -> Result<Vec<RunFileReport>, Se
     require(engine::accounts::Permission::UploadRun).await?;
     let db = db()?;
     let dataset = current_dataset(&db).await?;
-    let cases = db::cases::all(&db, dataset.id).await.map_err(from_db)?;
+    let cases = db::cases::all(&db, dataset.id).await.map_err(fail)?;
     let mut reports = Vec::with_capacity(files.len());
     for file in files {
         let report = match engine::run::parse_run(&file.text, &cases) {
@@ -31,7 +31,7 @@ pub async fn check_runs(files: Vec<UploadFile>) -> Result<Vec<RunFileReport>, Se
                 let already_stored =
                     db::runs::exists(&db, dataset.id, &run.header.model, run.header.run)
                         .await
-                        .map_err(from_db)?;
+                        .map_err(fail)?;
                 RunFileReport {
                     name: file.name,
                     errors: Vec::new(),
@@ -59,13 +59,13 @@ pub async fn check_runs(files: Vec<UploadFile>) -> Result<Vec<RunFileReport>, Se
 /// Stores every file, or none if any is invalid or refused.
 #[server(prefix = "/sfn", input = server_fn::codec::Json)]
 pub async fn store_runs(files: Vec<UploadFile>, replace: bool) -> Result<usize, ServerFnError> {
-    use crate::ssr::{current_dataset, db, from_db, require, set_status};
+    use crate::ssr::{current_dataset, db, fail, require, set_status};
     use db::runs::OnDuplicate;
 
     let user = require(engine::accounts::Permission::UploadRun).await?;
     let db = db()?;
     let dataset = current_dataset(&db).await?;
-    let cases = db::cases::all(&db, dataset.id).await.map_err(from_db)?;
+    let cases = db::cases::all(&db, dataset.id).await.map_err(fail)?;
     let mut runs = Vec::with_capacity(files.len());
     for file in &files {
         match engine::run::parse_run(&file.text, &cases) {
@@ -91,6 +91,6 @@ pub async fn store_runs(files: Vec<UploadFile>, replace: bool) -> Result<usize, 
     };
     let stored = db::runs::store_all(&db, dataset.id, &batch, Some(user.id), on_duplicate)
         .await
-        .map_err(from_db)?;
+        .map_err(fail)?;
     Ok(stored.len())
 }

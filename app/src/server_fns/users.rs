@@ -6,9 +6,9 @@ use crate::types::UserView;
 
 #[server(prefix = "/sfn")]
 pub async fn list_users() -> Result<Vec<UserView>, ServerFnError> {
-    use crate::ssr::{db, from_db, require};
+    use crate::ssr::{db, fail, require};
     require(engine::accounts::Permission::ManageUsers).await?;
-    let users = db::users::list(&db()?).await.map_err(from_db)?;
+    let users = db::users::list(&db()?).await.map_err(fail)?;
     Ok(users.into_iter().map(UserView::from).collect())
 }
 
@@ -18,7 +18,7 @@ pub async fn create_user(
     role: String,
     password: String,
 ) -> Result<UserView, ServerFnError> {
-    use crate::ssr::{db, from_db, require, set_status};
+    use crate::ssr::{db, fail, require, set_status};
     require(engine::accounts::Permission::ManageUsers).await?;
     let Some(role) = engine::accounts::Role::parse(&role) else {
         set_status(axum::http::StatusCode::BAD_REQUEST);
@@ -26,7 +26,7 @@ pub async fn create_user(
     };
     let user = db::users::create(&db()?, &name, role, &password)
         .await
-        .map_err(from_db)?;
+        .map_err(fail)?;
     Ok(UserView::from(user))
 }
 
@@ -35,10 +35,10 @@ pub async fn create_user(
 /// unknown name.
 #[server(prefix = "/sfn")]
 pub async fn set_adjudicator(name: String, on: bool) -> Result<UserView, ServerFnError> {
-    use crate::ssr::{db, from_db, require};
+    use crate::ssr::{db, fail, require};
     require(engine::accounts::Permission::ManageUsers).await?;
     let user = db::users::set_adjudicator(&db()?, &name, on)
         .await
-        .map_err(from_db)?;
+        .map_err(fail)?;
     Ok(UserView::from(user))
 }

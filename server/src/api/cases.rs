@@ -42,7 +42,7 @@ fn field<T>(
     match value.as_deref().map(str::trim).filter(|v| !v.is_empty()) {
         None => Ok(None),
         Some(v) => parse(v).map(Some).ok_or_else(|| {
-            ApiError::BadRequest(format!(
+            ApiError::bad_request(format!(
                 "query parameter {name}: {v:?} is not valid; expected {expected}"
             ))
         }),

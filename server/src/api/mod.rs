@@ -23,12 +23,12 @@ pub fn router() -> Router<AppState> {
         .merge(runs::router())
         .merge(stats::router())
         .merge(users::router())
-        .fallback(|| async { ApiError::NotFound("no such API endpoint".into()) })
+        .fallback(|| async { ApiError::not_found("no such API endpoint") })
 }
 
 /// The dataset the API serves: the current one, or a 404 JSON error.
 async fn current_dataset(state: &AppState) -> Result<db::datasets::DatasetInfo, ApiError> {
     db::datasets::current(&state.db)
         .await?
-        .ok_or_else(|| ApiError::NotFound("no dataset has been imported yet".into()))
+        .ok_or_else(|| ApiError::not_found("no dataset has been imported yet"))
 }

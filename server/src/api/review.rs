@@ -35,7 +35,7 @@ async fn export(
     let manager = db::review::Manager::of(user).ok_or(ApiError::Forbidden)?;
     let format = q.format.unwrap_or_else(|| "jsonl".to_owned());
     if !matches!(format.as_str(), "jsonl" | "csv") {
-        return Err(ApiError::BadRequest(format!(
+        return Err(ApiError::bad_request(format!(
             "query parameter format: {format:?} is not valid; expected jsonl or csv"
         )));
     }
@@ -48,7 +48,7 @@ async fn export(
     } else {
         let mut body = String::new();
         for item in &items {
-            body.push_str(&serde_json::to_string(item).map_err(|e| ApiError::Internal(e.into()))?);
+            body.push_str(&serde_json::to_string(item).map_err(ApiError::internal)?);
             body.push('\n');
         }
         ("application/x-ndjson; charset=utf-8", body)

@@ -53,7 +53,7 @@ async fn upload(
             "the run file is larger than {} MiB",
             MAX_RUN_BYTES / (1024 * 1024)
         )),
-        _ => ApiError::BadRequest(format!("cannot read the request body: {e}")),
+        _ => ApiError::bad_request(format!("cannot read the request body: {e}")),
     })?;
     let dataset = current_dataset(&state).await?;
     let stored =
@@ -71,7 +71,9 @@ async fn upload(
 
 async fn leaderboard(State(state): State<AppState>) -> Result<Json<ScoreDocument>, ApiError> {
     let dataset = current_dataset(&state).await?;
-    Ok(Json(crate::runs::leaderboard(&state.db, &dataset).await?))
+    Ok(Json(
+        services::leaderboard::document(&state.db, &dataset).await?,
+    ))
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -93,12 +95,12 @@ async fn export(
 
     let format = q.format.unwrap_or_else(|| "csv".to_owned());
     if !matches!(format.as_str(), "csv" | "json" | "latex") {
-        return Err(ApiError::BadRequest(format!(
+        return Err(ApiError::bad_request(format!(
             "query parameter format: {format:?} is not valid; expected csv, json or latex"
         )));
     }
     let dataset = current_dataset(&state).await?;
-    let doc = crate::runs::leaderboard(&state.db, &dataset).await?;
+    let doc = services::leaderboard::document(&state.db, &dataset).await?;
     let view = View::from_query(q.task, q.setup, q.sort);
     let table = build_table(&doc, &view);
     let name = format!("leaderboard-{}-{}", dataset.name, view.task.as_str());
@@ -106,7 +108,7 @@ async fn export(
         "json" => (
             "application/json",
             "json",
-            serde_json::to_string_pretty(&table).map_err(|e| ApiError::Internal(e.into()))?,
+            serde_json::to_string_pretty(&table).map_err(ApiError::internal)?,
         ),
         "latex" => (
             "application/x-tex; charset=utf-8",

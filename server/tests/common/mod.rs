@@ -18,6 +18,22 @@ use serde_json::Value;
 use server::{config, router, AppState};
 use tower::ServiceExt;
 
+/// One multi-threaded runtime per test binary that every router runs on, as
+/// the server's one runtime does. Each `#[tokio::test]` has a runtime of its
+/// own; rendering pages on those, several at once in one process, could leave
+/// a render waiting for ever on work that Leptos handed to another test's
+/// runtime (seen as a test binary idling at 0% CPU).
+pub fn server_runtime() -> &'static tokio::runtime::Runtime {
+    static RUNTIME: std::sync::OnceLock<tokio::runtime::Runtime> = std::sync::OnceLock::new();
+    RUNTIME.get_or_init(|| {
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .expect("the server runtime")
+    })
+}
+
 pub struct TestApp {
     pub db: Db,
     router: Router,
@@ -86,7 +102,7 @@ impl TestApp {
         let state = AppState {
             leptos_options: config::leptos_options(addr),
             db: db.clone(),
-            jobs: app::jobs::JobManager::new(dir.path().join("data")),
+            jobs: services::jobs::JobManager::new(dir.path().join("data")),
             network,
         };
         TestApp {
@@ -107,21 +123,25 @@ impl TestApp {
             .expect("user created");
     }
 
+    /// Sends `req` through the router and reads the whole response. The
+    /// router runs on the server runtime ([`server_runtime`]), as under
+    /// `lexpilot serve`, never on the test's own.
     pub async fn send(&self, req: Request<Body>) -> TestResponse {
-        let res = self
-            .router
-            .clone()
-            .oneshot(req)
+        let router = self.router.clone();
+        server_runtime()
+            .spawn(async move {
+                let res = router.oneshot(req).await.expect("router answers");
+                let status = res.status();
+                let headers = res.headers().clone();
+                let bytes = res.into_body().collect().await.expect("body").to_bytes();
+                TestResponse {
+                    status,
+                    headers,
+                    body: String::from_utf8_lossy(&bytes).into_owned(),
+                }
+            })
             .await
-            .expect("router answers");
-        let status = res.status();
-        let headers = res.headers().clone();
-        let bytes = res.into_body().collect().await.expect("body").to_bytes();
-        TestResponse {
-            status,
-            headers,
-            body: String::from_utf8_lossy(&bytes).into_owned(),
-        }
+            .expect("the request task")
     }
 
     /// The response to a GET whose body is left unread (for streams).
@@ -130,11 +150,11 @@ impl TestApp {
             .header(header::HOST, "127.0.0.1:3000")
             .body(Body::empty())
             .expect("request");
-        self.router
-            .clone()
-            .oneshot(req)
+        let router = self.router.clone();
+        server_runtime()
+            .spawn(async move { router.oneshot(req).await.expect("router answers") })
             .await
-            .expect("router answers")
+            .expect("the request task")
     }
 
     pub async fn get(&self, uri: &str) -> TestResponse {

@@ -1,7 +1,7 @@
 //! The in-process runner of benchmark jobs (server only), and the checks of
 //! the endpoints they use.
 //!
-//! [`JobManager`] is held in [`crate::ssr::AppState`]: one registry per server
+//! [`JobManager`] is held in [`crate::AppState`]: one registry per server
 //! of the jobs this process runs (a cancellation token and the task's handle
 //! per job id). [`JobManager::start`] runs a queued job in a tokio task:
 //!
@@ -15,7 +15,7 @@
 //!    [`PROGRESS_EVERY`] (each write is announced on the change feed as a
 //!    `jobs` event);
 //! 4. when it finishes, completes each run to cover the whole dataset
-//!    ([`cover_dataset`]), validates and scores it with the engine, and stores
+//!    ([`engine::run::Run::cover_dataset`]), validates and scores it with the engine, and stores
 //!    them all in one transaction ([`db::runs::store_all`], which announces
 //!    `runs`), then marks the job `done`; on an error the job is `failed` with
 //!    the message, on a cancel `cancelled`; nothing is stored then.
@@ -25,22 +25,22 @@
 //! job cut off by a server stop is marked `interrupted` at the next start
 //! ([`db::jobs::interrupt_unfinished`]).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
-use db::jobs::{EndpointFields, JobStatus, Outcome};
+use db::jobs::Outcome;
 use db::runs::OnDuplicate;
 use db::Db;
-use engine::dataset::Case;
-use engine::run::{DcgItem, Family, LcaItem, LjpItem, Run, Task};
-use engine::vocab::Consultation;
+use engine::jobs::{
+    Endpoint as JobEndpoint, EndpointView, Job, JobSpec, JobStatus, JobView, Progress,
+};
 use pipeline::config::{Config, Endpoint, Limits, Tasks, UserCondition};
-use pipeline::{CancellationToken, PipelineError, Progress};
+use pipeline::{CancellationToken, PipelineError};
 use tokio::task::JoinHandle;
 
-use crate::server_fns::jobs::{JobEndpoint, JobProgressView, JobSpec};
+use crate::error::{Error, Result};
 
 /// The environment variable naming the data dir (job out dirs go under
 /// `<data dir>/jobs/`).
@@ -136,9 +136,8 @@ impl JobManager {
     /// Runs queued `job` in a background task; see the
     /// [module documentation](self). `Err` with a message for the admin when
     /// it cannot start (its settings do not read, or a task runs it already).
-    pub fn start(&self, db: &Db, job: &db::jobs::Job) -> Result<(), String> {
-        let spec: JobSpec = serde_json::from_str(&job.config)
-            .map_err(|e| format!("the job's stored settings cannot be read: {e}"))?;
+    pub fn start(&self, db: &Db, job: &Job) -> Result<(), String> {
+        let spec = job.spec.clone();
         let dataset_id = job
             .dataset_id
             .ok_or("the dataset version of the job was deleted")?;
@@ -213,7 +212,6 @@ impl Work {
         }
         let mut last_progress = None;
         let result = self.execute(&mut last_progress).await;
-        let progress = last_progress.as_ref().map(to_json);
         let (status, error, runs_stored) = match &result {
             Ok(stored) => (JobStatus::Done, None, *stored),
             Err(Stop::Cancelled) => (JobStatus::Cancelled, Some(CANCELLED), 0),
@@ -224,7 +222,7 @@ impl Work {
         }
         let outcome = Outcome {
             status,
-            progress: progress.as_deref(),
+            progress: last_progress.as_ref(),
             error,
             runs_stored,
         };
@@ -234,7 +232,7 @@ impl Work {
     }
 
     /// Runs the job and stores its runs; returns how many were stored.
-    async fn execute(&self, last: &mut Option<JobProgressView>) -> Result<usize, Stop> {
+    async fn execute(&self, last: &mut Option<Progress>) -> Result<usize, Stop> {
         if self.cancel.is_cancelled() {
             return Err(Stop::Cancelled);
         }
@@ -245,9 +243,9 @@ impl Work {
         let config = pipeline_config(&self.spec, self.out_dir.clone()).map_err(Stop::Failed)?;
         let job = pipeline::Job::new(config, cases.iter().take(limit).cloned().collect())
             .map_err(|e| Stop::Failed(e.to_string()))?;
-        *last = Some(JobProgressView {
+        *last = Some(Progress {
             total: job.total_items(),
-            ..JobProgressView::default()
+            ..Progress::default()
         });
         self.save_progress(last.as_ref()).await;
 
@@ -278,7 +276,7 @@ impl Work {
         let mut scored = Vec::with_capacity(outputs.len());
         for output in outputs {
             let mut run = output.parsed;
-            cover_dataset(&mut run, &cases, &reason);
+            run.cover_dataset(&cases, &reason);
             let run = engine::run::parse_run(&run.to_jsonl(), &cases).map_err(|errors| {
                 Stop::Failed(format!(
                     "run {} does not validate against the dataset: {errors}",
@@ -301,20 +299,16 @@ impl Work {
         Ok(stored.len())
     }
 
-    async fn save_progress(&self, progress: Option<&JobProgressView>) {
+    async fn save_progress(&self, progress: Option<&Progress>) {
         let Some(progress) = progress else { return };
-        if let Err(e) = db::jobs::set_progress(&self.db, self.id, &to_json(progress)).await {
+        if let Err(e) = db::jobs::set_progress(&self.db, self.id, progress).await {
             tracing::warn!("benchmark job {}: cannot record progress: {e}", self.id);
         }
     }
 }
 
-fn to_json(progress: &JobProgressView) -> String {
-    serde_json::to_string(progress).unwrap_or_else(|_| "{}".to_owned())
-}
-
-fn progress_view(p: &Progress) -> JobProgressView {
-    JobProgressView {
+fn progress_view(p: &pipeline::Progress) -> Progress {
+    Progress {
         done: p.done,
         total: p.total,
         failures: p.failures,
@@ -339,16 +333,6 @@ fn endpoint(e: &JobEndpoint, judge: bool) -> Endpoint {
     }
 }
 
-/// The run-header dataset name of a job: the dataset's, with `-firstN` when
-/// limited to the first N cases (a separate leaderboard entry, as with
-/// `lexpilot run --limit`).
-pub fn header_dataset(spec: &JobSpec) -> String {
-    match spec.limit {
-        Some(n) => format!("{}-first{n}", spec.dataset),
-        None => spec.dataset.clone(),
-    }
-}
-
 /// The pipeline configuration of `spec`, writing under `out_dir`; `Err` with
 /// a message for the admin when the settings cannot run. Keys are not read
 /// here ([`pipeline::Job::new`] does).
@@ -361,13 +345,6 @@ pub fn pipeline_config(spec: &JobSpec, out_dir: PathBuf) -> Result<Config, Strin
             UserCondition::ALL.map(UserCondition::as_str).join(", ")
         )
     })?;
-    let family = match spec.family.as_deref() {
-        None => None,
-        Some(f) => Some(
-            Family::parse(f)
-                .ok_or_else(|| format!("unknown family {f:?}; expected legal, open or closed"))?,
-        ),
-    };
     if !(1..=MAX_RUNS).contains(&spec.runs) {
         return Err(format!("runs must be between 1 and {MAX_RUNS}"));
     }
@@ -396,12 +373,12 @@ pub fn pipeline_config(spec: &JobSpec, out_dir: PathBuf) -> Result<Config, Strin
     };
     let mut config = Config::new(model, user, endpoint(first_judge, true), out_dir);
     config.judges = spec.judges.iter().map(|j| endpoint(j, true)).collect();
-    config.family = family;
+    config.family = spec.family;
     config.tasks = tasks;
     config.user_condition = condition;
     config.runs = spec.runs;
     config.first_run = spec.first_run;
-    config.dataset_name = Some(header_dataset(spec));
+    config.dataset_name = Some(spec.header_dataset());
     config.limits = Limits {
         concurrency: spec.concurrency as usize,
         requests_per_minute: None,
@@ -409,276 +386,179 @@ pub fn pipeline_config(spec: &JobSpec, out_dir: PathBuf) -> Result<Config, Strin
     Ok(config)
 }
 
-/// Adds to `run` an unavailable item (saying `reason`) for every case of
-/// `cases` it has no item of, in each task and LJP setup it contains: a job
-/// limited to the first N cases then still covers the dataset version it is
-/// stored on, and the cases it did not run are counted as unavailable, never
-/// scored.
-pub fn cover_dataset(run: &mut Run, cases: &[Case], reason: &str) {
-    let seen: HashSet<&str> = run
-        .lca
-        .iter()
-        .map(|i| i.case_id.as_str())
-        .chain(run.dcg.iter().map(|i| i.case_id.as_str()))
-        .chain(run.ljp.iter().map(|i| i.case_id.as_str()))
-        .collect();
-    let missing: Vec<&Case> = cases
-        .iter()
-        .filter(|c| !seen.contains(c.case_id.as_str()))
-        .collect();
-    let (lca, dcg, setups) = (run.has(Task::Lca), run.has(Task::Dcg), run.ljp_setups());
-    let unavailable = Some(reason.to_owned());
-    for case in missing {
-        if lca {
-            run.lca
-                .extend(Consultation::ALL.map(|consultation| LcaItem {
-                    case_id: case.case_id.clone(),
-                    consultation,
-                    label: None,
-                    response: None,
-                    unavailable: unavailable.clone(),
-                }));
+/// How many jobs the list shows.
+pub const JOBS_LISTED: i64 = 50;
+
+/// Endpoint `e` as the page shows it, with whether its key variable is set.
+pub fn endpoint_view(endpoint: JobEndpoint) -> EndpointView {
+    let key_set = endpoint.key_env.as_deref().is_some_and(key_is_set);
+    EndpointView { endpoint, key_set }
+}
+
+/// What an admin asks a new job to run, read from the form: endpoints by id.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewJobRequest {
+    pub model: i64,
+    pub user: Option<i64>,
+    pub judges: Vec<i64>,
+    pub tasks: Vec<String>,
+    pub runs: u32,
+    pub concurrency: u32,
+    pub user_condition: String,
+    pub limit: Option<u32>,
+    pub family: Option<engine::run::Family>,
+}
+
+impl JobManager {
+    /// `job` as the page shows it.
+    pub fn view(&self, job: Job) -> JobView {
+        let cancel_requested = job.status.is_active() && self.cancel_requested(job.id);
+        JobView {
+            active: job.status.is_active(),
+            restartable: job.status.is_restartable(),
+            job,
+            cancel_requested,
         }
-        if dcg {
-            run.dcg.push(DcgItem {
-                case_id: case.case_id.clone(),
-                requests: Vec::new(),
-                unavailable: unavailable.clone(),
-            });
+    }
+
+    /// The latest jobs, newest first.
+    pub async fn list(&self, db: &Db) -> Result<Vec<JobView>> {
+        let jobs = db::jobs::list_jobs(db, JOBS_LISTED).await?;
+        Ok(jobs.into_iter().map(|j| self.view(j)).collect())
+    }
+
+    /// Job `id`.
+    pub async fn get(&self, db: &Db, id: i64) -> Result<JobView> {
+        Ok(self.view(db::jobs::job(db, id).await?))
+    }
+
+    /// Creates a job on `dataset` from `request` (its endpoints copied into
+    /// its settings, its run numbers after every stored or reserved one) and
+    /// starts it in the background; returns it queued (or failed, when it
+    /// could not start, with the reason).
+    pub async fn create(
+        &self,
+        db: &Db,
+        dataset: &db::datasets::DatasetInfo,
+        request: NewJobRequest,
+        account: &db::users::User,
+    ) -> Result<JobView> {
+        let mut judges: Vec<JobEndpoint> = Vec::with_capacity(request.judges.len());
+        for id in request.judges {
+            if judges.iter().all(|j| j.id != id) {
+                judges.push(job_endpoint(db, id).await?);
+            }
         }
-        run.ljp.extend(setups.iter().map(|&setup| LjpItem {
-            case_id: case.case_id.clone(),
-            setup,
-            predictions: None,
-            response: None,
-            dialogue: None,
-            unavailable: unavailable.clone(),
-        }));
+        let model = job_endpoint(db, request.model).await?;
+        let user = match request.user {
+            Some(id) => Some(job_endpoint(db, id).await?),
+            None => None,
+        };
+        let first_run = first_free_run(db, dataset.id, &model.model).await?;
+        let spec = JobSpec {
+            dataset: dataset.name.clone(),
+            model,
+            user,
+            judges,
+            tasks: request
+                .tasks
+                .into_iter()
+                .map(|t| t.trim().to_owned())
+                .filter(|t| !t.is_empty())
+                .collect(),
+            runs: request.runs,
+            first_run,
+            concurrency: request.concurrency,
+            user_condition: request.user_condition.trim().to_owned(),
+            limit: request.limit.filter(|&n| i64::from(n) < dataset.case_count),
+            family: request.family,
+        };
+        pipeline_config(&spec, PathBuf::new()).map_err(Error::Invalid)?;
+        let new = db::jobs::NewJob {
+            dataset_id: dataset.id,
+            spec: &spec,
+            created_by: account.id,
+        };
+        let job =
+            db::jobs::create_job(db, new, |id| self.out_dir(id).display().to_string()).await?;
+        self.launch(db, job).await
+    }
+
+    /// Asks job `id` to stop: no new call starts, calls in flight finish and
+    /// are cached, and the job ends `cancelled` with nothing stored.
+    pub async fn cancel_job(&self, db: &Db, id: i64) -> Result<JobView> {
+        let job = db::jobs::job(db, id).await?;
+        if !job.status.is_active() {
+            return Err(Error::Conflict(format!(
+                "job {id} is {}; only a queued or running job can be cancelled",
+                job.status.as_str()
+            )));
+        }
+        if !self.cancel(id) {
+            // Active in the table but no task of this process runs it.
+            let outcome = Outcome {
+                status: JobStatus::Cancelled,
+                progress: None,
+                error: Some(CANCELLED),
+                runs_stored: 0,
+            };
+            db::jobs::finish(db, id, outcome).await?;
+        }
+        self.get(db, id).await
+    }
+
+    /// Starts failed, cancelled or interrupted job `id` again with the same
+    /// settings and out dir: every call its cache holds is not made again.
+    pub async fn restart(&self, db: &Db, id: i64) -> Result<JobView> {
+        let job = db::jobs::requeue(db, id).await?;
+        self.launch(db, job).await
+    }
+
+    /// Hands queued `job` to the runner; if it cannot start, it is marked
+    /// failed with the reason.
+    async fn launch(&self, db: &Db, job: Job) -> Result<JobView> {
+        let id = job.id;
+        if let Err(reason) = self.start(db, &job) {
+            let outcome = Outcome {
+                status: JobStatus::Failed,
+                progress: None,
+                error: Some(&reason),
+                runs_stored: 0,
+            };
+            db::jobs::finish(db, id, outcome).await?;
+        }
+        self.get(db, id).await
     }
 }
 
-/// An endpoint as typed in the form.
-#[derive(Debug, Clone, Copy)]
-pub struct EndpointInput<'a> {
-    pub name: &'a str,
-    pub base_url: &'a str,
-    pub model: &'a str,
-    pub key_env: Option<&'a str>,
-    pub vendor: Option<&'a str>,
-}
-
-/// Whether `s` is an environment variable name: `[A-Z_][A-Z0-9_]*`.
-///
-/// ```
-/// use app::jobs::is_env_var_name;
-/// assert!(is_env_var_name("DEEPSEEK_API_KEY"));
-/// assert!(!is_env_var_name("1KEY") && !is_env_var_name("api-key") && !is_env_var_name(""));
-/// ```
-pub fn is_env_var_name(s: &str) -> bool {
-    let mut chars = s.chars();
-    chars
-        .next()
-        .is_some_and(|c| c.is_ascii_uppercase() || c == '_')
-        && chars.all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
-}
-
-/// Whether `s` starts like an API key or a credential: a known key prefix
-/// (`sk-`, `hf_`, …) or a `Bearer` header.
-pub fn looks_like_key(s: &str) -> bool {
-    const PREFIXES: [&str; 9] = [
-        "sk-",
-        "sk_",
-        "bearer ",
-        "gsk_",
-        "hf_",
-        "xai-",
-        "ghp_",
-        "github_pat_",
-        "akia",
-    ];
-    let lower = s.trim().to_ascii_lowercase();
-    PREFIXES.iter().any(|p| lower.starts_with(p))
-}
-
-/// Whether a would-be variable name looks like a key: a key prefix, or 20
-/// characters or more with digits and no `_` (variable names have one; an
-/// all-capitals key such as an access key id has none).
-fn key_not_name(s: &str) -> bool {
-    looks_like_key(s)
-        || (s.len() >= 20 && !s.contains('_') && s.chars().any(|c| c.is_ascii_digit()))
-}
-
-const KEY_REFUSED: &str = "looks like an API key, which is never stored here; put the key in an \
-     environment variable of the server and enter the variable's NAME (such as DEEPSEEK_API_KEY)";
-
-/// Checks and trims an endpoint typed in the form. Messages never repeat a
-/// value that looks like a key.
-pub fn check_endpoint<'a>(input: &EndpointInput<'a>) -> Result<EndpointFields<'a>, String> {
-    let name = input.name.trim();
-    let base_url = input.base_url.trim();
-    let model = input.model.trim();
-    let key_env = input.key_env.map(str::trim).filter(|k| !k.is_empty());
-    let vendor = input.vendor.map(str::trim).filter(|v| !v.is_empty());
-    for (field, value) in [("the name", name), ("the model", model)]
-        .into_iter()
-        .chain(vendor.map(|v| ("the vendor", v)))
-    {
-        if looks_like_key(value) {
-            return Err(format!("{field} {KEY_REFUSED}"));
-        }
-    }
-    if name.is_empty() || name.chars().count() > 64 {
-        return Err("an endpoint name needs 1 to 64 characters".into());
-    }
-    for (field, value) in [("the endpoint name", name), ("the model name", model)] {
-        engine::names::check_name(value).map_err(|message| format!("{field} {message}"))?;
-    }
-    check_url(base_url)?;
-    if let Some(var) = key_env {
-        if key_not_name(var) {
-            return Err(format!("the key variable {KEY_REFUSED}"));
-        }
-        if !is_env_var_name(var) || var.len() > 128 {
-            return Err(
-                "the key variable must be an environment variable NAME: capital letters, digits \
-                 and _, not starting with a digit (such as OPENAI_API_KEY)"
-                    .into(),
-            );
-        }
-    }
-    if let Some(v) = vendor {
-        let ok = v.chars().count() <= 64
-            && v.chars()
-                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | ' '));
-        if !ok {
-            return Err("a vendor is up to 64 letters, digits, spaces, - _ or .".into());
-        }
-    }
-    Ok(EndpointFields {
-        name,
-        base_url,
-        model,
-        key_env,
-        vendor,
+/// A copy of endpoint `id` for a job's settings; an unknown id is a bad
+/// request, not a missing page.
+async fn job_endpoint(db: &Db, id: i64) -> Result<JobEndpoint> {
+    db::jobs::endpoint(db, id).await.map_err(|e| match e {
+        db::DbError::NotFound(m) => Error::Invalid(m),
+        other => other.into(),
     })
 }
 
-/// An `http(s)://host…` URL without credentials in it: no user info, no
-/// key-like query parameter, no path segment or value starting like a key.
-fn check_url(url: &str) -> Result<(), String> {
-    let Some(rest) = url
-        .strip_prefix("https://")
-        .or_else(|| url.strip_prefix("http://"))
-    else {
-        return Err("the base URL must start with http:// or https://".into());
-    };
-    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
-    if authority.is_empty() || url.len() > 2048 || url.chars().any(char::is_whitespace) {
-        return Err(
-            "the base URL needs a host and no spaces, such as https://api.example.com/v1".into(),
-        );
-    }
-    let after_host = &rest[authority.len()..];
-    let query = after_host.split_once('?').map_or("", |(_, q)| q);
-    let lower_query = query.to_ascii_lowercase();
-    let key_param = ["key=", "token=", "secret=", "password="]
+/// The first run number of `model` on the dataset that no stored run and no
+/// unfinished job (which may still store its runs) has taken.
+async fn first_free_run(db: &Db, dataset_id: i64, model: &str) -> Result<u32> {
+    let after_stored = db::jobs::next_run_number(db, dataset_id, model).await?;
+    let after_reserved = db::jobs::unfinished_jobs(db, dataset_id)
+        .await?
         .iter()
-        .any(|k| lower_query.contains(k));
-    let key_part = after_host
-        .split(['/', '?', '&', '=', '#'])
-        .any(looks_like_key);
-    if authority.contains('@') || key_param || key_part {
-        return Err(format!("the base URL {KEY_REFUSED}"));
-    }
-    Ok(())
+        .filter(|j| j.spec.model.model == model)
+        .map(|j| j.spec.first_run.saturating_add(j.spec.runs))
+        .max()
+        .unwrap_or(1);
+    Ok(after_stored.max(after_reserved))
 }
 
 #[cfg(test)]
 mod tests {
+    use engine::run::Family;
+
     use super::*;
-
-    fn input<'a>(key_env: Option<&'a str>) -> EndpointInput<'a> {
-        EndpointInput {
-            name: " deepseek ",
-            base_url: "https://api.deepseek.com/v1",
-            model: "DeepSeek-V4.1-Flash",
-            key_env,
-            vendor: Some("deepseek"),
-        }
-    }
-
-    #[test]
-    fn endpoints_name_key_variables_and_never_keys() {
-        let ok = check_endpoint(&input(Some("DEEPSEEK_API_KEY"))).expect("valid");
-        assert_eq!(
-            (ok.name, ok.key_env),
-            ("deepseek", Some("DEEPSEEK_API_KEY"))
-        );
-        assert_eq!(
-            check_endpoint(&input(Some("  "))).expect("no key").key_env,
-            None
-        );
-        for key in [
-            "sk-abcdef0123456789abcdef",
-            "SK-PROJ-ABC",
-            "Bearer abc",
-            "AKIAIOSFODNN7EXAMPLE",
-            "0123456789ABCDEF0123456789ABCDEF",
-            "ABCDEFGHIJ0123456789",
-        ] {
-            let e = check_endpoint(&input(Some(key))).expect_err(key);
-            assert!(e.contains("looks like an API key"), "{e}");
-            assert!(!e.contains(key), "the message repeats the key: {e}");
-        }
-        let e = check_endpoint(&input(Some("deepseek-key"))).expect_err("syntax");
-        assert!(e.contains("NAME"), "{e}");
-        let model_key = EndpointInput {
-            model: "sk-live-123456",
-            ..input(None)
-        };
-        assert!(check_endpoint(&model_key).is_err());
-        for model in [
-            "deepseek-ai/DeepSeek-R1-Distill-Qwen-32B",
-            "DeepSeek-R1-Distill-Qwen-32B",
-            "claude-3-5-sonnet-20241022",
-        ] {
-            let named = EndpointInput {
-                model,
-                ..input(None)
-            };
-            assert!(check_endpoint(&named).is_ok(), "{model}");
-        }
-    }
-
-    #[test]
-    fn base_urls_are_http_without_credentials() {
-        for bad in [
-            "ftp://h/v1",
-            "https://",
-            "https://user:pw@h/v1",
-            "https://h/v1?api_key=abc",
-            "https://h /v1",
-            "https://h/v1/sk-abc123/",
-            "https://h/v1?x=sk-abc123",
-        ] {
-            let url = EndpointInput {
-                base_url: bad,
-                ..input(None)
-            };
-            assert!(check_endpoint(&url).is_err(), "{bad}");
-        }
-        for good in [
-            "http://127.0.0.1:8000/v1",
-            "https://desk-api.example.com/v1",
-            "https://h.openai.azure.com/openai/deployments/x?api-version=2024-06-01",
-        ] {
-            let url = EndpointInput {
-                base_url: good,
-                ..input(None)
-            };
-            assert!(check_endpoint(&url).is_ok(), "{good}");
-        }
-    }
 
     fn spec() -> JobSpec {
         let e = |id, model: &str| JobEndpoint {
@@ -688,6 +568,7 @@ mod tests {
             model: model.into(),
             key_env: Some("K".into()),
             vendor: None,
+            created_at: String::new(),
         };
         JobSpec {
             dataset: "demo".into(),
@@ -700,7 +581,7 @@ mod tests {
             concurrency: 4,
             user_condition: "standard".into(),
             limit: Some(5),
-            family: Some("open".into()),
+            family: Some(Family::Open),
         }
     }
 
@@ -741,27 +622,6 @@ mod tests {
             },
         ] {
             assert!(pipeline_config(&bad, PathBuf::new()).is_err(), "{bad:?}");
-        }
-    }
-
-    #[test]
-    fn a_limited_run_is_completed_with_unavailable_items() {
-        let cases =
-            engine::dataset::parse_dataset(include_str!("../../server/data/demo-synthetic.jsonl"))
-                .expect("demo dataset");
-        let first: Vec<Case> = cases.iter().take(2).cloned().collect();
-        let mut run = engine::run::parse_run(&engine::synthetic::run_file(&first, 0, 1, 1), &first)
-            .expect("a run of two cases");
-        let before = run.unavailable();
-        cover_dataset(&mut run, &cases, "not run");
-        let parsed = engine::run::parse_run(&run.to_jsonl(), &cases).expect("covers the dataset");
-        let after = parsed.unavailable();
-        let added = cases.len() - 2;
-        assert_eq!(after.lca, before.lca + 2 * added);
-        assert_eq!(after.dcg, before.dcg + added);
-        assert_eq!(after.ljp.len(), 3);
-        for (setup, n) in &after.ljp {
-            assert_eq!(*n, before.ljp[setup] + added);
         }
     }
 }

@@ -1,0 +1,177 @@
+//! Assignments of review items to experts (by name, or balanced by
+//! [`engine::review::auto_assignments`]), an expert's queue, and the drafts
+//! they autosave.
+
+use engine::accounts::Role;
+use engine::review::{auto_assignments, check_draft, QueueEntry};
+use sqlx::{Sqlite, Transaction};
+
+use super::{invalid, item_row, not_found, records};
+use crate::events::Change;
+use crate::users::User;
+use crate::{now, Db, DbError, Result};
+
+/// The expert accounts named (each must exist and be an expert), or every
+/// expert account when `names` is `None`; by id, without repeats.
+async fn experts(db: &Db, names: Option<&[String]>) -> Result<Vec<User>> {
+    let users = crate::users::list(db).await?;
+    let mut chosen: Vec<User> = match names {
+        None => users
+            .into_iter()
+            .filter(|u| u.role == Role::Expert)
+            .collect(),
+        Some(names) => {
+            let mut chosen = Vec::with_capacity(names.len());
+            for name in names {
+                let name = name.trim();
+                match users.iter().find(|u| u.name == name) {
+                    Some(u) if u.role == Role::Expert => chosen.push(u.clone()),
+                    Some(_) => {
+                        return Err(DbError::Invalid(format!("{name} is not an expert account")))
+                    }
+                    None => return Err(DbError::Invalid(format!("no account named {name}"))),
+                }
+            }
+            chosen
+        }
+    };
+    chosen.sort_by_key(|u| u.id);
+    chosen.dedup_by_key(|u| u.id);
+    Ok(chosen)
+}
+
+/// Assigns item `item_id` to the experts named, besides any it has. Refused
+/// for a final item or a name that is not an expert account. Returns the
+/// assignments made.
+pub async fn assign(db: &Db, item_id: i64, names: &[String]) -> Result<usize> {
+    let chosen = experts(db, Some(names)).await?;
+    let item = item_row(db, item_id).await?;
+    if item.final_label.is_some() {
+        return Err(DbError::Conflict(format!(
+            "review item {item_id} is final; it takes no more experts"
+        )));
+    }
+    let mut tx = crate::begin_write(db).await?;
+    let made = insert_assignments(&mut tx, chosen.iter().map(|u| (item_id, u.id))).await?;
+    tx.commit().await?;
+    if made > 0 {
+        db.notify(Change::ReviewChanged { item_id });
+    }
+    Ok(made)
+}
+
+async fn insert_assignments(
+    tx: &mut Transaction<'_, Sqlite>,
+    pairs: impl Iterator<Item = (i64, i64)>,
+) -> Result<usize> {
+    let at = now();
+    let mut made = 0;
+    for (item_id, expert_id) in pairs {
+        let done = sqlx::query(
+            "INSERT INTO review_assignments (item_id, expert_id, assigned_at) VALUES (?, ?, ?)
+             ON CONFLICT DO NOTHING",
+        )
+        .bind(item_id)
+        .bind(expert_id)
+        .bind(&at)
+        .execute(&mut **tx)
+        .await?;
+        made += usize::try_from(done.rows_affected()).unwrap_or(0);
+    }
+    Ok(made)
+}
+
+/// Gives every open item of the dataset with fewer than
+/// [`super::EXPERTS_PER_ITEM`] experts the experts it lacks, taken from the experts
+/// named (or every expert account), as [`engine::review::auto_assignments`]
+/// balances them. Needs at least two experts. Returns the assignments made.
+pub async fn auto_assign(db: &Db, dataset_name: &str, names: Option<&[String]>) -> Result<usize> {
+    let pool: Vec<i64> = experts(db, names).await?.iter().map(|u| u.id).collect();
+    let items = records(db, dataset_name).await?;
+    let pairs = auto_assignments(&items, &pool).map_err(invalid)?;
+    let mut tx = crate::begin_write(db).await?;
+    let made = insert_assignments(&mut tx, pairs.into_iter()).await?;
+    tx.commit().await?;
+    if made > 0 {
+        db.notify(Change::ReviewChanged { item_id: 0 });
+    }
+    Ok(made)
+}
+
+/// The items of the dataset assigned to `expert`, by id, with the status the
+/// expert may see (`todo` until they have submitted;
+/// [`engine::review::queue`]).
+pub async fn queue(db: &Db, dataset_name: &str, expert: &User) -> Result<Vec<QueueEntry>> {
+    let items = records(db, dataset_name).await?;
+    Ok(engine::review::queue(&items, expert.id))
+}
+
+/// Keeps `draft` (any text, up to [`super::MAX_DRAFT_BYTES`]) as the
+/// expert's draft for the item, replacing the previous one.
+pub async fn save_draft(db: &Db, id: i64, expert: &User, draft: &str) -> Result<()> {
+    check_draft(draft).map_err(invalid)?;
+    let done = sqlx::query(
+        "UPDATE review_assignments SET draft = ?, draft_at = ? WHERE item_id = ? AND expert_id = ?",
+    )
+    .bind(draft)
+    .bind(now())
+    .bind(id)
+    .bind(expert.id)
+    .execute(db.pool())
+    .await?;
+    if done.rows_affected() == 0 {
+        return Err(not_found(id));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::create_case_check_items;
+    use super::super::testing::fixture;
+    use super::*;
+
+    #[tokio::test]
+    async fn auto_assignment_balances_the_load_and_never_repeats_an_expert() {
+        let (db, dataset, admin, experts) = fixture(&["甲", "乙", "丙"]).await;
+        let made = create_case_check_items(&db, &dataset, &admin)
+            .await
+            .expect("items");
+        assert_eq!(made.created, 36);
+        assert_eq!(
+            auto_assign(&db, &dataset.name, None).await.expect("assign"),
+            72
+        );
+        assert_eq!(
+            auto_assign(&db, &dataset.name, None).await.expect("again"),
+            0,
+            "every item has its two experts"
+        );
+        for expert in &experts {
+            assert_eq!(
+                queue(&db, &dataset.name, expert)
+                    .await
+                    .expect("queue")
+                    .len(),
+                24
+            );
+        }
+        let pairs: Vec<(i64, i64)> = sqlx::query_as(
+            "SELECT item_id, COUNT(DISTINCT expert_id) FROM review_assignments GROUP BY item_id",
+        )
+        .fetch_all(db.pool())
+        .await
+        .expect("pairs");
+        assert!(pairs.iter().all(|&(_, n)| n == 2));
+        let names = ["甲".to_owned()];
+        assert!(matches!(
+            auto_assign(&db, &dataset.name, Some(&names)).await,
+            Err(DbError::Invalid(_))
+        ));
+        let admin_name = ["admin".to_owned(), "甲".to_owned()];
+        assert!(matches!(
+            auto_assign(&db, &dataset.name, Some(&admin_name)).await,
+            Err(DbError::Invalid(message)) if message.contains("not an expert")
+        ));
+    }
+}

@@ -1,0 +1,440 @@
+//! Benchmark jobs as the workbench keeps and shows them: the endpoints an
+//! admin configured ([`Endpoint`], checked by [`check_endpoint`]), what a job
+//! runs ([`JobSpec`]), how far it got ([`Progress`]), where it is in its life
+//! ([`JobStatus`]) and the stored job itself ([`Job`]). One type per thing,
+//! used alike by storage (`db::jobs`), the runner (`services::jobs`) and the
+//! page (`/admin/runs`).
+//!
+//! An endpoint stores the *name* of the environment variable that holds its
+//! API key, never a key: [`check_endpoint`] refuses anything that looks like
+//! one, without repeating it.
+//!
+//! Depends on serde and [`crate::names`], [`crate::run`].
+
+use serde::{Deserialize, Serialize};
+
+use crate::run::Family;
+
+/// A configured OpenAI-compatible endpoint. A job keeps a copy of each
+/// endpoint it uses, so that editing or deleting the endpoint later changes
+/// nothing a restart runs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Endpoint {
+    pub id: i64,
+    /// Unique, chosen by the admin (`deepseek-flash`, `local-qwen`).
+    pub name: String,
+    /// The OpenAI-compatible base URL (`https://host/v1`).
+    pub base_url: String,
+    /// The model name sent in requests and written in run headers.
+    pub model: String,
+    /// The environment variable holding the key; `None` sends no key.
+    pub key_env: Option<String>,
+    /// The vendor, for judge recusal; `None` derives it from the model name.
+    pub vendor: Option<String>,
+    /// When it was configured (empty in a job's copy made before this was kept).
+    #[serde(default)]
+    pub created_at: String,
+}
+
+/// An endpoint with whether its key variable is set in the server's
+/// environment (only this yes/no leaves the server, never the value).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EndpointView {
+    #[serde(flatten)]
+    pub endpoint: Endpoint,
+    pub key_set: bool,
+}
+
+/// An endpoint as typed in the form.
+#[derive(Debug, Clone, Copy)]
+pub struct EndpointInput<'a> {
+    pub name: &'a str,
+    pub base_url: &'a str,
+    pub model: &'a str,
+    pub key_env: Option<&'a str>,
+    pub vendor: Option<&'a str>,
+}
+
+/// The fields of an endpoint to create or update, checked and trimmed by
+/// [`check_endpoint`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EndpointFields<'a> {
+    pub name: &'a str,
+    pub base_url: &'a str,
+    pub model: &'a str,
+    pub key_env: Option<&'a str>,
+    pub vendor: Option<&'a str>,
+}
+
+/// Where a job is in its life.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum JobStatus {
+    /// Created (or restarted), its task not started yet.
+    Queued,
+    /// Its task is making calls.
+    Running,
+    /// Finished; its runs are stored.
+    Done,
+    /// Stopped by an error (the message is kept); nothing stored.
+    Failed,
+    /// Cancelled by an admin; nothing stored.
+    Cancelled,
+    /// Cut off by a server stop; restartable from its cache.
+    Interrupted,
+}
+
+impl JobStatus {
+    /// Every status.
+    pub const ALL: [JobStatus; 6] = [
+        JobStatus::Queued,
+        JobStatus::Running,
+        JobStatus::Done,
+        JobStatus::Failed,
+        JobStatus::Cancelled,
+        JobStatus::Interrupted,
+    ];
+
+    /// The stored name.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            JobStatus::Queued => "queued",
+            JobStatus::Running => "running",
+            JobStatus::Done => "done",
+            JobStatus::Failed => "failed",
+            JobStatus::Cancelled => "cancelled",
+            JobStatus::Interrupted => "interrupted",
+        }
+    }
+
+    /// The status stored as `s`.
+    ///
+    /// ```
+    /// use engine::jobs::JobStatus;
+    /// assert_eq!(JobStatus::parse("interrupted"), Some(JobStatus::Interrupted));
+    /// assert!(JobStatus::Interrupted.is_restartable() && !JobStatus::Done.is_active());
+    /// ```
+    pub fn parse(s: &str) -> Option<JobStatus> {
+        Self::ALL.into_iter().find(|j| j.as_str() == s)
+    }
+
+    /// Whether the job is still to finish (queued or running).
+    pub fn is_active(self) -> bool {
+        matches!(self, JobStatus::Queued | JobStatus::Running)
+    }
+
+    /// Whether the job may be started again (it stopped without storing).
+    pub fn is_restartable(self) -> bool {
+        matches!(
+            self,
+            JobStatus::Failed | JobStatus::Cancelled | JobStatus::Interrupted
+        )
+    }
+}
+
+/// What a job runs, stored with it as JSON.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JobSpec {
+    /// The name of the dataset version it runs on.
+    pub dataset: String,
+    /// The evaluated model.
+    pub model: Endpoint,
+    /// The user model (simulated plaintiff), if the tasks need one.
+    pub user: Option<Endpoint>,
+    /// The judge panel (one judge, or several).
+    pub judges: Vec<Endpoint>,
+    /// `lca`, `dcg`, `ljp:direct`, `ljp:interaction`, `ljp:gold`.
+    pub tasks: Vec<String>,
+    /// Repetitions.
+    pub runs: u32,
+    /// The number of the first repetition, after those stored or reserved.
+    pub first_run: u32,
+    /// Requests in flight per endpoint.
+    pub concurrency: u32,
+    /// One of the seven user conditions (`standard`, …).
+    pub user_condition: String,
+    /// Only the first N cases (set only when N is below the case count).
+    pub limit: Option<u32>,
+    /// The model's group.
+    pub family: Option<Family>,
+}
+
+impl JobSpec {
+    /// The run-header dataset name of the job: the dataset's, with `-firstN`
+    /// when limited to the first N cases (a separate leaderboard entry, as
+    /// with `lexpilot run --limit`).
+    pub fn header_dataset(&self) -> String {
+        match self.limit {
+            Some(n) => format!("{}-first{n}", self.dataset),
+            None => self.dataset.clone(),
+        }
+    }
+}
+
+/// How far a job is, as last recorded.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct Progress {
+    pub done: usize,
+    pub total: usize,
+    /// Items marked unavailable.
+    pub failures: usize,
+    /// HTTP requests sent.
+    pub calls: u64,
+    /// Calls served from the cache.
+    pub cached_calls: u64,
+    pub retries: u64,
+    pub runs_written: usize,
+    pub elapsed_secs: f64,
+}
+
+/// A stored job.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Job {
+    pub id: i64,
+    /// The dataset version the job runs on (`None` if it was deleted).
+    pub dataset_id: Option<i64>,
+    pub spec: JobSpec,
+    pub status: JobStatus,
+    /// The last progress recorded.
+    pub progress: Option<Progress>,
+    /// Where the pipeline writes run files and its call cache.
+    pub out_dir: String,
+    /// Why the job failed or stopped.
+    pub error: Option<String>,
+    /// Runs stored when it finished.
+    pub runs_stored: i64,
+    /// The account that started it (its id and name).
+    pub created_by_id: Option<i64>,
+    pub created_by: Option<String>,
+    pub created_at: String,
+    pub started_at: Option<String>,
+    pub finished_at: Option<String>,
+}
+
+/// A job as the page shows it: the stored job, what can be done with it,
+/// and whether a cancel was asked for while its calls in flight finish.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JobView {
+    #[serde(flatten)]
+    pub job: Job,
+    /// Queued or running: it can be cancelled.
+    pub active: bool,
+    /// Failed, cancelled or interrupted: it can be restarted.
+    pub restartable: bool,
+    /// A cancel was asked for and the job is finishing its calls in flight.
+    pub cancel_requested: bool,
+}
+
+/// Whether `s` is an environment variable name: `[A-Z_][A-Z0-9_]*`.
+///
+/// ```
+/// use engine::jobs::is_env_var_name;
+/// assert!(is_env_var_name("DEEPSEEK_API_KEY"));
+/// assert!(!is_env_var_name("1KEY") && !is_env_var_name("api-key") && !is_env_var_name(""));
+/// ```
+pub fn is_env_var_name(s: &str) -> bool {
+    let mut chars = s.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_uppercase() || c == '_')
+        && chars.all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+}
+
+/// Whether `s` starts like an API key or a credential: a known key prefix
+/// (`sk-`, `hf_`, …) or a `Bearer` header.
+pub fn looks_like_key(s: &str) -> bool {
+    const PREFIXES: [&str; 9] = [
+        "sk-",
+        "sk_",
+        "bearer ",
+        "gsk_",
+        "hf_",
+        "xai-",
+        "ghp_",
+        "github_pat_",
+        "akia",
+    ];
+    let lower = s.trim().to_ascii_lowercase();
+    PREFIXES.iter().any(|p| lower.starts_with(p))
+}
+
+/// Whether a would-be variable name looks like a key: a key prefix, or 20
+/// characters or more with digits and no `_` (variable names have one; an
+/// all-capitals key such as an access key id has none).
+fn key_not_name(s: &str) -> bool {
+    looks_like_key(s)
+        || (s.len() >= 20 && !s.contains('_') && s.chars().any(|c| c.is_ascii_digit()))
+}
+
+const KEY_REFUSED: &str = "looks like an API key, which is never stored here; put the key in an \
+     environment variable of the server and enter the variable's NAME (such as DEEPSEEK_API_KEY)";
+
+/// Checks and trims an endpoint typed in the form. Messages never repeat a
+/// value that looks like a key.
+pub fn check_endpoint<'a>(input: &EndpointInput<'a>) -> Result<EndpointFields<'a>, String> {
+    let name = input.name.trim();
+    let base_url = input.base_url.trim();
+    let model = input.model.trim();
+    let key_env = input.key_env.map(str::trim).filter(|k| !k.is_empty());
+    let vendor = input.vendor.map(str::trim).filter(|v| !v.is_empty());
+    for (field, value) in [("the name", name), ("the model", model)]
+        .into_iter()
+        .chain(vendor.map(|v| ("the vendor", v)))
+    {
+        if looks_like_key(value) {
+            return Err(format!("{field} {KEY_REFUSED}"));
+        }
+    }
+    if name.is_empty() || name.chars().count() > 64 {
+        return Err("an endpoint name needs 1 to 64 characters".into());
+    }
+    for (field, value) in [("the endpoint name", name), ("the model name", model)] {
+        crate::names::check_name(value).map_err(|message| format!("{field} {message}"))?;
+    }
+    check_url(base_url)?;
+    if let Some(var) = key_env {
+        if key_not_name(var) {
+            return Err(format!("the key variable {KEY_REFUSED}"));
+        }
+        if !is_env_var_name(var) || var.len() > 128 {
+            return Err(
+                "the key variable must be an environment variable NAME: capital letters, digits \
+                 and _, not starting with a digit (such as OPENAI_API_KEY)"
+                    .into(),
+            );
+        }
+    }
+    if let Some(v) = vendor {
+        let ok = v.chars().count() <= 64
+            && v.chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | ' '));
+        if !ok {
+            return Err("a vendor is up to 64 letters, digits, spaces, - _ or .".into());
+        }
+    }
+    Ok(EndpointFields {
+        name,
+        base_url,
+        model,
+        key_env,
+        vendor,
+    })
+}
+
+/// An `http(s)://host…` URL without credentials in it: no user info, no
+/// key-like query parameter, no path segment or value starting like a key.
+fn check_url(url: &str) -> Result<(), String> {
+    let Some(rest) = url
+        .strip_prefix("https://")
+        .or_else(|| url.strip_prefix("http://"))
+    else {
+        return Err("the base URL must start with http:// or https://".into());
+    };
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    if authority.is_empty() || url.len() > 2048 || url.chars().any(char::is_whitespace) {
+        return Err(
+            "the base URL needs a host and no spaces, such as https://api.example.com/v1".into(),
+        );
+    }
+    let after_host = &rest[authority.len()..];
+    let query = after_host.split_once('?').map_or("", |(_, q)| q);
+    let lower_query = query.to_ascii_lowercase();
+    let key_param = ["key=", "token=", "secret=", "password="]
+        .iter()
+        .any(|k| lower_query.contains(k));
+    let key_part = after_host
+        .split(['/', '?', '&', '=', '#'])
+        .any(looks_like_key);
+    if authority.contains('@') || key_param || key_part {
+        return Err(format!("the base URL {KEY_REFUSED}"));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn input<'a>(key_env: Option<&'a str>) -> EndpointInput<'a> {
+        EndpointInput {
+            name: " deepseek ",
+            base_url: "https://api.deepseek.com/v1",
+            model: "DeepSeek-V4.1-Flash",
+            key_env,
+            vendor: Some("deepseek"),
+        }
+    }
+
+    #[test]
+    fn endpoints_name_key_variables_and_never_keys() {
+        let ok = check_endpoint(&input(Some("DEEPSEEK_API_KEY"))).expect("valid");
+        assert_eq!(
+            (ok.name, ok.key_env),
+            ("deepseek", Some("DEEPSEEK_API_KEY"))
+        );
+        assert_eq!(
+            check_endpoint(&input(Some("  "))).expect("no key").key_env,
+            None
+        );
+        for key in [
+            "sk-abcdef0123456789abcdef",
+            "SK-PROJ-ABC",
+            "Bearer abc",
+            "AKIAIOSFODNN7EXAMPLE",
+            "0123456789ABCDEF0123456789ABCDEF",
+            "ABCDEFGHIJ0123456789",
+        ] {
+            let e = check_endpoint(&input(Some(key))).expect_err(key);
+            assert!(e.contains("looks like an API key"), "{e}");
+            assert!(!e.contains(key), "the message repeats the key: {e}");
+        }
+        let e = check_endpoint(&input(Some("deepseek-key"))).expect_err("syntax");
+        assert!(e.contains("NAME"), "{e}");
+        let model_key = EndpointInput {
+            model: "sk-live-123456",
+            ..input(None)
+        };
+        assert!(check_endpoint(&model_key).is_err());
+        for model in [
+            "deepseek-ai/DeepSeek-R1-Distill-Qwen-32B",
+            "DeepSeek-R1-Distill-Qwen-32B",
+            "claude-3-5-sonnet-20241022",
+        ] {
+            let named = EndpointInput {
+                model,
+                ..input(None)
+            };
+            assert!(check_endpoint(&named).is_ok(), "{model}");
+        }
+    }
+
+    #[test]
+    fn base_urls_are_http_without_credentials() {
+        for bad in [
+            "ftp://h/v1",
+            "https://",
+            "https://user:pw@h/v1",
+            "https://h/v1?api_key=abc",
+            "https://h /v1",
+            "https://h/v1/sk-abc123/",
+            "https://h/v1?x=sk-abc123",
+        ] {
+            let url = EndpointInput {
+                base_url: bad,
+                ..input(None)
+            };
+            assert!(check_endpoint(&url).is_err(), "{bad}");
+        }
+        for good in [
+            "http://127.0.0.1:8000/v1",
+            "https://desk-api.example.com/v1",
+            "https://h.openai.azure.com/openai/deployments/x?api-version=2024-06-01",
+        ] {
+            let url = EndpointInput {
+                base_url: good,
+                ..input(None)
+            };
+            assert!(check_endpoint(&url).is_ok(), "{good}");
+        }
+    }
+}

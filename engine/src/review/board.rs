@@ -1,0 +1,236 @@
+//! The agreement dashboard of one viewer, assembled from item records: the
+//! figures per kind and task ([`super::dashboard_rows`]) over the items the
+//! viewer may count ([`ItemRecord::counts_for`]), the disagreements for an
+//! adjudicator, and everyone's progress.
+
+use std::collections::BTreeMap;
+
+use super::{
+    dashboard_rows, disagreements, DashboardRow, ItemRecord, ItemStatus, ReviewedItem, Viewer,
+};
+use crate::vocab::Class;
+
+/// One expert's progress: labels submitted, items assigned.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExpertProgress {
+    /// The expert's account name.
+    pub expert: String,
+    /// Items they have submitted.
+    pub done: usize,
+    /// Items assigned to them.
+    pub assigned: usize,
+}
+
+/// The agreement dashboard.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Dashboard {
+    /// Figures per kind and task, over all classes and per class.
+    pub rows: Vec<DashboardRow>,
+    /// Items whose experts disagreed (adjudicators only; empty for experts).
+    pub disagreements: Vec<i64>,
+    /// Every expert's progress, by name.
+    pub progress: Vec<ExpertProgress>,
+    /// Items of the dataset.
+    pub items: usize,
+    /// Items with a final label.
+    pub items_final: usize,
+    /// Items waiting for an adjudicator.
+    pub items_in_adjudication: usize,
+}
+
+impl Dashboard {
+    /// The dashboard of `items` for `viewer`. An adjudicator's figures are
+    /// computed over every item (but a designated expert's own items only
+    /// once they have submitted them), with the list of disagreements; an
+    /// expert's over the items they have submitted only, without that list,
+    /// so that no figure depends on a label they may not see yet. Agreement
+    /// is counted on the blind labels. `class_of` gives the class of an
+    /// item's case (`None` when the case is no longer stored: the item is
+    /// counted in the totals and progress, not in the figures). Progress and
+    /// totals are everyone's.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use engine::accounts::{Role, Standing};
+    /// use engine::review::{AssignmentRecord, Dashboard, ItemRecord, ReviewKind, Viewer};
+    /// use engine::run::Task;
+    /// use engine::vocab::Class;
+    ///
+    /// let expert = |expert_id, expert: &str, label: Option<&str>| AssignmentRecord {
+    ///     expert_id,
+    ///     expert: expert.into(),
+    ///     label: label.map(String::from),
+    ///     submitted_at: label.map(|_| "2026-01-01T00:00:00Z".to_owned()),
+    ///     ..Default::default()
+    /// };
+    /// let mut split = ItemRecord::new(1, ReviewKind::JudgeVerdict, "LP-0001");
+    /// split.task = Some(Task::Lca);
+    /// split.assignments = vec![expert(1, "甲", Some("ask")), expert(2, "乙", Some("predict"))];
+    /// let mut open = split.clone();
+    /// open.id = 2;
+    /// open.assignments = vec![expert(1, "甲", None), expert(2, "乙", Some("ask"))];
+    /// let items = [split, open];
+    ///
+    /// let admin = Viewer { id: 9, standing: Standing { role: Role::Admin, adjudicator: false } };
+    /// let board = Dashboard::of(&admin, &items, |_| Some(Class::Tort));
+    /// assert_eq!((board.items, board.items_in_adjudication, board.items_final), (2, 1, 0));
+    /// assert_eq!(board.disagreements, [1]);
+    /// assert_eq!(board.rows[0].n_items, 2);
+    /// assert_eq!((board.progress[0].expert.as_str(), board.progress[0].done), ("乙", 2));
+    ///
+    /// // 甲 has not submitted item 2: their figures leave it out.
+    /// let first = Viewer { id: 1, standing: Standing { role: Role::Expert, adjudicator: false } };
+    /// let board = Dashboard::of(&first, &items, |_| Some(Class::Tort));
+    /// assert_eq!(board.rows[0].n_items, 1);
+    /// assert!(board.disagreements.is_empty());
+    /// ```
+    pub fn of(
+        viewer: &Viewer,
+        items: &[ItemRecord],
+        class_of: impl Fn(&ItemRecord) -> Option<Class>,
+    ) -> Dashboard {
+        let mut reviewed = Vec::new();
+        let (mut items_final, mut items_in_adjudication) = (0, 0);
+        let mut progress: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+        for item in items {
+            match item.status() {
+                ItemStatus::Final => items_final += 1,
+                ItemStatus::Adjudication => items_in_adjudication += 1,
+                ItemStatus::Todo | ItemStatus::Submitted => {}
+            }
+            for a in &item.assignments {
+                let entry = progress.entry(a.expert.clone()).or_default();
+                entry.1 += 1;
+                if a.submitted() {
+                    entry.0 += 1;
+                }
+            }
+            let Some(class) = class_of(item) else {
+                continue;
+            };
+            if !item.counts_for(viewer) {
+                continue;
+            }
+            reviewed.push(ReviewedItem {
+                id: item.id,
+                kind: item.kind,
+                task: item.task,
+                class,
+                assigned: item.assignments.len(),
+                submissions: item
+                    .submissions()
+                    .into_iter()
+                    .map(|s| (s.blind_label, s.blind_proposal))
+                    .collect(),
+                judge_label: item.judge_label.clone(),
+                final_label: item.final_label.clone(),
+            });
+        }
+        Dashboard {
+            rows: dashboard_rows(&reviewed),
+            disagreements: if viewer.may_adjudicate() {
+                disagreements(&reviewed)
+            } else {
+                Vec::new()
+            },
+            progress: progress
+                .into_iter()
+                .map(|(expert, (done, assigned))| ExpertProgress {
+                    expert,
+                    done,
+                    assigned,
+                })
+                .collect(),
+            items: items.len(),
+            items_final,
+            items_in_adjudication,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::accounts::{Role, Standing};
+    use crate::review::{AssignmentRecord, ReviewKind};
+    use crate::run::Task;
+
+    fn viewer(id: i64, role: Role, adjudicator: bool) -> Viewer {
+        Viewer {
+            id,
+            standing: Standing { role, adjudicator },
+        }
+    }
+
+    /// An LCA item whose experts gave these blind labels (and, when they
+    /// revised after the reveal, these current labels).
+    fn item(id: i64, experts: &[(i64, Option<(&str, &str)>)]) -> ItemRecord {
+        let mut item = ItemRecord::new(id, ReviewKind::JudgeVerdict, "LP-0001");
+        item.task = Some(Task::Lca);
+        item.assignments = experts
+            .iter()
+            .map(|&(expert_id, labels)| AssignmentRecord {
+                expert_id,
+                expert: format!("expert-{expert_id}"),
+                blind_label: labels.map(|(blind, _)| blind.to_owned()),
+                label: labels.map(|(_, label)| label.to_owned()),
+                submitted_at: labels.map(|_| "2026-01-01T00:00:00Z".to_owned()),
+                ..Default::default()
+            })
+            .collect();
+        item
+    }
+
+    #[test]
+    fn agreement_counts_the_blind_labels() {
+        // Expert 2 answered `predict` blind, then matched expert 1.
+        let items = [item(
+            1,
+            &[(1, Some(("ask", "ask"))), (2, Some(("predict", "ask")))],
+        )];
+        let admin = viewer(9, Role::Admin, false);
+        let board = Dashboard::of(&admin, &items, |_| Some(Class::Family));
+        assert_eq!(board.rows[0].human_agreement, Some(0.0));
+        assert_eq!(board.disagreements, [1]);
+    }
+
+    #[test]
+    fn a_designated_expert_counts_their_own_items_only_once_submitted() {
+        let items = [
+            item(1, &[(1, Some(("ask", "ask"))), (3, None)]),
+            item(2, &[(1, Some(("ask", "ask"))), (2, Some(("ask", "ask")))]),
+        ];
+        let designated = viewer(3, Role::Expert, true);
+        let board = Dashboard::of(&designated, &items, |_| Some(Class::Family));
+        assert_eq!(board.rows[0].n_items, 1, "item 1 is theirs and unsubmitted");
+        assert!(board.disagreements.is_empty());
+        let progress: Vec<(&str, usize, usize)> = board
+            .progress
+            .iter()
+            .map(|p| (p.expert.as_str(), p.done, p.assigned))
+            .collect();
+        assert_eq!(
+            progress,
+            [("expert-1", 2, 2), ("expert-2", 1, 1), ("expert-3", 0, 1)]
+        );
+    }
+
+    #[test]
+    fn items_without_a_stored_case_count_in_totals_only() {
+        let mut done = item(1, &[(1, Some(("ask", "ask"))), (2, Some(("ask", "ask")))]);
+        done.final_label = Some("ask".into());
+        let items = [done, item(2, &[(1, None)])];
+        let admin = viewer(9, Role::Admin, false);
+        let board = Dashboard::of(&admin, &items, |_| None);
+        assert!(board.rows.is_empty());
+        assert_eq!(
+            (board.items, board.items_final, board.items_in_adjudication),
+            (2, 1, 0)
+        );
+        assert_eq!(board.progress.len(), 2);
+        let expert = viewer(5, Role::Expert, false);
+        let nothing = Dashboard::of(&expert, &items, |_| Some(Class::Family));
+        assert!(nothing.rows.is_empty());
+    }
+}
