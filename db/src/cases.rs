@@ -119,12 +119,10 @@ pub async fn get(db: &Db, dataset_id: i64, case_id: &str) -> Result<CaseWithNeig
 }
 
 /// Every case of `dataset_id`, in dataset order. Parsed once per dataset
-/// version and process, then shared: overview, leaderboard, uploads and
-/// drill-downs all need the whole set.
+/// version and kept in the handle's bounded cache ([`Db`]), keyed by the
+/// version's id and content hash (a version's cases never change): overview,
+/// leaderboard, uploads and drill-downs all need the whole set.
 pub async fn all(db: &Db, dataset_id: i64) -> Result<Arc<Vec<Case>>> {
-    if let Some(cases) = db.cached_cases(dataset_id) {
-        return Ok(cases);
-    }
     let mut conn = db.pool().acquire().await?;
     all_on(&mut conn, db, dataset_id).await
 }
@@ -135,7 +133,13 @@ pub(crate) async fn all_on(
     db: &Db,
     dataset_id: i64,
 ) -> Result<Arc<Vec<Case>>> {
-    if let Some(cases) = db.cached_cases(dataset_id) {
+    let hash: String = sqlx::query_scalar("SELECT content_hash FROM datasets WHERE id = ?")
+        .bind(dataset_id)
+        .fetch_optional(&mut *conn)
+        .await?
+        .ok_or_else(|| DbError::NotFound(format!("no dataset with id {dataset_id}")))?;
+    let key = (dataset_id, hash);
+    if let Some(cases) = db.cached_cases(&key) {
         return Ok(cases);
     }
     let data: Vec<String> =
@@ -144,6 +148,6 @@ pub(crate) async fn all_on(
             .fetch_all(&mut *conn)
             .await?;
     let cases = Arc::new(data.iter().map(|d| parse(d)).collect::<Result<Vec<_>>>()?);
-    db.cache_cases(dataset_id, Arc::clone(&cases));
+    db.cache_cases(key, Arc::clone(&cases));
     Ok(cases)
 }

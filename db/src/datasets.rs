@@ -1,4 +1,6 @@
-//! Dataset versions. An import is one transaction: all cases or none.
+//! Dataset versions. An import is one transaction: all cases or none. The
+//! cases are LexPilot's (`engine::dataset`), so a version is stored as a
+//! `lexpilot` one; other benchmarks' datasets come with their own suites.
 
 use engine::dataset::{to_jsonl, Case};
 use engine::query::search_text;
@@ -19,6 +21,15 @@ pub struct DatasetInfo {
     pub source: String,
     pub case_count: i64,
     pub created_at: String,
+    /// The benchmark whose cases these are ([`engine::benchmark::Benchmark`]).
+    pub benchmark: String,
+}
+
+impl DatasetInfo {
+    /// The benchmark of the version; `None` for a name this build does not know.
+    pub fn benchmark(&self) -> Option<engine::benchmark::Benchmark> {
+        engine::benchmark::Benchmark::parse(&self.benchmark)
+    }
 }
 
 /// What an import did.
@@ -53,7 +64,7 @@ pub fn content_hash(cases: &[Case]) -> String {
 }
 
 pub(crate) const COLUMNS: &str =
-    "id, name, version, content_hash, synthetic, source, case_count, created_at";
+    "id, name, version, content_hash, synthetic, source, case_count, created_at, benchmark";
 
 /// Stores validated `cases` as a dataset version in one transaction: a no-op if
 /// the same content is stored under `src.name`, else the next version.
@@ -94,8 +105,9 @@ pub(crate) async fn import_in(
             .await?;
     let case_count = i64::try_from(cases.len()).unwrap_or(i64::MAX);
     let dataset_id: i64 = sqlx::query_scalar(
-        "INSERT INTO datasets (name, version, content_hash, synthetic, source, case_count, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
+        "INSERT INTO datasets (name, version, content_hash, synthetic, source, case_count,
+                               created_at, benchmark)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
     )
     .bind(src.name)
     .bind(version)
@@ -104,8 +116,10 @@ pub(crate) async fn import_in(
     .bind(src.source)
     .bind(case_count)
     .bind(now())
+    .bind(engine::benchmark::Benchmark::Lexpilot.as_str())
     .fetch_one(&mut *tx)
     .await?;
+    crate::runs::bump_generation(tx).await?;
     for (position, case) in cases.iter().enumerate() {
         let data =
             serde_json::to_string(case).map_err(|e| crate::DbError::Invalid(e.to_string()))?;

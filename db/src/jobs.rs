@@ -369,20 +369,6 @@ pub async fn interrupt_unfinished(db: &Db) -> Result<u64> {
     Ok(done.rows_affected())
 }
 
-/// The run number after the highest stored for `model` on the dataset (1
-/// when it has none), so a job's runs never collide with stored ones.
-pub async fn next_run_number(db: &Db, dataset_id: i64, model: &str) -> Result<u32> {
-    let highest: Option<i64> =
-        sqlx::query_scalar("SELECT MAX(run_number) FROM runs WHERE dataset_id = ? AND model = ?")
-            .bind(dataset_id)
-            .bind(model)
-            .fetch_one(db.pool())
-            .await?;
-    Ok(u32::try_from(highest.unwrap_or(0))
-        .unwrap_or(u32::MAX - 1)
-        .saturating_add(1))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -558,22 +544,5 @@ mod tests {
             assert!(job.status.is_restartable());
         }
         assert_eq!(list_jobs(&db, 10).await.expect("list")[0].id, running.id);
-    }
-
-    #[tokio::test]
-    async fn run_numbers_follow_the_stored_ones() {
-        let (db, dataset_id, _) = db_with_dataset().await;
-        assert_eq!(next_run_number(&db, dataset_id, "M").await.expect("n"), 1);
-        sqlx::query(
-            "INSERT INTO runs (dataset_id, model, run_number, entry_key, items, scores,
-                               unavailable, created_at)
-             VALUES (?, 'M', 3, '{}', '', '{}', 0, 'now')",
-        )
-        .bind(dataset_id)
-        .execute(db.pool())
-        .await
-        .expect("run");
-        assert_eq!(next_run_number(&db, dataset_id, "M").await.expect("n"), 4);
-        assert_eq!(next_run_number(&db, dataset_id, "N").await.expect("n"), 1);
     }
 }

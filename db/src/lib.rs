@@ -25,7 +25,6 @@ pub mod sessions;
 pub mod tokens;
 pub mod users;
 
-use std::collections::HashMap;
 use std::path::Path;
 use std::str::FromStr;
 use std::sync::{Arc, Mutex};
@@ -90,13 +89,24 @@ fn is_busy(e: &sqlx::Error) -> bool {
     }
 }
 
+/// How many dataset versions' parsed cases a handle keeps.
+pub const CASE_CACHE_VERSIONS: usize = 4;
+
+/// A dataset version's id and content hash.
+type CaseKey = (i64, String);
+
+/// The parsed cases of recently read versions, least recently used first.
+type CaseCache = Vec<(CaseKey, Arc<Vec<engine::dataset::Case>>)>;
+
 /// A handle on the database: cheap to clone, one pool per process.
 #[derive(Debug, Clone)]
 pub struct Db {
     pool: SqlitePool,
-    /// The parsed cases of each dataset version read so far. Versions are never
-    /// changed once imported (a change is a new version), so entries never go stale.
-    cases: Arc<Mutex<HashMap<i64, Arc<Vec<engine::dataset::Case>>>>>,
+    /// The parsed cases of the dataset versions read last, by (id, content
+    /// hash). A version never changes once imported (a change is a new
+    /// version), so an entry never goes stale; at most [`CASE_CACHE_VERSIONS`]
+    /// are kept, the least recently used leaving first.
+    cases: Arc<Mutex<CaseCache>>,
     /// Changes committed through this handle (and its clones), for live pages.
     changes: tokio::sync::broadcast::Sender<events::Change>,
 }
@@ -137,13 +147,22 @@ impl Db {
         &self.pool
     }
 
-    fn cached_cases(&self, dataset_id: i64) -> Option<Arc<Vec<engine::dataset::Case>>> {
-        self.cases.lock().ok()?.get(&dataset_id).cloned()
+    fn cached_cases(&self, key: &CaseKey) -> Option<Arc<Vec<engine::dataset::Case>>> {
+        let mut cache = self.cases.lock().ok()?;
+        let at = cache.iter().position(|(k, _)| k == key)?;
+        let hit = cache.remove(at);
+        let cases = Arc::clone(&hit.1);
+        cache.push(hit);
+        Some(cases)
     }
 
-    fn cache_cases(&self, dataset_id: i64, cases: Arc<Vec<engine::dataset::Case>>) {
+    fn cache_cases(&self, key: CaseKey, cases: Arc<Vec<engine::dataset::Case>>) {
         if let Ok(mut cache) = self.cases.lock() {
-            cache.insert(dataset_id, cases);
+            cache.retain(|(k, _)| *k != key);
+            if cache.len() >= CASE_CACHE_VERSIONS {
+                cache.remove(0);
+            }
+            cache.push((key, cases));
         }
     }
 }

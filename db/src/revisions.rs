@@ -2,10 +2,12 @@
 //! revision its author started from: when someone else saved in between, it is
 //! refused and the newer revision is returned, so nothing is overwritten
 //! silently. A saved correction makes the next dataset version (every other
-//! case unchanged) in the same transaction, and carries the stored runs over
-//! to it, re-validated and re-scored against the corrected case; a run the
-//! correction invalidates (say, an LJP prediction for a claim that was
-//! removed) is left on the old version and reported.
+//! case unchanged) in the same transaction, and links the stored runs to it,
+//! re-validated and re-scored against the corrected case by the caller's
+//! [`Rescore`] (scoring is the engine's, never this crate's); a run is stored
+//! once, whatever the number of versions that score it. A run the correction
+//! invalidates (say, an LJP prediction for a claim that was removed) stays
+//! on the old version only, and is reported.
 
 use engine::dataset::{validate_case, Case};
 use serde::{Deserialize, Serialize};
@@ -15,6 +17,11 @@ use sqlx::SqliteConnection;
 use crate::datasets::{DatasetInfo, ImportSource};
 use crate::users::User;
 use crate::{now, Db, DbError, Result};
+
+/// Re-validates and re-scores a stored run (its items, in its benchmark's
+/// stored form) against the cases of a new dataset version: its scores as
+/// JSON, or `None` when it no longer validates.
+pub type Rescore = dyn Fn(&str, &[Case]) -> Option<String> + Send + Sync;
 
 /// One revision of a case.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -120,17 +127,21 @@ pub async fn correct_case(
     base_revision: i64,
     author: &User,
     reason: &str,
+    rescore: &Rescore,
 ) -> Result<CorrectionOutcome> {
     check_correction(corrected, reason)?;
     let mut tx = crate::begin_write(db).await?;
     let saved = match correct_in(
         &mut tx,
         db,
-        dataset_name,
-        corrected,
-        base_revision,
-        author,
-        reason,
+        Correcting {
+            dataset_name,
+            corrected,
+            base_revision,
+            author,
+            reason,
+        },
+        rescore,
     )
     .await?
     {
@@ -209,18 +220,33 @@ pub(crate) async fn newest_version(conn: &mut SqliteConnection, name: &str) -> R
     .ok_or_else(|| DbError::NotFound(format!("no dataset named {name}")))
 }
 
+/// What a correction saves: `corrected` as the next revision of its case in
+/// dataset `dataset_name`, if the case stands at `base_revision`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Correcting<'a> {
+    pub dataset_name: &'a str,
+    pub corrected: &'a Case,
+    pub base_revision: i64,
+    pub author: &'a User,
+    pub reason: &'a str,
+}
+
 /// The correction written on `tx`, which must hold the write lock from its
 /// start ([`crate::begin_write`]) so that what it reads cannot change before
 /// it commits. [`check_correction`] first.
 pub(crate) async fn correct_in(
     tx: &mut SqliteConnection,
     db: &Db,
-    dataset_name: &str,
-    corrected: &Case,
-    base_revision: i64,
-    author: &User,
-    reason: &str,
+    correcting: Correcting<'_>,
+    rescore: &Rescore,
 ) -> Result<Prepared> {
+    let Correcting {
+        dataset_name,
+        corrected,
+        base_revision,
+        author,
+        reason,
+    } = correcting;
     let dataset = newest_version(tx, dataset_name).await?;
     let cases = crate::cases::all_on(tx, db, dataset.id).await?;
     let Some(position) = cases.iter().position(|c| c.case_id == corrected.case_id) else {
@@ -283,7 +309,8 @@ pub(crate) async fn correct_in(
         new_version,
     )
     .await?;
-    let (runs_carried, runs_dropped) = carry_runs(tx, dataset.id, new_id, &next_cases).await?;
+    let (runs_carried, runs_dropped) =
+        link_runs(tx, dataset.id, new_id, &next_cases, rescore).await?;
     Ok(Prepared::Saved(Saved {
         revision: current + 1,
         dataset_id: new_id,
@@ -326,59 +353,27 @@ async fn insert_revision(
     Ok(())
 }
 
-/// Copies the runs of dataset `from` to `to`, each re-parsed against `cases`
-/// (the new version's) and re-scored; a run that no longer parses stays behind.
-async fn carry_runs(
+/// Links the runs scored on version `from` to version `to`, each re-scored
+/// by `rescore` against `cases` (the new version's); a run that no longer
+/// validates stays on `from` only and is named in the second value.
+async fn link_runs(
     tx: &mut SqliteConnection,
     from: i64,
     to: i64,
     cases: &[Case],
+    rescore: &Rescore,
 ) -> Result<(usize, Vec<String>)> {
-    type Row = (
-        String,
-        i64,
-        Option<String>,
-        String,
-        String,
-        i64,
-        Option<i64>,
-        String,
-    );
-    let rows: Vec<Row> = sqlx::query_as(
-        "SELECT model, run_number, family, entry_key, items, unavailable, uploaded_by, created_at
-         FROM runs WHERE dataset_id = ? ORDER BY id",
-    )
-    .bind(from)
-    .fetch_all(&mut *tx)
-    .await?;
-    let mut carried = 0;
+    let mut linked = 0;
     let mut dropped = Vec::new();
-    for (model, run_number, family, entry_key, items, unavailable, uploaded_by, created_at) in rows
-    {
-        let Ok(run) = engine::run::parse_run(&items, cases) else {
-            dropped.push(format!("{model} run {run_number}"));
-            continue;
-        };
-        let scores = engine::score::score_run(&run, cases);
-        let scores = serde_json::to_string(&scores).map_err(|e| DbError::Invalid(e.to_string()))?;
-        sqlx::query(
-            "INSERT INTO runs (dataset_id, model, run_number, family, entry_key, items, scores,
-                               unavailable, uploaded_by, created_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        )
-        .bind(to)
-        .bind(&model)
-        .bind(run_number)
-        .bind(family)
-        .bind(entry_key)
-        .bind(items)
-        .bind(scores)
-        .bind(unavailable)
-        .bind(uploaded_by)
-        .bind(created_at)
-        .execute(&mut *tx)
-        .await?;
-        carried += 1;
+    for run in crate::runs::all_items_on(tx, from).await? {
+        match rescore(&run.items, cases) {
+            Some(scores) => {
+                crate::runs::link(tx, run.id, to, &run.model, run.run_number, &scores).await?;
+                linked += 1;
+            }
+            None => dropped.push(format!("{} run {}", run.model, run.run_number)),
+        }
     }
-    Ok((carried, dropped))
+    crate::runs::bump_generation(tx).await?;
+    Ok((linked, dropped))
 }

@@ -1,10 +1,21 @@
-//! Stored runs. A store is one transaction; a second run with the same model
-//! and run number on the same dataset is refused unless replacement is asked
-//! for explicitly.
+//! Stored runs, for every benchmark alike. A run is stored once, in the
+//! form its benchmark keeps ([`engine::benchmark::Suite::to_stored`]), on
+//! the dataset version it was validated against; its scores are kept per
+//! version it is scored on (`run_scores`). A case correction makes a new
+//! version and links the runs that still validate, re-scored, without
+//! copying them ([`crate::revisions`]).
+//!
+//! A store is one transaction that takes the write lock first: every run of
+//! the batch, or none. A second run with the same model and run number on a
+//! version is refused (`Conflict`) unless replacement is asked for. Every
+//! write bumps the generation ([`generation`]) inside its transaction, so
+//! that figures cached against it can never outlive what they came from.
+//! Scoring never happens here: the caller brings the scores.
 
-use engine::run::{EntryKey, Run};
-use engine::score::RunScores;
+use engine::benchmark::{RunMeta, Suite};
+use engine::run::EntryKey;
 use serde::{Deserialize, Serialize};
+use sqlx::SqliteConnection;
 
 use crate::{now, Db, DbError, Result};
 
@@ -27,23 +38,39 @@ pub enum OnDuplicate {
     Replace,
 }
 
+/// A validated, scored run to store.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewRun {
+    pub meta: RunMeta,
+    /// The run in its benchmark's stored form.
+    pub items: String,
+    /// Its scores on the version it is stored on, as JSON.
+    pub scores: String,
+}
+
+impl NewRun {
+    /// `run` of benchmark `S` with the `scores` its engine gave it.
+    pub fn of<S: Suite>(run: &S::Run, scores: &S::Scores) -> Result<NewRun> {
+        Ok(NewRun {
+            meta: S::meta(run),
+            items: S::to_stored(run),
+            scores: json(scores)?,
+        })
+    }
+}
+
 fn json<T: Serialize>(value: &T) -> Result<String> {
     serde_json::to_string(value).map_err(|e| DbError::Invalid(e.to_string()))
 }
 
-/// Stores `run` (validated against dataset `dataset_id`) with its scores.
-pub async fn store(
-    db: &Db,
-    dataset_id: i64,
-    run: &Run,
-    scores: &RunScores,
-    uploaded_by: Option<i64>,
-    on_duplicate: OnDuplicate,
-) -> Result<RunInfo> {
-    let mut stored = store_all(db, dataset_id, &[(run, scores)], uploaded_by, on_duplicate).await?;
-    stored
-        .pop()
-        .ok_or_else(|| DbError::Corrupt("a store returned no run".into()))
+fn corrupt(e: serde_json::Error) -> DbError {
+    DbError::Corrupt(format!("stored run: {e}"))
+}
+
+fn duplicate(model: &str, run: impl std::fmt::Display) -> DbError {
+    DbError::Conflict(format!(
+        "model {model} run {run} is already stored; upload it with replacement to overwrite it"
+    ))
 }
 
 /// Stores several runs in one transaction: all of them, or none when any is
@@ -52,77 +79,78 @@ pub async fn store(
 pub async fn store_all(
     db: &Db,
     dataset_id: i64,
-    runs: &[(&Run, &RunScores)],
+    runs: &[NewRun],
     uploaded_by: Option<i64>,
     on_duplicate: OnDuplicate,
 ) -> Result<Vec<RunInfo>> {
     let mut tx = crate::begin_write(db).await?;
     let mut stored: Vec<RunInfo> = Vec::with_capacity(runs.len());
-    for (run, scores) in runs {
-        let header = &run.header;
+    for run in runs {
+        let meta = &run.meta;
+        let run_number = i64::from(meta.run);
         if stored
             .iter()
-            .any(|r| r.model == header.model && r.run_number == i64::from(header.run))
+            .any(|r| r.model == meta.model && r.run_number == run_number)
         {
             return Err(DbError::Conflict(format!(
                 "model {} run {} is given twice",
-                header.model, header.run
+                meta.model, meta.run
             )));
         }
         let existing: Option<i64> = sqlx::query_scalar(
-            "SELECT id FROM runs WHERE dataset_id = ? AND model = ? AND run_number = ?",
+            "SELECT run_id FROM run_scores WHERE dataset_id = ? AND model = ? AND run_number = ?",
         )
         .bind(dataset_id)
-        .bind(&header.model)
-        .bind(i64::from(header.run))
+        .bind(&meta.model)
+        .bind(run_number)
         .fetch_optional(&mut *tx)
         .await?;
-        if let Some(id) = existing {
+        if let Some(old) = existing {
             if on_duplicate == OnDuplicate::Refuse {
-                return Err(DbError::Conflict(format!(
-                    "model {} run {} is already stored; upload it with replacement to overwrite it",
-                    header.model, header.run
-                )));
+                return Err(duplicate(&meta.model, meta.run));
             }
-            sqlx::query("DELETE FROM runs WHERE id = ?")
-                .bind(id)
-                .execute(&mut *tx)
-                .await?;
+            unlink(&mut tx, old, dataset_id).await?;
         }
-        let unavailable = i64::try_from(run.unavailable().total()).unwrap_or(i64::MAX);
-        let created_at = header.created_at.clone().unwrap_or_else(now);
+        let unavailable = i64::try_from(meta.unavailable).unwrap_or(i64::MAX);
+        let created_at = meta.created_at.clone().unwrap_or_else(now);
         let id: i64 = sqlx::query_scalar(
-            "INSERT INTO runs (dataset_id, model, run_number, family, entry_key, items, scores,
+            "INSERT INTO runs (dataset_id, benchmark, model, run_number, family, entry_key, items,
                                unavailable, uploaded_by, created_at)
              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
         )
         .bind(dataset_id)
-        .bind(&header.model)
-        .bind(i64::from(header.run))
-        .bind(header.family.map(|f| f.as_str()))
-        .bind(json(&header.entry_key())?)
-        .bind(run.to_jsonl())
-        .bind(json(scores)?)
+        .bind(meta.benchmark.as_str())
+        .bind(&meta.model)
+        .bind(run_number)
+        .bind(&meta.family)
+        .bind(json(&meta.entry_key)?)
+        .bind(&run.items)
         .bind(unavailable)
         .bind(uploaded_by)
         .bind(&created_at)
         .fetch_one(&mut *tx)
         .await
-        .map_err(|e| match &e {
-            sqlx::Error::Database(d) if d.is_unique_violation() => DbError::Conflict(format!(
-                "model {} run {} is already stored; upload it with replacement to overwrite it",
-                header.model, header.run
-            )),
-            _ => DbError::from(e),
-        })?;
+        .map_err(|e| unique_as_duplicate(e, &meta.model, meta.run))?;
+        link(
+            &mut tx,
+            id,
+            dataset_id,
+            &meta.model,
+            run_number,
+            &run.scores,
+        )
+        .await?;
         stored.push(RunInfo {
             id,
-            model: header.model.clone(),
-            run_number: i64::from(header.run),
-            family: header.family.map(|f| f.as_str().to_owned()),
+            model: meta.model.clone(),
+            run_number,
+            family: meta.family.clone(),
             unavailable,
             created_at,
         });
+    }
+    if !stored.is_empty() {
+        bump_generation(&mut tx).await?;
     }
     tx.commit().await?;
     if !stored.is_empty() {
@@ -134,10 +162,81 @@ pub async fn store_all(
     Ok(stored)
 }
 
-/// Whether `model` run `run_number` is stored for the dataset.
+/// A unique-key violation of a run store (a race the lock did not cover) as
+/// the duplicate it is.
+fn unique_as_duplicate(e: sqlx::Error, model: &str, run: u32) -> DbError {
+    match &e {
+        sqlx::Error::Database(d) if d.is_unique_violation() => duplicate(model, run),
+        _ => DbError::from(e),
+    }
+}
+
+/// Scores run `run_id` on dataset version `dataset_id`.
+pub(crate) async fn link(
+    conn: &mut SqliteConnection,
+    run_id: i64,
+    dataset_id: i64,
+    model: &str,
+    run_number: i64,
+    scores: &str,
+) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO run_scores (run_id, dataset_id, model, run_number, scores)
+         VALUES (?, ?, ?, ?, ?)",
+    )
+    .bind(run_id)
+    .bind(dataset_id)
+    .bind(model)
+    .bind(run_number)
+    .bind(scores)
+    .execute(&mut *conn)
+    .await
+    .map_err(|e| unique_as_duplicate(e, model, u32::try_from(run_number).unwrap_or(u32::MAX)))?;
+    Ok(())
+}
+
+/// Takes run `run_id` off version `dataset_id`, and deletes it when no
+/// version scores it any more (its review items go with it).
+async fn unlink(conn: &mut SqliteConnection, run_id: i64, dataset_id: i64) -> Result<()> {
+    sqlx::query("DELETE FROM run_scores WHERE run_id = ? AND dataset_id = ?")
+        .bind(run_id)
+        .bind(dataset_id)
+        .execute(&mut *conn)
+        .await?;
+    sqlx::query(
+        "DELETE FROM runs WHERE id = ? AND NOT EXISTS (SELECT 1 FROM run_scores WHERE run_id = ?)",
+    )
+    .bind(run_id)
+    .bind(run_id)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+/// Bumps the generation, inside the transaction that changes what figures
+/// are derived from.
+pub(crate) async fn bump_generation(conn: &mut SqliteConnection) -> Result<()> {
+    sqlx::query("UPDATE generation SET value = value + 1 WHERE id = 1")
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
+/// A number that every transaction changing stored runs, their scores or
+/// the dataset versions bumps as it commits: figures derived from them can
+/// be cached against it, also across servers sharing the database.
+pub async fn generation(db: &Db) -> Result<i64> {
+    Ok(
+        sqlx::query_scalar("SELECT value FROM generation WHERE id = 1")
+            .fetch_one(db.pool())
+            .await?,
+    )
+}
+
+/// Whether `model` run `run_number` is scored on the dataset version.
 pub async fn exists(db: &Db, dataset_id: i64, model: &str, run_number: u32) -> Result<bool> {
     let n: i64 = sqlx::query_scalar(
-        "SELECT COUNT(*) FROM runs WHERE dataset_id = ? AND model = ? AND run_number = ?",
+        "SELECT COUNT(*) FROM run_scores WHERE dataset_id = ? AND model = ? AND run_number = ?",
     )
     .bind(dataset_id)
     .bind(model)
@@ -147,11 +246,37 @@ pub async fn exists(db: &Db, dataset_id: i64, model: &str, run_number: u32) -> R
     Ok(n > 0)
 }
 
-/// The runs of a dataset in upload order.
+/// How many runs the dataset version scores.
+pub async fn count(db: &Db, dataset_id: i64) -> Result<i64> {
+    Ok(
+        sqlx::query_scalar("SELECT COUNT(*) FROM run_scores WHERE dataset_id = ?")
+            .bind(dataset_id)
+            .fetch_one(db.pool())
+            .await?,
+    )
+}
+
+/// The run number after the highest stored for `model` on the dataset
+/// version (1 when it has none).
+pub async fn next_run_number(db: &Db, dataset_id: i64, model: &str) -> Result<u32> {
+    let highest: Option<i64> = sqlx::query_scalar(
+        "SELECT MAX(run_number) FROM run_scores WHERE dataset_id = ? AND model = ?",
+    )
+    .bind(dataset_id)
+    .bind(model)
+    .fetch_one(db.pool())
+    .await?;
+    Ok(u32::try_from(highest.unwrap_or(0))
+        .unwrap_or(u32::MAX - 1)
+        .saturating_add(1))
+}
+
+/// The runs scored on a dataset version in upload order.
 pub async fn list(db: &Db, dataset_id: i64) -> Result<Vec<RunInfo>> {
     let rows: Vec<(i64, String, i64, Option<String>, i64, String)> = sqlx::query_as(
-        "SELECT id, model, run_number, family, unavailable, created_at FROM runs
-         WHERE dataset_id = ? ORDER BY id",
+        "SELECT r.id, r.model, r.run_number, r.family, r.unavailable, r.created_at
+         FROM run_scores s JOIN runs r ON r.id = s.run_id
+         WHERE s.dataset_id = ? ORDER BY r.id",
     )
     .bind(dataset_id)
     .fetch_all(db.pool())
@@ -171,39 +296,72 @@ pub async fn list(db: &Db, dataset_id: i64) -> Result<Vec<RunInfo>> {
         .collect())
 }
 
-/// Every run's entry key and scores, in upload order: what the leaderboard summarises.
-pub async fn scores(db: &Db, dataset_id: i64) -> Result<Vec<(EntryKey, RunScores)>> {
-    let rows: Vec<(String, String)> =
-        sqlx::query_as("SELECT entry_key, scores FROM runs WHERE dataset_id = ? ORDER BY id")
-            .bind(dataset_id)
-            .fetch_all(db.pool())
-            .await?;
+/// The kept scores of one run on a version, with its entry key.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredScores {
+    pub run_id: i64,
+    pub entry_key: EntryKey,
+    /// The benchmark's scores of the run, as JSON.
+    pub scores: String,
+}
+
+/// Every run's entry key and scores on a dataset version, in upload order:
+/// what the leaderboard summarises.
+pub async fn scores(db: &Db, dataset_id: i64) -> Result<Vec<StoredScores>> {
+    let rows: Vec<(i64, String, String)> = sqlx::query_as(
+        "SELECT r.id, r.entry_key, s.scores FROM run_scores s JOIN runs r ON r.id = s.run_id
+         WHERE s.dataset_id = ? ORDER BY r.id",
+    )
+    .bind(dataset_id)
+    .fetch_all(db.pool())
+    .await?;
     rows.into_iter()
-        .map(|(key, scores)| {
-            let corrupt = |e: serde_json::Error| DbError::Corrupt(format!("stored run: {e}"));
-            Ok((
-                serde_json::from_str(&key).map_err(corrupt)?,
-                serde_json::from_str(&scores).map_err(corrupt)?,
-            ))
+        .map(|(run_id, key, scores)| {
+            Ok(StoredScores {
+                run_id,
+                entry_key: serde_json::from_str(&key).map_err(corrupt)?,
+                scores,
+            })
         })
         .collect()
 }
 
-/// One stored run of an entry: its entry key and the run as stored (a run
-/// file, which `engine::run::parse_run` reads against the dataset's cases).
+/// One stored run with its entry key and items (in its benchmark's stored
+/// form, which `Suite::read_stored` reads back).
 #[derive(Debug, Clone, PartialEq)]
 pub struct StoredRun {
+    pub id: i64,
+    pub model: String,
+    pub run_number: i64,
     pub entry_key: EntryKey,
     pub items: String,
 }
 
-/// The runs of `model` on a dataset, by run number: what a leaderboard row's
-/// drill-down shows. Empty when the model has no run there.
+const STORED_RUN: &str = "SELECT r.id, r.model, r.run_number, r.entry_key, r.items
+     FROM run_scores s JOIN runs r ON r.id = s.run_id";
+
+type StoredRow = (i64, String, i64, String, String);
+
+fn stored_runs(rows: Vec<StoredRow>) -> Result<Vec<StoredRun>> {
+    rows.into_iter()
+        .map(|(id, model, run_number, key, items)| {
+            Ok(StoredRun {
+                id,
+                model,
+                run_number,
+                entry_key: serde_json::from_str(&key).map_err(corrupt)?,
+                items,
+            })
+        })
+        .collect()
+}
+
+/// The runs of `model` on a dataset version, by run number: what a
+/// leaderboard row's drill-down shows. Empty when the model has no run there.
 pub async fn entry_runs(db: &Db, dataset_id: i64, model: &str) -> Result<Vec<StoredRun>> {
-    let rows: Vec<(String, String)> = sqlx::query_as(
-        "SELECT entry_key, items FROM runs
-         WHERE dataset_id = ? AND model = ? ORDER BY run_number, id",
-    )
+    let rows: Vec<StoredRow> = sqlx::query_as(&format!(
+        "{STORED_RUN} WHERE s.dataset_id = ? AND s.model = ? ORDER BY r.run_number, r.id"
+    ))
     .bind(dataset_id)
     .bind(model)
     .fetch_all(db.pool())
@@ -211,49 +369,30 @@ pub async fn entry_runs(db: &Db, dataset_id: i64, model: &str) -> Result<Vec<Sto
     stored_runs(rows)
 }
 
-fn stored_runs(rows: Vec<(String, String)>) -> Result<Vec<StoredRun>> {
-    rows.into_iter()
-        .map(|(key, items)| {
-            Ok(StoredRun {
-                entry_key: serde_json::from_str(&key)
-                    .map_err(|e| DbError::Corrupt(format!("stored run: {e}")))?,
-                items,
-            })
-        })
-        .collect()
-}
-
-/// How many runs a dataset has.
-pub async fn count(db: &Db, dataset_id: i64) -> Result<i64> {
-    Ok(
-        sqlx::query_scalar("SELECT COUNT(*) FROM runs WHERE dataset_id = ?")
-            .bind(dataset_id)
-            .fetch_one(db.pool())
-            .await?,
-    )
-}
-
-/// Every stored run of a dataset with its entry key, in upload order (the
-/// order [`scores`] gives, so entries group the same way).
+/// Every run scored on a dataset version with its items, in upload order
+/// (the order [`scores`] gives, so entries group the same way).
 pub async fn all_items(db: &Db, dataset_id: i64) -> Result<Vec<StoredRun>> {
-    let rows: Vec<(String, String)> =
-        sqlx::query_as("SELECT entry_key, items FROM runs WHERE dataset_id = ? ORDER BY id")
-            .bind(dataset_id)
-            .fetch_all(db.pool())
-            .await?;
+    let rows: Vec<StoredRow> = sqlx::query_as(&format!(
+        "{STORED_RUN} WHERE s.dataset_id = ? ORDER BY r.id"
+    ))
+    .bind(dataset_id)
+    .fetch_all(db.pool())
+    .await?;
     stored_runs(rows)
 }
 
-/// A value that changes whenever a dataset's stored runs change (the number
-/// of runs and the newest id; a replacement is a new id), so that figures
-/// derived from the runs can be cached against it.
-pub async fn generation(db: &Db, dataset_id: i64) -> Result<(i64, i64)> {
-    Ok(
-        sqlx::query_as("SELECT COUNT(*), COALESCE(MAX(id), 0) FROM runs WHERE dataset_id = ?")
-            .bind(dataset_id)
-            .fetch_one(db.pool())
-            .await?,
-    )
+/// [`all_items`] on a connection inside a transaction.
+pub(crate) async fn all_items_on(
+    conn: &mut SqliteConnection,
+    dataset_id: i64,
+) -> Result<Vec<StoredRun>> {
+    let rows: Vec<StoredRow> = sqlx::query_as(&format!(
+        "{STORED_RUN} WHERE s.dataset_id = ? ORDER BY r.id"
+    ))
+    .bind(dataset_id)
+    .fetch_all(&mut *conn)
+    .await?;
+    stored_runs(rows)
 }
 
 /// One stored run of a model, with its entry key and kept scores.
@@ -261,12 +400,13 @@ pub async fn generation(db: &Db, dataset_id: i64) -> Result<(i64, i64)> {
 pub struct ModelRun {
     pub info: RunInfo,
     pub entry_key: EntryKey,
-    pub scores: RunScores,
+    /// The benchmark's scores of the run on the version, as JSON.
+    pub scores: String,
     /// The account that uploaded it, when known.
     pub uploaded_by: Option<String>,
 }
 
-/// The runs of `model` on a dataset, by run number.
+/// The runs of `model` on a dataset version, by run number.
 pub async fn model_runs(db: &Db, dataset_id: i64, model: &str) -> Result<Vec<ModelRun>> {
     type Row = (
         i64,
@@ -281,15 +421,15 @@ pub async fn model_runs(db: &Db, dataset_id: i64, model: &str) -> Result<Vec<Mod
     );
     let rows: Vec<Row> = sqlx::query_as(
         "SELECT r.id, r.model, r.run_number, r.family, r.unavailable, r.created_at,
-                r.entry_key, r.scores, u.name
-         FROM runs r LEFT JOIN users u ON u.id = r.uploaded_by
-         WHERE r.dataset_id = ? AND r.model = ? ORDER BY r.run_number, r.id",
+                r.entry_key, s.scores, u.name
+         FROM run_scores s JOIN runs r ON r.id = s.run_id
+         LEFT JOIN users u ON u.id = r.uploaded_by
+         WHERE s.dataset_id = ? AND s.model = ? ORDER BY r.run_number, r.id",
     )
     .bind(dataset_id)
     .bind(model)
     .fetch_all(db.pool())
     .await?;
-    let corrupt = |e: serde_json::Error| DbError::Corrupt(format!("stored run: {e}"));
     rows.into_iter()
         .map(
             |(id, model, run_number, family, unavailable, created_at, key, scores, by)| {
@@ -303,10 +443,72 @@ pub async fn model_runs(db: &Db, dataset_id: i64, model: &str) -> Result<Vec<Mod
                         created_at,
                     },
                     entry_key: serde_json::from_str(&key).map_err(corrupt)?,
-                    scores: serde_json::from_str(&scores).map_err(corrupt)?,
+                    scores,
                     uploaded_by: by,
                 })
             },
         )
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use engine::benchmark::{LexPilot, Suite};
+
+    use super::*;
+    use crate::datasets::{import, ImportSource};
+
+    async fn dataset(db: &Db) -> (i64, Vec<engine::dataset::Case>) {
+        let cases = LexPilot::parse_dataset(&engine::synthetic::dataset_file(1)).expect("cases");
+        let src = ImportSource {
+            name: "d",
+            source: "test",
+            synthetic: true,
+        };
+        let id = import(db, src, &cases).await.expect("import").dataset().id;
+        (id, cases)
+    }
+
+    fn new_run(cases: &[engine::dataset::Case], model: u32, run: u32) -> NewRun {
+        let text = engine::synthetic::run_file(cases, model, run, 2);
+        let parsed = LexPilot::parse_run(text.as_bytes(), cases).expect("a valid run");
+        NewRun::of::<LexPilot>(&parsed, &LexPilot::score(&parsed, cases)).expect("new run")
+    }
+
+    #[tokio::test]
+    async fn run_numbers_follow_the_stored_ones_and_every_store_bumps_the_generation() {
+        let db = Db::open_in_memory().await.expect("db");
+        let (id, cases) = dataset(&db).await;
+        let model = new_run(&cases, 0, 3).meta.model;
+        assert_eq!(next_run_number(&db, id, &model).await.expect("n"), 1);
+        let before = generation(&db).await.expect("generation");
+        store_all(&db, id, &[new_run(&cases, 0, 3)], None, OnDuplicate::Refuse)
+            .await
+            .expect("stored");
+        let after = generation(&db).await.expect("generation");
+        assert!(after > before);
+        assert_eq!(next_run_number(&db, id, &model).await.expect("n"), 4);
+        assert_eq!(next_run_number(&db, id, "N").await.expect("n"), 1);
+
+        // A refused duplicate changes nothing, the generation included.
+        let again = store_all(&db, id, &[new_run(&cases, 0, 3)], None, OnDuplicate::Refuse).await;
+        assert!(matches!(again, Err(DbError::Conflict(_))), "{again:?}");
+        assert_eq!(generation(&db).await.expect("generation"), after);
+        // A replacement is a new run in the old one's place. SQLite may give
+        // it the old one's id (the newest row was deleted), so the count and
+        // the newest id cannot tell that anything changed; the generation can.
+        let old = list(&db, id).await.expect("list")[0].id;
+        store_all(
+            &db,
+            id,
+            &[new_run(&cases, 0, 3)],
+            None,
+            OnDuplicate::Replace,
+        )
+        .await
+        .expect("replaced");
+        let runs = list(&db, id).await.expect("list");
+        assert_eq!((runs.len(), runs[0].id), (1, old));
+        assert!(generation(&db).await.expect("generation") > after);
+    }
 }

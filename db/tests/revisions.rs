@@ -3,10 +3,11 @@
 //! refused with the newer one; nothing is half-stored.
 
 use db::datasets::ImportSource;
-use db::revisions::{correct_case, history, CorrectionOutcome};
-use db::runs::OnDuplicate;
+use db::revisions::{history, CorrectionOutcome, Rescore};
+use db::runs::{NewRun, OnDuplicate};
 use db::Db;
 use engine::accounts::Role;
+use engine::benchmark::{LexPilot, Suite};
 use engine::dataset::{parse_dataset, Case};
 use engine::vocab::Verdict;
 
@@ -34,13 +35,34 @@ async fn fixture() -> (
         .clone();
     let run = engine::run::parse_run(RUN, &cases).expect("run");
     let scores = engine::score::score_run(&run, &cases);
-    db::runs::store(&db, dataset.id, &run, &scores, None, OnDuplicate::Refuse)
+    let new = NewRun::of::<LexPilot>(&run, &scores).expect("a run to store");
+    db::runs::store_all(&db, dataset.id, &[new], None, OnDuplicate::Refuse)
         .await
         .expect("store");
     let admin = db::users::create(&db, "admin", Role::Admin, "a-long-password")
         .await
         .expect("user");
     (db, dir, dataset, admin)
+}
+
+/// Re-scores runs on a corrected version as the runtime does for LexPilot.
+fn rescore() -> &'static Rescore {
+    &|items, cases| {
+        let run = LexPilot::parse_run(items.as_bytes(), cases).ok()?;
+        serde_json::to_string(&LexPilot::score(&run, cases)).ok()
+    }
+}
+
+/// [`db::revisions::correct_case`] with the LexPilot re-scoring.
+async fn correct_case(
+    db: &Db,
+    dataset_name: &str,
+    corrected: &Case,
+    base: i64,
+    author: &db::users::User,
+    reason: &str,
+) -> db::Result<CorrectionOutcome> {
+    db::revisions::correct_case(db, dataset_name, corrected, base, author, reason, rescore()).await
 }
 
 async fn case(db: &Db, dataset_id: i64, id: &str) -> Case {
@@ -102,9 +124,16 @@ async fn a_correction_is_a_new_version_with_the_runs_rescored() {
     let expected = engine::score::score_run(&run, &cases);
     let stored = db::runs::scores(&db, v2.id).await.expect("scores");
     assert_eq!(stored.len(), 1);
-    assert_eq!(stored[0].1, expected);
+    let scores = |s: &db::runs::StoredScores| -> engine::score::RunScores {
+        serde_json::from_str(&s.scores).expect("scores")
+    };
+    assert_eq!(scores(&stored[0]), expected);
     let before = db::runs::scores(&db, v1.id).await.expect("scores");
-    assert_ne!(before[0].1.ljp, expected.ljp, "the LJP scores moved");
+    assert_ne!(scores(&before[0]).ljp, expected.ljp, "the LJP scores moved");
+    // One run, scored on both versions: its items are stored once.
+    assert_eq!(stored[0].run_id, before[0].run_id);
+    assert_eq!(rows(&db, "runs").await, 1);
+    assert_eq!(rows(&db, "run_scores").await, 2);
 
     let revisions = history(&db, "demo", "DEMO-0001").await.expect("history");
     assert_eq!(revisions.len(), 2);

@@ -3,6 +3,9 @@
 //! Pure Rust: plain types and functions over slices. No axum, leptos, sqlx or
 //! tokio may be used here; everything that decides a number lives in this crate.
 //!
+//! - [`benchmark`]: which benchmark a dataset or run belongs to, and the one
+//!   interface (`Suite`) every benchmark's rules sit behind; LexPilot's is
+//!   the modules below.
 //! - [`accounts`]: account roles and the permission each grants.
 //! - [`vocab`]: the fixed vocabularies of `docs/formats.md` §1 and the 36 causes
 //!   of action with their classes (LexPilot paper, Table 10).
@@ -36,6 +39,7 @@
 
 pub mod accounts;
 pub mod agreement;
+pub mod benchmark;
 pub mod dataset;
 pub mod drilldown;
 pub mod jobs;

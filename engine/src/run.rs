@@ -14,7 +14,9 @@
 //!
 //! Every rule of §3 rejects the file, with the line and the field at fault:
 //!
-//! - The first non-blank line is the header (`"kind": "run"`); `model` is a
+//! - The first non-blank line is the header (`"kind": "run"`). Its
+//!   `benchmark`, when given, is `lexpilot` (a run of another
+//!   [`crate::benchmark::Benchmark`] is refused naming the field); `model` is a
 //!   name ([`crate::names`]: not blank, at most 200 characters, no control
 //!   characters; so are `judge` and `user_model` when given), `run` a whole number of at least 1, `family` one of
 //!   [`Family`] or null; `dataset`, `judge`, `user_model` and `created_at` are
@@ -48,6 +50,7 @@ use std::io::BufRead;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use crate::benchmark::Benchmark;
 pub use crate::dataset::MAX_ERRORS;
 use crate::dataset::{Case, DatasetError, DatasetErrors, Turn};
 use crate::jsonl::{
@@ -381,6 +384,59 @@ impl Run {
         self.dcg.iter().for_each(|i| push_line(&mut out, "dcg", i));
         self.ljp.iter().for_each(|i| push_line(&mut out, "ljp", i));
         out
+    }
+}
+
+/// One line of a run file as [`Run::to_jsonl`] writes it.
+#[derive(Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+enum StoredLine {
+    Run(RunHeader),
+    Lca(LcaItem),
+    Dcg(DcgItem),
+    Ljp(LjpItem),
+}
+
+impl Run {
+    /// Reads back what [`Run::to_jsonl`] wrote, trusting it: each line is
+    /// deserialised straight into its type, with none of [`parse_run`]'s
+    /// checks against the dataset (the run was validated when it was
+    /// written). For runs kept by the workbench itself, never for files from
+    /// outside.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use engine::run::{parse_run, Run};
+    ///
+    /// let dataset = engine::dataset::parse_dataset(&engine::synthetic::dataset_file(1)).unwrap();
+    /// let run = parse_run(&engine::synthetic::run_file(&dataset, 0, 1, 1), &dataset).unwrap();
+    /// assert_eq!(Run::from_stored_jsonl(&run.to_jsonl()).unwrap(), run);
+    /// assert!(Run::from_stored_jsonl("{\"kind\": \"lca\"}").is_err());
+    /// ```
+    pub fn from_stored_jsonl(text: &str) -> Result<Run, String> {
+        let mut header = None;
+        let (mut lca, mut dcg, mut ljp) = (Vec::new(), Vec::new(), Vec::new());
+        for (n, line) in text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+        {
+            match serde_json::from_str(line)
+                .map_err(|e| format!("stored run, line {}: {e}", n + 1))?
+            {
+                StoredLine::Run(h) => header = Some(h),
+                StoredLine::Lca(item) => lca.push(item),
+                StoredLine::Dcg(item) => dcg.push(item),
+                StoredLine::Ljp(item) => ljp.push(item),
+            }
+        }
+        Ok(Run {
+            header: header.ok_or("stored run without a header")?,
+            lca,
+            dcg,
+            ljp,
+        })
     }
 }
 
@@ -907,8 +963,9 @@ impl LineReader {
     }
 
     fn header(&mut self, obj: &Map<String, Value>) -> Option<RunHeader> {
-        const KNOWN: [&str; 8] = [
+        const KNOWN: [&str; 9] = [
             "kind",
+            "benchmark",
             "model",
             "family",
             "run",
@@ -917,6 +974,19 @@ impl LineReader {
             "user_model",
             "created_at",
         ];
+        let benchmark = self.optional(obj, "", "benchmark", Self::vocab::<Benchmark>);
+        if let Some(Some(other)) = benchmark.filter(|b| *b != Some(Benchmark::Lexpilot)) {
+            self.fail(
+                "benchmark",
+                format!(
+                    "this is a {} run (\"benchmark\": \"{}\"), but the dataset is a LexPilot \
+                     dataset; store it on a {} dataset",
+                    other.label_en(),
+                    other.as_str(),
+                    other.label_en()
+                ),
+            );
+        }
         let model = self.required(obj, "", "model", Self::string);
         if let Some(model) = &model {
             self.check_name("model", model);

@@ -325,6 +325,49 @@ fn family_is_a_known_family() {
 }
 
 #[test]
+fn the_benchmark_is_lexpilot_when_given_and_another_benchmark_is_refused() {
+    let dataset = tiny_dataset();
+    let explicit = valid().set(1, "/benchmark", json!("lexpilot"));
+    let run = parse_run(&explicit.text(), &dataset).unwrap_or_else(|e| panic!("{e}"));
+    assert!(run.header.extra.is_empty(), "benchmark is no extra key");
+    assert_eq!(
+        run.header.entry_key(),
+        parse_run(&valid().text(), &dataset)
+            .expect("valid")
+            .header
+            .entry_key(),
+        "an explicit lexpilot is the same entry as none"
+    );
+    let other = single_error(
+        &valid().set(1, "/benchmark", json!("plawbench")),
+        1,
+        "benchmark",
+    );
+    assert!(other.message.contains("PLawBench run"), "{other}");
+    let unknown = single_error(
+        &valid().set(1, "/benchmark", json!("lawbench")),
+        1,
+        "benchmark",
+    );
+    assert!(
+        unknown.message.contains("lexpilot, dlawbench, plawbench"),
+        "{unknown}"
+    );
+}
+
+#[test]
+fn model_names_follow_the_name_rule() {
+    for (model, message) in [
+        (json!("bad\u{0}name"), "control character"),
+        (json!("m".repeat(201)), "at most 200"),
+    ] {
+        let e = single_error(&valid().set(1, "/model", model), 1, "model");
+        assert!(e.message.contains(message), "{e}");
+    }
+    single_error(&valid().set(1, "/judge", json!("J\nudge")), 1, "judge");
+}
+
+#[test]
 fn header_text_fields_are_strings() {
     single_error(
         &valid().set(1, "/judge", json!(["DeepSeek-R1"])),

@@ -146,6 +146,7 @@ async fn bench() {
         db: db.clone(),
         jobs: services::jobs::JobManager::new(dir.path().join("data")),
         network: server::Network::default(),
+        read: services::read::ReadModels::default(),
     });
 
     let file = engine::synthetic::run_file(&cases, 0, 1, MODELS);

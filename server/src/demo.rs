@@ -2,7 +2,9 @@
 //! binary and imported on first start into an empty database.
 
 use db::datasets::{ImportOutcome, ImportSource};
+use db::runs::OnDuplicate;
 use db::Db;
+use services::ingest::RunFile;
 
 /// The dataset file (docs/formats.md §2): 72 fictional cases, two per cause.
 pub const DEMO_DATASET: &str = include_str!("../data/demo-synthetic.jsonl");
@@ -65,10 +67,12 @@ pub async fn ensure_loaded(db: &Db) -> anyhow::Result<Option<ImportOutcome>> {
         synthetic: true,
     };
     let outcome = db::datasets::import(db, src, &cases).await?;
-    for (name, file) in DEMO_RUNS {
-        crate::runs::store(db, outcome.dataset(), file.as_bytes(), None, false)
-            .await
-            .map_err(|e| anyhow::anyhow!("the built-in demo run {name} cannot be stored: {e}"))?;
-    }
+    let files: Vec<RunFile> = DEMO_RUNS
+        .iter()
+        .map(|(name, file)| RunFile::new(*name, file.as_bytes()))
+        .collect();
+    services::ingest::store(db, outcome.dataset(), &files, None, OnDuplicate::Refuse)
+        .await
+        .map_err(|e| anyhow::anyhow!("the built-in demo runs cannot be stored: {e}"))?;
     Ok(Some(outcome))
 }

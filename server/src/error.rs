@@ -61,7 +61,7 @@ impl From<db::DbError> for ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let body = match &self {
-            ApiError::Service(Error::InvalidFile(errors)) => {
+            ApiError::Service(Error::InvalidFile(_, errors)) => {
                 json!({ "error": self.to_string(), "errors": errors.0 })
             }
             _ => json!({ "error": self.to_string() }),

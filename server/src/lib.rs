@@ -8,7 +8,6 @@
 //! - [`demo`]: the synthetic demo dataset compiled into the binary.
 //! - [`error`]: the API error type and its HTTP mapping.
 //! - [`report`]: plain-text score tables for the terminal.
-//! - [`runs`]: run files validated, scored and stored; the leaderboard document.
 //! - [`security`]: security headers on every response, server-function input
 //!   errors as 400/413, the client address sign-in throttling counts.
 //!
@@ -23,7 +22,6 @@ pub mod config;
 pub mod demo;
 pub mod error;
 pub mod report;
-pub mod runs;
 pub mod security;
 
 pub use services::{AppState, Network};

@@ -12,6 +12,7 @@ use clap::{Args, Parser, Subcommand};
 use db::datasets::{ImportOutcome, ImportSource};
 use db::Db;
 use engine::accounts::Role;
+use engine::benchmark::{Benchmark, LexPilot, Suite};
 use server::{config, demo, router, AppState};
 
 mod run_command;
@@ -32,6 +33,35 @@ struct DbArg {
     /// SQLite database file (created and migrated if missing)
     #[arg(long, env = "LEXPILOT_DB", default_value = "lexpilot.db")]
     db: PathBuf,
+}
+
+/// Which benchmark a dataset (and so its runs) belongs to.
+#[derive(Debug, Args)]
+struct BenchmarkArg {
+    /// The benchmark of the dataset: lexpilot, dlawbench or plawbench
+    #[arg(long, default_value = "lexpilot", value_parser = parse_benchmark)]
+    benchmark: Benchmark,
+}
+
+fn parse_benchmark(s: &str) -> Result<Benchmark, String> {
+    Benchmark::parse(s).ok_or_else(|| {
+        format!(
+            "unknown benchmark {s:?}; expected one of {}",
+            Benchmark::ALL.map(Benchmark::as_str).join(", ")
+        )
+    })
+}
+
+impl BenchmarkArg {
+    /// The benchmark, if this server hosts it; else the error is printed.
+    fn hosted(&self) -> Option<Benchmark> {
+        if self.benchmark.hosted() {
+            Some(self.benchmark)
+        } else {
+            eprintln!("{}", self.benchmark.not_hosted());
+            None
+        }
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -61,6 +91,8 @@ enum Command {
         /// Treat FILES as run files and check them against this dataset file
         #[arg(long)]
         dataset: Option<PathBuf>,
+        #[command(flatten)]
+        benchmark: BenchmarkArg,
         /// The files to check (JSON Lines)
         #[arg(required = true)]
         files: Vec<PathBuf>,
@@ -70,6 +102,8 @@ enum Command {
         /// The dataset file the runs were made on
         #[arg(long)]
         dataset: PathBuf,
+        #[command(flatten)]
+        benchmark: BenchmarkArg,
         /// Print the score document (docs/formats.md §5) as JSON
         #[arg(long)]
         json: bool,
@@ -100,6 +134,8 @@ enum Command {
         /// Mark the dataset as synthetic demo data in the UI
         #[arg(long)]
         synthetic: bool,
+        #[command(flatten)]
+        benchmark: BenchmarkArg,
         #[command(flatten)]
         db: DbArg,
     },
@@ -241,7 +277,11 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Validate {
             dataset: None,
             files,
+            benchmark,
         } => {
+            if benchmark.hosted().is_none() {
+                return Ok(ExitCode::FAILURE);
+            }
             let mut code = ExitCode::SUCCESS;
             for file in files {
                 match read_dataset(&file)? {
@@ -259,7 +299,11 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Validate {
             dataset: Some(dataset),
             files,
+            benchmark,
         } => {
+            if benchmark.hosted().is_none() {
+                return Ok(ExitCode::FAILURE);
+            }
             let Some(cases) = dataset_or_report(&dataset)? else {
                 return Ok(ExitCode::FAILURE);
             };
@@ -283,9 +327,13 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Score {
             dataset,
+            benchmark,
             json,
             runs,
-        } => score(&dataset, json, &runs),
+        } => match benchmark.hosted() {
+            Some(_) => score(&dataset, json, &runs),
+            None => Ok(ExitCode::FAILURE),
+        },
         Command::Agreement {
             file,
             json,
@@ -295,8 +343,13 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             file,
             name,
             synthetic,
+            benchmark,
             db,
         } => {
+            if benchmark.hosted().is_none() {
+                eprintln!("nothing was imported");
+                return Ok(ExitCode::FAILURE);
+            }
             let cases = match read_dataset(&file)? {
                 Ok(cases) => cases,
                 Err(errors) => {
@@ -411,7 +464,7 @@ fn read_run(
     let handle =
         std::fs::File::open(file).with_context(|| format!("cannot read {}", file.display()))?;
     Ok(
-        engine::run::parse_run_reader(std::io::BufReader::new(handle), cases).map_err(|errors| {
+        LexPilot::parse_run(std::io::BufReader::new(handle), cases).map_err(|errors| {
             errors
                 .0
                 .iter()
@@ -622,6 +675,7 @@ async fn serve(
         db,
         jobs: services::jobs::JobManager::new(data_dir),
         network,
+        read: services::read::ReadModels::default(),
     };
     let listener = tokio::net::TcpListener::bind(addr)
         .await

@@ -42,13 +42,7 @@ async fn leaderboard_cells_carry_their_bootstrap_interval_and_the_page_a_chart()
     let (cases, runs) = demo();
     let frontier = EntrySample::new(&runs_of(&runs, FRONTIER), &cases);
     let (lo, hi) = frontier
-        .ci(
-            Metric::LcaMacroF1,
-            None,
-            1000,
-            services::analysis::SEED,
-            0.95,
-        )
+        .ci(Metric::LcaMacroF1, None, 1000, services::read::SEED, 0.95)
         .expect("an interval");
     let mean = frontier.value(Metric::LcaMacroF1, None).expect("a mean");
     assert!(lo <= mean && mean <= hi, "{lo} <= {mean} <= {hi}");
@@ -133,7 +127,7 @@ async fn the_compare_view_gives_the_paired_bootstrap_per_score() {
         .await;
     assert_eq!(res.status, StatusCode::OK);
     for metric in Metric::ALL {
-        let cmp = compare_entries(&a, &b, metric, None, 1000, services::analysis::SEED, 0.95)
+        let cmp = compare_entries(&a, &b, metric, None, 1000, services::read::SEED, 0.95)
             .expect("comparable");
         let ci = format!("[{:+.4}, {:+.4}]", cmp.ci.0, cmp.ci.1);
         assert!(res.body.contains(&ci), "{}: no {ci}", metric.label());

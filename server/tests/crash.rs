@@ -569,11 +569,13 @@ async fn uploads_cut_off_by_a_crash_are_stored_whole_or_not_at_all() {
 async fn check_uploads(server: &Server, acked: &[Vec<String>], file_lines: usize, cases: &[Case]) {
     let pool = server.read_only().await;
     integrity_ok(&pool).await;
-    let rows: Vec<(String, String, String)> =
-        sqlx::query_as("SELECT model, items, scores FROM runs WHERE model LIKE 'Crash-%'")
-            .fetch_all(&pool)
-            .await
-            .expect("runs");
+    let rows: Vec<(String, String, String)> = sqlx::query_as(
+        "SELECT r.model, r.items, s.scores FROM runs r JOIN run_scores s ON s.run_id = r.id
+             WHERE r.model LIKE 'Crash-%'",
+    )
+    .fetch_all(&pool)
+    .await
+    .expect("runs");
     pool.close().await;
     let mut batches: BTreeMap<&str, usize> = BTreeMap::new();
     for (model, items, scores) in &rows {
@@ -1002,7 +1004,7 @@ async fn check_corrections(server: &Server, acked: &[(String, i64, String)], ori
         );
         cases_of.insert(*id, cases.into_iter().collect());
         let runs: Vec<(String, i64, String)> =
-            sqlx::query_as("SELECT model, run_number, scores FROM runs WHERE dataset_id = ?")
+            sqlx::query_as("SELECT model, run_number, scores FROM run_scores WHERE dataset_id = ?")
                 .bind(id)
                 .fetch_all(&pool)
                 .await
@@ -1509,8 +1511,8 @@ async fn a_job_cut_off_by_a_crash_resumes_from_its_cache_and_ends_as_an_uninterr
 /// The stored runs of the two jobs' models: model, items, scores.
 async fn crash_model_runs(pool: &SqlitePool) -> Vec<(String, String, String)> {
     sqlx::query_as(
-        "SELECT model, items, scores FROM runs WHERE model IN ('Crash-Model', 'Ref-Model')
-         ORDER BY model",
+        "SELECT r.model, r.items, s.scores FROM runs r JOIN run_scores s ON s.run_id = r.id
+         WHERE r.model IN ('Crash-Model', 'Ref-Model') ORDER BY r.model",
     )
     .fetch_all(pool)
     .await

@@ -30,8 +30,8 @@ pub enum Error {
     #[error("{0}")]
     Conflict(String),
     /// A file that breaks its format: every error with line and field.
-    #[error("the file is not valid: {} error(s)", .0.0.len())]
-    InvalidFile(DatasetErrors),
+    #[error("{0} is not a valid run file ({n} error(s)); nothing was stored", n = .1.0.len())]
+    InvalidFile(String, DatasetErrors),
     #[error("the server is busy; try again in a moment")]
     Busy,
     #[error("internal error; the server log has the details")]
@@ -49,7 +49,7 @@ impl Error {
             Error::Forbidden(_) => StatusCode::FORBIDDEN,
             Error::NotFound(_) => StatusCode::NOT_FOUND,
             Error::Conflict(_) => StatusCode::CONFLICT,
-            Error::InvalidFile(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            Error::InvalidFile(..) => StatusCode::UNPROCESSABLE_ENTITY,
             Error::Busy => StatusCode::SERVICE_UNAVAILABLE,
             Error::Internal => StatusCode::INTERNAL_SERVER_ERROR,
         }

@@ -15,10 +15,11 @@
 //!    [`PROGRESS_EVERY`] (each write is announced on the change feed as a
 //!    `jobs` event);
 //! 4. when it finishes, completes each run to cover the whole dataset
-//!    ([`engine::run::Run::cover_dataset`]), validates and scores it with the engine, and stores
-//!    them all in one transaction ([`db::runs::store_all`], which announces
-//!    `runs`), then marks the job `done`; on an error the job is `failed` with
-//!    the message, on a cancel `cancelled`; nothing is stored then.
+//!    ([`engine::run::Run::cover_dataset`]), and stores them all through the
+//!    one ingest ([`crate::ingest::store`]: validated, scored, one
+//!    transaction, announced as `runs`), then marks the job `done`; on an
+//!    error the job is `failed` with the message, on a cancel `cancelled`;
+//!    nothing is stored then.
 //!
 //! The pipeline writes run files and its call cache under the job's out dir
 //! (`<data dir>/jobs/<id>`), so a restarted job repeats no finished call. A
@@ -41,6 +42,7 @@ use pipeline::{CancellationToken, PipelineError};
 use tokio::task::JoinHandle;
 
 use crate::error::{Error, Result};
+use crate::ingest::{self, RunFile};
 
 /// The environment variable naming the data dir (job out dirs go under
 /// `<data dir>/jobs/`).
@@ -273,29 +275,31 @@ impl Work {
         };
 
         let reason = format!("not run: the job was limited to the first {limit} cases");
-        let mut scored = Vec::with_capacity(outputs.len());
-        for output in outputs {
-            let mut run = output.parsed;
-            run.cover_dataset(&cases, &reason);
-            let run = engine::run::parse_run(&run.to_jsonl(), &cases).map_err(|errors| {
-                Stop::Failed(format!(
-                    "run {} does not validate against the dataset: {errors}",
-                    output.run
-                ))
-            })?;
-            let scores = engine::score::score_run(&run, &cases);
-            scored.push((run, scores));
-        }
-        let batch: Vec<_> = scored.iter().map(|(run, scores)| (run, scores)).collect();
-        let stored = db::runs::store_all(
+        let files: Vec<RunFile> = outputs
+            .into_iter()
+            .map(|output| {
+                let mut run = output.parsed;
+                run.cover_dataset(&cases, &reason);
+                RunFile::new(format!("run {}", output.run), run.to_jsonl())
+            })
+            .collect();
+        let dataset = db::datasets::by_id(&self.db, self.dataset_id)
+            .await
+            .map_err(|e| Stop::Failed(format!("cannot read the dataset: {e}")))?;
+        let stored = ingest::store(
             &self.db,
-            self.dataset_id,
-            &batch,
+            &dataset,
+            &files,
             self.created_by,
             OnDuplicate::Refuse,
         )
         .await
-        .map_err(|e| Stop::Failed(format!("cannot store the runs: {e}")))?;
+        .map_err(|e| match e {
+            Error::InvalidFile(name, errors) => Stop::Failed(format!(
+                "{name} does not validate against the dataset: {errors}"
+            )),
+            other => Stop::Failed(format!("cannot store the runs: {other}")),
+        })?;
         Ok(stored.len())
     }
 
@@ -543,7 +547,7 @@ async fn job_endpoint(db: &Db, id: i64) -> Result<JobEndpoint> {
 /// The first run number of `model` on the dataset that no stored run and no
 /// unfinished job (which may still store its runs) has taken.
 async fn first_free_run(db: &Db, dataset_id: i64, model: &str) -> Result<u32> {
-    let after_stored = db::jobs::next_run_number(db, dataset_id, model).await?;
+    let after_stored = db::runs::next_run_number(db, dataset_id, model).await?;
     let after_reserved = db::jobs::unfinished_jobs(db, dataset_id)
         .await?
         .iter()

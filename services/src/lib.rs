@@ -6,16 +6,18 @@
 //! - [`state`]: [`AppState`], created once at start-up and handed to every
 //!   handler and server function; [`Network`], how the server is reached.
 //! - [`error`]: the runtime's error and its one mapping to HTTP statuses.
+//! - [`ingest`]: the one path from run files to stored, scored runs (API,
+//!   upload page, jobs, demo loader) and the re-scoring of corrections.
 //! - [`jobs`]: the in-process runner of benchmark jobs started from
 //!   `/admin/runs`.
-//! - [`analysis`]: bootstrap figures over stored items (cell intervals,
-//!   paired comparisons), cached per run generation.
-//! - [`leaderboard`]: the score document of a dataset version.
+//! - [`read`]: the read models (score document, cell intervals, paired
+//!   comparisons, a model's runs) with their caches, keyed by the generation
+//!   the store bumps in every transaction that changes runs.
 
-pub mod analysis;
 pub mod error;
+pub mod ingest;
 pub mod jobs;
-pub mod leaderboard;
+pub mod read;
 pub mod state;
 
 pub use error::{Error, Result};

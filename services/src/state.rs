@@ -5,6 +5,7 @@ use db::Db;
 use leptos::config::LeptosOptions;
 
 use crate::jobs::JobManager;
+use crate::read::ReadModels;
 
 /// State shared by every handler and server function, created once at start.
 #[derive(Clone, Debug, FromRef)]
@@ -15,6 +16,8 @@ pub struct AppState {
     pub jobs: JobManager,
     /// How the server stands towards the network: cookies, proxies.
     pub network: Network,
+    /// The figures derived from stored runs, with their caches.
+    pub read: ReadModels,
 }
 
 /// How the server is reached, which decides what it may trust of a request.

@@ -102,10 +102,21 @@ pub async fn save_case_correction(
     })?;
     let db = db()?;
     let dataset = current_dataset(&db).await?;
-    let outcome =
-        db::revisions::correct_case(&db, &dataset.name, &case, base_revision, &user, &reason)
-            .await
-            .map_err(fail)?;
+    let outcome = db::revisions::correct_case(
+        &db,
+        &dataset.name,
+        &case,
+        base_revision,
+        &user,
+        &reason,
+        services::ingest::rescore(
+            dataset
+                .benchmark()
+                .unwrap_or(engine::benchmark::Benchmark::Lexpilot),
+        ),
+    )
+    .await
+    .map_err(fail)?;
     Ok(match outcome {
         CorrectionOutcome::Saved {
             revision,

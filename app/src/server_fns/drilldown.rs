@@ -36,7 +36,7 @@ pub async fn get_cell_items(
     use db::DbError;
     use engine::drilldown::{drilldown, Cell};
 
-    use crate::ssr::{current_dataset, current_user, dataset_view, db, fail, set_status};
+    use crate::ssr::{current_dataset, current_user, dataset_view, fail, set_status, state};
 
     let cell = Cell::from_query(task.as_deref(), setup.as_deref(), class.as_deref()).map_err(
         |message| {
@@ -44,9 +44,12 @@ pub async fn get_cell_items(
             ServerFnError::new(message)
         },
     )?;
-    let db = db()?;
-    let dataset = current_dataset(&db).await?;
-    let stored = db::runs::entry_runs(&db, dataset.id, &model)
+    let state = state()?;
+    let db = &state.db;
+    let dataset = current_dataset(db).await?;
+    let stored = state
+        .read
+        .model_runs(db, &dataset, &model)
         .await
         .map_err(fail)?;
     if stored.is_empty() {
@@ -54,22 +57,15 @@ pub async fn get_cell_items(
             "no run of model \"{model}\" has been uploaded for this dataset"
         ))));
     }
-    let cases = db::cases::all(&db, dataset.id).await.map_err(fail)?;
-    // Stored runs were validated against these cases on upload.
-    let runs = stored
-        .iter()
-        .map(|run| {
-            engine::run::parse_run(&run.items, &cases)
-                .map_err(|e| fail(DbError::Corrupt(format!("a run of {model}: {e}"))))
-        })
-        .collect::<Result<Vec<_>, _>>()?;
+    let cases = db::cases::all(db, dataset.id).await.map_err(fail)?;
+    let runs: Vec<engine::run::Run> = stored.iter().map(|(_, run)| run.clone()).collect();
     let mut drill = drilldown(&cases, &runs, cell.task, cell.setup, cell.class);
     // Judge verdicts under blind review stay hidden from everyone but admins.
     let admin = current_user()
         .await?
         .is_some_and(|u| u.allows(engine::accounts::Permission::ManageReview));
     if !admin {
-        let open = db::review::open_judge_verdicts(&db, &dataset.name, &model, cell.task)
+        let open = db::review::open_judge_verdicts(db, &dataset.name, &model, cell.task)
             .await
             .map_err(fail)?;
         drill.hide_verdicts(&open);
@@ -84,9 +80,9 @@ pub async fn get_cell_items(
         ))));
     }
     let mut entries: Vec<&engine::run::EntryKey> = Vec::new();
-    for run in &stored {
-        if !entries.contains(&&run.entry_key) {
-            entries.push(&run.entry_key);
+    for (key, _) in stored.iter() {
+        if !entries.contains(&key) {
+            entries.push(key);
         }
     }
     let heatmap = drill.confusion.map_or_else(String::new, |counts| {

@@ -15,32 +15,40 @@ pub async fn get_leaderboard(
 ) -> Result<LeaderboardView, ServerFnError> {
     use engine::leaderboard::{build_table, View};
 
-    use crate::ssr::{current_dataset, dataset_view, db, fail};
+    use crate::ssr::{current_dataset, dataset_view, fail, state};
 
     let view = View::from_query(task, setup, sort);
-    let db = db()?;
-    let dataset = current_dataset(&db).await?;
-    let doc = services::leaderboard::document(&db, &dataset)
+    let state = state()?;
+    let dataset = current_dataset(&state.db).await?;
+    // Means and intervals from one snapshot of the runs, joined by entry key.
+    let snapshot = state
+        .read
+        .snapshot(&state.db, &dataset)
         .await
         .map_err(fail)?;
-    let table = build_table(&doc, &view);
+    let doc = &snapshot.document;
+    let table = build_table(doc, &view);
     let keys: Vec<String> = table.columns.iter().map(|(k, _)| k.clone()).collect();
-    let by_entry = services::analysis::intervals(&db, dataset.id, &view, keys.clone())
+    let by_entry = state
+        .read
+        .intervals(&snapshot, &view, keys.clone())
         .await
         .map_err(fail)?;
     let intervals = table
         .rows
         .iter()
         .map(|row| {
+            let entry = &doc.entries[row.entry].key;
+            let cells = by_entry.iter().find(|(k, _)| k == entry).map(|(_, c)| c);
             keys.iter()
-                .map(|k| by_entry.get(row.entry).and_then(|m| m.get(k)).copied())
+                .map(|k| cells.and_then(|m| m.get(k)).copied())
                 .collect()
         })
         .collect();
     let chart = chart(&table, &view);
     Ok(LeaderboardView {
         dataset: dataset_view(&dataset),
-        cases: doc.cases,
+        cases: snapshot.document.cases,
         table,
         intervals,
         chart,

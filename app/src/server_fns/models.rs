@@ -12,7 +12,7 @@ pub async fn get_model(model: String) -> Result<ModelView, ServerFnError> {
     use db::DbError;
     use engine::leaderboard::{build_table, View};
     use engine::run::Task;
-    use engine::score::{summarise_entry, ScoreDocument};
+    use engine::score::{summarise_entry, RunScores, ScoreDocument};
 
     use crate::ssr::{current_dataset, dataset_view, db, fail};
     use crate::types::{ModelEntryView, RunRow};
@@ -28,11 +28,13 @@ pub async fn get_model(model: String) -> Result<ModelView, ServerFnError> {
         ))));
     }
     let cases = db::cases::all(&db, dataset.id).await.map_err(fail)?;
-    let mut groups: Vec<(engine::run::EntryKey, Vec<db::runs::ModelRun>)> = Vec::new();
+    let mut groups: Vec<(engine::run::EntryKey, Vec<(db::runs::ModelRun, RunScores)>)> = Vec::new();
     for run in runs {
-        match groups.iter_mut().find(|(k, _)| *k == run.entry_key) {
+        let scores: RunScores = serde_json::from_str(&run.scores).map_err(crate::ssr::internal)?;
+        let run = (run, scores);
+        match groups.iter_mut().find(|(k, _)| *k == run.0.entry_key) {
             Some((_, g)) => g.push(run),
-            None => groups.push((run.entry_key.clone(), vec![run])),
+            None => groups.push((run.0.entry_key.clone(), vec![run])),
         }
     }
     let entries = groups
@@ -41,13 +43,13 @@ pub async fn get_model(model: String) -> Result<ModelView, ServerFnError> {
             // One row per run, then the entry itself.
             let mut rows: Vec<_> = runs
                 .iter()
-                .map(|r| {
+                .map(|(r, scores)| {
                     let mut k = key.clone();
                     k.model = format!("Run {}", r.info.run_number);
-                    summarise_entry(k, std::slice::from_ref(&r.scores), &cases)
+                    summarise_entry(k, std::slice::from_ref(scores), &cases)
                 })
                 .collect();
-            let all: Vec<_> = runs.iter().map(|r| r.scores.clone()).collect();
+            let all: Vec<_> = runs.iter().map(|(_, scores)| scores.clone()).collect();
             let mut mean_key = key.clone();
             mean_key.model = format!("Mean ± std ({} runs)", runs.len());
             rows.push(summarise_entry(mean_key, &all, &cases));
@@ -85,7 +87,7 @@ pub async fn get_model(model: String) -> Result<ModelView, ServerFnError> {
                 family: key.family,
                 runs: runs
                     .iter()
-                    .map(|r| RunRow {
+                    .map(|(r, _)| RunRow {
                         run: r.info.run_number,
                         created_at: r.info.created_at.clone(),
                         uploaded_by: r.uploaded_by.clone(),
@@ -115,9 +117,9 @@ pub async fn compare(
     use engine::score::Metric;
     use engine::vocab::{Class, Vocabulary};
 
-    use crate::ssr::{current_dataset, dataset_view, db, fail, set_status};
+    use crate::ssr::{current_dataset, dataset_view, fail, set_status, state};
     use crate::types::CompareRow;
-    use services::analysis::{compare, entries, RESAMPLES};
+    use services::read::RESAMPLES;
 
     let class = match class
         .as_deref()
@@ -132,22 +134,26 @@ pub async fn compare(
             ))
         })?),
     };
-    let db = db()?;
-    let dataset = current_dataset(&db).await?;
-    let all = entries(&db, dataset.id).await.map_err(fail)?;
+    let state = state()?;
+    let dataset = current_dataset(&state.db).await?;
+    let snapshot = state
+        .read
+        .snapshot(&state.db, &dataset)
+        .await
+        .map_err(fail)?;
     let mut models: Vec<String> = Vec::new();
-    for key in &all.keys {
+    for key in snapshot.keys() {
         if !models.contains(&key.model) {
             models.push(key.model.clone());
         }
     }
-    let index = |name: &Option<String>| -> Result<Option<usize>, ServerFnError> {
+    let entry = |name: &Option<String>| -> Result<Option<engine::run::EntryKey>, ServerFnError> {
         match name.as_deref().filter(|n| !n.is_empty()) {
             None => Ok(None),
-            Some(n) => all
-                .keys
-                .iter()
-                .position(|k| k.model == n)
+            Some(n) => snapshot
+                .keys()
+                .find(|k| k.model == n)
+                .cloned()
                 .map(Some)
                 .ok_or_else(|| {
                     set_status(StatusCode::NOT_FOUND);
@@ -155,18 +161,23 @@ pub async fn compare(
                 }),
         }
     };
-    let (ia, ib) = (index(&a)?, index(&b)?);
-    let rows = match (ia, ib) {
-        (Some(ia), Some(ib)) => {
-            let results = compare(&db, dataset.id, ia, ib, Metric::ALL.to_vec(), class)
+    let (ka, kb) = (entry(&a)?, entry(&b)?);
+    let rows = match (ka, kb) {
+        (Some(ka), Some(kb)) => {
+            let results = state
+                .read
+                .compare(&snapshot, &ka, &kb, Metric::ALL.to_vec(), class)
                 .await
                 .map_err(fail)?;
+            let value = |key: &engine::run::EntryKey, metric, class| {
+                snapshot.sample(key).and_then(|s| s.value(metric, class))
+            };
             results
                 .into_iter()
                 .map(|(metric, result)| CompareRow {
                     metric: metric.label(),
-                    a: all.samples[ia].value(metric, class),
-                    b: all.samples[ib].value(metric, class),
+                    a: value(&ka, metric, class),
+                    b: value(&kb, metric, class),
                     result,
                 })
                 .filter(|r| r.a.is_some() || r.b.is_some())

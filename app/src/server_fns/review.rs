@@ -356,13 +356,27 @@ pub async fn submit_review(
     comment: String,
     proposal: Option<String>,
 ) -> Result<ReviewItemView, ServerFnError> {
-    use crate::ssr::{db, fail, require};
+    use crate::ssr::{current_dataset, db, fail, require};
 
     let user = require(engine::accounts::Permission::Review).await?;
     let db = db()?;
-    db::review::submit(&db, id, &user, &label, &comment, proposal.as_deref())
-        .await
-        .map_err(fail)?;
+    let rescore = services::ingest::rescore(
+        current_dataset(&db)
+            .await?
+            .benchmark()
+            .unwrap_or(engine::benchmark::Benchmark::Lexpilot),
+    );
+    db::review::submit(
+        &db,
+        id,
+        &user,
+        &label,
+        &comment,
+        proposal.as_deref(),
+        rescore,
+    )
+    .await
+    .map_err(fail)?;
     let view = db::review::item_for_viewer(&db, id, &user)
         .await
         .map_err(fail)?;
@@ -427,11 +441,18 @@ pub async fn adjudicate(
     label: String,
     reason: String,
 ) -> Result<AdjudicationDone, ServerFnError> {
-    use crate::ssr::{db, fail};
+    use crate::ssr::{current_dataset, db, fail};
     use db::revisions::CorrectionOutcome;
 
     let adjudicator = ssr::adjudicator().await?;
-    let done = db::review::adjudicate(&db()?, id, &adjudicator, &label, &reason)
+    let db = db()?;
+    let rescore = services::ingest::rescore(
+        current_dataset(&db)
+            .await?
+            .benchmark()
+            .unwrap_or(engine::benchmark::Benchmark::Lexpilot),
+    );
+    let done = db::review::adjudicate(&db, id, &adjudicator, &label, &reason, rescore)
         .await
         .map_err(fail)?;
     Ok(match done.correction {

@@ -9,27 +9,29 @@ use crate::types::{RunFileReport, UploadFile};
 
 #[server(prefix = "/sfn", input = server_fn::codec::Json)]
 pub async fn check_runs(files: Vec<UploadFile>) -> Result<Vec<RunFileReport>, ServerFnError> {
-    use crate::ssr::{current_dataset, db, fail, require};
+    use crate::ssr::{current_dataset, fail, require, state};
     use crate::types::RunSummary;
     use engine::score::Metric;
     use engine::vocab::LjpSetup;
 
     require(engine::accounts::Permission::UploadRun).await?;
-    let db = db()?;
-    let dataset = current_dataset(&db).await?;
-    let cases = db::cases::all(&db, dataset.id).await.map_err(fail)?;
-    let mut reports = Vec::with_capacity(files.len());
-    for file in files {
-        let report = match engine::run::parse_run(&file.text, &cases) {
+    let state = state()?;
+    let dataset = current_dataset(&state.db).await?;
+    let checked = services::ingest::check(&state.db, &dataset, &run_files(files))
+        .await
+        .map_err(fail)?;
+    let mut reports = Vec::with_capacity(checked.len());
+    for file in checked {
+        let report = match file.outcome {
             Err(errors) => RunFileReport {
                 name: file.name,
                 errors: errors.0,
                 summary: None,
             },
-            Ok(run) => {
-                let scores = engine::score::score_run(&run, &cases);
+            Ok(scored) => {
+                let (run, scores) = (scored.run, scored.scores);
                 let already_stored =
-                    db::runs::exists(&db, dataset.id, &run.header.model, run.header.run)
+                    db::runs::exists(&state.db, dataset.id, &run.header.model, run.header.run)
                         .await
                         .map_err(fail)?;
                 RunFileReport {
@@ -59,38 +61,34 @@ pub async fn check_runs(files: Vec<UploadFile>) -> Result<Vec<RunFileReport>, Se
 /// Stores every file, or none if any is invalid or refused.
 #[server(prefix = "/sfn", input = server_fn::codec::Json)]
 pub async fn store_runs(files: Vec<UploadFile>, replace: bool) -> Result<usize, ServerFnError> {
-    use crate::ssr::{current_dataset, db, fail, require, set_status};
+    use crate::ssr::{current_dataset, fail, require, state};
     use db::runs::OnDuplicate;
 
     let user = require(engine::accounts::Permission::UploadRun).await?;
-    let db = db()?;
-    let dataset = current_dataset(&db).await?;
-    let cases = db::cases::all(&db, dataset.id).await.map_err(fail)?;
-    let mut runs = Vec::with_capacity(files.len());
-    for file in &files {
-        match engine::run::parse_run(&file.text, &cases) {
-            Ok(run) => {
-                let scores = engine::score::score_run(&run, &cases);
-                runs.push((run, scores));
-            }
-            Err(errors) => {
-                set_status(axum::http::StatusCode::UNPROCESSABLE_ENTITY);
-                return Err(ServerFnError::new(format!(
-                    "{} is not a valid run file ({} errors); nothing was stored",
-                    file.name,
-                    errors.0.len()
-                )));
-            }
-        }
-    }
-    let batch: Vec<_> = runs.iter().map(|(r, s)| (r, s)).collect();
+    let state = state()?;
+    let dataset = current_dataset(&state.db).await?;
     let on_duplicate = if replace {
         OnDuplicate::Replace
     } else {
         OnDuplicate::Refuse
     };
-    let stored = db::runs::store_all(&db, dataset.id, &batch, Some(user.id), on_duplicate)
-        .await
-        .map_err(fail)?;
+    let stored = services::ingest::store(
+        &state.db,
+        &dataset,
+        &run_files(files),
+        Some(user.id),
+        on_duplicate,
+    )
+    .await
+    .map_err(fail)?;
     Ok(stored.len())
+}
+
+/// The uploaded files as the ingest takes them.
+#[cfg(feature = "ssr")]
+fn run_files(files: Vec<UploadFile>) -> Vec<services::ingest::RunFile> {
+    files
+        .into_iter()
+        .map(|f| services::ingest::RunFile::new(f.name, f.text))
+        .collect()
 }

@@ -9,11 +9,11 @@ use engine::dataset::Case;
 use engine::review::{check_reason, FinalSource, NotAdjudicable, ReviewKind, Viewer};
 use engine::run::Task;
 
-use super::corrections::{apply_seed_correction, seed_case_change};
+use super::corrections::{apply_seed_correction, seed_case_change, Adopting};
 use super::labels::insert_history;
 use super::{as_viewer, case_on, invalid, record_on, records, to_json, Submission};
 use crate::events::Change;
-use crate::revisions::CorrectionOutcome;
+use crate::revisions::{CorrectionOutcome, Rescore};
 use crate::users::User;
 use crate::{now, Db, DbError, Result};
 
@@ -127,6 +127,7 @@ pub async fn adjudicate(
     adjudicator: &Adjudicator,
     label: &str,
     reason: &str,
+    rescore: &Rescore,
 ) -> Result<Adjudicated> {
     check_reason(reason).map_err(invalid)?;
     let mut tx = crate::begin_write(db).await?;
@@ -149,11 +150,14 @@ pub async fn adjudicate(
             let applied = apply_seed_correction(
                 &mut tx,
                 db,
-                &row.dataset_name,
-                &item,
-                corrected,
-                adjudicator.user(),
-                &why,
+                Adopting {
+                    dataset_name: &row.dataset_name,
+                    item: &item,
+                    corrected,
+                    author: adjudicator.user(),
+                    why: &why,
+                },
+                rescore,
             )
             .await?;
             match applied {
@@ -216,7 +220,8 @@ pub async fn adjudicate(
 #[cfg(test)]
 mod tests {
     use super::super::testing::{
-        correct_on_its_page, failing_check, first_items, fixture, pass, seed_item, versions,
+        correct_on_its_page, failing_check, first_items, fixture, pass, rescore, seed_item,
+        versions,
     };
     use super::super::{
         assign, create_case_check_items, create_seed_items, dashboard, export, item_for_viewer,
@@ -246,13 +251,29 @@ mod tests {
             .content
             .push_str("麻烦您看看。");
         let json = |c: &Case| serde_json::to_string(c).expect("json");
-        submit(&db, first, &experts[0], "correct", "", Some(&json(&edited)))
-            .await
-            .expect("correct");
-        submit(&db, first, &experts[1], "correct", "", Some(&json(&other)))
-            .await
-            .expect("correct");
-        submit(&db, first, &experts[2], "approve", "", None)
+        submit(
+            &db,
+            first,
+            &experts[0],
+            "correct",
+            "",
+            Some(&json(&edited)),
+            rescore(),
+        )
+        .await
+        .expect("correct");
+        submit(
+            &db,
+            first,
+            &experts[1],
+            "correct",
+            "",
+            Some(&json(&other)),
+            rescore(),
+        )
+        .await
+        .expect("correct");
+        submit(&db, first, &experts[2], "approve", "", None, rescore())
             .await
             .expect("approve");
 
@@ -263,12 +284,19 @@ mod tests {
         assert_eq!(waiting.len(), 1);
         assert_eq!(waiting[0].submissions.len(), 3);
         assert!(matches!(
-            adjudicate(&db, first, &adjudicator, "correct", "取乙的版本").await,
+            adjudicate(&db, first, &adjudicator, "correct", "取乙的版本", rescore()).await,
             Err(DbError::Invalid(message)) if message.contains("correct:NAME")
         ));
-        adjudicate(&db, first, &adjudicator, "correct:乙", "取乙的版本")
-            .await
-            .expect("adjudicated");
+        adjudicate(
+            &db,
+            first,
+            &adjudicator,
+            "correct:乙",
+            "取乙的版本",
+            rescore(),
+        )
+        .await
+        .expect("adjudicated");
         let done = item_for_viewer(&db, first, &admin).await.expect("item");
         let revealed = done.revealed.expect("revealed");
         assert_eq!(revealed.final_label.as_deref(), Some("correct"));
@@ -330,14 +358,14 @@ mod tests {
         );
 
         // Blind on their own item until they submit, though 甲 has submitted.
-        submit(&db, own, &experts[0], &pass(), "", None)
+        submit(&db, own, &experts[0], &pass(), "", None, rescore())
             .await
             .expect("submit");
         let blind = item_for_viewer(&db, own, &designated).await.expect("item");
         assert_eq!(blind.revealed, None);
         assert_eq!(blind.status, ItemStatus::Todo);
         // Another's item: they see every label, as an adjudicator.
-        submit(&db, other, &experts[0], &pass(), "", None)
+        submit(&db, other, &experts[0], &pass(), "", None, rescore())
             .await
             .expect("submit");
         let seen = item_for_viewer(&db, other, &designated)
@@ -345,12 +373,28 @@ mod tests {
             .expect("item");
         assert_eq!(seen.revealed.map(|r| r.others.len()), Some(1));
 
-        submit(&db, other, &experts[1], &failing_check(), "有手机号", None)
-            .await
-            .expect("submit");
-        submit(&db, own, &designated, &failing_check(), "有手机号", None)
-            .await
-            .expect("submit");
+        submit(
+            &db,
+            other,
+            &experts[1],
+            &failing_check(),
+            "有手机号",
+            None,
+            rescore(),
+        )
+        .await
+        .expect("submit");
+        submit(
+            &db,
+            own,
+            &designated,
+            &failing_check(),
+            "有手机号",
+            None,
+            rescore(),
+        )
+        .await
+        .expect("submit");
         let waiting: Vec<i64> = adjudication_queue(&db, &dataset.name, &adjudicator)
             .await
             .expect("queue")
@@ -359,12 +403,19 @@ mod tests {
             .collect();
         assert_eq!(waiting, [other], "their own item is not in their queue");
         assert!(matches!(
-            adjudicate(&db, own, &adjudicator, &pass(), "我看没问题").await,
+            adjudicate(&db, own, &adjudicator, &pass(), "我看没问题", rescore()).await,
             Err(DbError::Forbidden(_))
         ));
-        adjudicate(&db, other, &adjudicator, &failing_check(), "确有手机号")
-            .await
-            .expect("adjudicated by the designated expert");
+        adjudicate(
+            &db,
+            other,
+            &adjudicator,
+            &failing_check(),
+            "确有手机号",
+            rescore(),
+        )
+        .await
+        .expect("adjudicated by the designated expert");
         let admin_queue =
             adjudication_queue(&db, &dataset.name, &Adjudicator::of(admin).expect("admin"))
                 .await
@@ -386,12 +437,28 @@ mod tests {
             .content
             .push_str("（乙的补充）");
         let json = |c: &Case| serde_json::to_string(c).expect("json");
-        submit(&db, id, &experts[0], "correct", "", Some(&json(&mine)))
-            .await
-            .expect("submit");
-        submit(&db, id, &experts[1], "correct", "", Some(&json(&theirs)))
-            .await
-            .expect("submit");
+        submit(
+            &db,
+            id,
+            &experts[0],
+            "correct",
+            "",
+            Some(&json(&mine)),
+            rescore(),
+        )
+        .await
+        .expect("submit");
+        submit(
+            &db,
+            id,
+            &experts[1],
+            "correct",
+            "",
+            Some(&json(&theirs)),
+            rescore(),
+        )
+        .await
+        .expect("submit");
         // Meanwhile the case is corrected on its page.
         correct_on_its_page(&db, &dataset, &mine.case_id, &admin).await;
         assert_eq!(versions(&db).await, 2);
@@ -402,7 +469,7 @@ mod tests {
             .expect("queue");
         assert!(waiting[0].case_changed);
         assert!(matches!(
-            adjudicate(&db, id, &adjudicator, "correct:甲", "取甲的版本").await,
+            adjudicate(&db, id, &adjudicator, "correct:甲", "取甲的版本", rescore()).await,
             Err(DbError::Conflict(message)) if message.contains("revision 2 by admin")
         ));
         assert_eq!(versions(&db).await, 2, "no dataset version was made");
@@ -415,21 +482,44 @@ mod tests {
         .await
         .expect("count");
         assert_eq!(adjudications, 0);
-        adjudicate(&db, id, &adjudicator, "approve", "改在案例页修改")
-            .await
-            .expect("approve");
+        adjudicate(
+            &db,
+            id,
+            &adjudicator,
+            "approve",
+            "改在案例页修改",
+            rescore(),
+        )
+        .await
+        .expect("approve");
 
         // Two experts agreeing on a correction made from the older case: the
         // item waits for an adjudicator instead.
         let (db, dataset, admin, experts) = fixture(&["甲", "乙"]).await;
         let (id, mine) = seed_item(&db, &dataset, &admin, "（补充）").await;
         correct_on_its_page(&db, &dataset, &mine.case_id, &admin).await;
-        submit(&db, id, &experts[0], "correct", "", Some(&json(&mine)))
-            .await
-            .expect("submit");
-        let outcome = submit(&db, id, &experts[1], "correct", "", Some(&json(&mine)))
-            .await
-            .expect("submit");
+        submit(
+            &db,
+            id,
+            &experts[0],
+            "correct",
+            "",
+            Some(&json(&mine)),
+            rescore(),
+        )
+        .await
+        .expect("submit");
+        let outcome = submit(
+            &db,
+            id,
+            &experts[1],
+            "correct",
+            "",
+            Some(&json(&mine)),
+            rescore(),
+        )
+        .await
+        .expect("submit");
         assert_eq!(outcome, Submitted::default());
         assert_eq!(versions(&db).await, 2);
         let waiting =

@@ -8,7 +8,7 @@ use engine::review::ItemRecord;
 use sqlx::SqliteConnection;
 
 use super::case_on;
-use crate::revisions::{Prepared, Revision, Saved};
+use crate::revisions::{Correcting, Prepared, Rescore, Revision, Saved};
 use crate::users::User;
 use crate::{Db, DbError, Result};
 
@@ -42,6 +42,17 @@ pub(super) async fn seed_case_change(
     }
 }
 
+/// A seed correction review adopts: `corrected`, the case of `item` in
+/// dataset `dataset_name`, by `author`, for the reason `why`.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Adopting<'a> {
+    pub dataset_name: &'a str,
+    pub item: &'a ItemRecord,
+    pub corrected: &'a Case,
+    pub author: &'a User,
+    pub why: &'a str,
+}
+
 /// Saves `corrected` as the next revision of the seed item's case, on `tx`
 /// (which holds the write lock). `Ok(Err(newer))` when the case has been
 /// corrected since the item was made: nothing is written, since the experts'
@@ -49,12 +60,16 @@ pub(super) async fn seed_case_change(
 pub(super) async fn apply_seed_correction(
     tx: &mut SqliteConnection,
     db: &Db,
-    dataset_name: &str,
-    item: &ItemRecord,
-    corrected: &Case,
-    author: &User,
-    why: &str,
+    adopting: Adopting<'_>,
+    rescore: &Rescore,
 ) -> Result<std::result::Result<Saved, Box<Revision>>> {
+    let Adopting {
+        dataset_name,
+        item,
+        corrected,
+        author,
+        why,
+    } = adopting;
     let newest = crate::revisions::newest_version(tx, dataset_name).await?;
     let (_, newer) = seed_case_change(tx, db, dataset_name, item, newest.id).await?;
     if let Some(newer) = newer {
@@ -62,7 +77,14 @@ pub(super) async fn apply_seed_correction(
     }
     crate::revisions::check_correction(corrected, why)?;
     let base = crate::revisions::current_revision_on(tx, dataset_name, &item.case_id).await?;
-    match crate::revisions::correct_in(tx, db, dataset_name, corrected, base, author, why).await? {
+    let correcting = Correcting {
+        dataset_name,
+        corrected,
+        base_revision: base,
+        author,
+        reason: why,
+    };
+    match crate::revisions::correct_in(tx, db, correcting, rescore).await? {
         Prepared::Saved(saved) => Ok(Ok(saved)),
         Prepared::Stale(newer) => Ok(Err(newer)),
     }

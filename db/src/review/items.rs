@@ -8,7 +8,7 @@ use engine::review::{
     draw_judge_sample, judge_decisions, neighbours, Flag, ItemGuide, JudgeCandidate, JudgeSample,
     ReviewKind,
 };
-use engine::run::{parse_run, Task};
+use engine::run::Task;
 use serde_json::{json, Value};
 
 use super::{
@@ -180,15 +180,12 @@ pub async fn create_judge_items(
     by: &User,
 ) -> Result<Created> {
     let cases = crate::cases::all(db, dataset.id).await?;
-    let runs: Vec<(i64, String, i64, String)> = sqlx::query_as(
-        "SELECT id, model, run_number, items FROM runs WHERE dataset_id = ? ORDER BY id",
-    )
-    .bind(dataset.id)
-    .fetch_all(db.pool())
-    .await?;
+    let runs = crate::runs::all_items(db, dataset.id).await?;
     let mut candidates = Vec::new();
-    for (run_id, model, run_number, text) in runs {
-        let run = parse_run(&text, &cases)
+    for stored in runs {
+        let (run_id, model, run_number) = (stored.id, stored.model, stored.run_number);
+        // Runs are validated when stored; read back as kept.
+        let run = engine::run::Run::from_stored_jsonl(&stored.items)
             .map_err(|e| DbError::Corrupt(format!("stored run {model} {run_number}: {e}")))?;
         candidates.extend(
             judge_decisions(&run, &cases, sample.task)
@@ -289,7 +286,7 @@ pub async fn item_for_viewer(db: &Db, id: i64, viewer: &User) -> Result<ItemView
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::fixture;
+    use super::super::testing::{fixture, rescore};
     use super::super::{auto_assign, queue, submit};
     use super::*;
 
@@ -299,13 +296,14 @@ mod tests {
         let cases = crate::cases::all(&db, dataset.id).await.expect("cases");
         for model in 0..2 {
             let text = engine::synthetic::run_file(&cases, model, 1, 2);
-            let run = parse_run(&text, &cases).expect("a valid run");
+            let run = engine::run::parse_run(&text, &cases).expect("a valid run");
             let scores = engine::score::score_run(&run, &cases);
-            crate::runs::store(
+            let new = crate::runs::NewRun::of::<engine::benchmark::LexPilot>(&run, &scores)
+                .expect("a run to store");
+            crate::runs::store_all(
                 &db,
                 dataset.id,
-                &run,
-                &scores,
+                &[new],
                 None,
                 crate::runs::OnDuplicate::Refuse,
             )
@@ -330,7 +328,7 @@ mod tests {
         assert!(view.input.get("predictions").is_none());
         assert_eq!(view.revealed, None);
         let label = vec!["dismissed"; view.claims].join(",");
-        submit(&db, id, &experts[0], &label, "", None)
+        submit(&db, id, &experts[0], &label, "", None, rescore())
             .await
             .expect("submit");
         let mine = item_for_viewer(&db, id, &experts[0]).await.expect("item");

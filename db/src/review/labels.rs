@@ -7,10 +7,10 @@
 use engine::review::{check_comment, checked_label, FinalSource};
 use sqlx::{Sqlite, Transaction};
 
-use super::corrections::apply_seed_correction;
+use super::corrections::{apply_seed_correction, Adopting};
 use super::{case_of, invalid, not_found, record, record_on, to_json};
 use crate::events::Change;
-use crate::revisions::CorrectionOutcome;
+use crate::revisions::{CorrectionOutcome, Rescore};
 use crate::users::User;
 use crate::{now, Db, DbError, Result};
 
@@ -44,6 +44,7 @@ pub async fn submit(
     label: &str,
     comment: &str,
     proposal: Option<&str>,
+    rescore: &Rescore,
 ) -> Result<Submitted> {
     let (row, item) = record(db, id).await?;
     if item.assignment(expert.id).is_none() {
@@ -107,11 +108,14 @@ pub async fn submit(
                 let applied = apply_seed_correction(
                     &mut tx,
                     db,
-                    &row.dataset_name,
-                    &submitted,
-                    corrected,
-                    expert,
-                    &why,
+                    Adopting {
+                        dataset_name: &row.dataset_name,
+                        item: &submitted,
+                        corrected,
+                        author: expert,
+                        why: &why,
+                    },
+                    rescore,
                 )
                 .await?;
                 match applied {
@@ -179,7 +183,7 @@ pub(super) async fn insert_history(
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{fixture, pass, seed_item};
+    use super::super::testing::{fixture, pass, rescore, seed_item};
     use super::super::{
         adjudicate, auto_assign, case_of, create_case_check_items, item_for_viewer, queue,
         Adjudicator, ItemStatus,
@@ -194,7 +198,7 @@ mod tests {
             .expect("items");
         auto_assign(&db, &dataset.name, None).await.expect("assign");
         let id = queue(&db, &dataset.name, &experts[0]).await.expect("queue")[0].id;
-        submit(&db, id, &experts[0], &pass(), "都没问题", None)
+        submit(&db, id, &experts[0], &pass(), "都没问题", None, rescore())
             .await
             .expect("submit");
         let before = item_for_viewer(&db, id, &experts[1]).await.expect("item");
@@ -211,7 +215,7 @@ mod tests {
             "adjudicators see every label"
         );
 
-        submit(&db, id, &experts[1], &pass(), "", None)
+        submit(&db, id, &experts[1], &pass(), "", None, rescore())
             .await
             .expect("submit");
         let after = item_for_viewer(&db, id, &experts[1]).await.expect("item");
@@ -220,12 +224,12 @@ mod tests {
         assert_eq!(revealed.others[0].comment, "都没问题");
         assert_eq!(revealed.final_source.as_deref(), Some("agreed"));
         assert!(matches!(
-            submit(&db, id, &experts[1], &pass(), "", None).await,
+            submit(&db, id, &experts[1], &pass(), "", None, rescore()).await,
             Err(DbError::Conflict(_))
         ));
         let adjudicator = Adjudicator::of(admin).expect("an admin adjudicates");
         assert!(matches!(
-            adjudicate(&db, id, &adjudicator, &pass(), "重新判断").await,
+            adjudicate(&db, id, &adjudicator, &pass(), "重新判断", rescore()).await,
             Err(DbError::Conflict(message)) if message.contains("nothing to adjudicate")
         ));
         assert_eq!(Adjudicator::of(experts[0].clone()), None);
@@ -236,11 +240,19 @@ mod tests {
         let (db, dataset, admin, experts) = fixture(&["甲", "乙"]).await;
         let (id, edited) = seed_item(&db, &dataset, &admin, "（补充：合同于2023年签订）").await;
         let json = serde_json::to_string(&edited).expect("json");
-        let first = submit(&db, id, &experts[0], "correct", "补充签订时间", Some(&json))
-            .await
-            .expect("submit");
+        let first = submit(
+            &db,
+            id,
+            &experts[0],
+            "correct",
+            "补充签订时间",
+            Some(&json),
+            rescore(),
+        )
+        .await
+        .expect("submit");
         assert_eq!(first, Submitted::default());
-        let second = submit(&db, id, &experts[1], "correct", "", Some(&json))
+        let second = submit(&db, id, &experts[1], "correct", "", Some(&json), rescore())
             .await
             .expect("submit");
         assert_eq!(second.final_label.as_deref(), Some("correct"));
@@ -274,7 +286,7 @@ mod tests {
             .expect("case")
             .expect("stored");
         assert!(matches!(
-            submit(&db, id, &experts[0], "correct", "", Some(&serde_json::to_string(&unchanged).expect("json"))).await,
+            submit(&db, id, &experts[0], "correct", "", Some(&serde_json::to_string(&unchanged).expect("json")), rescore()).await,
             Err(DbError::Invalid(message)) if message.contains("changes nothing")
         ));
     }

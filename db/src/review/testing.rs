@@ -97,7 +97,7 @@ pub(super) async fn correct_on_its_page(
         .expect("case")
         .expect("stored");
     direct.key_facts[0].text.push_str("（管理员核对）");
-    crate::revisions::correct_case(db, &dataset.name, &direct, 1, admin, "补充要点")
+    crate::revisions::correct_case(db, &dataset.name, &direct, 1, admin, "补充要点", rescore())
         .await
         .expect("direct correction");
 }
@@ -107,4 +107,13 @@ pub(super) async fn versions(db: &Db) -> i64 {
         .fetch_one(db.pool())
         .await
         .expect("count")
+}
+
+/// Re-scoring of stored runs on a corrected version, as the runtime does it
+/// for LexPilot.
+pub(crate) fn rescore() -> &'static crate::revisions::Rescore {
+    &|items, cases| {
+        let run = engine::run::parse_run(items, cases).ok()?;
+        serde_json::to_string(&engine::score::score_run(&run, cases)).ok()
+    }
 }

@@ -8,9 +8,11 @@ use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::routing::{get, post};
 use axum::{Json, Router};
+use db::runs::OnDuplicate;
 use engine::accounts::Permission;
-use engine::score::{RunScores, ScoreDocument};
+use engine::score::ScoreDocument;
 use serde::{Deserialize, Serialize};
+use services::ingest::RunFile;
 
 use super::current_dataset;
 use crate::auth::SignedIn;
@@ -38,7 +40,8 @@ pub struct UploadResponse {
     pub dataset: String,
     pub dataset_version: i64,
     pub run: db::runs::RunInfo,
-    pub scores: RunScores,
+    /// The run's scores (formats.md §4, as `score --json` gives per run).
+    pub scores: serde_json::Value,
 }
 
 async fn upload(
@@ -56,24 +59,32 @@ async fn upload(
         _ => ApiError::bad_request(format!("cannot read the request body: {e}")),
     })?;
     let dataset = current_dataset(&state).await?;
-    let stored =
-        crate::runs::store(&state.db, &dataset, &body, Some(user.id), query.replace).await?;
+    let on_duplicate = if query.replace {
+        OnDuplicate::Replace
+    } else {
+        OnDuplicate::Refuse
+    };
+    let file = RunFile::new("the request body", body.to_vec());
+    let mut stored =
+        services::ingest::store(&state.db, &dataset, &[file], Some(user.id), on_duplicate).await?;
+    let (run, scores) = stored
+        .pop()
+        .ok_or_else(|| ApiError::internal("a store returned no run"))?;
     Ok((
         StatusCode::CREATED,
         Json(UploadResponse {
             dataset: dataset.name,
             dataset_version: dataset.version,
-            run: stored.0,
-            scores: stored.1,
+            run,
+            scores,
         }),
     ))
 }
 
 async fn leaderboard(State(state): State<AppState>) -> Result<Json<ScoreDocument>, ApiError> {
     let dataset = current_dataset(&state).await?;
-    Ok(Json(
-        services::leaderboard::document(&state.db, &dataset).await?,
-    ))
+    let snapshot = state.read.snapshot(&state.db, &dataset).await?;
+    Ok(Json(snapshot.document.clone()))
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -100,9 +111,9 @@ async fn export(
         )));
     }
     let dataset = current_dataset(&state).await?;
-    let doc = services::leaderboard::document(&state.db, &dataset).await?;
+    let snapshot = state.read.snapshot(&state.db, &dataset).await?;
     let view = View::from_query(q.task, q.setup, q.sort);
-    let table = build_table(&doc, &view);
+    let table = build_table(&snapshot.document, &view);
     let name = format!("leaderboard-{}-{}", dataset.name, view.task.as_str());
     let (content_type, extension, body) = match format.as_str() {
         "json" => (

@@ -104,6 +104,7 @@ impl TestApp {
             db: db.clone(),
             jobs: services::jobs::JobManager::new(dir.path().join("data")),
             network,
+            read: services::read::ReadModels::default(),
         };
         TestApp {
             db,

@@ -1,0 +1,175 @@
+//! The one path from run files to stored, scored runs, for every caller:
+//! `POST /api/runs`, the upload page (check, then store), benchmark jobs,
+//! the demo loader, and, for re-scoring on a corrected dataset version,
+//! case corrections and the review that adopts one ([`rescore`]).
+//!
+//! 1. The dataset version's benchmark picks the engine's rules
+//!    ([`engine::benchmark::Suite`]); a benchmark this server does not host
+//!    is refused naming it.
+//! 2. [`check`] parses and validates each file against the version's cases
+//!    and scores it: every error with line and field, or the run and its
+//!    scores. Nothing is stored.
+//! 3. [`store`] does the same and stores every run in one transaction
+//!    (`db::runs::store_all`): all of them, or none when any file is invalid
+//!    or refused (409 for a run already stored, unless replacing).
+//!
+//! Scoring happens here, with the engine; storage only keeps what it is
+//! given.
+
+use db::datasets::DatasetInfo;
+use db::revisions::Rescore;
+use db::runs::{NewRun, OnDuplicate, RunInfo};
+use db::Db;
+use engine::benchmark::{Benchmark, LexPilot, Suite};
+use engine::dataset::DatasetErrors;
+
+use crate::error::{Error, Result};
+
+/// A run file as a caller got it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunFile {
+    /// What to call it in messages (the uploaded file's name).
+    pub name: String,
+    pub bytes: Vec<u8>,
+}
+
+impl RunFile {
+    pub fn new(name: impl Into<String>, bytes: impl Into<Vec<u8>>) -> RunFile {
+        RunFile {
+            name: name.into(),
+            bytes: bytes.into(),
+        }
+    }
+}
+
+/// A valid run of benchmark `S` with its scores on the version checked.
+pub struct Scored<S: Suite> {
+    pub run: S::Run,
+    pub scores: S::Scores,
+}
+
+/// What checking one file found.
+pub struct Checked<S: Suite> {
+    pub name: String,
+    pub outcome: std::result::Result<Scored<S>, DatasetErrors>,
+}
+
+/// The suite of the version's benchmark; today LexPilot is the one hosted.
+fn hosted(dataset: &DatasetInfo) -> Result<Benchmark> {
+    match dataset.benchmark() {
+        Some(b) if b.hosted() => Ok(b),
+        Some(b) => Err(Error::Invalid(b.not_hosted())),
+        None => Err(Error::internal(format!(
+            "dataset {} version {} names an unknown benchmark {:?}",
+            dataset.name, dataset.version, dataset.benchmark
+        ))),
+    }
+}
+
+/// Parses, validates and scores `file` against `cases` (a version's).
+pub fn score_file<S: Suite>(cases: &[S::Case], file: &RunFile) -> Checked<S> {
+    let outcome = S::parse_run(&file.bytes[..], cases).map(|run| {
+        let scores = S::score(&run, cases);
+        Scored { run, scores }
+    });
+    Checked {
+        name: file.name.clone(),
+        outcome,
+    }
+}
+
+/// Checks every file against dataset version `dataset` (see the module docs);
+/// stores nothing.
+pub async fn check(
+    db: &Db,
+    dataset: &DatasetInfo,
+    files: &[RunFile],
+) -> Result<Vec<Checked<LexPilot>>> {
+    match hosted(dataset)? {
+        Benchmark::Lexpilot => check_as::<LexPilot>(db, dataset, files).await,
+        other => Err(Error::Invalid(other.not_hosted())),
+    }
+}
+
+async fn check_as<S: Suite<Case = engine::dataset::Case>>(
+    db: &Db,
+    dataset: &DatasetInfo,
+    files: &[RunFile],
+) -> Result<Vec<Checked<S>>> {
+    let cases = db::cases::all(db, dataset.id).await?;
+    let files = files.to_vec();
+    blocking(move || files.iter().map(|f| score_file::<S>(&cases, f)).collect()).await
+}
+
+/// Checks every file and stores them all in one transaction, or nothing:
+/// the first invalid file is [`Error::InvalidFile`] (422, every line and
+/// field), a run stored already [`Error::Conflict`] (409) unless `replace`.
+/// Returns the stored runs with the scores of each, in file order.
+pub async fn store(
+    db: &Db,
+    dataset: &DatasetInfo,
+    files: &[RunFile],
+    uploaded_by: Option<i64>,
+    on_duplicate: OnDuplicate,
+) -> Result<Vec<(RunInfo, serde_json::Value)>> {
+    let checked = check(db, dataset, files).await?;
+    let mut runs = Vec::with_capacity(checked.len());
+    for file in checked {
+        match file.outcome {
+            Ok(scored) => runs.push(scored),
+            Err(errors) => return Err(Error::InvalidFile(file.name, errors)),
+        }
+    }
+    store_scored::<LexPilot>(db, dataset, &runs, uploaded_by, on_duplicate).await
+}
+
+/// Stores runs already checked against `dataset` ([`check`]), in one
+/// transaction.
+pub async fn store_scored<S: Suite>(
+    db: &Db,
+    dataset: &DatasetInfo,
+    runs: &[Scored<S>],
+    uploaded_by: Option<i64>,
+    on_duplicate: OnDuplicate,
+) -> Result<Vec<(RunInfo, serde_json::Value)>> {
+    let new = runs
+        .iter()
+        .map(|r| NewRun::of::<S>(&r.run, &r.scores))
+        .collect::<db::Result<Vec<_>>>()?;
+    let stored = db::runs::store_all(db, dataset.id, &new, uploaded_by, on_duplicate).await?;
+    stored
+        .into_iter()
+        .zip(runs)
+        .map(|(info, r)| {
+            let scores = serde_json::to_value(&r.scores).map_err(Error::internal)?;
+            Ok((info, scores))
+        })
+        .collect()
+}
+
+/// Re-validates and re-scores stored runs of benchmark `benchmark` on a new
+/// dataset version (a case correction): what `db::revisions` calls inside
+/// the correction's transaction.
+pub fn rescore(benchmark: Benchmark) -> &'static Rescore {
+    match benchmark {
+        Benchmark::Lexpilot => &rescore_as::<LexPilot>,
+        Benchmark::Dlawbench | Benchmark::Plawbench => &|_, _| None,
+    }
+}
+
+fn rescore_as<S: Suite<Case = engine::dataset::Case>>(
+    items: &str,
+    cases: &[engine::dataset::Case],
+) -> Option<String> {
+    let run = S::parse_run(items.as_bytes(), cases).ok()?;
+    serde_json::to_string(&S::score(&run, cases)).ok()
+}
+
+/// Runs CPU-heavy work off the async threads.
+pub(crate) async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| Error::internal(format!("a background computation failed: {e}")))
+}

@@ -1,0 +1,292 @@
+//! Read models: the figures pages and the API show, derived from stored runs
+//! and cached in the application state (never a process-wide static, so two
+//! applications in one process never see each other's figures).
+//!
+//! - [`Snapshot`]: one dataset version at one generation
+//!   (`db::runs::generation`, bumped in every transaction that changes runs
+//!   or versions): the score document (means ± std from the kept scores) and
+//!   every entry's resampling data, both read at that same generation, so a
+//!   cell's mean and its interval always come from the same runs. Entries are
+//!   joined by their key, never by row position.
+//! - [`ReadModels::intervals`]: the 95% bootstrap interval of every cell of a
+//!   leaderboard view; [`ReadModels::compare`]: the paired bootstrap of two
+//!   entries; [`ReadModels::model_runs`]: a model's stored runs read back
+//!   (for drill-downs).
+//!
+//! Every cache is keyed by (dataset version, generation) and bounded: a
+//! stored, replaced or re-scored run changes the generation, so the next
+//! request recomputes, whatever ids SQLite reuses. One snapshot is built at a
+//! time; requests that need it meanwhile wait for it rather than build it too.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use db::datasets::DatasetInfo;
+use db::Db;
+use engine::benchmark::{LexPilot, Suite};
+use engine::dataset::Case;
+use engine::leaderboard::{column_metric, View};
+use engine::metrics::PairedBootstrap;
+use engine::run::{EntryKey, Run, Task};
+use engine::score::{compare_entries, EntrySample, Metric, RunScores, ScoreDocument};
+use engine::vocab::{Class, LjpSetup};
+
+use crate::error::{Error, Result};
+use crate::ingest::blocking;
+
+/// Resamples per interval or comparison.
+pub const RESAMPLES: usize = 1000;
+/// The seed of every resampling, so a figure is the same on every request.
+pub const SEED: u64 = 20_261_129;
+/// The confidence level of intervals.
+pub const LEVEL: f64 = 0.95;
+/// Snapshots kept (the current generation, and the one before while
+/// requests that started on it finish).
+const SNAPSHOTS: usize = 2;
+/// Views' intervals kept.
+const INTERVALS: usize = 16;
+/// Models' parsed runs kept.
+const MODELS: usize = 8;
+
+/// (dataset version id, generation).
+type Key = (i64, i64);
+
+/// A dataset version's figures at one generation; see the module docs.
+pub struct Snapshot {
+    pub dataset: DatasetInfo,
+    pub generation: i64,
+    pub cases: Arc<Vec<Case>>,
+    /// The §5 score document, named after the dataset.
+    pub document: ScoreDocument,
+    /// Every entry's runs ready for resampling, by entry key.
+    samples: Vec<(EntryKey, EntrySample)>,
+}
+
+impl Snapshot {
+    fn key(&self) -> Key {
+        (self.dataset.id, self.generation)
+    }
+
+    /// The resampling data of the entry with `key`.
+    pub fn sample(&self, key: &EntryKey) -> Option<&EntrySample> {
+        self.samples.iter().find(|(k, _)| k == key).map(|(_, s)| s)
+    }
+
+    /// The entries' keys, in the document's order.
+    pub fn keys(&self) -> impl Iterator<Item = &EntryKey> {
+        self.document.entries.iter().map(|e| &e.key)
+    }
+}
+
+/// Per entry (by key), the interval of each column of a view that has one.
+pub type Intervals = Vec<(EntryKey, HashMap<String, (f64, f64)>)>;
+
+/// A model's stored runs on a version, read back, with their entry keys.
+pub type ModelRuns = Vec<(EntryKey, Run)>;
+
+#[derive(Default)]
+struct Caches {
+    snapshots: Vec<Arc<Snapshot>>,
+    intervals: Vec<((Key, Task, LjpSetup), Arc<Intervals>)>,
+    models: Vec<((Key, String), Arc<ModelRuns>)>,
+}
+
+/// Keeps `entry` as the newest of `list`, which holds at most `bound`.
+fn keep<T>(list: &mut Vec<T>, entry: T, bound: usize) {
+    if list.len() >= bound {
+        list.remove(0);
+    }
+    list.push(entry);
+}
+
+/// The read models of one application; cheap to clone (one cache shared).
+#[derive(Clone, Default)]
+pub struct ReadModels {
+    caches: Arc<Mutex<Caches>>,
+    building: Arc<tokio::sync::Mutex<()>>,
+}
+
+impl std::fmt::Debug for ReadModels {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ReadModels").finish_non_exhaustive()
+    }
+}
+
+impl ReadModels {
+    fn with<T>(&self, f: impl FnOnce(&mut Caches) -> T) -> T {
+        let mut caches = self.caches.lock().unwrap_or_else(|e| e.into_inner());
+        f(&mut caches)
+    }
+
+    fn cached(&self, key: Key) -> Option<Arc<Snapshot>> {
+        self.with(|c| c.snapshots.iter().find(|s| s.key() == key).cloned())
+    }
+
+    /// The snapshot of `dataset` at the current generation, built (once) if
+    /// need be.
+    pub async fn snapshot(&self, db: &Db, dataset: &DatasetInfo) -> Result<Arc<Snapshot>> {
+        let generation = db::runs::generation(db).await?;
+        if let Some(hit) = self.cached((dataset.id, generation)) {
+            return Ok(hit);
+        }
+        let _building = self.building.lock().await;
+        // Read until the generation is the same before and after: then the
+        // scores and the items are of the same runs.
+        let mut generation = db::runs::generation(db).await?;
+        let (scores, items, cases) = loop {
+            if let Some(hit) = self.cached((dataset.id, generation)) {
+                return Ok(hit);
+            }
+            let cases = db::cases::all(db, dataset.id).await?;
+            let scores = db::runs::scores(db, dataset.id).await?;
+            let items = db::runs::all_items(db, dataset.id).await?;
+            let after = db::runs::generation(db).await?;
+            if after == generation {
+                break (scores, items, cases);
+            }
+            generation = after;
+        };
+        let dataset = dataset.clone();
+        let snapshot = blocking(move || -> Result<Snapshot> {
+            let mut kept = Vec::with_capacity(scores.len());
+            for s in scores {
+                let parsed: RunScores = serde_json::from_str(&s.scores).map_err(|e| {
+                    Error::internal(format!("stored scores of run {}: {e}", s.run_id))
+                })?;
+                kept.push((s.entry_key, parsed));
+            }
+            let document = LexPilot::summarise(kept, &cases).with_dataset(dataset.name.clone());
+            let mut groups: Vec<(EntryKey, Vec<Run>)> = Vec::new();
+            for stored in items {
+                let run = LexPilot::read_stored(&stored.items).map_err(Error::internal)?;
+                match groups.iter_mut().find(|(k, _)| *k == stored.entry_key) {
+                    Some((_, runs)) => runs.push(run),
+                    None => groups.push((stored.entry_key, vec![run])),
+                }
+            }
+            let samples = groups
+                .into_iter()
+                .map(|(key, runs)| {
+                    let sample = EntrySample::new(&runs, &cases);
+                    (key, sample)
+                })
+                .collect();
+            Ok(Snapshot {
+                dataset,
+                generation,
+                cases,
+                document,
+                samples,
+            })
+        })
+        .await??;
+        let snapshot = Arc::new(snapshot);
+        self.with(|c| keep(&mut c.snapshots, Arc::clone(&snapshot), SNAPSHOTS));
+        Ok(snapshot)
+    }
+
+    /// The 95% bootstrap interval of each of `columns` of `view` (those that
+    /// have one), per entry of `snapshot`.
+    pub async fn intervals(
+        &self,
+        snapshot: &Arc<Snapshot>,
+        view: &View,
+        columns: Vec<String>,
+    ) -> Result<Arc<Intervals>> {
+        let key = (snapshot.key(), view.task, view.setup);
+        if let Some(hit) = self.with(|c| {
+            c.intervals
+                .iter()
+                .find(|(k, _)| *k == key)
+                .map(|(_, v)| Arc::clone(v))
+        }) {
+            return Ok(hit);
+        }
+        let (snapshot_for_work, view) = (Arc::clone(snapshot), view.clone());
+        let computed = Arc::new(
+            blocking(move || {
+                snapshot_for_work
+                    .samples
+                    .iter()
+                    .map(|(entry, sample)| {
+                        let cells = columns
+                            .iter()
+                            .filter_map(|col| {
+                                let (metric, class) = column_metric(&view, col)?;
+                                let ci = sample.ci(metric, class, RESAMPLES, SEED, LEVEL)?;
+                                Some((col.clone(), ci))
+                            })
+                            .collect();
+                        (entry.clone(), cells)
+                    })
+                    .collect::<Intervals>()
+            })
+            .await?,
+        );
+        self.with(|c| keep(&mut c.intervals, (key, Arc::clone(&computed)), INTERVALS));
+        Ok(computed)
+    }
+
+    /// The paired bootstrap of entry `a` against entry `b` of `snapshot` for
+    /// each of `metrics`, over all cases or one class.
+    pub async fn compare(
+        &self,
+        snapshot: &Arc<Snapshot>,
+        a: &EntryKey,
+        b: &EntryKey,
+        metrics: Vec<Metric>,
+        class: Option<Class>,
+    ) -> Result<Vec<(Metric, Option<PairedBootstrap>)>> {
+        let (snapshot, a, b) = (Arc::clone(snapshot), a.clone(), b.clone());
+        blocking(move || {
+            let (Some(sa), Some(sb)) = (snapshot.sample(&a), snapshot.sample(&b)) else {
+                return Vec::new();
+            };
+            metrics
+                .into_iter()
+                .map(|m| (m, compare_entries(sa, sb, m, class, RESAMPLES, SEED, LEVEL)))
+                .collect()
+        })
+        .await
+    }
+
+    /// The stored runs of `model` on `dataset` read back, by run number; empty
+    /// when it has none.
+    pub async fn model_runs(
+        &self,
+        db: &Db,
+        dataset: &DatasetInfo,
+        model: &str,
+    ) -> Result<Arc<ModelRuns>> {
+        let generation = db::runs::generation(db).await?;
+        let key = ((dataset.id, generation), model.to_owned());
+        if let Some(hit) = self.with(|c| {
+            c.models
+                .iter()
+                .find(|(k, _)| *k == key)
+                .map(|(_, v)| Arc::clone(v))
+        }) {
+            return Ok(hit);
+        }
+        let stored = db::runs::entry_runs(db, dataset.id, model).await?;
+        let runs = Arc::new(
+            blocking(move || {
+                stored
+                    .into_iter()
+                    .map(|s| {
+                        Ok((
+                            s.entry_key,
+                            LexPilot::read_stored(&s.items).map_err(Error::internal)?,
+                        ))
+                    })
+                    .collect::<Result<ModelRuns>>()
+            })
+            .await??,
+        );
+        // Keep it only if nothing was stored meanwhile.
+        if db::runs::generation(db).await? == generation {
+            self.with(|c| keep(&mut c.models, (key, Arc::clone(&runs)), MODELS));
+        }
+        Ok(runs)
+    }
+}
