@@ -93,11 +93,23 @@ impl TestApp {
         app
     }
 
+    /// The app on the database file at `path` (migrated on open), as
+    /// `lexpilot serve --db PATH` would serve it.
+    pub async fn on_database(path: &std::path::Path) -> TestApp {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let db = Db::open(path).await.expect("database opens");
+        TestApp::serving(db, dir, server::Network::default())
+    }
+
     async fn with_network_empty(network: server::Network) -> TestApp {
         let dir = tempfile::tempdir().expect("temp dir");
         let db = Db::open(&dir.path().join("test.db"))
             .await
             .expect("database opens");
+        TestApp::serving(db, dir, network)
+    }
+
+    fn serving(db: Db, dir: tempfile::TempDir, network: server::Network) -> TestApp {
         let addr: SocketAddr = "127.0.0.1:3000".parse().expect("address");
         let state = AppState {
             leptos_options: config::leptos_options(addr),
