@@ -2,9 +2,9 @@
 //! statistics, filters) come from `engine` unchanged.
 
 use engine::accounts::Role;
-use engine::dataset::Case;
-use engine::query::{CaseSummary, Page};
-use engine::stats::DatasetStats;
+use engine::lexpilot::dataset::Case;
+use engine::lexpilot::query::{CaseSummary, Page};
+use engine::lexpilot::stats::DatasetStats;
 use serde::{Deserialize, Serialize};
 
 /// The signed-in user as pages see them.
@@ -80,7 +80,7 @@ pub struct LeaderboardView {
     pub dataset: DatasetView,
     /// Cases in the dataset.
     pub cases: usize,
-    pub table: engine::leaderboard::Table,
+    pub table: engine::lexpilot::leaderboard::Table,
     /// Per row of the table, per column, the 95% bootstrap interval of the
     /// entry's mean over resampled cases (`None` for derived columns).
     pub intervals: Vec<Vec<Option<(f64, f64)>>>,
@@ -103,10 +103,13 @@ pub struct ModelView {
 pub struct ModelEntryView {
     /// What sets the entry apart (judge, user model, other header fields).
     pub setting: Vec<(String, String)>,
-    pub family: Option<engine::run::Family>,
+    pub family: Option<engine::lexpilot::run::Family>,
     pub runs: Vec<RunRow>,
     /// (task, table) for each task the entry's runs contain.
-    pub tables: Vec<(engine::run::Task, engine::leaderboard::Table)>,
+    pub tables: Vec<(
+        engine::lexpilot::run::Task,
+        engine::lexpilot::leaderboard::Table,
+    )>,
 }
 
 /// One stored run as the model page lists it.
@@ -146,7 +149,7 @@ pub struct CompareRow {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RunFileReport {
     pub name: String,
-    pub errors: Vec<engine::dataset::DatasetError>,
+    pub errors: Vec<engine::lexpilot::dataset::DatasetError>,
     pub summary: Option<RunSummary>,
 }
 

@@ -5,8 +5,8 @@
 
 use std::sync::Arc;
 
-use engine::dataset::Case;
-use engine::query::{CaseFilter, CaseSummary, Page};
+use engine::lexpilot::dataset::Case;
+use engine::lexpilot::query::{CaseFilter, CaseSummary, Page};
 use sqlx::{QueryBuilder, Sqlite};
 
 use crate::{Db, DbError, Result};

@@ -1,9 +1,9 @@
 //! Dataset versions. An import is one transaction: all cases or none. The
-//! cases are LexPilot's (`engine::dataset`), so a version is stored as a
+//! cases are LexPilot's (`engine::lexpilot::dataset`), so a version is stored as a
 //! `lexpilot` one; other benchmarks' datasets come with their own suites.
 
-use engine::dataset::{to_jsonl, Case};
-use engine::query::search_text;
+use engine::lexpilot::dataset::{to_jsonl, Case};
+use engine::lexpilot::query::search_text;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use sqlx::FromRow;

@@ -96,7 +96,7 @@ pub const CASE_CACHE_VERSIONS: usize = 4;
 type CaseKey = (i64, String);
 
 /// The parsed cases of recently read versions, least recently used first.
-type CaseCache = Vec<(CaseKey, Arc<Vec<engine::dataset::Case>>)>;
+type CaseCache = Vec<(CaseKey, Arc<Vec<engine::lexpilot::dataset::Case>>)>;
 
 /// A handle on the database: cheap to clone, one pool per process.
 #[derive(Debug, Clone)]
@@ -147,7 +147,7 @@ impl Db {
         &self.pool
     }
 
-    fn cached_cases(&self, key: &CaseKey) -> Option<Arc<Vec<engine::dataset::Case>>> {
+    fn cached_cases(&self, key: &CaseKey) -> Option<Arc<Vec<engine::lexpilot::dataset::Case>>> {
         let mut cache = self.cases.lock().ok()?;
         let at = cache.iter().position(|(k, _)| k == key)?;
         let hit = cache.remove(at);
@@ -156,7 +156,7 @@ impl Db {
         Some(cases)
     }
 
-    fn cache_cases(&self, key: CaseKey, cases: Arc<Vec<engine::dataset::Case>>) {
+    fn cache_cases(&self, key: CaseKey, cases: Arc<Vec<engine::lexpilot::dataset::Case>>) {
         if let Ok(mut cache) = self.cases.lock() {
             cache.retain(|(k, _)| *k != key);
             if cache.len() >= CASE_CACHE_VERSIONS {

@@ -9,7 +9,7 @@
 //! invalidates (say, an LJP prediction for a claim that was removed) stays
 //! on the old version only, and is reported.
 
-use engine::dataset::{validate_case, Case};
+use engine::lexpilot::dataset::{validate_case, Case};
 use serde::{Deserialize, Serialize};
 
 use sqlx::SqliteConnection;

@@ -13,7 +13,7 @@
 //! Scoring never happens here: the caller brings the scores.
 
 use engine::benchmark::{RunMeta, Suite};
-use engine::run::EntryKey;
+use engine::lexpilot::run::EntryKey;
 use serde::{Deserialize, Serialize};
 use sqlx::SqliteConnection;
 
@@ -458,8 +458,9 @@ mod tests {
     use super::*;
     use crate::datasets::{import, ImportSource};
 
-    async fn dataset(db: &Db) -> (i64, Vec<engine::dataset::Case>) {
-        let cases = LexPilot::parse_dataset(&engine::synthetic::dataset_file(1)).expect("cases");
+    async fn dataset(db: &Db) -> (i64, Vec<engine::lexpilot::dataset::Case>) {
+        let cases =
+            LexPilot::parse_dataset(&engine::lexpilot::synthetic::dataset_file(1)).expect("cases");
         let src = ImportSource {
             name: "d",
             source: "test",
@@ -469,8 +470,8 @@ mod tests {
         (id, cases)
     }
 
-    fn new_run(cases: &[engine::dataset::Case], model: u32, run: u32) -> NewRun {
-        let text = engine::synthetic::run_file(cases, model, run, 2);
+    fn new_run(cases: &[engine::lexpilot::dataset::Case], model: u32, run: u32) -> NewRun {
+        let text = engine::lexpilot::synthetic::run_file(cases, model, run, 2);
         let parsed = LexPilot::parse_run(text.as_bytes(), cases).expect("a valid run");
         NewRun::of::<LexPilot>(&parsed, &LexPilot::score(&parsed, cases)).expect("new run")
     }

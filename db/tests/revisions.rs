@@ -8,7 +8,7 @@ use db::runs::{NewRun, OnDuplicate};
 use db::Db;
 use engine::accounts::Role;
 use engine::benchmark::{LexPilot, Suite};
-use engine::dataset::{parse_dataset, Case};
+use engine::lexpilot::dataset::{parse_dataset, Case};
 use engine::vocab::Verdict;
 
 const DEMO: &str = include_str!("../../server/data/demo-synthetic.jsonl");
@@ -33,8 +33,8 @@ async fn fixture() -> (
         .expect("import")
         .dataset()
         .clone();
-    let run = engine::run::parse_run(RUN, &cases).expect("run");
-    let scores = engine::score::score_run(&run, &cases);
+    let run = engine::lexpilot::run::parse_run(RUN, &cases).expect("run");
+    let scores = engine::lexpilot::score::score_run(&run, &cases);
     let new = NewRun::of::<LexPilot>(&run, &scores).expect("a run to store");
     db::runs::store_all(&db, dataset.id, &[new], None, OnDuplicate::Refuse)
         .await
@@ -120,11 +120,11 @@ async fn a_correction_is_a_new_version_with_the_runs_rescored() {
 
     // The carried run is scored against the corrected gold verdict.
     let cases = db::cases::all(&db, v2.id).await.expect("cases");
-    let run = engine::run::parse_run(RUN, &cases).expect("run");
-    let expected = engine::score::score_run(&run, &cases);
+    let run = engine::lexpilot::run::parse_run(RUN, &cases).expect("run");
+    let expected = engine::lexpilot::score::score_run(&run, &cases);
     let stored = db::runs::scores(&db, v2.id).await.expect("scores");
     assert_eq!(stored.len(), 1);
-    let scores = |s: &db::runs::StoredScores| -> engine::score::RunScores {
+    let scores = |s: &db::runs::StoredScores| -> engine::lexpilot::score::RunScores {
         serde_json::from_str(&s.scores).expect("scores")
     };
     assert_eq!(scores(&stored[0]), expected);

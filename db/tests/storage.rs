@@ -3,8 +3,8 @@
 
 use db::datasets::{ImportOutcome, ImportSource};
 use db::Db;
-use engine::dataset::{parse_dataset, Case};
-use engine::query::CaseFilter;
+use engine::lexpilot::dataset::{parse_dataset, Case};
+use engine::lexpilot::query::CaseFilter;
 use engine::vocab::{Class, FocalPointType, PlaintiffType, Verdict};
 
 const DEMO: &str = include_str!("../../server/data/demo-synthetic.jsonl");

@@ -16,15 +16,15 @@
 //!   LCA view (9 columns) and the LJP view (9 interval columns), 1000
 //!   resamples each; and one paired comparison of two entries (7 scores).
 //!
-//! The files come from [`engine::synthetic`], as in `server/benches/ingest.rs`.
+//! The files come from [`engine::lexpilot::synthetic`], as in `server/benches/ingest.rs`.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use engine::dataset::parse_dataset;
-use engine::leaderboard::{build_table, column_metric, View};
-use engine::run::{parse_run, Run, Task};
-use engine::score::{compare_entries, score_ci, score_entries, EntrySample, Metric};
+use engine::lexpilot::dataset::parse_dataset;
+use engine::lexpilot::leaderboard::{build_table, column_metric, View};
+use engine::lexpilot::run::{parse_run, Run, Task};
+use engine::lexpilot::score::{compare_entries, score_ci, score_entries, EntrySample, Metric};
 use engine::vocab::{Class, LjpSetup};
 
 const CASES_PER_CAUSE: usize = 12;
@@ -65,7 +65,7 @@ fn time(label: &str, repeats: usize, mut f: impl FnMut()) {
 }
 
 fn main() {
-    let dataset_text = engine::synthetic::dataset_file(CASES_PER_CAUSE);
+    let dataset_text = engine::lexpilot::synthetic::dataset_file(CASES_PER_CAUSE);
     let mut dataset = Vec::new();
     time("parse_dataset, 432 cases", 10, || {
         dataset = parse_dataset(black_box(&dataset_text)).expect("a valid dataset");
@@ -79,7 +79,7 @@ fn main() {
 
     let files: Vec<String> = (0..MODELS)
         .flat_map(|m| (1..=RUNS_PER_MODEL).map(move |r| (m, r)))
-        .map(|(m, r)| engine::synthetic::run_file(&dataset, m, r, MODELS))
+        .map(|(m, r)| engine::lexpilot::synthetic::run_file(&dataset, m, r, MODELS))
         .collect();
     let sizes: Vec<usize> = files.iter().map(String::len).collect();
     println!(

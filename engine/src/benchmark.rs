@@ -12,17 +12,16 @@
 //!   benchmark's score document. Storage and the runtime are written against
 //!   it; pages, leaderboard views and drill-downs use the benchmark's own
 //!   types.
-//! - [`LexPilot`]: the LexPilot benchmark ([`crate::dataset`], [`crate::run`],
-//!   [`crate::score`], [`crate::leaderboard`], [`crate::drilldown`]).
-//!   DLawBench and PLawBench are named, not hosted yet: [`Benchmark::hosted`].
+//! - [`LexPilot`]: the LexPilot benchmark ([`crate::lexpilot`]). DLawBench and
+//!   PLawBench are named, not hosted yet: [`Benchmark::hosted`].
 //!
 //! # Example
 //!
 //! ```
 //! use engine::benchmark::{Benchmark, LexPilot, Suite};
 //!
-//! let dataset = LexPilot::parse_dataset(&engine::synthetic::dataset_file(1)).unwrap();
-//! let file = engine::synthetic::run_file(&dataset, 0, 1, 1);
+//! let dataset = LexPilot::parse_dataset(&engine::lexpilot::synthetic::dataset_file(1)).unwrap();
+//! let file = engine::lexpilot::synthetic::run_file(&dataset, 0, 1, 1);
 //! let run = LexPilot::parse_run(file.as_bytes(), &dataset).unwrap();
 //! let meta = LexPilot::meta(&run);
 //! assert_eq!((meta.run, meta.benchmark), (1, Benchmark::Lexpilot));
@@ -38,9 +37,8 @@ use std::io::BufRead;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use crate::dataset::{Case, DatasetErrors};
-use crate::run::{EntryKey, Run, RunErrors};
-use crate::score::{RunScores, ScoreDocument};
+use crate::lexpilot::dataset::DatasetErrors;
+use crate::lexpilot::run::{EntryKey, RunErrors};
 use crate::vocab::vocabulary;
 
 vocabulary! {
@@ -135,50 +133,4 @@ pub trait Suite: 'static {
     fn summarise(runs: Vec<(EntryKey, Self::Scores)>, cases: &[Self::Case]) -> Self::Document;
 }
 
-/// The LexPilot benchmark.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct LexPilot;
-
-impl Suite for LexPilot {
-    const BENCHMARK: Benchmark = Benchmark::Lexpilot;
-    type Case = Case;
-    type Run = Run;
-    type Scores = RunScores;
-    type Document = ScoreDocument;
-
-    fn parse_dataset(text: &str) -> Result<Vec<Case>, DatasetErrors> {
-        crate::dataset::parse_dataset(text)
-    }
-
-    fn parse_run(reader: impl BufRead, cases: &[Case]) -> Result<Run, RunErrors> {
-        crate::run::parse_run_reader(reader, cases)
-    }
-
-    fn to_stored(run: &Run) -> String {
-        run.to_jsonl()
-    }
-
-    fn read_stored(stored: &str) -> Result<Run, String> {
-        Run::from_stored_jsonl(stored)
-    }
-
-    fn meta(run: &Run) -> RunMeta {
-        RunMeta {
-            benchmark: Benchmark::Lexpilot,
-            model: run.header.model.clone(),
-            run: run.header.run,
-            family: run.header.family.map(|f| f.as_str().to_owned()),
-            entry_key: run.header.entry_key(),
-            unavailable: run.unavailable().total(),
-            created_at: run.header.created_at.clone(),
-        }
-    }
-
-    fn score(run: &Run, cases: &[Case]) -> RunScores {
-        crate::score::score_run(run, cases)
-    }
-
-    fn summarise(runs: Vec<(EntryKey, RunScores)>, cases: &[Case]) -> ScoreDocument {
-        crate::score::summarise_runs(runs, cases)
-    }
-}
+pub use crate::lexpilot::LexPilot;

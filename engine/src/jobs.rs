@@ -9,11 +9,11 @@
 //! API key, never a key: [`check_endpoint`] refuses anything that looks like
 //! one, without repeating it.
 //!
-//! Depends on serde and [`crate::names`], [`crate::run`].
+//! Depends on serde and [`crate::names`], [`crate::lexpilot::run`].
 
 use serde::{Deserialize, Serialize};
 
-use crate::run::Family;
+use crate::lexpilot::run::Family;
 
 /// A configured OpenAI-compatible endpoint. A job keeps a copy of each
 /// endpoint it uses, so that editing or deleting the endpoint later changes

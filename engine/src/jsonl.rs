@@ -1,5 +1,5 @@
 //! The line-oriented JSON reading and error collection shared by the dataset
-//! parser ([`crate::dataset`]) and the run parser ([`crate::run`]).
+//! parser ([`crate::lexpilot::dataset`]) and the run parser ([`crate::lexpilot::run`]).
 //!
 //! - [`read_lines`] reads JSON Lines text from a [`BufRead`] one line at a
 //!   time, skipping blank lines and a leading byte-order mark and reporting a
@@ -17,7 +17,7 @@ use std::io::BufRead;
 
 use serde_json::{Map, Value};
 
-use crate::dataset::{DatasetError, DatasetErrors, MAX_ERRORS};
+use crate::lexpilot::dataset::{DatasetError, DatasetErrors, MAX_ERRORS};
 use crate::vocab::Vocabulary;
 
 /// Whether `s` is empty or only whitespace.

@@ -21,7 +21,7 @@
 //!   E.3.1), reproducibly from a seed.
 //! - **Corrections.** [`apply_correction`] applies an expert's edit to a case
 //!   and checks the result with the dataset's own rules
-//!   ([`crate::dataset::validate_case`]); [`diff_cases`] describes what
+//!   ([`crate::lexpilot::dataset::validate_case`]); [`diff_cases`] describes what
 //!   changed between two versions of a case, with a character diff of each
 //!   edited turn.
 //! - **Consensus.** [`Consensus`] tells whether two experts agree on an item,
@@ -53,14 +53,14 @@
 //! Agreement statistics over many items are in [`crate::agreement`].
 //!
 //! Depends on serde, serde_json, thiserror, regex and similar, and on
-//! [`crate::accounts`], [`crate::dataset`], [`crate::vocab`], [`crate::run`]
+//! [`crate::accounts`], [`crate::lexpilot::dataset`], [`crate::vocab`], [`crate::lexpilot::run`]
 //! and [`crate::metrics::Xoshiro256StarStar`].
 //!
 //! # Example
 //!
 //! ```
 //! use engine::review::{Consensus, LabelSpace, ReviewKind};
-//! use engine::run::Task;
+//! use engine::lexpilot::run::Task;
 //!
 //! let space = LabelSpace::of(ReviewKind::JudgeVerdict, Some(Task::Ljp)).unwrap();
 //! assert_eq!(space.labels(), ["supported", "partially_supported", "dismissed"]);

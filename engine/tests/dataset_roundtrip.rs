@@ -3,7 +3,7 @@
 
 use std::collections::HashSet;
 
-use engine::dataset::{
+use engine::lexpilot::dataset::{
     parse_dataset, parse_dataset_reader, to_jsonl, Case, Claim, Consultations, FocalPoint, KeyFact,
     Profile, Turn, MAX_ERRORS,
 };

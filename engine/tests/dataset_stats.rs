@@ -1,7 +1,7 @@
 //! Dataset statistics on hand-made datasets with hand-computed figures.
 
-use engine::dataset::{parse_dataset, Case};
-use engine::stats::{dataset_stats, ClassStats, VerdictShares};
+use engine::lexpilot::dataset::{parse_dataset, Case};
+use engine::lexpilot::stats::{dataset_stats, ClassStats, VerdictShares};
 use engine::vocab::{Class, FocalPointType, Verdict};
 use serde_json::json;
 
@@ -275,6 +275,7 @@ fn contract_example_figures() {
 fn stats_serialise_and_read_back() {
     let stats = dataset_stats(&three_cases());
     let json = serde_json::to_string(&stats).expect("serialises");
-    let back: engine::stats::DatasetStats = serde_json::from_str(&json).expect("deserialises");
+    let back: engine::lexpilot::stats::DatasetStats =
+        serde_json::from_str(&json).expect("deserialises");
     assert_eq!(back, stats);
 }

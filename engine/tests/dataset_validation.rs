@@ -1,7 +1,7 @@
 //! Rejection rules of the dataset file (`docs/formats.md` §2): each test breaks
 //! one rule of an otherwise valid case and checks the line and field reported.
 
-use engine::dataset::{
+use engine::lexpilot::dataset::{
     parse_case, parse_dataset, parse_dataset_reader, validate_case, DatasetError, MAX_ERRORS,
 };
 use engine::vocab::{Class, Consultation, CAUSES};

@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use engine::dataset::{parse_case, Case, Turn};
+use engine::lexpilot::dataset::{parse_case, Case, Turn};
 use engine::review::{diff_cases, flag_spans, sample_stratified, EditOp, FieldChange};
 use engine::vocab::{Consultation, Role};
 use proptest::prelude::*;

@@ -5,11 +5,11 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use engine::accounts::{Role, Standing};
+use engine::lexpilot::run::Task;
 use engine::review::{
     auto_assignments, queue, AssignmentRecord, Dashboard, ItemRecord, ItemStatus, ReviewKind,
     Viewer, EXPERTS_PER_ITEM,
 };
-use engine::run::Task;
 use engine::vocab::Class;
 use proptest::prelude::*;
 

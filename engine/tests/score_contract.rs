@@ -4,9 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
-use engine::dataset::{parse_dataset_reader, Case};
-use engine::run::{parse_run_reader, Run};
-use engine::score::{score_entries, score_run, Metric, ScoreDocument};
+use engine::lexpilot::dataset::{parse_dataset_reader, Case};
+use engine::lexpilot::run::{parse_run_reader, Run};
+use engine::lexpilot::score::{score_entries, score_run, Metric, ScoreDocument};
 use engine::vocab::{Class, LjpSetup};
 use serde_json::Value;
 

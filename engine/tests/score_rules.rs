@@ -3,10 +3,10 @@
 
 use std::num::NonZeroU64;
 
-use engine::dataset::{parse_dataset, Case};
+use engine::lexpilot::dataset::{parse_dataset, Case};
+use engine::lexpilot::run::{parse_run, DcgItem, DcgRequest, LcaItem, LjpItem, Run, RunHeader};
+use engine::lexpilot::score::{score_ci, score_entries, score_run, Metric, RunScores};
 use engine::metrics::Xoshiro256StarStar;
-use engine::run::{parse_run, DcgItem, DcgRequest, LcaItem, LjpItem, Run, RunHeader};
-use engine::score::{score_ci, score_entries, score_run, Metric, RunScores};
 use engine::vocab::{Class, Consultation, LcaLabel, LjpSetup, Verdict, CAUSES};
 use proptest::prelude::*;
 use serde_json::{json, Value};

@@ -6,7 +6,7 @@
 //! the longest dialogue's chain of calls).
 //!
 //! `cargo bench -p pipeline --bench pipeline [-- CASES [CONCURRENCY...]]`,
-//! default 36 cases (one per cause, from `engine::synthetic`) at
+//! default 36 cases (one per cause, from `engine::lexpilot::synthetic`) at
 //! concurrency 8 and 16.
 
 use std::time::{Duration, Instant};
@@ -29,8 +29,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         vec![8, 16]
     };
     let per_cause = cases_wanted.div_ceil(36).max(1);
-    let mut cases = engine::dataset::parse_dataset(&engine::synthetic::dataset_file(per_cause))
-        .map_err(|e| e.to_string())?;
+    let mut cases = engine::lexpilot::dataset::parse_dataset(
+        &engine::lexpilot::synthetic::dataset_file(per_cause),
+    )
+    .map_err(|e| e.to_string())?;
     cases.truncate(cases_wanted);
 
     let runtime = tokio::runtime::Builder::new_multi_thread()

@@ -28,8 +28,8 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use engine::dataset::Case;
-use engine::run::{Run, RunHeader};
+use engine::lexpilot::dataset::Case;
+use engine::lexpilot::run::{Run, RunHeader};
 use engine::vocab::Consultation;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
@@ -471,7 +471,7 @@ impl Job {
         let usage_path = self.usage_path(run);
         let usage_text = serde_json::to_string_pretty(&usage).unwrap_or_default() + "\n";
         write_atomically(&usage_path, usage_text.as_bytes(), "write the usage file").await?;
-        let parsed = engine::run::parse_run(&text, &self.cases).map_err(|errors| {
+        let parsed = engine::lexpilot::run::parse_run(&text, &self.cases).map_err(|errors| {
             PipelineError::InvalidRun {
                 path: path.clone(),
                 errors,

@@ -26,7 +26,7 @@
 //! use pipeline::Job;
 //! use tokio_util::sync::CancellationToken;
 //!
-//! # async fn example(cases: Vec<engine::dataset::Case>) -> Result<(), pipeline::PipelineError> {
+//! # async fn example(cases: Vec<engine::lexpilot::dataset::Case>) -> Result<(), pipeline::PipelineError> {
 //! let config = Config::new(
 //!     Endpoint::new("https://api.example.com/v1", "GPT-5.6-Sol").with_key_env("OPENAI_API_KEY"),
 //!     Endpoint::new("https://api.deepseek.com/v1", "DeepSeek-V4.1-Flash").with_key_env("DEEPSEEK_API_KEY"),

@@ -8,7 +8,7 @@
 //! extraction prompt) are left alone. Every prompt is sent as one `user`
 //! message.
 
-use engine::dataset::{Case, Turn};
+use engine::lexpilot::dataset::{Case, Turn};
 use engine::vocab::Role;
 use sha2::{Digest, Sha256};
 
@@ -185,7 +185,7 @@ fn speaker(role: Role) -> &'static str {
 /// # Examples
 ///
 /// ```
-/// use engine::dataset::Turn;
+/// use engine::lexpilot::dataset::Turn;
 /// use engine::vocab::Role;
 ///
 /// let turns = [

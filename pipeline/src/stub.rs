@@ -19,7 +19,7 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use axum::{Json, Router};
-use engine::dataset::Case;
+use engine::lexpilot::dataset::Case;
 use engine::vocab::{Consultation, Verdict};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};

@@ -20,8 +20,8 @@
 //! produced so far for drill-down; every judge reply is kept in the item's
 //! `judge_outputs` (an extra field the run parser ignores).
 
-use engine::dataset::{Case, Turn};
-use engine::run::{DcgItem, DcgRequest, LcaItem, LjpItem};
+use engine::lexpilot::dataset::{Case, Turn};
+use engine::lexpilot::run::{DcgItem, DcgRequest, LcaItem, LjpItem};
 use engine::vocab::{Consultation, LcaLabel, LjpSetup, Role, Verdict};
 use futures_util::future::join_all;
 use serde::Serialize;

@@ -3,7 +3,7 @@
 
 mod common;
 
-use engine::run::parse_run;
+use engine::lexpilot::run::parse_run;
 use engine::vocab::LjpSetup;
 use pipeline::config::{Tasks, UserCondition};
 use pipeline::stub::{oracle, PromptKind, Stub, StubCall, StubReply};

@@ -6,8 +6,8 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use engine::run::parse_run_reader;
-use engine::score::score_run;
+use engine::lexpilot::run::parse_run_reader;
+use engine::lexpilot::score::score_run;
 use engine::vocab::Consultation;
 use pipeline::stub::{identify, oracle, PromptKind, Stub};
 use pipeline::{CancellationToken, Job};
@@ -29,7 +29,7 @@ async fn a_full_run_scores_what_the_script_implies() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut config = common::config(&stub.base_url, dir.path());
     config.runs = 2;
-    config.family = Some(engine::run::Family::Open);
+    config.family = Some(engine::lexpilot::run::Family::Open);
     let job = Job::new(config, cases.clone()).expect("valid config");
     assert_eq!(job.total_items(), 2 * 12 * 6);
     let progress = job.progress();
@@ -96,7 +96,7 @@ async fn a_full_run_scores_what_the_script_implies() {
         outputs[0].parsed.header.entry_key(),
         outputs[1].parsed.header.entry_key()
     );
-    let doc = engine::score::score_entries(
+    let doc = engine::lexpilot::score::score_entries(
         &outputs.iter().map(|o| o.parsed.clone()).collect::<Vec<_>>(),
         &cases,
     );

@@ -3,7 +3,7 @@
 
 mod common;
 
-use engine::run::parse_run;
+use engine::lexpilot::run::parse_run;
 use engine::vocab::LjpSetup;
 use pipeline::config::Endpoint;
 use pipeline::stub::{oracle, PromptKind, Stub, StubCall, StubReply};
@@ -11,7 +11,7 @@ use pipeline::{CancellationToken, Job};
 
 /// The oracle, except that the judge named `contrarian` flips every strategy.
 fn with_contrarian(
-    cases: &[engine::dataset::Case],
+    cases: &[engine::lexpilot::dataset::Case],
     contrarian: &'static str,
 ) -> impl Fn(&StubCall) -> StubReply + Send + Sync + 'static {
     let base = oracle(cases);
@@ -30,10 +30,10 @@ fn with_contrarian(
 
 async fn run_with_judges(
     stub: &Stub,
-    cases: &[engine::dataset::Case],
+    cases: &[engine::lexpilot::dataset::Case],
     model: &str,
     judges: &[&str],
-) -> (String, engine::run::Run) {
+) -> (String, engine::lexpilot::run::Run) {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut config = common::config(&stub.base_url, dir.path());
     config.model = Endpoint::new(&stub.base_url, model);

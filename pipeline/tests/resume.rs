@@ -5,7 +5,7 @@ mod common;
 use std::collections::HashMap;
 use std::time::Duration;
 
-use engine::run::parse_run;
+use engine::lexpilot::run::parse_run;
 use pipeline::stub::{oracle, Stub};
 use pipeline::{CancellationToken, Job, PipelineError};
 
@@ -13,8 +13,8 @@ use pipeline::{CancellationToken, Job, PipelineError};
 async fn finish(
     stub: &Stub,
     dir: &std::path::Path,
-    cases: &[engine::dataset::Case],
-) -> engine::run::Run {
+    cases: &[engine::lexpilot::dataset::Case],
+) -> engine::lexpilot::run::Run {
     let job = Job::new(common::config(&stub.base_url, dir), cases.to_vec()).expect("valid config");
     let outputs = job.run(CancellationToken::new()).await.expect("job runs");
     let text = std::fs::read_to_string(&outputs[0].path).expect("run file");

@@ -7,8 +7,8 @@ mod common;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use engine::run::parse_run;
-use engine::score::score_run;
+use engine::lexpilot::run::parse_run;
+use engine::lexpilot::score::score_run;
 use engine::vocab::{Consultation, LjpSetup};
 use pipeline::prompts;
 use pipeline::stub::{identify, oracle, request_id, PromptKind, Stub, StubReply};

@@ -13,7 +13,7 @@
 //!   the peak (`VmHWM`, reset to the current size before each phase so that it
 //!   is the phase's own) and the current one (`VmRSS`).
 //!
-//! The dataset and runs come from `engine::synthetic`, as in `engine/benches/score.rs`.
+//! The dataset and runs come from `engine::lexpilot::synthetic`, as in `engine/benches/score.rs`.
 
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
@@ -24,7 +24,7 @@ use axum::Router;
 use db::datasets::ImportSource;
 use db::Db;
 use engine::accounts::Role;
-use engine::dataset::parse_dataset;
+use engine::lexpilot::dataset::parse_dataset;
 use http_body_util::BodyExt;
 use serde_json::Value;
 use server::{config, router, AppState};
@@ -124,8 +124,8 @@ async fn bench() {
     let db = Db::open(&dir.path().join("bench.db"))
         .await
         .expect("the database opens");
-    let cases =
-        parse_dataset(&engine::synthetic::dataset_file(CASES_PER_CAUSE)).expect("a valid dataset");
+    let cases = parse_dataset(&engine::lexpilot::synthetic::dataset_file(CASES_PER_CAUSE))
+        .expect("a valid dataset");
     let source = ImportSource {
         name: "bench-synthetic",
         source: "server/benches/ingest.rs (synthetic)",
@@ -149,7 +149,7 @@ async fn bench() {
         read: services::read::ReadModels::default(),
     });
 
-    let file = engine::synthetic::run_file(&cases, 0, 1, MODELS);
+    let file = engine::lexpilot::synthetic::run_file(&cases, 0, 1, MODELS);
     println!(
         "dataset: {} cases, {} claims; run file: {} bytes, {} lines",
         cases.len(),
@@ -183,7 +183,7 @@ async fn bench() {
             }
             let req = upload(
                 &token,
-                &engine::synthetic::run_file(&cases, model, run, MODELS),
+                &engine::lexpilot::synthetic::run_file(&cases, model, run, MODELS),
                 false,
             );
             times.push(timed(&app, req, StatusCode::CREATED).await.0);

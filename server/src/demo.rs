@@ -59,7 +59,7 @@ pub async fn ensure_loaded(db: &Db) -> anyhow::Result<Option<ImportOutcome>> {
     if db::datasets::current(db).await?.is_some() {
         return Ok(None);
     }
-    let cases = engine::dataset::parse_dataset(DEMO_DATASET)
+    let cases = engine::lexpilot::dataset::parse_dataset(DEMO_DATASET)
         .map_err(|e| anyhow::anyhow!("the built-in demo dataset is invalid:\n{e}"))?;
     let src = ImportSource {
         name: DEMO_NAME,

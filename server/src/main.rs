@@ -237,11 +237,13 @@ async fn open(path: &Path) -> anyhow::Result<Db> {
         .with_context(|| format!("cannot open database {}", path.display()))
 }
 
-fn read_dataset(file: &Path) -> anyhow::Result<Result<Vec<engine::dataset::Case>, String>> {
+fn read_dataset(
+    file: &Path,
+) -> anyhow::Result<Result<Vec<engine::lexpilot::dataset::Case>, String>> {
     let handle =
         std::fs::File::open(file).with_context(|| format!("cannot read {}", file.display()))?;
     Ok(
-        match engine::dataset::parse_dataset_reader(std::io::BufReader::new(handle)) {
+        match engine::lexpilot::dataset::parse_dataset_reader(std::io::BufReader::new(handle)) {
             Ok(cases) if cases.is_empty() => {
                 Err(format!("{}: the file holds no cases", file.display()))
             }
@@ -447,7 +449,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 }
 
 /// The dataset's cases, or `None` after printing why the file is refused.
-fn dataset_or_report(file: &Path) -> anyhow::Result<Option<Vec<engine::dataset::Case>>> {
+fn dataset_or_report(file: &Path) -> anyhow::Result<Option<Vec<engine::lexpilot::dataset::Case>>> {
     Ok(match read_dataset(file)? {
         Ok(cases) => Some(cases),
         Err(errors) => {
@@ -459,8 +461,8 @@ fn dataset_or_report(file: &Path) -> anyhow::Result<Option<Vec<engine::dataset::
 
 fn read_run(
     file: &Path,
-    cases: &[engine::dataset::Case],
-) -> anyhow::Result<Result<engine::run::Run, String>> {
+    cases: &[engine::lexpilot::dataset::Case],
+) -> anyhow::Result<Result<engine::lexpilot::run::Run, String>> {
     let handle =
         std::fs::File::open(file).with_context(|| format!("cannot read {}", file.display()))?;
     Ok(
@@ -479,7 +481,7 @@ fn score(dataset: &Path, json: bool, files: &[PathBuf]) -> anyhow::Result<ExitCo
     let Some(cases) = dataset_or_report(dataset)? else {
         return Ok(ExitCode::FAILURE);
     };
-    let mut runs: Vec<(engine::run::Run, &Path)> = Vec::new();
+    let mut runs: Vec<(engine::lexpilot::run::Run, &Path)> = Vec::new();
     let mut failed = false;
     for file in files {
         match read_run(file, &cases)? {
@@ -513,7 +515,7 @@ fn score(dataset: &Path, json: bool, files: &[PathBuf]) -> anyhow::Result<ExitCo
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let doc = engine::score::score_entries(&runs, &cases).with_dataset(name);
+    let doc = engine::lexpilot::score::score_entries(&runs, &cases).with_dataset(name);
     if json {
         println!(
             "{}",

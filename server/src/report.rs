@@ -2,8 +2,8 @@
 //! one table per leaderboard entry, rows the scores, columns the six classes
 //! and overall, cells `mean±std`.
 
+use engine::lexpilot::score::{Breakdown, EntryScores, LjpSummary, ScoreDocument};
 use engine::metrics::MeanStd;
-use engine::score::{Breakdown, EntryScores, LjpSummary, ScoreDocument};
 use engine::vocab::{Class, LjpSetup};
 
 const HEADERS: [&str; 7] = [

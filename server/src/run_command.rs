@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use clap::Args;
-use engine::run::Family;
+use engine::lexpilot::run::Family;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use pipeline::config::{
     Config, Endpoint, Limits, Prices, RetryPolicy, Settings, Tasks, UserCondition,
@@ -272,7 +272,7 @@ pub async fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         std::fs::create_dir_all(&args.out)
             .with_context(|| format!("cannot create {}", args.out.display()))?;
         dataset_file = args.out.join(format!("{stem}-first{limit}.jsonl"));
-        std::fs::write(&dataset_file, engine::dataset::to_jsonl(&cases))
+        std::fs::write(&dataset_file, engine::lexpilot::dataset::to_jsonl(&cases))
             .with_context(|| format!("cannot write {}", dataset_file.display()))?;
         eprintln!(
             "running the first {limit} cases; they are in {} (validate and score against it)",
@@ -349,7 +349,7 @@ pub async fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         );
     }
     let runs: Vec<_> = outputs.into_iter().map(|o| o.parsed).collect();
-    let doc = engine::score::score_entries(&runs, &cases).with_dataset(dataset_name);
+    let doc = engine::lexpilot::score::score_entries(&runs, &cases).with_dataset(dataset_name);
     print!("{}", server::report::render(&doc));
     if dataset_file != args.dataset {
         eprintln!(

@@ -7,9 +7,9 @@ mod common;
 
 use axum::http::StatusCode;
 use common::TestApp;
-use engine::dataset::{parse_dataset, Case};
-use engine::run::{parse_run, Run};
-use engine::score::{compare_entries, score_run, EntrySample, Metric};
+use engine::lexpilot::dataset::{parse_dataset, Case};
+use engine::lexpilot::run::{parse_run, Run};
+use engine::lexpilot::score::{compare_entries, score_run, EntrySample, Metric};
 use engine::vocab::LjpSetup;
 use server::demo::{DEMO_DATASET, DEMO_RUNS};
 

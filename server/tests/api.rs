@@ -103,9 +103,10 @@ async fn a_case_is_served_as_in_the_dataset_file() {
     let app = TestApp::with_demo().await;
     let res = app.get("/api/cases/DEMO-0001").await;
     assert_eq!(res.status, StatusCode::OK);
-    let served: engine::dataset::Case = serde_json::from_str(&res.body).expect("a §2 case");
-    let shipped =
-        engine::dataset::parse_dataset(server::demo::DEMO_DATASET).expect("demo is valid");
+    let served: engine::lexpilot::dataset::Case =
+        serde_json::from_str(&res.body).expect("a §2 case");
+    let shipped = engine::lexpilot::dataset::parse_dataset(server::demo::DEMO_DATASET)
+        .expect("demo is valid");
     assert_eq!(served, shipped[0]);
 }
 

@@ -8,7 +8,7 @@ use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
 use common::{form, TestApp, TestResponse};
 use engine::accounts::Role;
-use engine::dataset::Case;
+use engine::lexpilot::dataset::Case;
 use leptos::server_fn::ServerFn;
 
 async fn token(app: &TestApp, name: &str, role: Role) -> String {

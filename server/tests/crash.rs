@@ -29,7 +29,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use common::form;
-use engine::dataset::Case;
+use engine::lexpilot::dataset::Case;
 use leptos::server_fn::ServerFn;
 use pipeline::stub::{oracle, request_id, Stub};
 use serde_json::{json, Value};
@@ -451,7 +451,7 @@ async fn integrity_ok(pool: &SqlitePool) {
 }
 
 fn demo_cases() -> Vec<Case> {
-    engine::dataset::parse_dataset(DEMO_DATASET).expect("the demo dataset parses")
+    engine::lexpilot::dataset::parse_dataset(DEMO_DATASET).expect("the demo dataset parses")
 }
 
 // ---------------------------------------------------------------------------
@@ -584,7 +584,7 @@ async fn check_uploads(server: &Server, acked: &[Vec<String>], file_lines: usize
             file_lines,
             "{model}: stored items are cut"
         );
-        let run = engine::run::parse_run(items, cases)
+        let run = engine::lexpilot::run::parse_run(items, cases)
             .unwrap_or_else(|e| panic!("{model}: stored items do not parse: {e:?}"));
         assert_eq!(&run.header.model, model);
         let scores: Value = serde_json::from_str(scores)
@@ -1496,7 +1496,7 @@ async fn a_job_cut_off_by_a_crash_resumes_from_its_cache_and_ends_as_an_uninterr
     let (crashed, reference_run) = (&runs[0], &runs[1]);
     assert_eq!(crashed.0, "Crash-Model");
     let items = |text: &str| {
-        let run = engine::run::parse_run(text, &cases).expect("a stored run parses");
+        let run = engine::lexpilot::run::parse_run(text, &cases).expect("a stored run parses");
         run.to_jsonl()
             .lines()
             .skip(1)

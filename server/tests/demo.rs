@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use engine::dataset::parse_dataset;
+use engine::lexpilot::dataset::parse_dataset;
 use engine::vocab::{Consultation, CAUSES};
 use server::demo::DEMO_DATASET;
 
@@ -57,7 +57,7 @@ fn dialogues_are_paired_and_the_missing_facts_really_missing() {
 #[test]
 fn every_verdict_is_used_in_fair_measure() {
     let cases = parse_dataset(DEMO_DATASET).expect("valid");
-    let stats = engine::stats::dataset_stats(&cases);
+    let stats = engine::lexpilot::stats::dataset_stats(&cases);
     for n in [
         stats.verdicts.supported,
         stats.verdicts.partially_supported,
@@ -87,7 +87,7 @@ fn the_simulated_demo_runs_parse_and_score() {
     names.sort();
     for path in names {
         let text = std::fs::read_to_string(&path).expect("readable");
-        let run = engine::run::parse_run(&text, &cases)
+        let run = engine::lexpilot::run::parse_run(&text, &cases)
             .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         assert!(
             run.header.model.contains("(simulated)"),
@@ -97,7 +97,7 @@ fn the_simulated_demo_runs_parse_and_score() {
         runs.push(run);
     }
     assert_eq!(runs.len(), 9);
-    let doc = engine::score::score_entries(&runs, &cases);
+    let doc = engine::lexpilot::score::score_entries(&runs, &cases);
     assert_eq!(doc.entries.len(), 3);
     let f1 = |model: &str| {
         doc.entries

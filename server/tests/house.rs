@@ -15,7 +15,7 @@ use axum::http::{header, Request, StatusCode};
 use common::{TestApp, TestResponse};
 use engine::accounts::Role;
 use engine::benchmark::{LexPilot, Suite};
-use engine::score::{EntrySample, Metric};
+use engine::lexpilot::score::{EntrySample, Metric};
 use leptos::server_fn::ServerFn;
 use server::demo::{DEMO_DATASET, DEMO_RUNS};
 

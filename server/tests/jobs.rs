@@ -63,7 +63,7 @@ async fn count(app: &TestApp, sql: &str) -> i64 {
 }
 
 /// The current dataset's cases.
-async fn cases(app: &TestApp) -> Vec<engine::dataset::Case> {
+async fn cases(app: &TestApp) -> Vec<engine::lexpilot::dataset::Case> {
     let dataset = db::datasets::current(&app.db)
         .await
         .expect("query")
@@ -245,14 +245,15 @@ async fn a_job_runs_in_the_background_and_lands_on_the_leaderboard() {
     let (run_number, items_text, uploaded_by) = &rows[0];
     assert_eq!(*run_number, 1);
     assert!(uploaded_by.is_some());
-    let run = engine::run::parse_run(items_text, &cases).expect("the stored run validates");
+    let run =
+        engine::lexpilot::run::parse_run(items_text, &cases).expect("the stored run validates");
     assert_eq!(
         run.header.dataset.as_deref(),
         Some("lexpilot-demo-synthetic-first3")
     );
-    assert_eq!(run.header.family, Some(engine::run::Family::Open));
+    assert_eq!(run.header.family, Some(engine::lexpilot::run::Family::Open));
     assert_eq!(run.unavailable().total(), (cases.len() - 3) * 6);
-    let expected = engine::score::score_entries(std::slice::from_ref(&run), &cases);
+    let expected = engine::lexpilot::score::score_entries(std::slice::from_ref(&run), &cases);
     let doc = app.get("/api/leaderboard").await.json();
     let entry = doc["entries"]
         .as_array()

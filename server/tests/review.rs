@@ -1115,7 +1115,7 @@ async fn an_adjudicated_seed_correction_becomes_a_revision_of_the_case() {
 
 /// The first seed item, assigned to expert-a and expert-b, and its case with
 /// `extra` appended to the first underspecified turn, as JSON.
-async fn seed_item(r: &Review, extra: &str) -> (i64, engine::dataset::Case, String) {
+async fn seed_item(r: &Review, extra: &str) -> (i64, engine::lexpilot::dataset::Case, String) {
     create(r, "seed_dialogue", &[]).await;
     let id = ids(&r.app, "seed_dialogue").await[0];
     ok::<AssignReview>(
@@ -1129,7 +1129,7 @@ async fn seed_item(r: &Review, extra: &str) -> (i64, engine::dataset::Case, Stri
     )
     .await;
     let view = ok::<GetReviewItem>(&r.app, &r.a, &[("id", &id.to_string())]).await;
-    let mut case: engine::dataset::Case =
+    let mut case: engine::lexpilot::dataset::Case =
         serde_json::from_value(view["case"].clone()).expect("the seed case");
     case.consultations.underspecified[0].content.push_str(extra);
     let json = serde_json::to_string(&case).expect("json");
@@ -1185,7 +1185,7 @@ async fn an_adjudicated_correction_over_a_newer_revision_stores_nothing() {
     submit_seed(&r, &r.b, id, "approve", None).await;
 
     // Meanwhile the admin corrects the case on its page.
-    let mut direct: engine::dataset::Case = serde_json::from_value(
+    let mut direct: engine::lexpilot::dataset::Case = serde_json::from_value(
         r.app
             .get(&format!("/api/cases/{}", case.case_id))
             .await

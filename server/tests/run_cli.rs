@@ -18,9 +18,9 @@ fn demo_path() -> String {
         .into_owned()
 }
 
-fn first_cases(n: usize) -> Vec<engine::dataset::Case> {
+fn first_cases(n: usize) -> Vec<engine::lexpilot::dataset::Case> {
     let text = std::fs::read_to_string(demo_path()).expect("demo dataset");
-    let mut cases = engine::dataset::parse_dataset(&text).expect("valid demo");
+    let mut cases = engine::lexpilot::dataset::parse_dataset(&text).expect("valid demo");
     cases.truncate(n);
     cases
 }

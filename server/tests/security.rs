@@ -123,7 +123,7 @@ async fn stored_model_names_and_case_ids_never_become_markup() {
         &serde_json::to_string(HOSTILE).expect("JSON"),
         1,
     );
-    let cases = engine::dataset::parse_dataset(&dataset).expect("the dataset is valid");
+    let cases = engine::lexpilot::dataset::parse_dataset(&dataset).expect("the dataset is valid");
     let src = db::datasets::ImportSource {
         name: "hostile",
         source: "test",

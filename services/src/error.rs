@@ -15,7 +15,7 @@
 //! Storage errors ([`db::DbError`]) become these through one `From`.
 
 use axum::http::StatusCode;
-use engine::dataset::DatasetErrors;
+use engine::lexpilot::dataset::DatasetErrors;
 
 /// What a request to the runtime can fail with; messages are fit for users
 /// (an internal cause is logged when the error is made, never shown).

@@ -21,7 +21,7 @@ use db::revisions::Rescore;
 use db::runs::{NewRun, OnDuplicate, RunInfo};
 use db::Db;
 use engine::benchmark::{Benchmark, LexPilot, Suite};
-use engine::dataset::DatasetErrors;
+use engine::lexpilot::dataset::DatasetErrors;
 
 use crate::error::{Error, Result};
 
@@ -91,7 +91,7 @@ pub async fn check(
     }
 }
 
-async fn check_as<S: Suite<Case = engine::dataset::Case>>(
+async fn check_as<S: Suite<Case = engine::lexpilot::dataset::Case>>(
     db: &Db,
     dataset: &DatasetInfo,
     files: &[RunFile],
@@ -157,9 +157,9 @@ pub fn rescore(benchmark: Benchmark) -> &'static Rescore {
     }
 }
 
-fn rescore_as<S: Suite<Case = engine::dataset::Case>>(
+fn rescore_as<S: Suite<Case = engine::lexpilot::dataset::Case>>(
     items: &str,
-    cases: &[engine::dataset::Case],
+    cases: &[engine::lexpilot::dataset::Case],
 ) -> Option<String> {
     let run = S::parse_run(items.as_bytes(), cases).ok()?;
     serde_json::to_string(&S::score(&run, cases)).ok()

@@ -15,7 +15,7 @@
 //!    [`PROGRESS_EVERY`] (each write is announced on the change feed as a
 //!    `jobs` event);
 //! 4. when it finishes, completes each run to cover the whole dataset
-//!    ([`engine::run::Run::cover_dataset`]), and stores them all through the
+//!    ([`engine::lexpilot::run::Run::cover_dataset`]), and stores them all through the
 //!    one ingest ([`crate::ingest::store`]: validated, scored, one
 //!    transaction, announced as `runs`), then marks the job `done`; on an
 //!    error the job is `failed` with the message, on a cancel `cancelled`;
@@ -410,7 +410,7 @@ pub struct NewJobRequest {
     pub concurrency: u32,
     pub user_condition: String,
     pub limit: Option<u32>,
-    pub family: Option<engine::run::Family>,
+    pub family: Option<engine::lexpilot::run::Family>,
 }
 
 impl JobManager {
@@ -560,7 +560,7 @@ async fn first_free_run(db: &Db, dataset_id: i64, model: &str) -> Result<u32> {
 
 #[cfg(test)]
 mod tests {
-    use engine::run::Family;
+    use engine::lexpilot::run::Family;
 
     use super::*;
 

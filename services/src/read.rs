@@ -24,11 +24,11 @@ use std::sync::{Arc, Mutex};
 use db::datasets::DatasetInfo;
 use db::Db;
 use engine::benchmark::{LexPilot, Suite};
-use engine::dataset::Case;
-use engine::leaderboard::{column_metric, View};
+use engine::lexpilot::dataset::Case;
+use engine::lexpilot::leaderboard::{column_metric, View};
+use engine::lexpilot::run::{EntryKey, Run, Task};
+use engine::lexpilot::score::{compare_entries, EntrySample, Metric, RunScores, ScoreDocument};
 use engine::metrics::PairedBootstrap;
-use engine::run::{EntryKey, Run, Task};
-use engine::score::{compare_entries, EntrySample, Metric, RunScores, ScoreDocument};
 use engine::vocab::{Class, LjpSetup};
 
 use crate::error::{Error, Result};

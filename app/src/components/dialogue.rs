@@ -1,7 +1,7 @@
 //! The two consultations side by side, turn aligned with turn, with the
 //! missing key facts marked where the complete consultation states them.
 
-use engine::dataset::{Case, Turn};
+use engine::lexpilot::dataset::{Case, Turn};
 use engine::vocab::{Consultation, Role};
 use leptos::prelude::*;
 

@@ -7,7 +7,7 @@
 //! refuses every call to anyone but an admin, whatever the page shows.
 
 use engine::jobs::{Endpoint, JobStatus};
-use engine::run::{Family, Task};
+use engine::lexpilot::run::{Family, Task};
 use engine::vocab::LjpSetup;
 use leptos::prelude::*;
 use leptos_meta::Title;

@@ -4,7 +4,7 @@
 //! revision the editor started from; if someone saved in between, the page
 //! says so and shows their version instead of overwriting it.
 
-use engine::dataset::Case;
+use engine::lexpilot::dataset::Case;
 use engine::vocab::Verdict;
 use leptos::prelude::*;
 use leptos_meta::Title;

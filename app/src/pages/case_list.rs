@@ -1,7 +1,7 @@
 //! The case list: filters and search in the URL (shareable), counts, paging.
 //! The filter form is a plain GET form, so it works without JavaScript.
 
-use engine::query::{CaseFilter, CaseSummary};
+use engine::lexpilot::query::{CaseFilter, CaseSummary};
 use engine::vocab::{Class, FocalPointType, PlaintiffType, Verdict, CAUSES};
 use leptos::prelude::*;
 use leptos_meta::Title;

@@ -1,7 +1,7 @@
 //! One case: metadata, claims with gold verdicts, focal points with their key
 //! facts (missing ones marked), and the two consultations side by side.
 
-use engine::dataset::Case;
+use engine::lexpilot::dataset::Case;
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_params_map;

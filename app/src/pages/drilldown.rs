@@ -4,13 +4,13 @@
 //! LJP first the 3×3 confusion matrix of gold against predicted verdicts.
 //! Rendered in full on the server, so it reads the same without JavaScript.
 
-use engine::dataset::Turn;
-use engine::drilldown::{
+use engine::lexpilot::dataset::Turn;
+use engine::lexpilot::drilldown::{
     CaseDrill, CaseItems, Cell, ClaimRow, DcgCell, Drilldown, LcaCell, LcaRow, LjpReply, Outcome,
     RunTally,
 };
-use engine::leaderboard::View;
-use engine::run::Task;
+use engine::lexpilot::leaderboard::View;
+use engine::lexpilot::run::Task;
 use engine::vocab::{Consultation, LcaLabel, Verdict};
 use leptos::prelude::*;
 use leptos_meta::Title;

@@ -5,9 +5,9 @@
 //! link and works without JavaScript. Every value links to its drill-down
 //! ([`crate::pages::drilldown`]).
 
-use engine::drilldown::Cell;
-use engine::leaderboard::{format_cell, View};
-use engine::run::{Family, Task};
+use engine::lexpilot::drilldown::Cell;
+use engine::lexpilot::leaderboard::{format_cell, View};
+use engine::lexpilot::run::{Family, Task};
 use engine::vocab::LjpSetup;
 use leptos::prelude::*;
 use leptos_meta::Title;

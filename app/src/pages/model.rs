@@ -2,8 +2,8 @@
 //! entries (runs made in the same setting), and for each task a table with
 //! one row per run and the entry's mean ± std below them.
 
-use engine::leaderboard::{format_cell, Table};
-use engine::run::Task;
+use engine::lexpilot::leaderboard::{format_cell, Table};
+use engine::lexpilot::run::Task;
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_params_map;

@@ -1,6 +1,6 @@
 //! The dataset overview: the paper's Table 1 statistics and a per-class breakdown.
 
-use engine::stats::DatasetStats;
+use engine::lexpilot::stats::DatasetStats;
 use engine::vocab::{Class, Verdict};
 use leptos::prelude::*;
 use leptos_meta::Title;

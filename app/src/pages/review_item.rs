@@ -5,7 +5,7 @@
 //! other expert's label and the judge's come back from the server only after
 //! this expert has submitted.
 
-use engine::dataset::Case;
+use engine::lexpilot::dataset::Case;
 use engine::review::{CaseCheck, CheckKind, CheckOutcome, CheckResult};
 use engine::vocab::Verdict;
 use leptos::prelude::*;

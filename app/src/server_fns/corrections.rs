@@ -2,7 +2,7 @@
 //! revisions, and saving a correction (admins, who adjudicate) against the
 //! revision the editor started from.
 
-use engine::dataset::Case;
+use engine::lexpilot::dataset::Case;
 use engine::review::FieldChange;
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};

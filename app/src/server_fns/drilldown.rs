@@ -1,7 +1,7 @@
 //! The drill-down of a leaderboard cell: one model's stored runs, parsed
 //! against the current dataset, and the items behind the cell.
 
-use engine::drilldown::Drilldown;
+use engine::lexpilot::drilldown::Drilldown;
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -34,7 +34,7 @@ pub async fn get_cell_items(
 ) -> Result<CellItems, ServerFnError> {
     use axum::http::StatusCode;
     use db::DbError;
-    use engine::drilldown::{drilldown, Cell};
+    use engine::lexpilot::drilldown::{drilldown, Cell};
 
     use crate::ssr::{current_dataset, current_user, dataset_view, fail, set_status, state};
 
@@ -58,7 +58,7 @@ pub async fn get_cell_items(
         ))));
     }
     let cases = db::cases::all(db, dataset.id).await.map_err(fail)?;
-    let runs: Vec<engine::run::Run> = stored.iter().map(|(_, run)| run.clone()).collect();
+    let runs: Vec<engine::lexpilot::run::Run> = stored.iter().map(|(_, run)| run.clone()).collect();
     let mut drill = drilldown(&cases, &runs, cell.task, cell.setup, cell.class);
     // Judge verdicts under blind review stay hidden from everyone but admins.
     let admin = current_user()
@@ -72,14 +72,14 @@ pub async fn get_cell_items(
     }
     if drill.runs.is_empty() {
         let what = match cell.task {
-            engine::run::Task::Ljp => format!("LJP in the {} setup", cell.setup),
+            engine::lexpilot::run::Task::Ljp => format!("LJP in the {} setup", cell.setup),
             task => task.as_str().to_uppercase(),
         };
         return Err(fail(DbError::NotFound(format!(
             "no run of model \"{model}\" contains {what}"
         ))));
     }
-    let mut entries: Vec<&engine::run::EntryKey> = Vec::new();
+    let mut entries: Vec<&engine::lexpilot::run::EntryKey> = Vec::new();
     for (key, _) in stored.iter() {
         if !entries.contains(&key) {
             entries.push(key);

@@ -137,7 +137,7 @@ pub async fn start_job(
     };
     let family = match given(family) {
         None => None,
-        Some(f) => Some(engine::run::Family::parse(&f).ok_or_else(|| {
+        Some(f) => Some(engine::lexpilot::run::Family::parse(&f).ok_or_else(|| {
             fail(Error::Invalid(format!(
                 "unknown family {f:?}; expected legal, open or closed"
             )))

@@ -13,7 +13,7 @@ pub async fn get_leaderboard(
     setup: Option<String>,
     sort: Option<String>,
 ) -> Result<LeaderboardView, ServerFnError> {
-    use engine::leaderboard::{build_table, View};
+    use engine::lexpilot::leaderboard::{build_table, View};
 
     use crate::ssr::{current_dataset, dataset_view, fail, state};
 
@@ -57,8 +57,11 @@ pub async fn get_leaderboard(
 
 /// Bars per class and overall, one per row of the table.
 #[cfg(feature = "ssr")]
-fn chart(table: &engine::leaderboard::Table, view: &engine::leaderboard::View) -> String {
-    use engine::run::Task;
+fn chart(
+    table: &engine::lexpilot::leaderboard::Table,
+    view: &engine::lexpilot::leaderboard::View,
+) -> String {
+    use engine::lexpilot::run::Task;
     use engine::vocab::Class;
 
     use crate::charts::{grouped_bars, Series};

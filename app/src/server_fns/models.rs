@@ -10,9 +10,9 @@ use crate::types::{CompareView, ModelView};
 #[server(prefix = "/sfn")]
 pub async fn get_model(model: String) -> Result<ModelView, ServerFnError> {
     use db::DbError;
-    use engine::leaderboard::{build_table, View};
-    use engine::run::Task;
-    use engine::score::{summarise_entry, RunScores, ScoreDocument};
+    use engine::lexpilot::leaderboard::{build_table, View};
+    use engine::lexpilot::run::Task;
+    use engine::lexpilot::score::{summarise_entry, RunScores, ScoreDocument};
 
     use crate::ssr::{current_dataset, dataset_view, db, fail};
     use crate::types::{ModelEntryView, RunRow};
@@ -28,7 +28,10 @@ pub async fn get_model(model: String) -> Result<ModelView, ServerFnError> {
         ))));
     }
     let cases = db::cases::all(&db, dataset.id).await.map_err(fail)?;
-    let mut groups: Vec<(engine::run::EntryKey, Vec<(db::runs::ModelRun, RunScores)>)> = Vec::new();
+    let mut groups: Vec<(
+        engine::lexpilot::run::EntryKey,
+        Vec<(db::runs::ModelRun, RunScores)>,
+    )> = Vec::new();
     for run in runs {
         let scores: RunScores = serde_json::from_str(&run.scores).map_err(crate::ssr::internal)?;
         let run = (run, scores);
@@ -114,7 +117,7 @@ pub async fn compare(
     class: Option<String>,
 ) -> Result<CompareView, ServerFnError> {
     use axum::http::StatusCode;
-    use engine::score::Metric;
+    use engine::lexpilot::score::Metric;
     use engine::vocab::{Class, Vocabulary};
 
     use crate::ssr::{current_dataset, dataset_view, fail, set_status, state};
@@ -147,20 +150,21 @@ pub async fn compare(
             models.push(key.model.clone());
         }
     }
-    let entry = |name: &Option<String>| -> Result<Option<engine::run::EntryKey>, ServerFnError> {
-        match name.as_deref().filter(|n| !n.is_empty()) {
-            None => Ok(None),
-            Some(n) => snapshot
-                .keys()
-                .find(|k| k.model == n)
-                .cloned()
-                .map(Some)
-                .ok_or_else(|| {
-                    set_status(StatusCode::NOT_FOUND);
-                    ServerFnError::new(format!("no entry of model \"{n}\" on this dataset"))
-                }),
-        }
-    };
+    let entry =
+        |name: &Option<String>| -> Result<Option<engine::lexpilot::run::EntryKey>, ServerFnError> {
+            match name.as_deref().filter(|n| !n.is_empty()) {
+                None => Ok(None),
+                Some(n) => snapshot
+                    .keys()
+                    .find(|k| k.model == n)
+                    .cloned()
+                    .map(Some)
+                    .ok_or_else(|| {
+                        set_status(StatusCode::NOT_FOUND);
+                        ServerFnError::new(format!("no entry of model \"{n}\" on this dataset"))
+                    }),
+            }
+        };
     let (ka, kb) = (entry(&a)?, entry(&b)?);
     let rows = match (ka, kb) {
         (Some(ka), Some(kb)) => {
@@ -169,7 +173,7 @@ pub async fn compare(
                 .compare(&snapshot, &ka, &kb, Metric::ALL.to_vec(), class)
                 .await
                 .map_err(fail)?;
-            let value = |key: &engine::run::EntryKey, metric, class| {
+            let value = |key: &engine::lexpilot::run::EntryKey, metric, class| {
                 snapshot.sample(key).and_then(|s| s.value(metric, class))
             };
             results

@@ -12,6 +12,6 @@ pub async fn dataset_overview() -> Result<Overview, ServerFnError> {
     let cases = db::cases::all(&db, dataset.id).await.map_err(fail)?;
     Ok(Overview {
         dataset: dataset_view(&dataset),
-        stats: engine::stats::dataset_stats(&cases),
+        stats: engine::lexpilot::stats::dataset_stats(&cases),
     })
 }

@@ -21,7 +21,7 @@
 //! [`Permission::ManageReview`]: engine::accounts::Permission::ManageReview
 //! [`Permission::Adjudicate`]: engine::accounts::Permission::Adjudicate
 
-use engine::dataset::Case;
+use engine::lexpilot::dataset::Case;
 use engine::review::Flag;
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -216,8 +216,8 @@ pub async fn create_review_items(
     use self::ssr::bad_request;
     use crate::ssr::{current_dataset, db, fail, require};
     use db::review::{JudgeSample, DEFAULT_CAP, DEFAULT_PER_MODEL, DEFAULT_SEED};
+    use engine::lexpilot::run::Task;
     use engine::review::ReviewKind;
-    use engine::run::Task;
 
     let user = require(engine::accounts::Permission::ManageReview).await?;
     let db = db()?;
@@ -519,7 +519,7 @@ pub async fn review_dashboard() -> Result<ReviewDashboard, ServerFnError> {
 mod ssr {
     use axum::http::StatusCode;
     use db::review::{Adjudicator, ItemView, Submission};
-    use engine::dataset::Case;
+    use engine::lexpilot::dataset::Case;
     use leptos::prelude::ServerFnError;
 
     use super::{Revealed, ReviewItemView};

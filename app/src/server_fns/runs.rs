@@ -11,7 +11,7 @@ use crate::types::{RunFileReport, UploadFile};
 pub async fn check_runs(files: Vec<UploadFile>) -> Result<Vec<RunFileReport>, ServerFnError> {
     use crate::ssr::{current_dataset, fail, require, state};
     use crate::types::RunSummary;
-    use engine::score::Metric;
+    use engine::lexpilot::score::Metric;
     use engine::vocab::LjpSetup;
 
     require(engine::accounts::Permission::UploadRun).await?;

@@ -5,9 +5,9 @@
 //! [`engine::review::ItemRecord::adjudicated_label`]).
 
 use engine::accounts::Permission;
-use engine::dataset::Case;
+use engine::lexpilot::dataset::Case;
+use engine::lexpilot::run::Task;
 use engine::review::{check_reason, FinalSource, NotAdjudicable, ReviewKind, Viewer};
-use engine::run::Task;
 
 use super::corrections::{apply_seed_correction, seed_case_change, Adopting};
 use super::labels::insert_history;

@@ -3,7 +3,7 @@
 //! case and a new dataset version, on the transaction of the label that
 //! adopts them, unless the case has been corrected since the item was made.
 
-use engine::dataset::Case;
+use engine::lexpilot::dataset::Case;
 use engine::review::ItemRecord;
 use sqlx::SqliteConnection;
 

@@ -3,12 +3,12 @@
 //! verdicts they keep back from drill-downs, and an item as one viewer may
 //! see it.
 
-use engine::dataset::Case;
+use engine::lexpilot::dataset::Case;
+use engine::lexpilot::run::Task;
 use engine::review::{
     draw_judge_sample, judge_decisions, neighbours, Flag, ItemGuide, JudgeCandidate, JudgeSample,
     ReviewKind,
 };
-use engine::run::Task;
 use serde_json::{json, Value};
 
 use super::{
@@ -185,7 +185,7 @@ pub async fn create_judge_items(
     for stored in runs {
         let (run_id, model, run_number) = (stored.id, stored.model, stored.run_number);
         // Runs are validated when stored; read back as kept.
-        let run = engine::run::Run::from_stored_jsonl(&stored.items)
+        let run = engine::lexpilot::run::Run::from_stored_jsonl(&stored.items)
             .map_err(|e| DbError::Corrupt(format!("stored run {model} {run_number}: {e}")))?;
         candidates.extend(
             judge_decisions(&run, &cases, sample.task)
@@ -214,7 +214,7 @@ pub async fn open_judge_verdicts(
     dataset_name: &str,
     model: &str,
     task: Task,
-) -> Result<Vec<engine::drilldown::HiddenVerdict>> {
+) -> Result<Vec<engine::lexpilot::drilldown::HiddenVerdict>> {
     let rows: Vec<(i64, String, Option<String>)> = sqlx::query_as(
         "SELECT run_number, case_id, target FROM review_items
          WHERE kind = 'judge_verdict' AND final_label IS NULL
@@ -228,7 +228,7 @@ pub async fn open_judge_verdicts(
     Ok(rows
         .into_iter()
         .filter_map(|(run, case_id, target)| {
-            Some(engine::drilldown::HiddenVerdict {
+            Some(engine::lexpilot::drilldown::HiddenVerdict {
                 run: u32::try_from(run).ok()?,
                 case_id,
                 target,
@@ -295,9 +295,9 @@ mod tests {
         let (db, dataset, admin, experts) = fixture(&["甲", "乙"]).await;
         let cases = crate::cases::all(&db, dataset.id).await.expect("cases");
         for model in 0..2 {
-            let text = engine::synthetic::run_file(&cases, model, 1, 2);
-            let run = engine::run::parse_run(&text, &cases).expect("a valid run");
-            let scores = engine::score::score_run(&run, &cases);
+            let text = engine::lexpilot::synthetic::run_file(&cases, model, 1, 2);
+            let run = engine::lexpilot::run::parse_run(&text, &cases).expect("a valid run");
+            let scores = engine::lexpilot::score::score_run(&run, &cases);
             let new = crate::runs::NewRun::of::<engine::benchmark::LexPilot>(&run, &scores)
                 .expect("a run to store");
             crate::runs::store_all(

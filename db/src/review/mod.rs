@@ -68,9 +68,9 @@ mod testing;
 
 use std::collections::HashMap;
 
-use engine::dataset::Case;
+use engine::lexpilot::dataset::Case;
+use engine::lexpilot::run::Task;
 use engine::review::{AssignmentRecord, FinalSource, ItemRecord, ReviewKind, Viewer};
-use engine::run::Task;
 use sqlx::SqliteConnection;
 
 use crate::users::User;

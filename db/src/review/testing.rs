@@ -1,7 +1,7 @@
 //! Fixtures shared by the review storage tests.
 
 use engine::accounts::Role;
-use engine::dataset::{parse_dataset, Case};
+use engine::lexpilot::dataset::{parse_dataset, Case};
 use engine::review::{CaseCheck, CheckOutcome};
 
 use super::{assign, case_of, create_seed_items, item_row, item_rows};
@@ -13,7 +13,7 @@ use crate::Db;
 /// experts named.
 pub(super) async fn fixture(experts: &[&str]) -> (Db, DatasetInfo, User, Vec<User>) {
     let db = Db::open_in_memory().await.expect("database");
-    let cases = parse_dataset(&engine::synthetic::dataset_file(1)).expect("cases");
+    let cases = parse_dataset(&engine::lexpilot::synthetic::dataset_file(1)).expect("cases");
     let src = ImportSource {
         name: "synthetic",
         source: "test",
@@ -113,7 +113,7 @@ pub(super) async fn versions(db: &Db) -> i64 {
 /// for LexPilot.
 pub(crate) fn rescore() -> &'static crate::revisions::Rescore {
     &|items, cases| {
-        let run = engine::run::parse_run(items, cases).ok()?;
-        serde_json::to_string(&engine::score::score_run(&run, cases)).ok()
+        let run = engine::lexpilot::run::parse_run(items, cases).ok()?;
+        serde_json::to_string(&engine::lexpilot::score::score_run(&run, cases)).ok()
     }
 }

@@ -13,7 +13,7 @@ use super::{
     checked_label, CheckedLabel, FinalSource, InputError, ItemRecord, ItemStatus, ReviewKind,
     Viewer,
 };
-use crate::dataset::Case;
+use crate::lexpilot::dataset::Case;
 
 /// Why an item cannot be adjudicated (now, or by this adjudicator).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -128,10 +128,10 @@ impl ItemRecord {
     /// # Examples
     ///
     /// ```
-    /// use engine::dataset::parse_dataset;
+    /// use engine::lexpilot::dataset::parse_dataset;
     /// use engine::review::{AssignmentRecord, InputError, ItemRecord, ReviewKind};
     ///
-    /// let cases = parse_dataset(&engine::synthetic::dataset_file(1)).unwrap();
+    /// let cases = parse_dataset(&engine::lexpilot::synthetic::dataset_file(1)).unwrap();
     /// let proposing = |expert_id, expert: &str, extra: &str| {
     ///     let mut case = cases[0].clone();
     ///     case.consultations.underspecified[0].content.push_str(extra);
@@ -219,8 +219,8 @@ impl ItemRecord {
 mod tests {
     use super::*;
     use crate::accounts::{Role, Standing};
+    use crate::lexpilot::run::Task;
     use crate::review::AssignmentRecord;
-    use crate::run::Task;
 
     fn viewer(id: i64, role: Role, adjudicator: bool) -> Viewer {
         Viewer {

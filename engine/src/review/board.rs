@@ -54,7 +54,7 @@ impl Dashboard {
     /// ```
     /// use engine::accounts::{Role, Standing};
     /// use engine::review::{AssignmentRecord, Dashboard, ItemRecord, ReviewKind, Viewer};
-    /// use engine::run::Task;
+    /// use engine::lexpilot::run::Task;
     /// use engine::vocab::Class;
     ///
     /// let expert = |expert_id, expert: &str, label: Option<&str>| AssignmentRecord {
@@ -153,8 +153,8 @@ impl Dashboard {
 mod tests {
     use super::*;
     use crate::accounts::{Role, Standing};
+    use crate::lexpilot::run::Task;
     use crate::review::{AssignmentRecord, ReviewKind};
-    use crate::run::Task;
 
     fn viewer(id: i64, role: Role, adjudicator: bool) -> Viewer {
         Viewer {

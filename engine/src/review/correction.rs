@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{FieldProblem, ReviewError};
-use crate::dataset::{validate_case, Case, Claim, Consultations, KeyFact};
+use crate::lexpilot::dataset::{validate_case, Case, Claim, Consultations, KeyFact};
 
 /// The parts of a case an expert replaces; `None` keeps the case's own.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -25,14 +25,14 @@ pub struct Correction {
 }
 
 /// The case with the correction applied, checked by
-/// [`crate::dataset::validate_case`]: both consultations non-empty, starting
+/// [`crate::lexpilot::dataset::validate_case`]: both consultations non-empty, starting
 /// with a user turn, of equal length, every quote still in the complete
 /// consultation, every missing fact a key fact, and the rest of §2.
 ///
 /// # Examples
 ///
 /// ```
-/// use engine::dataset::{parse_case, Turn};
+/// use engine::lexpilot::dataset::{parse_case, Turn};
 /// use engine::review::{apply_correction, Correction, ReviewError};
 /// use engine::vocab::Role;
 ///
@@ -102,7 +102,7 @@ pub fn apply_correction(case: &Case, correction: &Correction) -> Result<Case, Re
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dataset::{parse_case, Turn};
+    use crate::lexpilot::dataset::{parse_case, Turn};
     use crate::vocab::{Role, Verdict};
 
     fn case() -> Case {

@@ -35,10 +35,10 @@ use serde::{Deserialize, Serialize};
 
 use super::{CaseCheck, CheckKind, CheckResult, LabelSpace, ReviewError, ReviewKind};
 use crate::agreement::fleiss_kappa;
-use crate::dataset::Case;
 use crate::jsonl::is_blank;
+use crate::lexpilot::dataset::Case;
+use crate::lexpilot::run::Task;
 use crate::metrics::{cohen_kappa, quadratic_weighted_kappa};
-use crate::run::Task;
 use crate::vocab::Class;
 
 /// The labels of a seed dialogue: the expert approves the pair as it stands,
@@ -78,7 +78,7 @@ pub enum LabelError {
 ///
 /// ```
 /// use engine::review::{unit_space, ReviewKind};
-/// use engine::run::Task;
+/// use engine::lexpilot::run::Task;
 ///
 /// assert_eq!(unit_space(ReviewKind::SeedDialogue, None).unwrap(), ["approve", "correct"]);
 /// assert_eq!(unit_space(ReviewKind::CaseCheck, None).unwrap(), ["pass", "fail"]);
@@ -100,7 +100,7 @@ pub fn unit_space(kind: ReviewKind, task: Option<Task>) -> Option<Vec<&'static s
 ///
 /// ```
 /// use engine::review::{canonical_label, CaseCheck, LabelError, ReviewKind};
-/// use engine::run::Task;
+/// use engine::lexpilot::run::Task;
 ///
 /// let ljp = |label| canonical_label(ReviewKind::JudgeVerdict, Some(Task::Ljp), 2, label);
 /// assert_eq!(ljp("supported, dismissed").unwrap(), r#"["supported","dismissed"]"#);
@@ -183,7 +183,7 @@ pub fn canonical_label(
 ///
 /// ```
 /// use engine::review::{unit_labels, ReviewKind};
-/// use engine::run::Task;
+/// use engine::lexpilot::run::Task;
 ///
 /// let ljp = unit_labels(ReviewKind::JudgeVerdict, Some(Task::Ljp), r#"["supported","dismissed"]"#);
 /// assert_eq!(ljp.unwrap(), ["supported", "dismissed"]);
@@ -247,7 +247,7 @@ pub struct Agreed {
 ///
 /// ```
 /// use engine::review::{agreed, CaseCheck, CheckResult, ReviewKind};
-/// use engine::run::Task;
+/// use engine::lexpilot::run::Task;
 ///
 /// let lca = Some(Task::Lca);
 /// assert_eq!(agreed(ReviewKind::JudgeVerdict, lca, &[("ask", None), ("ask", None)]).unwrap().label, "ask");
@@ -488,7 +488,7 @@ impl Tally {
 ///
 /// ```
 /// use engine::review::{dashboard_rows, ReviewKind, ReviewedItem};
-/// use engine::run::Task;
+/// use engine::lexpilot::run::Task;
 /// use engine::vocab::Class;
 ///
 /// let item = |id, a: &str, b: &str, judge: &str, last: Option<&str>| ReviewedItem {
@@ -698,7 +698,7 @@ pub const EXPORT_COLUMNS: [&str; 20] = [
 ///
 /// ```
 /// use engine::review::{export_csv, ExportItem, ExportLabel, ReviewKind};
-/// use engine::run::Task;
+/// use engine::lexpilot::run::Task;
 ///
 /// let item = ExportItem {
 ///     item_id: 7, dataset: "demo@1".into(), kind: ReviewKind::JudgeVerdict,

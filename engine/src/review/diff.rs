@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use similar::{capture_diff_slices_by_key, Algorithm, DiffTag, TextDiff};
 
-use crate::dataset::{Case, Turn};
+use crate::lexpilot::dataset::{Case, Turn};
 use crate::vocab::{Consultation, Role, Verdict};
 
 /// One change between two versions of a case. Serialised with a `change`
@@ -114,7 +114,7 @@ pub enum EditOp {
 /// # Examples
 ///
 /// ```
-/// use engine::dataset::{parse_case, Turn};
+/// use engine::lexpilot::dataset::{parse_case, Turn};
 /// use engine::review::{diff_cases, EditOp, FieldChange, TextEdit};
 /// use engine::vocab::{Consultation, Role, Verdict};
 ///
@@ -398,7 +398,7 @@ fn text_edits(old: &str, new: &str) -> Vec<TextEdit> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dataset::parse_case;
+    use crate::lexpilot::dataset::parse_case;
 
     fn case() -> Case {
         parse_case(

@@ -27,8 +27,8 @@ use std::sync::LazyLock;
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 
-use crate::dataset::Case;
 use crate::jsonl::is_blank;
+use crate::lexpilot::dataset::Case;
 use crate::vocab::{vocabulary, Consultation};
 
 vocabulary! {
@@ -85,7 +85,7 @@ static PLATE: LazyLock<Option<Regex>> = LazyLock::new(|| {
 /// # Examples
 ///
 /// ```
-/// use engine::dataset::parse_case;
+/// use engine::lexpilot::dataset::parse_case;
 /// use engine::review::{flag_spans, FlagKind};
 /// use engine::vocab::Consultation;
 ///

@@ -8,8 +8,8 @@ use super::{
     apply_correction, canonical_label, Correction, LabelError, ReviewError, ReviewKind,
     EXPERTS_PER_ITEM, SEED_LABELS,
 };
-use crate::dataset::Case;
-use crate::run::Task;
+use crate::lexpilot::dataset::Case;
+use crate::lexpilot::run::Task;
 
 /// The largest draft kept, in bytes.
 pub const MAX_DRAFT_BYTES: usize = 256 * 1024;
@@ -168,10 +168,10 @@ pub fn check_draft(draft: &str) -> Result<(), InputError> {
 /// # Examples
 ///
 /// ```
-/// use engine::dataset::parse_dataset;
+/// use engine::lexpilot::dataset::parse_dataset;
 /// use engine::review::{corrected_case, InputError};
 ///
-/// let cases = parse_dataset(&engine::synthetic::dataset_file(1)).unwrap();
+/// let cases = parse_dataset(&engine::lexpilot::synthetic::dataset_file(1)).unwrap();
 /// let case = &cases[0];
 /// let mut edited = case.clone();
 /// edited.consultations.underspecified[0].content.push_str("请问怎么办？");
@@ -212,11 +212,11 @@ pub fn corrected_case(case: &Case, proposal: &str) -> Result<Case, InputError> {
 /// # Examples
 ///
 /// ```
-/// use engine::dataset::parse_dataset;
+/// use engine::lexpilot::dataset::parse_dataset;
 /// use engine::review::{checked_label, InputError, ReviewKind};
-/// use engine::run::Task;
+/// use engine::lexpilot::run::Task;
 ///
-/// let cases = parse_dataset(&engine::synthetic::dataset_file(1)).unwrap();
+/// let cases = parse_dataset(&engine::lexpilot::synthetic::dataset_file(1)).unwrap();
 /// let case = Some(&cases[0]);
 /// let claims = cases[0].claims.len();
 /// let verdicts = vec!["dismissed"; claims].join(",");
@@ -253,11 +253,11 @@ pub fn checked_label(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dataset::parse_dataset;
+    use crate::lexpilot::dataset::parse_dataset;
     use crate::review::CaseCheck;
 
     fn cases() -> Vec<Case> {
-        parse_dataset(&crate::synthetic::dataset_file(1)).expect("cases")
+        parse_dataset(&crate::lexpilot::synthetic::dataset_file(1)).expect("cases")
     }
 
     #[test]

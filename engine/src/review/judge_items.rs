@@ -10,7 +10,7 @@
 //!   reply.
 //! - **DCG**: each case item with at least one request; `accepted` when the
 //!   judge accepted at least one request (the item's hit,
-//!   [`crate::run::DcgItem::hit`]), else `rejected`. The expert sees the
+//!   [`crate::lexpilot::run::DcgItem::hit`]), else `rejected`. The expert sees the
 //!   case's focal points, key facts and missing facts, and the request texts
 //!   (without the judge's per-request decisions).
 //! - **LJP**: each (case, setup) item with predictions; the JSON array of the
@@ -25,8 +25,8 @@ use std::collections::BTreeMap;
 use serde_json::{json, Value};
 
 use super::{sample_stratified, DcgDecision};
-use crate::dataset::Case;
-use crate::run::{Run, Task};
+use crate::lexpilot::dataset::Case;
+use crate::lexpilot::run::{Run, Task};
 
 /// The judge sample of the paper (Appendix E.3.1): 10 verdicts of each model,
 /// 100 per task.
@@ -83,12 +83,12 @@ pub struct JudgeCandidate {
 /// # Examples
 ///
 /// ```
-/// use engine::dataset::parse_dataset;
+/// use engine::lexpilot::dataset::parse_dataset;
 /// use engine::review::judge_decisions;
-/// use engine::run::{parse_run, Task};
+/// use engine::lexpilot::run::{parse_run, Task};
 ///
-/// let cases = parse_dataset(&engine::synthetic::dataset_file(1)).unwrap();
-/// let run = parse_run(&engine::synthetic::run_file(&cases, 0, 1, 2), &cases).unwrap();
+/// let cases = parse_dataset(&engine::lexpilot::synthetic::dataset_file(1)).unwrap();
+/// let run = parse_run(&engine::lexpilot::synthetic::run_file(&cases, 0, 1, 2), &cases).unwrap();
 /// let ljp = judge_decisions(&run, &cases, Task::Ljp);
 /// assert!(!ljp.is_empty());
 /// assert!(ljp[0].input["claims"].is_array());
@@ -175,14 +175,14 @@ type DecisionKey = (i64, String, String);
 /// # Examples
 ///
 /// ```
-/// use engine::dataset::parse_dataset;
+/// use engine::lexpilot::dataset::parse_dataset;
 /// use engine::review::{draw_judge_sample, judge_decisions, JudgeCandidate, JudgeSample};
-/// use engine::run::{parse_run, Task};
+/// use engine::lexpilot::run::{parse_run, Task};
 ///
-/// let cases = parse_dataset(&engine::synthetic::dataset_file(1)).unwrap();
+/// let cases = parse_dataset(&engine::lexpilot::synthetic::dataset_file(1)).unwrap();
 /// let mut candidates = Vec::new();
 /// for (run_id, model) in [(1, 0), (2, 1)] {
-///     let run = parse_run(&engine::synthetic::run_file(&cases, model, 1, 2), &cases).unwrap();
+///     let run = parse_run(&engine::lexpilot::synthetic::run_file(&cases, model, 1, 2), &cases).unwrap();
 ///     candidates.extend(judge_decisions(&run, &cases, Task::Ljp).into_iter().map(|decision| {
 ///         JudgeCandidate { run_id, model: run.header.model.clone(), run_number: 1, decision }
 ///     }));
@@ -215,17 +215,21 @@ pub fn draw_judge_sample(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dataset::parse_dataset;
-    use crate::run::parse_run;
+    use crate::lexpilot::dataset::parse_dataset;
+    use crate::lexpilot::run::parse_run;
 
     fn cases() -> Vec<Case> {
-        parse_dataset(&crate::synthetic::dataset_file(1)).expect("cases")
+        parse_dataset(&crate::lexpilot::synthetic::dataset_file(1)).expect("cases")
     }
 
     #[test]
     fn dcg_decisions_follow_the_hit_and_hide_the_per_request_decisions() {
         let cases = cases();
-        let run = parse_run(&crate::synthetic::run_file(&cases, 1, 1, 2), &cases).expect("run");
+        let run = parse_run(
+            &crate::lexpilot::synthetic::run_file(&cases, 1, 1, 2),
+            &cases,
+        )
+        .expect("run");
         let decisions = judge_decisions(&run, &cases, Task::Dcg);
         let judged: Vec<_> = run
             .dcg
@@ -245,7 +249,11 @@ mod tests {
     #[test]
     fn ljp_labels_are_the_stored_form_and_need_the_case() {
         let cases = cases();
-        let run = parse_run(&crate::synthetic::run_file(&cases, 0, 1, 2), &cases).expect("run");
+        let run = parse_run(
+            &crate::lexpilot::synthetic::run_file(&cases, 0, 1, 2),
+            &cases,
+        )
+        .expect("run");
         let decisions = judge_decisions(&run, &cases, Task::Ljp);
         let first = &decisions[0];
         let stored = crate::review::canonical_label(

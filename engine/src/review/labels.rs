@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{CheckOutcome, ReviewError, ReviewKind};
-use crate::run::Task;
+use crate::lexpilot::run::Task;
 use crate::vocab::{vocabulary, LcaLabel, Verdict, Vocabulary};
 
 vocabulary! {
@@ -36,7 +36,7 @@ impl DcgDecision {
 ///
 /// ```
 /// use engine::review::{LabelSpace, ReviewKind};
-/// use engine::run::Task;
+/// use engine::lexpilot::run::Task;
 ///
 /// assert_eq!(LabelSpace::of(ReviewKind::CaseCheck, None), Some(LabelSpace::CheckOutcome));
 /// assert_eq!(

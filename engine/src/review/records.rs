@@ -19,8 +19,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::{agreed, submission_is_blind, Agreed, InputError, ReviewKind};
-use crate::dataset::Case;
-use crate::run::Task;
+use crate::lexpilot::dataset::Case;
+use crate::lexpilot::run::Task;
 use crate::vocab::vocabulary;
 
 /// How many experts auto-assignment gives each item, and how many must be
@@ -366,7 +366,7 @@ impl ItemRecord {
     ///
     /// ```
     /// use engine::review::{AssignmentRecord, ItemRecord, ReviewKind};
-    /// use engine::run::Task;
+    /// use engine::lexpilot::run::Task;
     ///
     /// let expert = |expert_id, blind: &str, label: &str| AssignmentRecord {
     ///     expert_id,

@@ -17,8 +17,8 @@ use super::{
     flag_spans, unit_space, AssignmentRecord, Flag, ItemRecord, ItemStatus, ReviewKind, Submission,
 };
 use crate::accounts::{Permission, Standing};
-use crate::dataset::Case;
-use crate::run::Task;
+use crate::lexpilot::dataset::Case;
+use crate::lexpilot::run::Task;
 
 /// Who looks at review items: an account's id and what it may do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -307,11 +307,11 @@ impl ItemGuide {
     /// # Examples
     ///
     /// ```
-    /// use engine::dataset::parse_dataset;
+    /// use engine::lexpilot::dataset::parse_dataset;
     /// use engine::review::{ItemGuide, ReviewKind};
-    /// use engine::run::Task;
+    /// use engine::lexpilot::run::Task;
     ///
-    /// let cases = parse_dataset(&engine::synthetic::dataset_file(1)).unwrap();
+    /// let cases = parse_dataset(&engine::lexpilot::synthetic::dataset_file(1)).unwrap();
     /// let ljp = ItemGuide::of(ReviewKind::JudgeVerdict, Some(Task::Ljp), Some(&cases[0]));
     /// assert_eq!(ljp.claims, cases[0].claims.len());
     /// assert_eq!(ljp.labels, ["supported", "partially_supported", "dismissed"]);

@@ -7,8 +7,8 @@
 use std::path::Path;
 use std::time::Duration;
 
-use engine::dataset::{parse_dataset, Case};
-use engine::run::{DcgItem, DcgRequest, LcaItem, LjpItem, Run, RunHeader};
+use engine::lexpilot::dataset::{parse_dataset, Case};
+use engine::lexpilot::run::{DcgItem, DcgRequest, LcaItem, LjpItem, Run, RunHeader};
 use engine::vocab::{Consultation, LcaLabel, LjpSetup, Verdict};
 use pipeline::config::{Config, Endpoint, Limits, RetryPolicy};
 

@@ -4,8 +4,8 @@
 use axum::extract::{Path, Query, State};
 use axum::routing::get;
 use axum::{Json, Router};
-use engine::dataset::Case;
-use engine::query::{paging, CaseFilter, CaseSummary, Page};
+use engine::lexpilot::dataset::Case;
+use engine::lexpilot::query::{paging, CaseFilter, CaseSummary, Page};
 use engine::vocab::{Class, FocalPointType, PlaintiffType, Verdict};
 use serde::{Deserialize, Serialize};
 

@@ -10,7 +10,7 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use db::runs::OnDuplicate;
 use engine::accounts::Permission;
-use engine::score::ScoreDocument;
+use engine::lexpilot::score::ScoreDocument;
 use serde::{Deserialize, Serialize};
 use services::ingest::RunFile;
 
@@ -102,7 +102,7 @@ async fn export(
 ) -> Result<axum::response::Response, ApiError> {
     use axum::http::header;
     use axum::response::IntoResponse;
-    use engine::leaderboard::{build_table, caption, to_csv, to_latex, View};
+    use engine::lexpilot::leaderboard::{build_table, caption, to_csv, to_latex, View};
 
     let format = q.format.unwrap_or_else(|| "csv".to_owned());
     if !matches!(format.as_str(), "csv" | "json" | "latex") {

@@ -3,7 +3,7 @@
 use axum::extract::State;
 use axum::routing::get;
 use axum::{Json, Router};
-use engine::stats::DatasetStats;
+use engine::lexpilot::stats::DatasetStats;
 use serde::{Deserialize, Serialize};
 
 use super::current_dataset;
@@ -29,6 +29,6 @@ async fn stats(State(state): State<AppState>) -> Result<Json<StatsResponse>, Api
         dataset: dataset.name,
         dataset_version: dataset.version,
         synthetic: dataset.synthetic,
-        stats: engine::stats::dataset_stats(&cases),
+        stats: engine::lexpilot::stats::dataset_stats(&cases),
     }))
 }

@@ -7,7 +7,7 @@ use std::num::NonZeroU64;
 
 use serde_json::{json, Value};
 
-use crate::dataset::Case;
+use crate::lexpilot::dataset::Case;
 use crate::metrics::Xoshiro256StarStar;
 use crate::vocab::{Consultation, LjpSetup, Verdict, CAUSES};
 

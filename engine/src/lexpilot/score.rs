@@ -13,20 +13,20 @@
 //!
 //! The numbers themselves come from [`crate::metrics`] (F1, recall, accuracy,
 //! QWK, mean and std, bootstrap); this module only decides what is pooled with
-//! what. Depends on [`crate::dataset`], [`crate::run`], [`crate::metrics`] and
+//! what. Depends on [`crate::lexpilot::dataset`], [`crate::lexpilot::run`], [`crate::metrics`] and
 //! [`crate::vocab`].
 //!
 //! # Decisions the contract leaves open
 //!
 //! - **Runs and the dataset.** Runs are scored against the dataset they were
-//!   parsed with ([`crate::run::parse_run`]). An item naming no case of the
+//!   parsed with ([`crate::lexpilot::run::parse_run`]). An item naming no case of the
 //!   dataset, or LJP predictions whose length is not the case's claim count,
 //!   cannot occur in a parsed run; if a hand-built run has them, they are
 //!   ignored rather than panicking.
 //! - **Unavailable items** are left out of every metric and counted in
 //!   [`RunScores::unavailable`]. A set whose items are all unavailable has no
 //!   score for that run (`None`).
-//! - **Entries.** Runs with equal [`RunHeader::entry_key`](crate::run::RunHeader::entry_key)
+//! - **Entries.** Runs with equal [`RunHeader::entry_key`](crate::lexpilot::run::RunHeader::entry_key)
 //!   (model and every header field but `run` and `created_at`) form one entry.
 //!   Entries, and runs within them, keep the order in which their first run
 //!   appears in the input. Duplicate runs (same model and run number) are the
@@ -49,9 +49,9 @@
 //! # Example
 //!
 //! ```
-//! use engine::dataset::parse_dataset;
-//! use engine::run::parse_run;
-//! use engine::score::{score_entries, score_run, Metric};
+//! use engine::lexpilot::dataset::parse_dataset;
+//! use engine::lexpilot::run::parse_run;
+//! use engine::lexpilot::score::{score_entries, score_run, Metric};
 //! use engine::vocab::Class;
 //!
 //! let case = |id: &str, verdict: &str| {
@@ -96,13 +96,13 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde::{Deserialize, Deserializer, Serialize};
 
-use crate::dataset::Case;
+use crate::lexpilot::dataset::Case;
+use crate::lexpilot::run::{EntryKey, Family, Run, Task, UnavailableCounts};
 use crate::metrics::{
     accuracy, bootstrap_ci, lca_scores, mean_std, paired_bootstrap, quadratic_weighted_kappa,
     weighted_kappa, ClassCounts, ConfusionMatrix, KappaWeights, LcaScores, MeanStd,
     PairedBootstrap,
 };
-use crate::run::{EntryKey, Family, Run, Task, UnavailableCounts};
 use crate::vocab::{Class, Consultation, LcaLabel, LjpSetup, Verdict};
 
 /// A score over all cases pooled (`overall`) and over the cases of each of the
@@ -200,7 +200,7 @@ impl Metric {
     /// A short English label, as the paper's tables name the score.
     ///
     /// ```
-    /// use engine::score::Metric;
+    /// use engine::lexpilot::score::Metric;
     /// use engine::vocab::LjpSetup;
     /// assert_eq!(Metric::LjpQwk(LjpSetup::Gold).label(), "LJP QWK (gold)");
     /// ```
@@ -506,9 +506,9 @@ pub fn summarise_entry(key: EntryKey, runs: &[RunScores], dataset: &[Case]) -> E
 /// # Examples
 ///
 /// ```
-/// use engine::dataset::parse_dataset;
-/// use engine::run::parse_run;
-/// use engine::score::{score_ci, Metric};
+/// use engine::lexpilot::dataset::parse_dataset;
+/// use engine::lexpilot::run::parse_run;
+/// use engine::lexpilot::score::{score_ci, Metric};
 ///
 /// let case = |id: &str| format!(r#"{{"case_id": "{id}", "cause": "离婚纠纷", "class": "family",
 ///   "plaintiff_type": "natural", "claims": [{{"id": "c1", "text": "判令离婚", "verdict": "supported"}}],
@@ -557,9 +557,9 @@ pub fn score_ci(
 /// # Examples
 ///
 /// ```
-/// use engine::dataset::parse_dataset;
-/// use engine::run::parse_run;
-/// use engine::score::{compare_entries, EntrySample, Metric};
+/// use engine::lexpilot::dataset::parse_dataset;
+/// use engine::lexpilot::run::parse_run;
+/// use engine::lexpilot::score::{compare_entries, EntrySample, Metric};
 ///
 /// let case = |id: &str| format!(r#"{{"case_id": "{id}", "cause": "离婚纠纷", "class": "family",
 ///   "plaintiff_type": "natural", "claims": [{{"id": "c1", "text": "判令离婚", "verdict": "supported"}}],
@@ -898,12 +898,13 @@ mod tests {
     #[test]
     fn counted_metrics_equal_gathered_metrics_bit_for_bit() {
         let dataset =
-            crate::dataset::parse_dataset(&crate::synthetic::dataset_file(2)).unwrap_or_default();
+            crate::lexpilot::dataset::parse_dataset(&crate::lexpilot::synthetic::dataset_file(2))
+                .unwrap_or_default();
         assert!(!dataset.is_empty());
         let mut rng = Xoshiro256StarStar::seed_from_u64(11);
         for model in 0..3 {
-            let text = crate::synthetic::run_file(&dataset, model, 1, 3);
-            let Ok(run) = crate::run::parse_run(&text, &dataset) else {
+            let text = crate::lexpilot::synthetic::run_file(&dataset, model, 1, 3);
+            let Ok(run) = crate::lexpilot::run::parse_run(&text, &dataset) else {
                 panic!("a valid synthetic run");
             };
             let instances = Instances::new(&run, &dataset);

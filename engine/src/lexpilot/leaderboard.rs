@@ -6,9 +6,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::lexpilot::run::{Family, Task};
+use crate::lexpilot::score::{EntryScores, Metric, ScoreDocument};
 use crate::metrics::MeanStd;
-use crate::run::{Family, Task};
-use crate::score::{EntryScores, Metric, ScoreDocument};
 use crate::vocab::{Class, LjpSetup};
 
 /// What the page shows: a task, for LJP the setup of the per-class columns,
@@ -173,8 +173,8 @@ fn columns(view: &View) -> Vec<(String, String, Pick)> {
 /// degradation) and unknown keys.
 ///
 /// ```
-/// use engine::leaderboard::{column_metric, View};
-/// use engine::score::Metric;
+/// use engine::lexpilot::leaderboard::{column_metric, View};
+/// use engine::lexpilot::score::Metric;
 /// use engine::vocab::{Class, LjpSetup};
 ///
 /// let ljp = View::from_query(Some("ljp".into()), Some("direct".into()), None);
@@ -280,7 +280,7 @@ pub fn build_table(doc: &ScoreDocument, view: &View) -> Table {
 /// ```
 /// use engine::metrics::MeanStd;
 /// let cell = MeanStd { mean: 0.72116, std: Some(0.009) };
-/// assert_eq!(engine::leaderboard::format_cell(&cell), "0.7212 ± 0.0090");
+/// assert_eq!(engine::lexpilot::leaderboard::format_cell(&cell), "0.7212 ± 0.0090");
 /// ```
 pub fn format_cell(m: &MeanStd) -> String {
     match m.std {
@@ -471,7 +471,7 @@ mod tests {
     use super::*;
 
     fn entry(model: &str, family: Option<Family>, f1: Option<f64>) -> EntryScores {
-        let summary = f1.map(|mean| crate::score::LcaSummary {
+        let summary = f1.map(|mean| crate::lexpilot::score::LcaSummary {
             macro_f1: Some(MeanStd {
                 mean,
                 std: Some(0.01),
@@ -483,7 +483,7 @@ mod tests {
             model: model.to_owned(),
             family,
             runs: 2,
-            lca: Some(crate::score::Breakdown {
+            lca: Some(crate::lexpilot::score::Breakdown {
                 overall: summary,
                 by_class: Class::ALL.into_iter().map(|c| (c, None)).collect(),
             }),

@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::dataset::Case;
+use crate::lexpilot::dataset::Case;
 use crate::vocab::{Class, Consultation, FocalPointType, PlaintiffType, Verdict};
 
 /// Rows per page when the caller does not say.
@@ -42,7 +42,7 @@ impl CaseFilter {
     ///
     /// # Examples
     /// ```
-    /// use engine::query::CaseFilter;
+    /// use engine::lexpilot::query::CaseFilter;
     /// use engine::vocab::Class;
     /// let f = CaseFilter { class: Some(Class::Tort), ..CaseFilter::default() };
     /// assert!(f.is_empty() == false);
@@ -150,8 +150,8 @@ impl<T> Page<T> {
 ///
 /// # Examples
 /// ```
-/// assert_eq!(engine::query::paging(None, None), (1, 20));
-/// assert_eq!(engine::query::paging(Some(0), Some(10_000)), (1, 200));
+/// assert_eq!(engine::lexpilot::query::paging(None, None), (1, 20));
+/// assert_eq!(engine::lexpilot::query::paging(Some(0), Some(10_000)), (1, 200));
 /// ```
 pub fn paging(page: Option<u32>, per_page: Option<u32>) -> (u32, u32) {
     (

@@ -233,7 +233,7 @@ pub const MAX_ERRORS: usize = 100;
 /// # Examples
 ///
 /// ```
-/// use engine::dataset::parse_dataset;
+/// use engine::lexpilot::dataset::parse_dataset;
 /// use engine::vocab::Verdict;
 ///
 /// let line = r#"{"case_id": "LP-0001", "cause": "离婚后财产纠纷", "class": "family",

@@ -38,7 +38,7 @@
 //!   judged makes the item unavailable, and no half-judged item is ever scored.
 //! - A file with no header, or a header and no item, is rejected ("no items").
 //!
-//! Depends on serde, serde_json, [`crate::vocab`] and [`crate::dataset`]; reads
+//! Depends on serde, serde_json, [`crate::vocab`] and [`crate::lexpilot::dataset`]; reads
 //! through [`std::io::BufRead`] only, never the file system. Memory grows with
 //! the items kept, not with the text of the file: lines are read one at a time.
 
@@ -51,11 +51,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::benchmark::Benchmark;
-pub use crate::dataset::MAX_ERRORS;
-use crate::dataset::{Case, DatasetError, DatasetErrors, Turn};
 use crate::jsonl::{
     describe, is_blank, json_message, line_error, plural, read_lines, ErrorLog, LineReader, Read,
 };
+pub use crate::lexpilot::dataset::MAX_ERRORS;
+use crate::lexpilot::dataset::{Case, DatasetError, DatasetErrors, Turn};
 use crate::vocab::{vocabulary, Consultation, LcaLabel, LjpSetup, Verdict, Vocabulary};
 
 /// One problem found in a run file: its line, case, field and message.
@@ -138,7 +138,7 @@ impl RunHeader {
     /// # Examples
     ///
     /// ```
-    /// use engine::run::{Family, RunHeader};
+    /// use engine::lexpilot::run::{Family, RunHeader};
     ///
     /// let first: RunHeader = serde_json::from_str(
     ///     r#"{"model": "M", "family": "open", "run": 1, "created_at": "2026-11-29"}"#,
@@ -166,7 +166,7 @@ impl RunHeader {
     /// # Examples
     ///
     /// ```
-    /// use engine::run::RunHeader;
+    /// use engine::lexpilot::run::RunHeader;
     ///
     /// let a: RunHeader = serde_json::from_str(r#"{"model": "M", "run": 1}"#).unwrap();
     /// let b = RunHeader { judge: Some("another judge".into()), ..a.clone() };
@@ -407,10 +407,10 @@ impl Run {
     /// # Examples
     ///
     /// ```
-    /// use engine::run::{parse_run, Run};
+    /// use engine::lexpilot::run::{parse_run, Run};
     ///
-    /// let dataset = engine::dataset::parse_dataset(&engine::synthetic::dataset_file(1)).unwrap();
-    /// let run = parse_run(&engine::synthetic::run_file(&dataset, 0, 1, 1), &dataset).unwrap();
+    /// let dataset = engine::lexpilot::dataset::parse_dataset(&engine::lexpilot::synthetic::dataset_file(1)).unwrap();
+    /// let run = parse_run(&engine::lexpilot::synthetic::run_file(&dataset, 0, 1, 1), &dataset).unwrap();
     /// assert_eq!(Run::from_stored_jsonl(&run.to_jsonl()).unwrap(), run);
     /// assert!(Run::from_stored_jsonl("{\"kind\": \"lca\"}").is_err());
     /// ```
@@ -459,8 +459,8 @@ fn push_line(out: &mut String, kind: &str, value: &impl Serialize) {
 /// # Examples
 ///
 /// ```
-/// use engine::dataset::parse_dataset;
-/// use engine::run::{parse_run, Family, Task};
+/// use engine::lexpilot::dataset::parse_dataset;
+/// use engine::lexpilot::run::{parse_run, Family, Task};
 ///
 /// let case = r#"{"case_id": "LP-1", "cause": "离婚纠纷", "class": "family",
 ///   "plaintiff_type": "natural",
@@ -1069,11 +1069,15 @@ mod tests {
 
     #[test]
     fn a_limited_run_is_completed_with_unavailable_items() {
-        let cases = crate::dataset::parse_dataset(&crate::synthetic::dataset_file(1))
-            .expect("a synthetic dataset");
+        let cases =
+            crate::lexpilot::dataset::parse_dataset(&crate::lexpilot::synthetic::dataset_file(1))
+                .expect("a synthetic dataset");
         let first: Vec<Case> = cases.iter().take(2).cloned().collect();
-        let mut run = parse_run(&crate::synthetic::run_file(&first, 0, 1, 1), &first)
-            .expect("a run of two cases");
+        let mut run = parse_run(
+            &crate::lexpilot::synthetic::run_file(&first, 0, 1, 1),
+            &first,
+        )
+        .expect("a run of two cases");
         let before = run.unavailable();
         run.cover_dataset(&cases, "not run");
         let parsed = parse_run(&run.to_jsonl(), &cases).expect("covers the dataset");

@@ -8,7 +8,7 @@
 //! - [`Cell`] names a cell: [`Cell::of_column`] for a column of a leaderboard
 //!   [`View`], [`Cell::from_query`] for the drill-down page's query.
 //! - The result is plain serde data ([`CaseDrill`], [`CaseItems`], …) for the
-//!   page to render; nothing here is scored differently from [`crate::score`]:
+//!   page to render; nothing here is scored differently from [`crate::lexpilot::score`]:
 //!   an LCA item is right when its label matches the consultation (`predict`
 //!   for `complete`, `ask` for `underspecified`), a DCG item when a request was
 //!   accepted, an LJP claim when the predicted verdict is the gold one. An
@@ -19,7 +19,7 @@
 //! - **Columns.** Only the runs that contain the task (for LJP, the setup)
 //!   are columns, in the order given; the others have nothing behind the cell.
 //! - **Cases** are those of the class (all cases for "overall") in dataset
-//!   order. A parsed run ([`crate::run::parse_run`]) has an item for every one;
+//!   order. A parsed run ([`crate::lexpilot::run::parse_run`]) has an item for every one;
 //!   for a hand-built run that lacks one, the cell is `None`. LJP predictions
 //!   whose length is not the case's claim count are shown as missing, as
 //!   scoring ignores them.
@@ -27,15 +27,15 @@
 //!   [`Verdict::ALL`] order, summed over the columns' runs; unavailable items
 //!   are left out, as they are of the QWK.
 //!
-//! Depends on [`crate::dataset`], [`crate::run`], [`crate::metrics`] and
+//! Depends on [`crate::lexpilot::dataset`], [`crate::lexpilot::run`], [`crate::metrics`] and
 //! [`crate::vocab`].
 //!
 //! # Example
 //!
 //! ```
-//! use engine::dataset::parse_dataset;
-//! use engine::drilldown::{drilldown, CaseItems, Outcome};
-//! use engine::run::{parse_run, Task};
+//! use engine::lexpilot::dataset::parse_dataset;
+//! use engine::lexpilot::drilldown::{drilldown, CaseItems, Outcome};
+//! use engine::lexpilot::run::{parse_run, Task};
 //! use engine::vocab::{Class, LjpSetup, Verdict};
 //!
 //! let dataset = parse_dataset(
@@ -64,10 +64,10 @@ use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::dataset::{Case, Turn};
-use crate::leaderboard::View;
+use crate::lexpilot::dataset::{Case, Turn};
+use crate::lexpilot::leaderboard::View;
+use crate::lexpilot::run::{DcgRequest, LcaItem, LjpItem, Run, Task};
 use crate::metrics::ConfusionMatrix;
-use crate::run::{DcgRequest, LcaItem, LjpItem, Run, Task};
 use crate::vocab::{Class, Consultation, LcaLabel, LjpSetup, Verdict, Vocabulary};
 
 /// One leaderboard cell: a task, for LJP a setup (ignored otherwise, as in
@@ -84,7 +84,7 @@ pub struct Cell {
 
 impl Cell {
     /// The cell behind column `column` (a key of
-    /// [`Table::columns`](crate::leaderboard::Table::columns)) of `view`.
+    /// [`Table::columns`](crate::lexpilot::leaderboard::Table::columns)) of `view`.
     /// A class column is that class in the view's setup; `overall_<setup>`
     /// is overall in that setup; every other column (overall, Acc_C, Acc_U,
     /// gain, relative degradation) is overall, and for LJP in the
@@ -93,9 +93,9 @@ impl Cell {
     /// # Examples
     ///
     /// ```
-    /// use engine::drilldown::Cell;
-    /// use engine::leaderboard::View;
-    /// use engine::run::Task;
+    /// use engine::lexpilot::drilldown::Cell;
+    /// use engine::lexpilot::leaderboard::View;
+    /// use engine::lexpilot::run::Task;
     /// use engine::vocab::{Class, LjpSetup};
     ///
     /// let view = View::from_query(Some("ljp".into()), Some("direct".into()), None);
@@ -133,7 +133,7 @@ impl Cell {
     /// # Examples
     ///
     /// ```
-    /// use engine::drilldown::Cell;
+    /// use engine::lexpilot::drilldown::Cell;
     /// use engine::vocab::{Class, LjpSetup};
     ///
     /// let cell = Cell::from_query(Some("ljp"), None, Some("family")).unwrap();
@@ -497,9 +497,9 @@ impl Drilldown {
     /// # Examples
     ///
     /// ```
-    /// use engine::dataset::parse_dataset;
-    /// use engine::drilldown::{drilldown, CaseItems, HiddenVerdict, Outcome};
-    /// use engine::run::{parse_run, Task};
+    /// use engine::lexpilot::dataset::parse_dataset;
+    /// use engine::lexpilot::drilldown::{drilldown, CaseItems, HiddenVerdict, Outcome};
+    /// use engine::lexpilot::run::{parse_run, Task};
     /// use engine::vocab::LjpSetup;
     ///
     /// let dataset = parse_dataset(
@@ -696,8 +696,8 @@ fn confusion(cases: &[CaseDrill]) -> [[u64; 3]; 3] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dataset::parse_dataset;
-    use crate::run::parse_run;
+    use crate::lexpilot::dataset::parse_dataset;
+    use crate::lexpilot::run::parse_run;
     use serde_json::{json, Value};
 
     /// One dataset line: a case of `cause` with the given gold verdicts.

@@ -5,13 +5,13 @@
 //! Every average is over consultations (each case has one complete and one
 //! underspecified), and lengths count Unicode scalar values, so one Chinese
 //! character is one character. With nothing to average, an average is `0.0`,
-//! never NaN. Depends on [`crate::dataset`] and [`crate::vocab`].
+//! never NaN. Depends on [`crate::lexpilot::dataset`] and [`crate::vocab`].
 
 use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
 
-use crate::dataset::Case;
+use crate::lexpilot::dataset::Case;
 use crate::vocab::{Class, Consultation, FocalPointType, PlaintiffType, Verdict};
 
 /// How many claims received each verdict.
@@ -44,7 +44,7 @@ impl VerdictShares {
     /// all zero when there are no claims.
     ///
     /// ```
-    /// use engine::stats::VerdictShares;
+    /// use engine::lexpilot::stats::VerdictShares;
     /// use engine::vocab::Verdict;
     ///
     /// let shares = VerdictShares { supported: 1, partially_supported: 1, dismissed: 2 };
@@ -132,8 +132,8 @@ pub struct DatasetStats {
 /// # Examples
 ///
 /// ```
-/// use engine::dataset::parse_dataset;
-/// use engine::stats::dataset_stats;
+/// use engine::lexpilot::dataset::parse_dataset;
+/// use engine::lexpilot::stats::dataset_stats;
 /// use engine::vocab::Class;
 ///
 /// let cases = parse_dataset(concat!(
