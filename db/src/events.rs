@@ -1,5 +1,5 @@
 //! A feed of committed changes. Writers announce what they committed
-//! ([`Db::notify`], called after the transaction commits, never before); pages
+//! (`Db::notify`, called after the transaction commits, never before); pages
 //! that show that data live ([`Db::subscribe`]) refetch when it arrives. The
 //! feed is per process: it is a convenience for open pages, not a log, and a
 //! subscriber that falls behind is told to refetch everything.

@@ -1,13 +1,20 @@
-//! LexPilot storage: one SQLite file through sqlx (WAL, foreign keys on),
-//! created and migrated on open. Every query lives in a named function in the
-//! module of the entity it concerns; writes that belong together share a
-//! transaction. Depends on `engine` for the domain types, never on the UI.
+//! LexPilot Workbench storage: one SQLite file through sqlx (WAL, foreign
+//! keys on), created and migrated on open. SQL only: every query lives in a
+//! named function in the module of the entity it concerns, and maps rows to
+//! the engine's types; rules and scoring are the engine's. Writes that belong
+//! together share a transaction, which takes the write lock when it starts
+//! (`BEGIN IMMEDIATE`); a lock held too long is [`DbError::Busy`]. Depends on
+//! `engine` for the domain types, never on the UI or the runtime.
 //!
-//! - [`datasets`]: dataset versions and their import.
-//! - [`cases`]: filtered, paged case listing and single-case reads.
-//! - [`runs`]: stored runs with their scores.
-//! - [`review`]: expert review items, blind labels, adjudication, agreement figures.
-//! - [`revisions`]: corrections of cases as revisions, each a new dataset version.
+//! - [`datasets`]: dataset versions (with their benchmark) and their import.
+//! - [`cases`]: filtered, paged case listing, single-case reads, and the
+//!   handle's bounded cache of parsed versions.
+//! - [`runs`]: runs stored once, scored on every version they are linked to;
+//!   the generation counter caches of derived figures are keyed by.
+//! - [`review`]: expert review by entity: items, assignments, labels,
+//!   adjudication, dashboard and export queries.
+//! - [`revisions`]: corrections of cases as revisions, each a new dataset
+//!   version with the runs re-scored (by the caller) and linked.
 //! - [`users`]: accounts with argon2 password hashes.
 //! - [`sessions`]: server-side sessions and sign-in throttling.
 //! - [`tokens`]: API tokens for scripts.
