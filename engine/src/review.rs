@@ -8,6 +8,8 @@
 //!   re-label. [`LabelSpace`] gives the labels of each: `pass` / `fail` per
 //!   case check, `predict` / `ask` for an LCA verdict, `accepted` /
 //!   `rejected` for a DCG request, the three ordered verdicts per LJP claim.
+//!   [`LabelReading`] takes a stored label apart (a case check, the verdicts
+//!   of an LJP label, or one word) for pages to show.
 //! - **Case checks.** [`CaseCheck`] holds the outcome and comment of the four
 //!   checks of Appendix B ([`CheckKind`]): key details, incompleteness of the
 //!   underspecified consultation, completeness of the complete one,
@@ -108,7 +110,7 @@ pub use judge_items::{
     draw_judge_sample, judge_decisions, JudgeCandidate, JudgeDecision, JudgeSample, DEFAULT_CAP,
     DEFAULT_PER_MODEL, DEFAULT_SEED,
 };
-pub use labels::{Consensus, DcgDecision, LabelSpace};
+pub use labels::{Consensus, DcgDecision, LabelReading, LabelSpace};
 pub use records::{
     auto_assignments, AssignmentRecord, FinalSource, ItemRecord, ItemStatus, Submission,
     EXPERTS_PER_ITEM,

@@ -4,10 +4,11 @@
 //!
 //! - [`Snapshot`]: one dataset version at one generation
 //!   (`db::runs::generation`, bumped in every transaction that changes runs
-//!   or versions): the score document (means ± std from the kept scores) and
-//!   every entry's resampling data, both read at that same generation, so a
-//!   cell's mean and its interval always come from the same runs. Entries are
-//!   joined by their key, never by row position.
+//!   or versions): the score document (means ± std from the kept scores) and,
+//!   read when first needed ([`ReadModels::sampled`]), every entry's
+//!   resampling data at that same generation, so a cell's mean and its
+//!   interval always come from the same runs. Entries are joined by their
+//!   key, never by row position.
 //! - [`ReadModels::intervals`]: the 95% bootstrap interval of every cell of a
 //!   leaderboard view; [`ReadModels::compare`]: the paired bootstrap of two
 //!   entries; [`ReadModels::model_runs`]: a model's stored runs read back
@@ -51,6 +52,9 @@ const MODELS: usize = 8;
 /// (dataset version id, generation).
 type Key = (i64, i64);
 
+/// Every entry's runs ready for resampling, by entry key.
+pub type Samples = Vec<(EntryKey, EntrySample)>;
+
 /// A dataset version's figures at one generation; see the module docs.
 pub struct Snapshot {
     pub dataset: DatasetInfo,
@@ -58,8 +62,9 @@ pub struct Snapshot {
     pub cases: Arc<Vec<Case>>,
     /// The §5 score document, named after the dataset.
     pub document: ScoreDocument,
-    /// Every entry's runs ready for resampling, by entry key.
-    samples: Vec<(EntryKey, EntrySample)>,
+    /// The entries' resampling data, read (once, when first needed) at the
+    /// same generation as the document.
+    samples: tokio::sync::OnceCell<Arc<Samples>>,
 }
 
 impl Snapshot {
@@ -67,9 +72,13 @@ impl Snapshot {
         (self.dataset.id, self.generation)
     }
 
-    /// The resampling data of the entry with `key`.
+    /// The resampling data of the entry with `key`, once read.
     pub fn sample(&self, key: &EntryKey) -> Option<&EntrySample> {
-        self.samples.iter().find(|(k, _)| k == key).map(|(_, s)| s)
+        self.samples
+            .get()?
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, s)| s)
     }
 
     /// The entries' keys, in the document's order.
@@ -123,7 +132,9 @@ impl ReadModels {
     }
 
     /// The snapshot of `dataset` at the current generation, built (once) if
-    /// need be.
+    /// need be: the score document from the kept scores. The resampling
+    /// data is read when first needed ([`ReadModels::intervals`],
+    /// [`ReadModels::compare`]).
     pub async fn snapshot(&self, db: &Db, dataset: &DatasetInfo) -> Result<Arc<Snapshot>> {
         let generation = db::runs::generation(db).await?;
         if let Some(hit) = self.cached((dataset.id, generation)) {
@@ -131,18 +142,17 @@ impl ReadModels {
         }
         let _building = self.building.lock().await;
         // Read until the generation is the same before and after: then the
-        // scores and the items are of the same runs.
+        // scores are those of that generation.
         let mut generation = db::runs::generation(db).await?;
-        let (scores, items, cases) = loop {
+        let (scores, cases) = loop {
             if let Some(hit) = self.cached((dataset.id, generation)) {
                 return Ok(hit);
             }
             let cases = db::cases::all(db, dataset.id).await?;
             let scores = db::runs::scores(db, dataset.id).await?;
-            let items = db::runs::all_items(db, dataset.id).await?;
             let after = db::runs::generation(db).await?;
             if after == generation {
-                break (scores, items, cases);
+                break (scores, cases);
             }
             generation = after;
         };
@@ -156,27 +166,12 @@ impl ReadModels {
                 kept.push((s.entry_key, parsed));
             }
             let document = LexPilot::summarise(kept, &cases).with_dataset(dataset.name.clone());
-            let mut groups: Vec<(EntryKey, Vec<Run>)> = Vec::new();
-            for stored in items {
-                let run = LexPilot::read_stored(&stored.items).map_err(Error::internal)?;
-                match groups.iter_mut().find(|(k, _)| *k == stored.entry_key) {
-                    Some((_, runs)) => runs.push(run),
-                    None => groups.push((stored.entry_key, vec![run])),
-                }
-            }
-            let samples = groups
-                .into_iter()
-                .map(|(key, runs)| {
-                    let sample = EntrySample::new(&runs, &cases);
-                    (key, sample)
-                })
-                .collect();
             Ok(Snapshot {
                 dataset,
                 generation,
                 cases,
                 document,
-                samples,
+                samples: tokio::sync::OnceCell::new(),
             })
         })
         .await??;
@@ -185,8 +180,57 @@ impl ReadModels {
         Ok(snapshot)
     }
 
+    /// The snapshot of `dataset` with its resampling data: read at the
+    /// snapshot's generation, or, when a write came in between, a newer
+    /// snapshot with its own.
+    pub async fn sampled(&self, db: &Db, dataset: &DatasetInfo) -> Result<Arc<Snapshot>> {
+        loop {
+            let snapshot = self.snapshot(db, dataset).await?;
+            if snapshot.samples.initialized() {
+                return Ok(snapshot);
+            }
+            let read = snapshot
+                .samples
+                .get_or_try_init(|| async {
+                    let items = db::runs::all_items(db, snapshot.dataset.id).await?;
+                    if db::runs::generation(db).await? != snapshot.generation {
+                        return Err(Error::Conflict("stale".into()));
+                    }
+                    let cases = Arc::clone(&snapshot.cases);
+                    blocking(move || -> Result<Arc<Samples>> {
+                        let mut groups: Vec<(EntryKey, Vec<Run>)> = Vec::new();
+                        for stored in items {
+                            let run =
+                                LexPilot::read_stored(&stored.items).map_err(Error::internal)?;
+                            match groups.iter_mut().find(|(k, _)| *k == stored.entry_key) {
+                                Some((_, runs)) => runs.push(run),
+                                None => groups.push((stored.entry_key, vec![run])),
+                            }
+                        }
+                        Ok(Arc::new(
+                            groups
+                                .into_iter()
+                                .map(|(key, runs)| {
+                                    let sample = EntrySample::new(&runs, &cases);
+                                    (key, sample)
+                                })
+                                .collect(),
+                        ))
+                    })
+                    .await?
+                })
+                .await;
+            match read {
+                Ok(_) => return Ok(snapshot),
+                // A write came in between: the next snapshot is newer.
+                Err(Error::Conflict(_)) => continue,
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
     /// The 95% bootstrap interval of each of `columns` of `view` (those that
-    /// have one), per entry of `snapshot`.
+    /// have one), per entry of `snapshot` (from [`ReadModels::sampled`]).
     pub async fn intervals(
         &self,
         snapshot: &Arc<Snapshot>,
@@ -207,6 +251,9 @@ impl ReadModels {
             blocking(move || {
                 snapshot_for_work
                     .samples
+                    .get()
+                    .map(|s| s.as_slice())
+                    .unwrap_or_default()
                     .iter()
                     .map(|(entry, sample)| {
                         let cells = columns
@@ -227,8 +274,9 @@ impl ReadModels {
         Ok(computed)
     }
 
-    /// The paired bootstrap of entry `a` against entry `b` of `snapshot` for
-    /// each of `metrics`, over all cases or one class.
+    /// The paired bootstrap of entry `a` against entry `b` of `snapshot` (from
+    /// [`ReadModels::sampled`]) for each of `metrics`, over all cases or one
+    /// class.
     pub async fn compare(
         &self,
         snapshot: &Arc<Snapshot>,

@@ -2,6 +2,8 @@
 //! progress; and for admins the links to manage, adjudicate and the
 //! agreement dashboard. Chinese by default, English with `?lang=en`.
 
+use engine::lexpilot::run::Task;
+use engine::review::{ItemStatus, ReviewKind};
 use leptos::prelude::*;
 use leptos_meta::Title;
 
@@ -11,36 +13,34 @@ use crate::components::live::use_live;
 use crate::server_fns::review::{my_queue, QueueItem};
 
 /// The label of a review kind.
-pub fn kind_label(lang: Lang, kind: &str) -> &'static str {
+pub fn kind_label(lang: Lang, kind: ReviewKind) -> &'static str {
     match kind {
-        "seed_dialogue" => lang.t("种子对话", "Seed dialogue"),
-        "case_check" => lang.t("案例核查", "Case check"),
-        "judge_verdict" => lang.t("裁判评估复核", "Judge verdict"),
-        _ => lang.t("其他", "Other"),
+        ReviewKind::SeedDialogue => lang.t("种子对话", "Seed dialogue"),
+        ReviewKind::CaseCheck => lang.t("案例核查", "Case check"),
+        ReviewKind::JudgeVerdict => lang.t("裁判评估复核", "Judge verdict"),
     }
 }
 
 /// The label of an item status.
-pub fn status_label(lang: Lang, status: &str) -> &'static str {
+pub fn status_label(lang: Lang, status: ItemStatus) -> &'static str {
     match status {
-        "todo" => lang.t("待标注", "To do"),
-        "submitted" => lang.t("已提交", "Submitted"),
-        "adjudication" => lang.t("待裁决", "In adjudication"),
-        "final" => lang.t("已定稿", "Final"),
-        _ => lang.t("未知", "Unknown"),
+        ItemStatus::Todo => lang.t("待标注", "To do"),
+        ItemStatus::Submitted => lang.t("已提交", "Submitted"),
+        ItemStatus::Adjudication => lang.t("待裁决", "In adjudication"),
+        ItemStatus::Final => lang.t("已定稿", "Final"),
     }
 }
 
 /// What an item is about, in one line.
 pub fn item_title(
     lang: Lang,
-    kind: &str,
+    kind: ReviewKind,
     case_id: &str,
-    task: Option<&str>,
+    task: Option<Task>,
     target: Option<&str>,
 ) -> String {
     let mut parts = vec![kind_label(lang, kind).to_owned(), case_id.to_owned()];
-    parts.extend(task.map(str::to_uppercase));
+    parts.extend(task.map(|t| t.as_str().to_uppercase()));
     parts.extend(target.map(str::to_owned));
     parts.join(" · ")
 }
@@ -56,8 +56,8 @@ fn ItemList(items: Vec<QueueItem>, lang: Lang, testid: &'static str) -> impl Int
                 let href = lang.link(&format!("/review/items/{}", i.id));
                 view! {
                     <li>
-                        <a href=href>{item_title(lang, &i.kind, &i.case_id, i.task.as_deref(), i.target.as_deref())}</a>
-                        " " <span class=format!("badge status-{}", i.status)>{status_label(lang, &i.status)}</span>
+                        <a href=href>{item_title(lang, i.kind, &i.case_id, i.task, i.target.as_deref())}</a>
+                        " " <span class=format!("badge status-{}", i.status.as_str())>{status_label(lang, i.status)}</span>
                     </li>
                 }
             }).collect_view()}

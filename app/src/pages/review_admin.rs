@@ -2,6 +2,8 @@
 //! disagreements, and the live agreement dashboard (which experts see too,
 //! without the disagreement list).
 
+use engine::lexpilot::run::Task;
+use engine::review::ReviewKind;
 use leptos::prelude::*;
 use leptos_meta::Title;
 
@@ -23,18 +25,18 @@ fn num(x: Option<f64>) -> String {
 #[component]
 pub fn ReviewManagePage() -> impl IntoView {
     let lang = use_lang();
-    let kind = RwSignal::new("case_check".to_owned());
-    let task = RwSignal::new("lca".to_owned());
+    let kind = RwSignal::new(ReviewKind::CaseCheck);
+    let task = RwSignal::new(Task::Lca);
     let per_model = RwSignal::new("10".to_owned());
     let cap = RwSignal::new("100".to_owned());
     let seed = RwSignal::new("1".to_owned());
     let message = RwSignal::new(None::<(bool, String)>);
     let create = Action::new(move |_: &()| {
         let kind = kind.get_untracked();
-        let judge = kind == "judge_verdict";
+        let judge = kind == ReviewKind::JudgeVerdict;
         create_review_items(
-            kind,
-            judge.then(|| task.get_untracked()),
+            kind.as_str().to_owned(),
+            judge.then(|| task.get_untracked().as_str().to_owned()),
             per_model.get_untracked().parse().ok(),
             cap.get_untracked().parse().ok(),
             seed.get_untracked().parse().ok(),
@@ -81,15 +83,21 @@ pub fn ReviewManagePage() -> impl IntoView {
             <h1>{move || lang.get().t("创建与分配审核条目", "Create and assign review items")}</h1>
             <div class="filters">
                 <label class="field">{move || lang.get().t("类型", "Kind")}
-                    <select data-testid="create-kind" on:change=move |ev| kind.set(event_target_value(&ev))>
-                        <option value="case_check" selected>{move || lang.get().t("案例核查（每个案例）", "Case check (every case)")}</option>
-                        <option value="seed_dialogue">{move || lang.get().t("种子对话（每个种子）", "Seed dialogue (every seed)")}</option>
-                        <option value="judge_verdict">{move || lang.get().t("评审模型复核（抽样）", "Judge verdicts (sample)")}</option>
+                    <select data-testid="create-kind" on:change=move |ev| {
+                        if let Some(k) = ReviewKind::parse(&event_target_value(&ev)) { kind.set(k) }
+                    }>
+                        <option value=ReviewKind::CaseCheck.as_str() selected>{move || lang.get().t("案例核查（每个案例）", "Case check (every case)")}</option>
+                        <option value=ReviewKind::SeedDialogue.as_str()>{move || lang.get().t("种子对话（每个种子）", "Seed dialogue (every seed)")}</option>
+                        <option value=ReviewKind::JudgeVerdict.as_str()>{move || lang.get().t("评审模型复核（抽样）", "Judge verdicts (sample)")}</option>
                     </select>
                 </label>
                 <label class="field">{move || lang.get().t("任务", "Task")}
-                    <select data-testid="create-task" on:change=move |ev| task.set(event_target_value(&ev))>
-                        <option value="lca" selected>"LCA"</option><option value="dcg">"DCG"</option><option value="ljp">"LJP"</option>
+                    <select data-testid="create-task" on:change=move |ev| {
+                        if let Some(t) = Task::parse(&event_target_value(&ev)) { task.set(t) }
+                    }>
+                        <option value=Task::Lca.as_str() selected>"LCA"</option>
+                        <option value=Task::Dcg.as_str()>"DCG"</option>
+                        <option value=Task::Ljp.as_str()>"LJP"</option>
                     </select>
                 </label>
                 <label class="field">{move || lang.get().t("每个模型", "Per model")}
@@ -127,7 +135,7 @@ pub fn ReviewManagePage() -> impl IntoView {
 /// expert's corrected case (none when the case changed since the item was
 /// made, as no corrected case can be adopted then).
 fn label_choices(lang: Lang, item: &AdjudicationItem) -> Vec<(String, String)> {
-    if item.kind == "seed_dialogue" {
+    if item.kind == ReviewKind::SeedDialogue {
         let mut c = vec![(lang.t("通过", "Approve").to_owned(), "approve".to_owned())];
         if !item.case_changed {
             c.extend(item.proposals.iter().map(|(who, _)| {
@@ -164,7 +172,10 @@ fn label_choices(lang: Lang, item: &AdjudicationItem) -> Vec<(String, String)> {
     }
     choices
         .into_iter()
-        .map(|(who, label)| (format!("{who}: {}", label_summary(lang, &label)), label))
+        .map(|(who, label)| {
+            let summary = label_summary(lang, &item.readings.get(&label));
+            (format!("{who}: {summary}"), label)
+        })
         .collect()
 }
 
@@ -208,16 +219,19 @@ fn AdjudicationCard(
     });
     view! {
         <li class="panel adjudication" data-testid=format!("adjudicate-{id}")>
-            <h2><a href=move || lang.get().link(&format!("/review/items/{id}"))>{item_title(lang.get_untracked(), &item.kind, &item.case_id, item.task.as_deref(), item.target.as_deref())}</a></h2>
+            <h2><a href=move || lang.get().link(&format!("/review/items/{id}"))>{item_title(lang.get_untracked(), item.kind, &item.case_id, item.task, item.target.as_deref())}</a></h2>
             <ul>
                 {item.labels.iter().map(|(who, l, c)| {
-                    let l = l.clone();
+                    let l = item.readings.get(l);
                     view! { <li>{who.clone()} ": " <strong>{move || label_summary(lang.get(), &l)}</strong> {(!c.is_empty()).then(|| view! { " — " {c.clone()} })}</li> }
                 }).collect_view()}
-                {item.judge_label.clone().map(|l| view! { <li>{move || lang.get().t("评审模型", "Judge")} ": " <strong>{move || label_summary(lang.get(), &l)}</strong></li> })}
+                {item.judge_label.as_deref().map(|l| {
+                    let l = item.readings.get(l);
+                    view! { <li>{move || lang.get().t("评审模型", "Judge")} ": " <strong>{move || label_summary(lang.get(), &l)}</strong></li> }
+                })}
             </ul>
             {item.revised.iter().map(|(who, blind)| {
-                let blind = blind.clone();
+                let blind = item.readings.get(blind);
                 view! {
                     <p class="warning-box" data-testid=format!("revised-{who}")>
                         {who.clone()} {move || lang.get().t("在看到其他专家的标签后修改了标签；一致性按其首次盲评标签计算：", " revised their label after seeing another expert's; agreement counts their first blind label: ")}
@@ -321,8 +335,8 @@ pub fn AgreementPage() -> impl IntoView {
                                     <tbody>
                                         {d.rows.into_iter().map(|r| view! {
                                             <tr>
-                                                <td>{kind_label(lang, &r.kind)} {r.task.clone().map(|t| format!(" · {}", t.to_uppercase()))}</td>
-                                                <td>{r.class.clone().unwrap_or_else(|| lang.t("总体", "overall").into())}</td>
+                                                <td>{kind_label(lang, r.kind)} {r.task.map(|t| format!(" · {}", t.as_str().to_uppercase()))}</td>
+                                                <td>{r.class.map_or_else(|| lang.t("总体", "overall"), |c| c.as_str())}</td>
                                                 <td class="num">{r.n_items} " / " {r.n_pairs}</td>
                                                 <td class="num">{num(r.human_agreement)}</td>
                                                 <td class="num">{num(r.human_kappa)}</td>

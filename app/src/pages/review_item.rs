@@ -6,7 +6,10 @@
 //! this expert has submitted.
 
 use engine::lexpilot::dataset::Case;
-use engine::review::{CaseCheck, CheckKind, CheckOutcome, CheckResult};
+use engine::lexpilot::run::Task;
+use engine::review::{
+    CaseCheck, CheckKind, CheckOutcome, CheckResult, ItemStatus, LabelReading, ReviewKind,
+};
 use engine::vocab::Verdict;
 use leptos::prelude::*;
 use leptos_meta::Title;
@@ -43,12 +46,10 @@ enum Form {
 }
 
 fn form_of(item: &ReviewItemView) -> Form {
-    if item.kind == "case_check" {
-        Form::Checks
-    } else if item.task.as_deref() == Some("ljp") {
-        Form::Verdicts
-    } else {
-        Form::Choice
+    match (item.kind, item.task) {
+        (ReviewKind::CaseCheck, _) => Form::Checks,
+        (_, Some(Task::Ljp)) => Form::Verdicts,
+        _ => Form::Choice,
     }
 }
 
@@ -63,9 +64,9 @@ pub fn label_text(lang: Lang, label: &str) -> String {
         "pass" => "通过",
         "fail" => "不通过",
         other => {
-            return match (lang, Verdict::parse(other)) {
-                (Lang::Zh, Some(v)) => format!("{} {}", v.label_zh(), v.as_str()),
-                _ => other.to_owned(),
+            return match Verdict::parse(other) {
+                Some(v) => verdict_text(lang, v),
+                None => other.to_owned(),
             }
         }
     };
@@ -75,12 +76,20 @@ pub fn label_text(lang: Lang, label: &str) -> String {
     }
 }
 
-/// A stored label in words: a case check as its four outcomes (with the
-/// comments of failed checks), an LJP label as its verdicts, any other label
-/// as [`label_text`].
-pub fn label_summary(lang: Lang, label: &str) -> String {
-    if let Ok(check) = serde_json::from_str::<CaseCheck>(label) {
-        return check
+/// A verdict in words: Chinese with its wire name, or the wire name.
+fn verdict_text(lang: Lang, verdict: Verdict) -> String {
+    match lang {
+        Lang::Zh => format!("{} {}", verdict.label_zh(), verdict.as_str()),
+        Lang::En => verdict.as_str().to_owned(),
+    }
+}
+
+/// A label in words, from its reading: a case check as its four outcomes
+/// (with the comments of failed checks), an LJP label as its verdicts, any
+/// other label as [`label_text`].
+pub fn label_summary(lang: Lang, label: &LabelReading) -> String {
+    match label {
+        LabelReading::Checks(check) => check
             .results()
             .map(|(kind, r)| {
                 let name = match kind {
@@ -97,17 +106,15 @@ pub fn label_summary(lang: Lang, label: &str) -> String {
                 text
             })
             .collect::<Vec<_>>()
-            .join(" · ");
-    }
-    if let Ok(verdicts) = serde_json::from_str::<Vec<String>>(label) {
-        return verdicts
+            .join(" · "),
+        LabelReading::Verdicts(verdicts) => verdicts
             .iter()
             .enumerate()
-            .map(|(i, v)| format!("{}. {}", i + 1, label_text(lang, v)))
+            .map(|(i, &v)| format!("{}. {}", i + 1, verdict_text(lang, v)))
             .collect::<Vec<_>>()
-            .join(lang.t("；", "; "));
+            .join(lang.t("；", "; ")),
+        LabelReading::Word(word) => label_text(lang, word),
     }
-    label_text(lang, label)
 }
 
 const CHECKS: [CheckKind; 4] = [
@@ -139,30 +146,30 @@ fn check_label(lang: Lang, kind: CheckKind) -> &'static str {
 }
 
 fn guidelines(lang: Lang, item: &ReviewItemView) -> Vec<&'static str> {
-    match (item.kind.as_str(), item.task.as_deref()) {
-        ("case_check", _) => vec![
+    match (item.kind, item.task) {
+        (ReviewKind::CaseCheck, _) => vec![
             lang.t("以判决书为准，逐项核查下列四点，不通过时必须填写理由。", "Check the four points against the judgment; a fail needs a comment."),
             lang.t("关键细节：从事实部分抽取的细节须与说理部分明确的争议焦点直接相关。", "Key details: the facts extracted must bear directly on the focal point stated in the reasoning."),
             lang.t("不完整性：缺失的关键细节在不完整咨询中自始至终不得出现。", "Incompleteness: the missing details appear nowhere in the underspecified consultation."),
             lang.t("完整性：完整咨询须包含原告视角的全部案件事实。", "Completeness: the complete consultation holds all the facts from the plaintiff's side."),
             lang.t("匿名化：检查残留的个人敏感信息。系统预标注的可疑片段仅供参考，不作判断。", "Anonymisation: look for residual personal data. Pre-flagged spans only help; they decide nothing."),
         ],
-        ("seed_dialogue", _) => vec![
+        (ReviewKind::SeedDialogue, _) => vec![
             lang.t("种子对话是生成提示中的示例，须体现普通人如何描述案情并遗漏关键事实。", "Seed pairs are the generation examples: how a layperson describes a case and omits the crucial facts."),
             lang.t("如无问题选择“通过”；如需修改，选择“需修改”并直接编辑对话，两侧轮数须保持一致。", "Approve if sound; otherwise choose correct and edit the turns; both sides keep equal turn counts."),
         ],
-        (_, Some("lca")) => vec![
+        (ReviewKind::JudgeVerdict, Some(Task::Lca)) => vec![
             lang.t("判断模型回复采用的策略：策略一为直接给出法律分析或结论；策略二为先追问缺失的细节。", "Which strategy did the reply take: one, answer directly; two, ask for the missing details first."),
             lang.t("与评审模型使用相同的标准（附录F的LCA评审提示）。", "Use the judge's own criteria (Appendix F, LCA judge prompt)."),
         ],
-        (_, Some("dcg")) => vec![
+        (ReviewKind::JudgeVerdict, Some(Task::Dcg)) => vec![
             lang.t("判断模型的追问是否指向争议焦点所需的缺失关键事实；至少一项有效追问即为接受。", "Does a request target a missing key fact the focal point needs? One valid request means accepted."),
         ],
-        (_, Some("ljp")) => vec![
+        (ReviewKind::JudgeVerdict, Some(Task::Ljp)) => vec![
             lang.t("从模型回复中为每一项诉讼请求抽取其预测：支持、部分支持或驳回。", "Extract the reply's prediction for every claim: supported, partially supported or dismissed."),
             lang.t("按数字键为当前诉请选择判决，光标自动移到下一项。", "Digits set the current claim's verdict and move to the next claim."),
         ],
-        _ => vec![],
+        (ReviewKind::JudgeVerdict, None) => vec![],
     }
 }
 
@@ -196,14 +203,17 @@ fn initial_draft(item: &ReviewItemView) -> Draft {
                 comment: item.my_comment.clone().unwrap_or_default(),
                 ..Draft::default()
             };
-            if let Ok(v) = serde_json::from_str::<Vec<String>>(label) {
-                d.verdicts = v;
-            }
-            if let Ok(c) = serde_json::from_str::<CaseCheck>(label) {
-                d.checks = c
-                    .results()
-                    .map(|(_, r)| (r.outcome == CheckOutcome::Pass, r.comment.clone()))
-                    .collect();
+            match item.readings.get(label) {
+                LabelReading::Verdicts(v) => {
+                    d.verdicts = v.iter().map(|v| v.as_str().to_owned()).collect();
+                }
+                LabelReading::Checks(c) => {
+                    d.checks = c
+                        .results()
+                        .map(|(_, r)| (r.outcome == CheckOutcome::Pass, r.comment.clone()))
+                        .collect();
+                }
+                LabelReading::Word(_) => {}
             }
             d
         }
@@ -395,9 +405,9 @@ fn ItemBody(item: ReviewItemView, set_version: WriteSignal<u32>) -> impl IntoVie
 
     let title = item_title(
         lang.get_untracked(),
-        &item.kind,
+        item.kind,
         &item.case_id,
-        item.task.as_deref(),
+        item.task,
         item.target.as_deref(),
     );
     let path = format!("/review/items/{id}");
@@ -408,9 +418,10 @@ fn ItemBody(item: ReviewItemView, set_version: WriteSignal<u32>) -> impl IntoVie
     }
     };
     let revealed = item.revealed.clone();
+    let readings = item.readings.clone();
     let submitted = item.submitted;
-    let status = item.status.clone();
-    let frozen = status == "final";
+    let status = item.status;
+    let frozen = status == ItemStatus::Final;
 
     let choice_form = {
         let labels = labels.clone();
@@ -497,7 +508,7 @@ fn ItemBody(item: ReviewItemView, set_version: WriteSignal<u32>) -> impl IntoVie
                     <p><a href=move || lang.get().link("/review")>{move || lang.get().t("← 我的条目", "← My items")}</a> " " <LangSwitch path=path.clone() /></p>
                     <h1 data-testid="item-title">{title.clone()}</h1>
                     <p>
-                        <span class=format!("badge status-{status}") data-testid="item-status">{let status = status.clone(); move || status_label(lang.get(), &status)}</span>
+                        <span class=format!("badge status-{}", status.as_str()) data-testid="item-status">{move || status_label(lang.get(), status)}</span>
                         " " <a href=format!("/cases/{}", item.case_id)>{move || lang.get().t("查看案例", "Open the case")}</a>
                     </p>
                     <div class="case-nav">{nav(item.previous, "← p")}{nav(item.next, "n →")}</div>
@@ -533,11 +544,20 @@ fn ItemBody(item: ReviewItemView, set_version: WriteSignal<u32>) -> impl IntoVie
                     <section class="panel" data-testid="revealed">
                         <h2>{move || lang.get().t("提交后可见", "Visible after you submitted")}</h2>
                         <ul>
-                            {r.others.into_iter().map(|(who, label, comment)| view! {
-                                <li>{who} ": " <strong>{move || label_summary(lang.get(), &label)}</strong> {(!comment.is_empty()).then(|| view! { " — " {comment} })}</li>
+                            {r.others.into_iter().map(|(who, label, comment)| {
+                                let label = readings.get(&label);
+                                view! {
+                                    <li>{who} ": " <strong>{move || label_summary(lang.get(), &label)}</strong> {(!comment.is_empty()).then(|| view! { " — " {comment} })}</li>
+                                }
                             }).collect_view()}
-                            {r.judge_label.map(|l| view! { <li>{move || lang.get().t("评审模型", "Judge")} ": " <strong data-testid="judge-label">{move || label_summary(lang.get(), &l)}</strong></li> })}
-                            {r.final_label.map(|l| view! { <li>{move || lang.get().t("最终标签", "Final label")} ": " <strong>{move || label_summary(lang.get(), &l)}</strong> " " {r.final_reason.clone().unwrap_or_default()}</li> })}
+                            {r.judge_label.map(|l| {
+                                let l = readings.get(&l);
+                                view! { <li>{move || lang.get().t("评审模型", "Judge")} ": " <strong data-testid="judge-label">{move || label_summary(lang.get(), &l)}</strong></li> }
+                            })}
+                            {r.final_label.map(|l| {
+                                let l = readings.get(&l);
+                                view! { <li>{move || lang.get().t("最终标签", "Final label")} ": " <strong>{move || label_summary(lang.get(), &l)}</strong> " " {r.final_reason.clone().unwrap_or_default()}</li> }
+                            })}
                         </ul>
                     </section>
                 })}
@@ -566,8 +586,8 @@ fn ItemContent(item: ReviewItemView) -> impl IntoView {
     let lang = use_lang();
     let input = item.input.clone();
     let text = |key: &str| input.get(key).and_then(|v| v.as_str()).map(str::to_owned);
-    match (item.kind.as_str(), item.case.clone()) {
-        ("judge_verdict", case) => {
+    match (item.kind, item.case.clone()) {
+        (ReviewKind::JudgeVerdict, case) => {
             let response = text("response");
             let requests: Vec<String> = input
                 .get("requests")
@@ -649,19 +669,22 @@ mod tests {
         check.anonymization.outcome = CheckOutcome::Fail;
         check.anonymization.comment = "第二轮有手机号".into();
         let json = serde_json::to_string(&check).expect("json");
+        let read = LabelReading::of;
         assert_eq!(
-            label_summary(Lang::Zh, &json),
+            label_summary(Lang::Zh, &read(ReviewKind::CaseCheck, None, &json)),
             "✓ 关键细节 · ✓ 确有缺失 · ✓ 完整陈述 · ✗ 匿名化（第二轮有手机号）"
         );
+        let ljp = |label| read(ReviewKind::JudgeVerdict, Some(Task::Ljp), label);
         assert_eq!(
-            label_summary(Lang::En, r#"["supported","dismissed"]"#),
+            label_summary(Lang::En, &ljp(r#"["supported","dismissed"]"#)),
             "1. supported; 2. dismissed"
         );
         assert_eq!(
-            label_summary(Lang::Zh, r#"["supported"]"#),
+            label_summary(Lang::Zh, &ljp(r#"["supported"]"#)),
             "1. 支持 supported"
         );
-        assert_eq!(label_summary(Lang::Zh, "ask"), "策略二：追问细节 (ask)");
-        assert_eq!(label_summary(Lang::En, "ask"), "ask");
+        let lca = read(ReviewKind::JudgeVerdict, Some(Task::Lca), "ask");
+        assert_eq!(label_summary(Lang::Zh, &lca), "策略二：追问细节 (ask)");
+        assert_eq!(label_summary(Lang::En, &lca), "ask");
     }
 }

@@ -23,7 +23,7 @@ pub async fn get_leaderboard(
     // Means and intervals from one snapshot of the runs, joined by entry key.
     let snapshot = state
         .read
-        .snapshot(&state.db, &dataset)
+        .sampled(&state.db, &dataset)
         .await
         .map_err(fail)?;
     let doc = &snapshot.document;

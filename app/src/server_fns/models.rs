@@ -141,7 +141,7 @@ pub async fn compare(
     let dataset = current_dataset(&state.db).await?;
     let snapshot = state
         .read
-        .snapshot(&state.db, &dataset)
+        .sampled(&state.db, &dataset)
         .await
         .map_err(fail)?;
     let mut models: Vec<String> = Vec::new();

@@ -16,13 +16,20 @@
 //! [`engine::review::CaseCheck`] for a case check, `predict` / `ask` (LCA) or
 //! `accepted` / `rejected` (DCG) for a judge verdict, and for an LJP judge
 //! verdict one verdict per claim, as a JSON array or separated by commas.
+//! The DTOs carry labels in that stored form (the wire stays what
+//! `db::review` stores), and beside them [`LabelReadings`]: each label taken
+//! apart ([`LabelReading`]), so that pages never decode JSON out of strings.
+//! Kinds, tasks, statuses and classes are the engine's enums, whose serde
+//! form is their wire string (`"case_check"`, `"ljp"`, `"final"`).
 //!
 //! [`Permission::Review`]: engine::accounts::Permission::Review
 //! [`Permission::ManageReview`]: engine::accounts::Permission::ManageReview
 //! [`Permission::Adjudicate`]: engine::accounts::Permission::Adjudicate
 
 use engine::lexpilot::dataset::Case;
-use engine::review::Flag;
+use engine::lexpilot::run::Task;
+use engine::review::{FinalSource, Flag, ItemStatus, LabelReading, ReviewKind};
+use engine::vocab::Class;
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -35,20 +42,50 @@ pub struct CreatedItems {
     pub existing: usize,
 }
 
+/// Every stored label a DTO carries, each once with its reading
+/// ([`LabelReading::of`] for the item's kind and task). Serialised as a list
+/// of `[label, reading]` pairs.
+#[derive(Serialize, Deserialize, Clone, PartialEq, Debug, Default)]
+#[serde(transparent)]
+pub struct LabelReadings(Vec<(String, LabelReading)>);
+
+impl LabelReadings {
+    /// The readings of `labels` on an item of kind `kind` (and `task`).
+    pub fn of<'a>(
+        kind: ReviewKind,
+        task: Option<Task>,
+        labels: impl IntoIterator<Item = &'a str>,
+    ) -> Self {
+        let mut read: Vec<(String, LabelReading)> = Vec::new();
+        for label in labels {
+            if !read.iter().any(|(l, _)| l == label) {
+                read.push((label.to_owned(), LabelReading::of(kind, task, label)));
+            }
+        }
+        LabelReadings(read)
+    }
+
+    /// The reading of `label`; a label not carried reads as one word.
+    pub fn get(&self, label: &str) -> LabelReading {
+        self.0
+            .iter()
+            .find(|(l, _)| l == label)
+            .map_or_else(|| LabelReading::Word(label.to_owned()), |(_, r)| r.clone())
+    }
+}
+
 /// One item of a queue.
 #[derive(Serialize, Deserialize, Clone, PartialEq, Debug)]
 pub struct QueueItem {
     pub id: i64,
-    /// `seed_dialogue`, `case_check` or `judge_verdict`.
-    pub kind: String,
+    pub kind: ReviewKind,
     pub case_id: String,
-    /// `lca`, `dcg` or `ljp` for a judge verdict.
-    pub task: Option<String>,
+    /// The task of a judge verdict.
+    pub task: Option<Task>,
     /// The consultation (LCA) or setup (LJP) of a judge verdict.
     pub target: Option<String>,
-    /// `todo`, `submitted`, `adjudication` or `final`, as the viewer may see
-    /// it (`todo` until they have submitted).
-    pub status: String,
+    /// As the viewer may see it (`todo` until they have submitted).
+    pub status: ItemStatus,
 }
 
 /// An expert's queue.
@@ -82,17 +119,17 @@ pub struct Revealed {
     pub proposals: Vec<(String, Case)>,
     /// The final corrected case of a seed dialogue.
     pub final_proposal: Option<Case>,
-    /// `agreed` or `adjudicated`, once final.
-    pub final_source: Option<String>,
+    /// How the final label was reached, once final.
+    pub final_source: Option<FinalSource>,
 }
 
 /// A review item as the viewer may see it.
 #[derive(Serialize, Deserialize, Clone, PartialEq, Debug)]
 pub struct ReviewItemView {
     pub id: i64,
-    pub kind: String,
+    pub kind: ReviewKind,
     pub case_id: String,
-    pub task: Option<String>,
+    pub task: Option<Task>,
     pub target: Option<String>,
     /// The case (gold verdicts and claims included; only the judge's label
     /// is kept back).
@@ -115,10 +152,12 @@ pub struct ReviewItemView {
     pub draft: Option<String>,
     /// Whether the viewer has submitted.
     pub submitted: bool,
-    /// `todo`, `submitted`, `adjudication` or `final`, as the viewer may see it.
-    pub status: String,
+    /// As the viewer may see it (`todo` until they have submitted).
+    pub status: ItemStatus,
     /// `None` until the viewer has submitted; adjudicators always get it.
     pub revealed: Option<Revealed>,
+    /// The readings of `my_label` and of the labels in `revealed`.
+    pub readings: LabelReadings,
     /// The neighbours in the viewer's queue.
     pub previous: Option<i64>,
     pub next: Option<i64>,
@@ -128,9 +167,9 @@ pub struct ReviewItemView {
 #[derive(Serialize, Deserialize, Clone, PartialEq, Debug)]
 pub struct AdjudicationItem {
     pub id: i64,
-    pub kind: String,
+    pub kind: ReviewKind,
     pub case_id: String,
-    pub task: Option<String>,
+    pub task: Option<Task>,
     pub target: Option<String>,
     /// Every expert's label: (expert, label, comment).
     pub labels: Vec<(String, String, String)>,
@@ -146,6 +185,9 @@ pub struct AdjudicationItem {
     /// The experts who revised their label after seeing another's, with the
     /// blind label agreement counts: (expert, blind label).
     pub revised: Vec<(String, String)>,
+    /// The readings of `labels`, `judge_label` and the blind labels of
+    /// `revised`.
+    pub readings: LabelReadings,
 }
 
 /// What an adjudication saved besides the final label: for a seed dialogue
@@ -160,10 +202,10 @@ pub struct AdjudicationDone {
 /// The figures of one kind (and task) of item, over every class or one.
 #[derive(Serialize, Deserialize, Clone, PartialEq, Debug)]
 pub struct DashboardRow {
-    pub kind: String,
-    pub task: Option<String>,
+    pub kind: ReviewKind,
+    pub task: Option<Task>,
     /// The class of case; `None` for the row over every class.
-    pub class: Option<String>,
+    pub class: Option<Class>,
     pub n_items: usize,
     /// Units labelled by two experts (items; checks of case checks; claims
     /// of LJP items).
@@ -216,8 +258,6 @@ pub async fn create_review_items(
     use self::ssr::bad_request;
     use crate::ssr::{current_dataset, db, fail, require};
     use db::review::{JudgeSample, DEFAULT_CAP, DEFAULT_PER_MODEL, DEFAULT_SEED};
-    use engine::lexpilot::run::Task;
-    use engine::review::ReviewKind;
 
     let user = require(engine::accounts::Permission::ManageReview).await?;
     let db = db()?;
@@ -283,7 +323,6 @@ pub async fn assign_review(id: i64, experts: Vec<String>) -> Result<usize, Serve
 #[server(prefix = "/sfn")]
 pub async fn my_queue() -> Result<ReviewQueue, ServerFnError> {
     use crate::ssr::{current_dataset, db, fail, require};
-    use db::review::ItemStatus;
 
     let user = require(engine::accounts::Permission::Review).await?;
     let db = db()?;
@@ -302,16 +341,15 @@ pub async fn my_queue() -> Result<ReviewQueue, ServerFnError> {
         may_manage: user.allows(engine::accounts::Permission::ManageReview),
     };
     for entry in entries {
-        let status = entry.status;
         let item = QueueItem {
             id: entry.id,
-            kind: entry.kind.as_str().to_owned(),
+            kind: entry.kind,
             case_id: entry.case_id,
-            task: entry.task.map(|t| t.as_str().to_owned()),
+            task: entry.task,
             target: entry.target,
-            status: status.as_str().to_owned(),
+            status: entry.status,
         };
-        match status {
+        match item.status {
             ItemStatus::Todo => queue.todo.push(item),
             ItemStatus::Adjudication => queue.in_adjudication.push(item),
             ItemStatus::Submitted | ItemStatus::Final => queue.done.push(item),
@@ -398,13 +436,22 @@ pub async fn adjudication_queue() -> Result<Vec<AdjudicationItem>, ServerFnError
     Ok(entries
         .into_iter()
         .map(|e| {
-            let revised = e
+            let revised: Vec<(String, String)> = e
                 .submissions
                 .iter()
                 .filter(|s| s.revised_after_reveal())
                 .map(|s| (s.expert.clone(), s.blind_label.clone()))
                 .collect();
             let (labels, proposals) = ssr::split_submissions(e.submissions);
+            let readings = LabelReadings::of(
+                e.kind,
+                e.task,
+                labels
+                    .iter()
+                    .map(|(_, label, _)| label.as_str())
+                    .chain(e.judge_label.as_deref())
+                    .chain(revised.iter().map(|(_, blind)| blind.as_str())),
+            );
             let proposal_changes = match &e.case {
                 Some(case) => proposals
                     .iter()
@@ -414,9 +461,9 @@ pub async fn adjudication_queue() -> Result<Vec<AdjudicationItem>, ServerFnError
             };
             AdjudicationItem {
                 id: e.id,
-                kind: e.kind.as_str().to_owned(),
+                kind: e.kind,
                 case_id: e.case_id,
-                task: e.task.map(|t| t.as_str().to_owned()),
+                task: e.task,
                 target: e.target,
                 labels,
                 judge_label: e.judge_label,
@@ -424,6 +471,7 @@ pub async fn adjudication_queue() -> Result<Vec<AdjudicationItem>, ServerFnError
                 case_changed: e.case_changed,
                 proposal_changes,
                 revised,
+                readings,
             }
         })
         .collect())
@@ -486,9 +534,9 @@ pub async fn review_dashboard() -> Result<ReviewDashboard, ServerFnError> {
             .rows
             .into_iter()
             .map(|r| DashboardRow {
-                kind: r.kind.as_str().to_owned(),
-                task: r.task.map(|t| t.as_str().to_owned()),
-                class: r.class.map(|c| c.as_str().to_owned()),
+                kind: r.kind,
+                task: r.task,
+                class: r.class,
                 n_items: r.n_items,
                 n_pairs: r.n_pairs,
                 human_agreement: r.human_agreement,
@@ -522,7 +570,7 @@ mod ssr {
     use engine::lexpilot::dataset::Case;
     use leptos::prelude::ServerFnError;
 
-    use super::{Revealed, ReviewItemView};
+    use super::{LabelReadings, Revealed, ReviewItemView};
     use crate::ssr::{require, set_status};
 
     /// A 400 error with `message`.
@@ -564,11 +612,37 @@ mod ssr {
             Some(mine) => (Some(mine.label), Some(mine.comment), mine.proposal),
             None => (None, None, None),
         };
+        let revealed = v.revealed.map(|r| {
+            let (others, proposals) = split_submissions(r.others);
+            Revealed {
+                others,
+                judge_label: r.judge_label,
+                final_label: r.final_label,
+                final_reason: r.final_reason,
+                proposals,
+                final_proposal: r.final_proposal,
+                final_source: r.final_source,
+            }
+        });
+        let readings = LabelReadings::of(
+            v.kind,
+            v.task,
+            my_label
+                .as_deref()
+                .into_iter()
+                .chain(revealed.iter().flat_map(|r| {
+                    r.others
+                        .iter()
+                        .map(|(_, label, _)| label.as_str())
+                        .chain(r.judge_label.as_deref())
+                        .chain(r.final_label.as_deref())
+                })),
+        );
         ReviewItemView {
             id: v.id,
-            kind: v.kind.as_str().to_owned(),
+            kind: v.kind,
             case_id: v.case_id,
-            task: v.task.map(|t| t.as_str().to_owned()),
+            task: v.task,
             target: v.target,
             case: v.case,
             input: v.input,
@@ -580,19 +654,9 @@ mod ssr {
             my_proposal,
             draft: v.draft,
             submitted,
-            status: v.status.as_str().to_owned(),
-            revealed: v.revealed.map(|r| {
-                let (others, proposals) = split_submissions(r.others);
-                Revealed {
-                    others,
-                    judge_label: r.judge_label,
-                    final_label: r.final_label,
-                    final_reason: r.final_reason,
-                    proposals,
-                    final_proposal: r.final_proposal,
-                    final_source: r.final_source,
-                }
-            }),
+            status: v.status,
+            revealed,
+            readings,
             previous: v.previous,
             next: v.next,
         }

@@ -222,7 +222,7 @@ mod tests {
         assert_eq!(after.status, ItemStatus::Final);
         let revealed = after.revealed.expect("revealed");
         assert_eq!(revealed.others[0].comment, "都没问题");
-        assert_eq!(revealed.final_source.as_deref(), Some("agreed"));
+        assert_eq!(revealed.final_source, Some(FinalSource::Agreed));
         assert!(matches!(
             submit(&db, id, &experts[1], &pass(), "", None, rescore()).await,
             Err(DbError::Conflict(_))

@@ -1,9 +1,9 @@
-//! The labels of each kind of review item, and the consensus of two experts
-//! on one item.
+//! The labels of each kind of review item, a stored label read back for
+//! showing, and the consensus of two experts on one item.
 
 use serde::{Deserialize, Serialize};
 
-use super::{CheckOutcome, ReviewError, ReviewKind};
+use super::{CaseCheck, CheckOutcome, ReviewError, ReviewKind};
 use crate::lexpilot::run::Task;
 use crate::vocab::{vocabulary, LcaLabel, Verdict, Vocabulary};
 
@@ -112,6 +112,64 @@ impl LabelSpace {
                 expected: labels.join(", "),
             })
         }
+    }
+}
+
+/// A stored label ([`super::canonical_label`]) taken apart for showing, so
+/// that a page reads typed values instead of decoding JSON out of strings.
+///
+/// Serialised as `{"checks": {…}}`, `{"verdicts": ["supported", …]}` or
+/// `{"word": "ask"}`.
+///
+/// # Examples
+///
+/// ```
+/// use engine::review::{CaseCheck, LabelReading, ReviewKind};
+/// use engine::lexpilot::run::Task;
+/// use engine::vocab::Verdict;
+///
+/// let ljp = LabelReading::of(ReviewKind::JudgeVerdict, Some(Task::Ljp), r#"["supported","dismissed"]"#);
+/// assert_eq!(ljp, LabelReading::Verdicts(vec![Verdict::Supported, Verdict::Dismissed]));
+///
+/// let check = serde_json::to_string(&CaseCheck::all_pass()).unwrap();
+/// assert_eq!(
+///     LabelReading::of(ReviewKind::CaseCheck, None, &check),
+///     LabelReading::Checks(CaseCheck::all_pass())
+/// );
+///
+/// let lca = LabelReading::of(ReviewKind::JudgeVerdict, Some(Task::Lca), "ask");
+/// assert_eq!(lca, LabelReading::Word("ask".into()));
+/// // What does not read as its kind's form is kept as it was stored.
+/// assert_eq!(
+///     LabelReading::of(ReviewKind::CaseCheck, None, "pass"),
+///     LabelReading::Word("pass".into())
+/// );
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LabelReading {
+    /// A case check: the outcome and comment of each of the four checks.
+    Checks(CaseCheck),
+    /// An LJP judge verdict: one verdict per claim.
+    Verdicts(Vec<Verdict>),
+    /// A label of one word (`approve` / `correct` for a seed dialogue,
+    /// `predict` / `ask` for LCA, `accepted` / `rejected` for DCG), or a
+    /// label that does not read as its kind's form, as stored.
+    Word(String),
+}
+
+impl LabelReading {
+    /// Reads label `stored` of an item of kind `kind` (and `task`, for a
+    /// judge verdict).
+    pub fn of(kind: ReviewKind, task: Option<Task>, stored: &str) -> Self {
+        let read = match (kind, task) {
+            (ReviewKind::CaseCheck, _) => serde_json::from_str(stored).ok().map(Self::Checks),
+            (ReviewKind::JudgeVerdict, Some(Task::Ljp)) => {
+                serde_json::from_str(stored).ok().map(Self::Verdicts)
+            }
+            _ => None,
+        };
+        read.unwrap_or_else(|| Self::Word(stored.to_owned()))
     }
 }
 
@@ -233,6 +291,27 @@ mod tests {
         assert_eq!(
             LabelSpace::of(ReviewKind::CaseCheck, Some(Task::Lca)),
             Some(LabelSpace::CheckOutcome)
+        );
+    }
+
+    #[test]
+    fn readings_follow_the_kind_and_round_trip() {
+        // An LJP label that is not a verdict list stays a word.
+        let ljp = LabelReading::of(ReviewKind::JudgeVerdict, Some(Task::Ljp), "supported, won");
+        assert_eq!(ljp, LabelReading::Word("supported, won".into()));
+        // A verdict list on an LCA item is not read as verdicts.
+        let lca = LabelReading::of(
+            ReviewKind::JudgeVerdict,
+            Some(Task::Lca),
+            r#"["supported"]"#,
+        );
+        assert_eq!(lca, LabelReading::Word(r#"["supported"]"#.into()));
+        let verdicts = LabelReading::Verdicts(vec![Verdict::PartiallySupported]);
+        let json = serde_json::to_string(&verdicts).unwrap();
+        assert_eq!(json, r#"{"verdicts":["partially_supported"]}"#);
+        assert_eq!(
+            serde_json::from_str::<LabelReading>(&json).unwrap(),
+            verdicts
         );
     }
 

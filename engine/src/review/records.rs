@@ -18,6 +18,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use serde::{Deserialize, Serialize};
+
 use super::{agreed, submission_is_blind, Agreed, InputError, ReviewKind};
 use crate::lexpilot::dataset::Case;
 use crate::lexpilot::run::Task;
@@ -38,7 +40,8 @@ vocabulary! {
 }
 
 /// Where an item stands, for one viewer ([`ItemRecord::status`] overall,
-/// [`ItemRecord::status_for`] for one expert).
+/// [`ItemRecord::status_for`] for one expert). Its serde form is
+/// [`ItemStatus::as_str`].
 ///
 /// # Examples
 ///
@@ -46,8 +49,10 @@ vocabulary! {
 /// use engine::review::ItemStatus;
 ///
 /// assert_eq!(ItemStatus::Adjudication.as_str(), "adjudication");
+/// assert_eq!(serde_json::to_string(&ItemStatus::Final).unwrap(), r#""final""#);
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum ItemStatus {
     /// The viewer has not submitted (for an adjudicator: not every expert has).
     Todo,
@@ -498,6 +503,32 @@ mod tests {
         item.task = Some(Task::Lca);
         item.assignments = assignments;
         item
+    }
+
+    #[test]
+    fn the_serde_form_of_a_status_is_its_wire_string() {
+        for status in [
+            ItemStatus::Todo,
+            ItemStatus::Submitted,
+            ItemStatus::Adjudication,
+            ItemStatus::Final,
+        ] {
+            let json = serde_json::to_string(&status).expect("json");
+            assert_eq!(json, format!("\"{}\"", status.as_str()));
+            assert_eq!(
+                serde_json::from_str::<ItemStatus>(&json).expect("parse"),
+                status
+            );
+        }
+        // The other vocabularies of an item travel the same way.
+        for kind in ReviewKind::ALL {
+            let json = serde_json::to_string(&kind).expect("json");
+            assert_eq!(json, format!("\"{}\"", kind.as_str()));
+        }
+        for source in FinalSource::ALL {
+            let json = serde_json::to_string(&source).expect("json");
+            assert_eq!(json, format!("\"{}\"", source.as_str()));
+        }
     }
 
     #[test]

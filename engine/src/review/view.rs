@@ -14,7 +14,8 @@
 //! items before and after one in the order they are browsed.
 
 use super::{
-    flag_spans, unit_space, AssignmentRecord, Flag, ItemRecord, ItemStatus, ReviewKind, Submission,
+    flag_spans, unit_space, AssignmentRecord, FinalSource, Flag, ItemRecord, ItemStatus,
+    ReviewKind, Submission,
 };
 use crate::accounts::{Permission, Standing};
 use crate::lexpilot::dataset::Case;
@@ -61,8 +62,8 @@ pub struct Revealed {
     pub final_proposal: Option<Case>,
     /// The adjudicator's reason.
     pub final_reason: Option<String>,
-    /// `agreed` or `adjudicated` ([`super::FinalSource`]).
-    pub final_source: Option<String>,
+    /// How the final label was reached, once there is one.
+    pub final_source: Option<FinalSource>,
 }
 
 /// What one viewer may see of an item's labels.
@@ -200,7 +201,7 @@ impl ItemRecord {
             final_label: self.final_label.clone(),
             final_proposal: self.final_proposal.clone(),
             final_reason: self.final_reason.clone(),
-            final_source: self.final_source.map(|s| s.as_str().to_owned()),
+            final_source: self.final_source,
         });
         Some(ItemVisibility {
             assigned: mine.is_some(),
@@ -344,7 +345,6 @@ impl ItemGuide {
 mod tests {
     use super::*;
     use crate::accounts::Role;
-    use crate::review::FinalSource;
 
     fn viewer(id: i64, role: Role, adjudicator: bool) -> Viewer {
         Viewer {
@@ -428,7 +428,7 @@ mod tests {
             .expect("assigned");
         assert_eq!(view.status, ItemStatus::Final);
         let revealed = view.revealed.expect("revealed");
-        assert_eq!(revealed.final_source.as_deref(), Some("agreed"));
+        assert_eq!(revealed.final_source, Some(FinalSource::Agreed));
         assert_eq!(revealed.others[0].expert, "expert-1");
     }
 
