@@ -46,26 +46,8 @@ use crate::prompts;
 use crate::tasks::{Ctx, ItemOut, Position, RunState, Unit};
 use crate::usage::{RunUsage, UsageTally};
 
-/// How far a job is.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct Progress {
-    /// Items finished (labelled or unavailable), over all runs.
-    pub done: usize,
-    /// Items to make, over all runs.
-    pub total: usize,
-    /// Finished items marked unavailable.
-    pub failures: usize,
-    /// HTTP requests sent, retries included.
-    pub calls: u64,
-    /// Calls served from the cache.
-    pub cached_calls: u64,
-    /// Retries after a failed request.
-    pub retries: u64,
-    /// Run files written.
-    pub runs_written: usize,
-    /// Time since the job started.
-    pub elapsed: Duration,
-}
+/// How far a job is: the engine's one progress type, published as the job goes.
+pub use engine::jobs::Progress;
 
 /// One finished run.
 #[derive(Debug, Clone)]
@@ -446,7 +428,7 @@ impl Job {
             p.calls = counters.requests.load(Ordering::Relaxed);
             p.cached_calls = counters.cached.load(Ordering::Relaxed);
             p.retries = counters.retries.load(Ordering::Relaxed);
-            p.elapsed = started.elapsed();
+            p.elapsed_secs = started.elapsed().as_secs_f64();
         });
     }
 

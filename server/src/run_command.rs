@@ -320,7 +320,7 @@ pub async fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         "{}/{} items in {:.1} s; {}",
         last.done,
         last.total,
-        last.elapsed.as_secs_f64(),
+        last.elapsed_secs,
         bar_message(&last)
     );
     let outputs = match result {

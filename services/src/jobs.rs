@@ -261,13 +261,13 @@ impl Work {
                 result = &mut run => break result,
                 _ = tick.tick() => {
                     if progress.has_changed().unwrap_or(false) {
-                        *last = Some(progress_view(&progress.borrow_and_update()));
+                        *last = Some(progress.borrow_and_update().clone());
                         self.save_progress(last.as_ref()).await;
                     }
                 }
             }
         };
-        *last = Some(progress_view(&progress.borrow()));
+        *last = Some(progress.borrow().clone());
         let outputs = match result {
             Ok(outputs) => outputs,
             Err(PipelineError::Cancelled { .. }) => return Err(Stop::Cancelled),
@@ -308,19 +308,6 @@ impl Work {
         if let Err(e) = db::jobs::set_progress(&self.db, self.id, progress).await {
             tracing::warn!("benchmark job {}: cannot record progress: {e}", self.id);
         }
-    }
-}
-
-fn progress_view(p: &pipeline::Progress) -> Progress {
-    Progress {
-        done: p.done,
-        total: p.total,
-        failures: p.failures,
-        calls: p.calls,
-        cached_calls: p.cached_calls,
-        retries: p.retries,
-        runs_written: p.runs_written,
-        elapsed_secs: p.elapsed.as_secs_f64(),
     }
 }
 

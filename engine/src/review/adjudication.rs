@@ -218,16 +218,10 @@ impl ItemRecord {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::accounts::{Role, Standing};
+    use crate::accounts::Role;
     use crate::lexpilot::run::Task;
+    use crate::review::view::tests::viewer;
     use crate::review::AssignmentRecord;
-
-    fn viewer(id: i64, role: Role, adjudicator: bool) -> Viewer {
-        Viewer {
-            id,
-            standing: Standing { role, adjudicator },
-        }
-    }
 
     fn submitted(expert_id: i64, label: &str) -> AssignmentRecord {
         AssignmentRecord {

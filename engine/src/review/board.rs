@@ -152,16 +152,10 @@ impl Dashboard {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::accounts::{Role, Standing};
+    use crate::accounts::Role;
     use crate::lexpilot::run::Task;
+    use crate::review::view::tests::viewer;
     use crate::review::{AssignmentRecord, ReviewKind};
-
-    fn viewer(id: i64, role: Role, adjudicator: bool) -> Viewer {
-        Viewer {
-            id,
-            standing: Standing { role, adjudicator },
-        }
-    }
 
     /// An LCA item whose experts gave these blind labels (and, when they
     /// revised after the reveal, these current labels).

@@ -342,11 +342,12 @@ impl ItemGuide {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::accounts::Role;
 
-    fn viewer(id: i64, role: Role, adjudicator: bool) -> Viewer {
+    /// A viewer of the given role, for the review modules' tests.
+    pub(crate) fn viewer(id: i64, role: Role, adjudicator: bool) -> Viewer {
         Viewer {
             id,
             standing: Standing { role, adjudicator },
