@@ -30,7 +30,7 @@ use axum::extract::DefaultBodyLimit;
 use axum::middleware;
 use axum::Router;
 use leptos::prelude::provide_context;
-use leptos_axum::{generate_route_list, LeptosRoutes};
+use leptos_axum::{generate_route_list, AxumRouteListing, LeptosRoutes};
 use tower_http::compression::CompressionLayer;
 use tower_http::trace::TraceLayer;
 
@@ -39,9 +39,20 @@ use tower_http::trace::TraceLayer;
 /// limit of their own ([`auth::MAX_FORM_BYTES`]).
 pub const MAX_BODY_BYTES: usize = api::MAX_RUN_BYTES;
 
+/// The app's routes, generated once per process. Generating them renders the
+/// app once with resource loading switched off by a process-wide flag of
+/// Leptos (`SuppressResourceLoad`): a page that another application of the
+/// same process starts to render meanwhile would wait for its data for ever.
+/// The routes depend on the code alone, so one generation serves every
+/// router (tests build one per test, in parallel with other tests' renders).
+fn routes() -> Vec<AxumRouteListing> {
+    static ROUTES: std::sync::OnceLock<Vec<AxumRouteListing>> = std::sync::OnceLock::new();
+    ROUTES.get_or_init(|| generate_route_list(app::App)).clone()
+}
+
 /// The whole application for `state`, ready to serve or to call with `oneshot`.
 pub fn router(state: AppState) -> Router {
-    let routes = generate_route_list(app::App);
+    let routes = routes();
     let shell_options = state.leptos_options.clone();
     let context_state = state.clone();
     Router::new()

@@ -3,7 +3,8 @@
 //! process never share figures, a unique-key race is a 409, a run of another
 //! benchmark is refused naming `benchmark`, and a database made by the
 //! previous release upgrades in place with its benchmark columns and its
-//! runs linked instead of copied.
+//! runs linked instead of copied. Pages render while other applications of
+//! the process start (no render waits for ever).
 
 mod common;
 
@@ -189,6 +190,53 @@ async fn two_applications_in_one_process_never_share_figures() {
     let a_doc = a.get("/api/leaderboard").await.json();
     let b_doc = b.get("/api/leaderboard").await.json();
     assert_ne!(a_doc, b_doc);
+}
+
+/// Building a router generates Leptos's route list, which renders the app
+/// with resource loading switched off process-wide; a page rendered by
+/// another application meanwhile once waited for its data for ever (in CI,
+/// a test binary idling until the job's time ran out). Here pages are read
+/// while a thread keeps starting applications.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pages_render_while_other_applications_start() {
+    let app = Arc::new(TestApp::with_demo().await);
+    let starting = Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let starter = {
+        let starting = Arc::clone(&starting);
+        std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .expect("a runtime");
+            let mut started = 0;
+            while starting.load(std::sync::atomic::Ordering::Relaxed) {
+                runtime.block_on(TestApp::empty());
+                started += 1;
+            }
+            started
+        })
+    };
+    let pages = ["/", "/cases?class=tort", "/leaderboard", "/cases/DEMO-0001"];
+    let mut waited = Vec::new();
+    for round in 0..40 {
+        let reads = pages.map(|uri| {
+            let app = Arc::clone(&app);
+            tokio::spawn(async move {
+                let read = tokio::time::timeout(std::time::Duration::from_secs(20), app.get(uri));
+                (uri, read.await.map(|res| res.status))
+            })
+        });
+        for read in reads {
+            match read.await.expect("the read") {
+                (_, Ok(status)) => assert_eq!(status, StatusCode::OK),
+                (uri, Err(_)) => waited.push(format!("round {round}: {uri}")),
+            }
+        }
+    }
+    starting.store(false, std::sync::atomic::Ordering::Relaxed);
+    let started = starter.join().expect("the starter");
+    assert!(started > 0, "applications started meanwhile");
+    assert!(waited.is_empty(), "pages that never came: {waited:?}");
 }
 
 #[tokio::test]

@@ -298,18 +298,18 @@ async fn sign_in_takes_as_long_for_unknown_names_as_for_wrong_passwords() {
     app.user("admin", Role::Admin, PASSWORD).await;
     // Warm up (the unknown-name hash is made on first use).
     sign_in_from(&app, "10.1.0.1", "nobody", "wrong-guess").await;
-    let time = |address: &'static str, name: &'static str| {
-        let app = &app;
-        async move {
+    // Attempts alternate between the two names, each from an address of its
+    // own (no throttle is reached), and the fastest of each kind is compared:
+    // the least disturbed by whatever else the machine is doing.
+    let (mut known, mut unknown) = (f64::INFINITY, f64::INFINITY);
+    for i in 0..5 {
+        for (name, fastest) in [("admin", &mut known), ("nobody", &mut unknown)] {
+            let address = format!("10.1.{}.{i}", if name == "admin" { 2 } else { 3 });
             let start = std::time::Instant::now();
-            for _ in 0..3 {
-                sign_in_from(app, address, name, "wrong-guess").await;
-            }
-            start.elapsed().as_secs_f64()
+            sign_in_from(&app, &address, name, "wrong-guess").await;
+            *fastest = fastest.min(start.elapsed().as_secs_f64());
         }
-    };
-    let known = time("10.1.0.2", "admin").await;
-    let unknown = time("10.1.0.3", "nobody").await;
+    }
     // Both run one argon2 check per attempt; without the dummy check an
     // unknown name answered about ten times faster.
     assert!(

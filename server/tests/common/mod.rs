@@ -19,10 +19,9 @@ use server::{config, router, AppState};
 use tower::ServiceExt;
 
 /// One multi-threaded runtime per test binary that every router runs on, as
-/// the server's one runtime does. Each `#[tokio::test]` has a runtime of its
-/// own; rendering pages on those, several at once in one process, could leave
-/// a render waiting for ever on work that Leptos handed to another test's
-/// runtime (seen as a test binary idling at 0% CPU).
+/// the server's one runtime does: renders, the tasks Leptos spawns for them
+/// and the requests' database work live there, not on the test's own
+/// runtime, which ends with the test.
 pub fn server_runtime() -> &'static tokio::runtime::Runtime {
     static RUNTIME: std::sync::OnceLock<tokio::runtime::Runtime> = std::sync::OnceLock::new();
     RUNTIME.get_or_init(|| {
