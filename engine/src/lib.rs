@@ -44,6 +44,7 @@ mod jsonl;
 pub mod lexpilot;
 pub mod metrics;
 pub mod names;
+pub mod plawbench;
 pub mod review;
 pub mod spreadsheet;
 pub mod vocab;

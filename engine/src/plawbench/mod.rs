@@ -1,0 +1,6 @@
+//! PLawBench (`docs/benchmarks/plawbench.md`).
+
+pub mod dataset;
+pub mod json;
+pub mod run;
+pub mod score;
