@@ -2,5 +2,6 @@
 
 pub mod dataset;
 pub mod json;
+pub mod judge;
 pub mod run;
 pub mod score;
