@@ -12,8 +12,9 @@
 //!   benchmark's score document. Storage and the runtime are written against
 //!   it; pages, leaderboard views and drill-downs use the benchmark's own
 //!   types.
-//! - [`LexPilot`]: the LexPilot benchmark ([`crate::lexpilot`]). DLawBench and
-//!   PLawBench are named, not hosted yet: [`Benchmark::hosted`].
+//! - [`LexPilot`]: the LexPilot benchmark ([`crate::lexpilot`]);
+//!   [`PLawBench`]: the PLawBench benchmark ([`crate::plawbench`]).
+//!   DLawBench is named, not hosted yet: [`Benchmark::hosted`].
 //!
 //! # Example
 //!
@@ -59,10 +60,11 @@ impl Benchmark {
     /// ```
     /// use engine::benchmark::Benchmark;
     /// assert!(Benchmark::Lexpilot.hosted());
-    /// assert!(!Benchmark::Plawbench.hosted());
+    /// assert!(Benchmark::Plawbench.hosted());
+    /// assert!(!Benchmark::Dlawbench.hosted());
     /// ```
     pub fn hosted(self) -> bool {
-        matches!(self, Benchmark::Lexpilot)
+        matches!(self, Benchmark::Lexpilot | Benchmark::Plawbench)
     }
 
     /// The error for a dataset or run of a benchmark this server does not
@@ -134,3 +136,4 @@ pub trait Suite: 'static {
 }
 
 pub use crate::lexpilot::LexPilot;
+pub use crate::plawbench::PLawBench;

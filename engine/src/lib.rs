@@ -11,8 +11,12 @@
 //! - [`lexpilot`]: the LexPilot benchmark: dataset (§2) and run (§3) files
 //!   with their validation, scores (§4) and the score document (§5),
 //!   leaderboard tables, drill-downs, dataset statistics, case browsing, and
-//!   seeded synthetic files. DLawBench and PLawBench get modules of their own
-//!   beside it.
+//!   seeded synthetic files.
+//! - [`plawbench`]: the PLawBench benchmark: dataset (§B1) and run (§B3)
+//!   files with their validation, the verbatim prompts and judge-reply
+//!   parsing (§B2), scores and the score document (§B4), and the import of
+//!   evalscope output folders (§B6). DLawBench gets a module of its own
+//!   beside them.
 //!
 //! Shared by every benchmark:
 //!

@@ -291,11 +291,12 @@ impl Run {
         present.into_iter().collect()
     }
 
-    /// Items marked unavailable, over all tasks (judge seats not counted).
+    /// Items left out of the scores: marked unavailable, or with no judge
+    /// that gave points.
     pub fn unavailable(&self) -> usize {
         self.items
             .iter()
-            .filter(|i| i.unavailable.is_some())
+            .filter(|i| i.unavailable.is_some() || i.judgements.iter().all(|j| j.awarded.is_none()))
             .count()
     }
 
