@@ -19,6 +19,8 @@
 //! - [`evalscope`]: an evalscope output folder (predictions, reviews, report,
 //!   task config) turned into run files, with the reconciliation report
 //!   (§B6).
+//! - [`synthetic`]: seeded synthetic dataset, run and evalscope files at
+//!   the official scale, for benchmarks and property tests.
 //! - [`json`]: JSON values that keep key order and number form, and Python's
 //!   `json.dumps(..., ensure_ascii=False, indent=2)` of them.
 //!
@@ -60,6 +62,7 @@ pub mod json;
 pub mod judge;
 pub mod run;
 pub mod score;
+pub mod synthetic;
 
 use dataset::{DatasetErrors, Item};
 use run::{EntryKey, Run, RunErrors};
