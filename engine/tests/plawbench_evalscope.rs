@@ -260,16 +260,16 @@ fn a_folder_that_does_not_match_the_dataset_is_refused_naming_file_line_and_fiel
 
 #[test]
 fn missing_items_are_refused_by_id_and_a_report_alone_is_refused() {
+    fn without_item_3(text: &str) -> String {
+        text.lines()
+            .filter(|l| !l.contains("\"id\": \"case_analysis-3\""))
+            .map(|l| format!("{l}\n"))
+            .collect()
+    }
     let mut limited = folder("v2");
     for subset in &mut limited.subsets {
-        let keep = |text: &str| {
-            text.lines()
-                .filter(|l| !l.contains("\"id\": \"case_analysis-3\""))
-                .map(|l| format!("{l}\n"))
-                .collect::<String>()
-        };
-        subset.reviews = keep(&subset.reviews);
-        subset.predictions = subset.predictions.as_deref().map(keep);
+        subset.reviews = without_item_3(&subset.reviews);
+        subset.predictions = subset.predictions.as_deref().map(without_item_3);
     }
     let errors = import_folder(&limited, &dataset(), &ImportOptions::default())
         .unwrap_err()

@@ -373,6 +373,14 @@ impl RunScores {
     }
 }
 
+/// The items of one task of a run with their panel values, and how many
+/// answers were truncated.
+#[derive(Default)]
+struct TaskItems<'d> {
+    outcomes: Vec<(&'d Item, Option<ItemScore>)>,
+    truncated: usize,
+}
+
 /// The mean of `values`, `None` when empty.
 fn mean(values: &[f64]) -> Option<f64> {
     (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
@@ -403,59 +411,68 @@ fn mean(values: &[f64]) -> Option<f64> {
 pub fn score_run(run: &Run, dataset: &[Item]) -> RunScores {
     let index: HashMap<&str, &Item> = dataset.iter().map(|i| (i.item_id.as_str(), i)).collect();
     let aggregation = run.header.judge_aggregation;
-    let mut per_task: BTreeMap<Task, (Vec<(&Item, Option<ItemScore>)>, usize)> = BTreeMap::new();
+    let mut per_task: BTreeMap<Task, TaskItems> = BTreeMap::new();
     for judged in &run.items {
         let Some(item) = index.get(judged.item_id.as_str()) else {
             continue;
         };
-        let (outcomes, truncated) = per_task.entry(item.task).or_default();
-        *truncated += usize::from(judged.truncated());
-        outcomes.push((item, score_item(item, judged, aggregation).panel));
+        let task = per_task.entry(item.task).or_default();
+        task.truncated += usize::from(judged.truncated());
+        task.outcomes
+            .push((item, score_item(item, judged, aggregation).panel));
     }
 
     let mut all_acc = Vec::new();
     let mut by_category: BTreeMap<String, Vec<f64>> = BTreeMap::new();
     let tasks = per_task
         .into_iter()
-        .map(|(task, (outcomes, truncated))| {
-            let scored: Vec<(&Item, &ItemScore)> = outcomes
-                .iter()
-                .filter_map(|(item, score)| score.as_ref().map(|s| (*item, s)))
-                .collect();
-            let acc: Vec<f64> = scored.iter().map(|(_, s)| s.acc).collect();
-            all_acc.extend_from_slice(&acc);
-            let sections = if task == Task::CaseAnalysis {
-                for (item, score) in &scored {
-                    if let Some(category) = &item.category {
-                        by_category
-                            .entry(category.clone())
-                            .or_default()
-                            .push(score.acc);
+        .map(
+            |(
+                task,
+                TaskItems {
+                    outcomes,
+                    truncated,
+                },
+            )| {
+                let scored: Vec<(&Item, &ItemScore)> = outcomes
+                    .iter()
+                    .filter_map(|(item, score)| score.as_ref().map(|s| (*item, s)))
+                    .collect();
+                let acc: Vec<f64> = scored.iter().map(|(_, s)| s.acc).collect();
+                all_acc.extend_from_slice(&acc);
+                let sections = if task == Task::CaseAnalysis {
+                    for (item, score) in &scored {
+                        if let Some(category) = &item.category {
+                            by_category
+                                .entry(category.clone())
+                                .or_default()
+                                .push(score.acc);
+                        }
                     }
-                }
-                Section::ALL
-                    .into_iter()
-                    .map(|s| {
-                        let values: Vec<f64> = scored
-                            .iter()
-                            .filter_map(|(_, score)| score.sections.get(&s).copied())
-                            .collect();
-                        (s, mean(&values))
-                    })
-                    .collect()
-            } else {
-                BTreeMap::new()
-            };
-            let scores = TaskScores {
-                items: outcomes.len(),
-                scored: scored.len(),
-                unavailable: outcomes.len() - scored.len(),
-                truncated,
-                acc: mean(&acc),
-                sections,
-            };
-            (task, scores)
-        })
+                    Section::ALL
+                        .into_iter()
+                        .map(|s| {
+                            let values: Vec<f64> = scored
+                                .iter()
+                                .filter_map(|(_, score)| score.sections.get(&s).copied())
+                                .collect();
+                            (s, mean(&values))
+                        })
+                        .collect()
+                } else {
+                    BTreeMap::new()
+                };
+                let scores = TaskScores {
+                    items: outcomes.len(),
+                    scored: scored.len(),
+                    unavailable: outcomes.len() - scored.len(),
+                    truncated,
+                    acc: mean(&acc),
+                    sections,
+                };
+                (task, scores)
+            },
+        )
         .collect::<BTreeMap<_, _>>();
 
     let by_category = if tasks.contains_key(&Task::CaseAnalysis) {
