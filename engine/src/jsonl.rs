@@ -1,5 +1,7 @@
 //! The line-oriented JSON reading and error collection shared by the dataset
-//! parser ([`crate::lexpilot::dataset`]) and the run parser ([`crate::lexpilot::run`]).
+//! and run parsers of every benchmark ([`crate::lexpilot::dataset`],
+//! [`crate::lexpilot::run`], [`crate::plawbench::dataset`],
+//! [`crate::plawbench::run`]).
 //!
 //! - [`read_lines`] reads JSON Lines text from a [`BufRead`] one line at a
 //!   time, skipping blank lines and a leading byte-order mark and reporting a

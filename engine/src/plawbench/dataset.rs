@@ -392,6 +392,16 @@ impl Item {
     /// What the judge prompt embeds as `<<rubric_item>>` (§B2.2): for
     /// `case_analysis`, Python's `json.dumps(sections, ensure_ascii=False,
     /// indent=2)`; for the other tasks, the rubric text as it is.
+    ///
+    /// ```
+    /// use engine::plawbench::dataset::parse_dataset;
+    ///
+    /// let items = parse_dataset(r#"{"item_id": "case_analysis-1", "task": "case_analysis", "context": "c", "question": "q", "sections": [{"criterion": "【结论得分】\n(+5分) 有权", "points": "5", "tags": "结论得分"}], "max_points": 5}"#).unwrap();
+    /// assert_eq!(
+    ///     items[0].judge_rubric(),
+    ///     "[\n  {\n    \"criterion\": \"【结论得分】\\n(+5分) 有权\",\n    \"points\": \"5\",\n    \"tags\": \"结论得分\"\n  }\n]"
+    /// );
+    /// ```
     pub fn judge_rubric(&self) -> String {
         match &self.sections {
             Some(entries) => python_dumps(&OrderedJson::Array(
@@ -453,6 +463,14 @@ pub fn parse_dataset(text: &str) -> Result<Vec<Item>, DatasetErrors> {
 /// Parses and validates a dataset file line by line from a reader: every
 /// item in file order, or every error found (up to [`MAX_ERRORS`], then a
 /// count). Blank lines are skipped and counted.
+///
+/// ```
+/// use engine::plawbench::dataset::parse_dataset_reader;
+///
+/// let text = "{\"item_id\": \"a\", \"task\": \"legal_consultation\", \"question\": \"q\", \"rubric\": \"r\", \"max_points\": 3}\n\nnot json\n";
+/// let errors = parse_dataset_reader(text.as_bytes()).unwrap_err();
+/// assert_eq!(errors.0[0].line, 3);
+/// ```
 pub fn parse_dataset_reader<R: BufRead>(reader: R) -> Result<Vec<Item>, DatasetErrors> {
     parse_lines(reader, |text, line| {
         let value: OrderedJson = match serde_json::from_str(text) {

@@ -303,6 +303,19 @@ impl Run {
     /// The run as a run file: the header, then one item per `\n`-terminated
     /// line, each with `kind` first. [`parse_run`] reads it back equal, and so
     /// does [`Run::read_stored`].
+    ///
+    /// ```
+    /// use engine::plawbench::dataset::parse_dataset;
+    /// use engine::plawbench::run::{parse_run, Run};
+    /// use engine::plawbench::synthetic::{dataset_file, run_file, OFFICIAL_SIZES};
+    ///
+    /// let dataset = parse_dataset(&dataset_file(&OFFICIAL_SIZES, 1)).unwrap();
+    /// let run = parse_run(&run_file(&dataset, "M", 1, 2, 3), &dataset).unwrap();
+    /// let stored = run.to_stored();
+    /// assert!(stored.starts_with(r#"{"kind":"run","benchmark":"plawbench","model":"M""#));
+    /// assert_eq!(Run::read_stored(&stored).unwrap(), run);
+    /// assert_eq!(parse_run(&stored, &dataset).unwrap(), run);
+    /// ```
     pub fn to_stored(&self) -> String {
         let mut out = String::new();
         push_line(&mut out, "run", &self.header);
@@ -385,6 +398,22 @@ pub fn parse_run(text: &str, dataset: &[Item]) -> Result<Run, RunErrors> {
 /// [module documentation](self). Blank lines are skipped and counted; a line
 /// that is not UTF-8 is reported; a read failure ends the parse (without the
 /// coverage checks). Returns the run or every error found.
+///
+/// ```
+/// use engine::plawbench::dataset::parse_dataset;
+/// use engine::plawbench::run::parse_run_reader;
+///
+/// let dataset = parse_dataset(concat!(
+///     r#"{"item_id": "a", "task": "plaintiff_statement", "question": "q", "rubric": "r", "max_points": 10}"#, "\n",
+///     r#"{"item_id": "b", "task": "plaintiff_statement", "question": "q", "rubric": "r", "max_points": 10}"#,
+/// )).unwrap();
+/// let file = concat!(
+///     r#"{"kind": "run", "benchmark": "plawbench", "model": "M", "run": 1, "judges": [{"model": "J"}], "judge_parse": "lenient"}"#, "\n",
+///     r#"{"kind": "rubric", "item_id": "a", "task": "plaintiff_statement", "judgements": [{"judge": "J", "awarded": 4}]}"#, "\n",
+/// );
+/// let errors = parse_run_reader(file.as_bytes(), &dataset).unwrap_err();
+/// assert!(errors.to_string().starts_with("line 2, field item_id: the plaintiff_statement items cover 1 of the 2"));
+/// ```
 pub fn parse_run_reader<R: BufRead>(reader: R, dataset: &[Item]) -> Result<Run, RunErrors> {
     let mut parser = Parser::new(dataset);
     let read = read_lines(reader, |line, text| match text {

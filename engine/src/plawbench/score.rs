@@ -167,6 +167,21 @@ pub struct ItemOutcome {
 
 /// Scores one item of a run against its dataset item with the run's panel
 /// aggregation (see the [module documentation](self)).
+///
+/// ```
+/// use engine::plawbench::dataset::parse_dataset;
+/// use engine::plawbench::run::{parse_run, Aggregation};
+/// use engine::plawbench::score::score_item;
+///
+/// let dataset = parse_dataset(r#"{"item_id": "a", "task": "legal_consultation", "question": "q", "rubric": "r", "max_points": 10}"#).unwrap();
+/// let run = parse_run(concat!(
+///     r#"{"kind": "run", "benchmark": "plawbench", "model": "M", "run": 1, "judges": [{"model": "J1"}, {"model": "J2"}, {"model": "J3"}], "judge_aggregation": "median", "judge_parse": "strict"}"#, "\n",
+///     r#"{"kind": "rubric", "item_id": "a", "task": "legal_consultation", "judgements": [{"judge": "J1", "awarded": 2}, {"judge": "J2", "awarded": 12}, {"judge": "J3", "unavailable": "parse_error"}]}"#,
+/// ), &dataset).unwrap();
+/// let outcome = score_item(&dataset[0], &run.items[0], Aggregation::Median);
+/// assert_eq!(outcome.judges[1].as_ref().map(|j| j.acc), Some(1.0)); // 12 clamped to 10
+/// assert_eq!(outcome.panel.map(|p| p.acc), Some(0.6)); // the median of 0.2 and 1.0
+/// ```
 pub fn score_item(item: &Item, judged: &RubricItem, aggregation: Aggregation) -> ItemOutcome {
     if judged.unavailable.is_some() {
         return ItemOutcome {
@@ -677,6 +692,15 @@ pub fn summarise_runs(
 
 /// Summarises one entry's run scores: each score's mean and sample std over
 /// the runs that have a value for it.
+///
+/// ```
+/// use engine::plawbench::run::EntryKey;
+/// use engine::plawbench::score::{summarise_entry, RunScores};
+///
+/// let empty = RunScores { tasks: Default::default(), per_sample_overall: None, by_category: Default::default() };
+/// let entry = summarise_entry(EntryKey { model: "M".into(), ..EntryKey::default() }, &[empty]);
+/// assert_eq!((entry.runs, entry.task1, entry.per_sample_overall), (1, None, None));
+/// ```
 pub fn summarise_entry(key: EntryKey, runs: &[RunScores]) -> EntryScores {
     let summary = |metric: Metric| {
         let values: Vec<f64> = runs.iter().filter_map(|r| r.metric(metric)).collect();
@@ -751,6 +775,19 @@ pub fn summarise_entry(key: EntryKey, runs: &[RunScores]) -> EntryScores {
 
 /// Groups parsed runs into entries and summarises them: [`score_run`] for
 /// each run, then [`summarise_runs`].
+///
+/// ```
+/// use engine::plawbench::dataset::parse_dataset;
+/// use engine::plawbench::run::parse_run;
+/// use engine::plawbench::score::score_entries;
+/// use engine::plawbench::synthetic::{dataset_file, run_file, OFFICIAL_SIZES};
+///
+/// let dataset = parse_dataset(&dataset_file(&OFFICIAL_SIZES, 1)).unwrap();
+/// let runs: Vec<_> = (1..=2).map(|r| parse_run(&run_file(&dataset, "M", r, 1, 5), &dataset).unwrap()).collect();
+/// let doc = score_entries(&runs, &dataset).with_dataset("plawbench");
+/// assert_eq!((doc.entries.len(), doc.entries[0].runs), (1, 2));
+/// assert!(doc.entries[0].overall.flatten().is_some_and(|o| o.std.is_some()));
+/// ```
 pub fn score_entries(runs: &[Run], dataset: &[Item]) -> ScoreDocument {
     summarise_runs(
         runs.iter()
