@@ -121,7 +121,7 @@ pub fn set_status(status: StatusCode) {
 
 /// The dataset version pages show, or a 404 error when none is imported.
 pub async fn current_dataset(db: &Db) -> Result<db::datasets::DatasetInfo, ServerFnError> {
-    db::datasets::current(db)
+    db::datasets::current(db, engine::benchmark::Benchmark::Lexpilot)
         .await
         .map_err(fail)?
         .ok_or_else(|| fail(DbError::NotFound("no dataset has been imported yet".into())))

@@ -1,7 +1,11 @@
-//! Dataset versions. An import is one transaction: all cases or none. The
-//! cases are LexPilot's (`engine::lexpilot::dataset`), so a version is stored as a
-//! `lexpilot` one; other benchmarks' datasets come with their own suites.
+//! Dataset versions, each of one benchmark. An import is one transaction:
+//! all cases or none. LexPilot's cases (`engine::lexpilot::dataset`) go to
+//! their own table ([`import`]); the other benchmarks' items to the generic
+//! one ([`import_items`], read by [`crate::items`]). Each benchmark's pages
+//! show its newest version ([`current`]).
 
+use engine::benchmark::Benchmark;
+use engine::browse::Listed;
 use engine::lexpilot::dataset::{to_jsonl, Case};
 use engine::lexpilot::query::search_text;
 use serde::{Deserialize, Serialize};
@@ -63,6 +67,21 @@ pub fn content_hash(cases: &[Case]) -> String {
     hex::encode(Sha256::digest(to_jsonl(cases).as_bytes()))
 }
 
+/// The same for the items of another benchmark: SHA-256 of their JSON, one
+/// line each.
+pub fn items_hash<T: Serialize>(items: &[T]) -> Result<String> {
+    let mut hasher = Sha256::new();
+    for item in items {
+        hasher.update(serde_json::to_string(item).map_err(invalid)?.as_bytes());
+        hasher.update(b"\n");
+    }
+    Ok(hex::encode(hasher.finalize()))
+}
+
+fn invalid(e: serde_json::Error) -> crate::DbError {
+    crate::DbError::Invalid(e.to_string())
+}
+
 pub(crate) const COLUMNS: &str =
     "id, name, version, content_hash, synthetic, source, case_count, created_at, benchmark";
 
@@ -88,41 +107,12 @@ pub(crate) async fn import_in(
     cases: &[Case],
 ) -> Result<std::result::Result<DatasetInfo, i64>> {
     let hash = content_hash(cases);
-    let existing: Option<DatasetInfo> = sqlx::query_as(&format!(
-        "SELECT {COLUMNS} FROM datasets WHERE name = ? AND content_hash = ?"
-    ))
-    .bind(src.name)
-    .bind(&hash)
-    .fetch_optional(&mut *tx)
-    .await?;
-    if let Some(existing) = existing {
-        return Ok(Ok(existing));
-    }
-    let version: i64 =
-        sqlx::query_scalar("SELECT COALESCE(MAX(version), 0) + 1 FROM datasets WHERE name = ?")
-            .bind(src.name)
-            .fetch_one(&mut *tx)
-            .await?;
-    let case_count = i64::try_from(cases.len()).unwrap_or(i64::MAX);
-    let dataset_id: i64 = sqlx::query_scalar(
-        "INSERT INTO datasets (name, version, content_hash, synthetic, source, case_count,
-                               created_at, benchmark)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-    )
-    .bind(src.name)
-    .bind(version)
-    .bind(&hash)
-    .bind(src.synthetic)
-    .bind(src.source)
-    .bind(case_count)
-    .bind(now())
-    .bind(engine::benchmark::Benchmark::Lexpilot.as_str())
-    .fetch_one(&mut *tx)
-    .await?;
-    crate::runs::bump_generation(tx).await?;
+    let dataset_id = match new_version(tx, &src, Benchmark::Lexpilot, &hash, cases.len()).await? {
+        Ok(existing) => return Ok(Ok(existing)),
+        Err(id) => id,
+    };
     for (position, case) in cases.iter().enumerate() {
-        let data =
-            serde_json::to_string(case).map_err(|e| crate::DbError::Invalid(e.to_string()))?;
+        let data = serde_json::to_string(case).map_err(invalid)?;
         let case_pk: i64 = sqlx::query_scalar(
             "INSERT INTO cases (dataset_id, position, case_id, cause, class, plaintiff_type, seed, search_text, data)
              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
@@ -156,11 +146,119 @@ pub(crate) async fn import_in(
     Ok(Err(dataset_id))
 }
 
-/// The dataset version pages and the API show: the one imported last.
-pub async fn current(db: &Db) -> Result<Option<DatasetInfo>> {
-    Ok(sqlx::query_as(&format!(
-        "SELECT {COLUMNS} FROM datasets ORDER BY id DESC LIMIT 1"
+/// Stores validated `items` of `benchmark` (any but LexPilot, whose cases
+/// [`import`] stores) as a dataset version in one transaction: a no-op if
+/// the same content is stored under `src.name`, else the next version.
+pub async fn import_items<T: Listed + Serialize>(
+    db: &Db,
+    src: ImportSource<'_>,
+    benchmark: Benchmark,
+    items: &[T],
+) -> Result<ImportOutcome> {
+    engine::names::check_name(src.name)
+        .map_err(|message| crate::DbError::Invalid(format!("the dataset name {message}")))?;
+    if benchmark == Benchmark::Lexpilot {
+        return Err(crate::DbError::Invalid(
+            "LexPilot cases are imported as cases, not items".to_owned(),
+        ));
+    }
+    let hash = items_hash(items)?;
+    let mut tx = crate::begin_write(db).await?;
+    let dataset_id = match new_version(&mut tx, &src, benchmark, &hash, items.len()).await? {
+        Ok(existing) => return Ok(ImportOutcome::Unchanged(existing)),
+        Err(id) => id,
+    };
+    for (position, item) in items.iter().enumerate() {
+        sqlx::query(
+            "INSERT INTO items (dataset_id, position, item_id, facet, category, search_text, data)
+             VALUES (?, ?, ?, ?, ?, ?, ?)",
+        )
+        .bind(dataset_id)
+        .bind(i64::try_from(position).unwrap_or(i64::MAX))
+        .bind(item.item_id())
+        .bind(item.facet())
+        .bind(item.category())
+        .bind(item.search_text())
+        .bind(serde_json::to_string(item).map_err(invalid)?)
+        .execute(&mut *tx)
+        .await?;
+    }
+    tx.commit().await?;
+    Ok(ImportOutcome::Created(by_id(db, dataset_id).await?))
+}
+
+/// The version of `src.name` with content `hash` if one is stored (`Ok`),
+/// else a new version's row, numbered after the newest of that name
+/// (`Err` with its id); the generation is bumped for a new one.
+async fn new_version(
+    tx: &mut sqlx::SqliteConnection,
+    src: &ImportSource<'_>,
+    benchmark: Benchmark,
+    hash: &str,
+    count: usize,
+) -> Result<std::result::Result<DatasetInfo, i64>> {
+    let existing: Option<DatasetInfo> = sqlx::query_as(&format!(
+        "SELECT {COLUMNS} FROM datasets WHERE name = ? AND content_hash = ?"
     ))
+    .bind(src.name)
+    .bind(hash)
+    .fetch_optional(&mut *tx)
+    .await?;
+    if let Some(existing) = existing {
+        if existing.benchmark != benchmark.as_str() {
+            return Err(crate::DbError::Conflict(format!(
+                "dataset {} is a {} dataset, not {}",
+                src.name,
+                existing.benchmark,
+                benchmark.as_str()
+            )));
+        }
+        return Ok(Ok(existing));
+    }
+    let other: Option<String> = sqlx::query_scalar(
+        "SELECT benchmark FROM datasets WHERE name = ? AND benchmark <> ? LIMIT 1",
+    )
+    .bind(src.name)
+    .bind(benchmark.as_str())
+    .fetch_optional(&mut *tx)
+    .await?;
+    if let Some(other) = other {
+        return Err(crate::DbError::Conflict(format!(
+            "dataset {} is a {other} dataset; a {} dataset needs another name",
+            src.name,
+            benchmark.as_str()
+        )));
+    }
+    let version: i64 =
+        sqlx::query_scalar("SELECT COALESCE(MAX(version), 0) + 1 FROM datasets WHERE name = ?")
+            .bind(src.name)
+            .fetch_one(&mut *tx)
+            .await?;
+    let dataset_id: i64 = sqlx::query_scalar(
+        "INSERT INTO datasets (name, version, content_hash, synthetic, source, case_count,
+                               created_at, benchmark)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+    )
+    .bind(src.name)
+    .bind(version)
+    .bind(hash)
+    .bind(src.synthetic)
+    .bind(src.source)
+    .bind(i64::try_from(count).unwrap_or(i64::MAX))
+    .bind(now())
+    .bind(benchmark.as_str())
+    .fetch_one(&mut *tx)
+    .await?;
+    crate::runs::bump_generation(tx).await?;
+    Ok(Err(dataset_id))
+}
+
+/// The dataset version `benchmark`'s pages and the API show: its newest.
+pub async fn current(db: &Db, benchmark: Benchmark) -> Result<Option<DatasetInfo>> {
+    Ok(sqlx::query_as(&format!(
+        "SELECT {COLUMNS} FROM datasets WHERE benchmark = ? ORDER BY id DESC LIMIT 1"
+    ))
+    .bind(benchmark.as_str())
     .fetch_optional(db.pool())
     .await?)
 }

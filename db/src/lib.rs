@@ -7,8 +7,9 @@
 //! `engine` for the domain types, never on the UI or the runtime.
 //!
 //! - [`datasets`]: dataset versions (with their benchmark) and their import.
-//! - [`cases`]: filtered, paged case listing, single-case reads, and the
-//!   handle's bounded cache of parsed versions.
+//! - [`cases`]: LexPilot's filtered, paged case listing, single-case reads,
+//!   and the handle's bounded cache of parsed versions.
+//! - [`items`]: the same for the items of the other benchmarks' datasets.
 //! - [`runs`]: runs stored once, scored on every version they are linked to;
 //!   the generation counter caches of derived figures are keyed by.
 //! - [`review`]: expert review by entity: items, assignments, labels,
@@ -24,6 +25,7 @@
 pub mod cases;
 pub mod datasets;
 pub mod events;
+pub mod items;
 pub mod jobs;
 pub mod review;
 pub mod revisions;
@@ -102,8 +104,9 @@ pub const CASE_CACHE_VERSIONS: usize = 4;
 /// A dataset version's id and content hash.
 type CaseKey = (i64, String);
 
-/// The parsed cases of recently read versions, least recently used first.
-type CaseCache = Vec<(CaseKey, Arc<Vec<engine::lexpilot::dataset::Case>>)>;
+/// The parsed cases (or items) of recently read versions, least recently
+/// used first; each holds an `Arc<Vec<T>>` of its benchmark's case type.
+type CaseCache = Vec<(CaseKey, Arc<dyn std::any::Any + Send + Sync>)>;
 
 /// A handle on the database: cheap to clone, one pool per process.
 #[derive(Debug, Clone)]
@@ -154,16 +157,16 @@ impl Db {
         &self.pool
     }
 
-    fn cached_cases(&self, key: &CaseKey) -> Option<Arc<Vec<engine::lexpilot::dataset::Case>>> {
+    fn cached_cases<T: Send + Sync + 'static>(&self, key: &CaseKey) -> Option<Arc<Vec<T>>> {
         let mut cache = self.cases.lock().ok()?;
         let at = cache.iter().position(|(k, _)| k == key)?;
         let hit = cache.remove(at);
         let cases = Arc::clone(&hit.1);
         cache.push(hit);
-        Some(cases)
+        cases.downcast::<Vec<T>>().ok()
     }
 
-    fn cache_cases(&self, key: CaseKey, cases: Arc<Vec<engine::lexpilot::dataset::Case>>) {
+    fn cache_cases<T: Send + Sync + 'static>(&self, key: CaseKey, cases: Arc<Vec<T>>) {
         if let Ok(mut cache) = self.cases.lock() {
             cache.retain(|(k, _)| *k != key);
             if cache.len() >= CASE_CACHE_VERSIONS {

@@ -108,7 +108,9 @@ async fn a_correction_is_a_new_version_with_the_runs_rescored() {
     assert_eq!((revision, v2.version, runs_carried), (2, 2, 1));
     assert!(runs_dropped.is_empty());
     assert_eq!(
-        db::datasets::current(&db).await.expect("q"),
+        db::datasets::current(&db, engine::benchmark::Benchmark::Lexpilot)
+            .await
+            .expect("q"),
         Some(v2.clone())
     );
     assert_eq!(case(&db, v2.id, "DEMO-0001").await, fixed);
@@ -171,7 +173,7 @@ async fn a_save_from_an_outdated_revision_gets_the_newer_one_and_changes_nothing
     );
 
     // The second author also started from revision 1.
-    let v2 = db::datasets::current(&db)
+    let v2 = db::datasets::current(&db, engine::benchmark::Benchmark::Lexpilot)
         .await
         .expect("q")
         .expect("current");

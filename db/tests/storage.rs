@@ -77,7 +77,7 @@ async fn a_changed_file_with_the_same_ids_becomes_a_new_version() {
         .expect("old case");
     assert_ne!(old.case.claims[0].verdict, Verdict::Dismissed);
     assert_eq!(
-        db::datasets::current(&db)
+        db::datasets::current(&db, engine::benchmark::Benchmark::Lexpilot)
             .await
             .expect("current")
             .map(|d| d.version),

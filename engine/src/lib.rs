@@ -20,6 +20,8 @@
 //!
 //! Shared by every benchmark:
 //!
+//! - [`browse`]: pages and paging, and what item lists filter on for the
+//!   benchmarks whose items storage keeps in one generic table.
 //! - [`vocab`]: the vocabulary macro, the fixed vocabularies of
 //!   `docs/formats.md` §1 and the 36 causes of action with their classes
 //!   (LexPilot paper, Table 10).
@@ -43,6 +45,7 @@
 pub mod accounts;
 pub mod agreement;
 pub mod benchmark;
+pub mod browse;
 pub mod jobs;
 mod jsonl;
 pub mod lexpilot;

@@ -56,7 +56,10 @@ pub const DEMO_RUNS: [(&str, &str); 9] = [
 /// Imports the demo dataset and its simulated runs if the database holds no
 /// dataset yet.
 pub async fn ensure_loaded(db: &Db) -> anyhow::Result<Option<ImportOutcome>> {
-    if db::datasets::current(db).await?.is_some() {
+    if db::datasets::current(db, engine::benchmark::Benchmark::Lexpilot)
+        .await?
+        .is_some()
+    {
         return Ok(None);
     }
     let cases = engine::lexpilot::dataset::parse_dataset(DEMO_DATASET)

@@ -64,7 +64,7 @@ async fn count(app: &TestApp, sql: &str) -> i64 {
 
 /// The current dataset's cases.
 async fn cases(app: &TestApp) -> Vec<engine::lexpilot::dataset::Case> {
-    let dataset = db::datasets::current(&app.db)
+    let dataset = db::datasets::current(&app.db, engine::benchmark::Benchmark::Lexpilot)
         .await
         .expect("query")
         .expect("a dataset");

@@ -4,8 +4,9 @@
 //! case corrections and the review that adopts one ([`rescore`]).
 //!
 //! 1. The dataset version's benchmark picks the engine's rules
-//!    ([`engine::benchmark::Suite`]); a benchmark this server does not host
-//!    is refused naming it.
+//!    ([`engine::benchmark::Suite`], with where its cases are stored:
+//!    [`Hosted`]); a benchmark this server does not host is refused naming
+//!    it.
 //! 2. [`check`] parses and validates each file against the version's cases
 //!    and scores it: every error with line and field, or the run and its
 //!    scores. Nothing is stored.
@@ -16,12 +17,16 @@
 //! Scoring happens here, with the engine; storage only keeps what it is
 //! given.
 
+use std::future::Future;
+use std::sync::Arc;
+
 use db::datasets::DatasetInfo;
 use db::revisions::Rescore;
 use db::runs::{NewRun, OnDuplicate, RunInfo};
 use db::Db;
 use engine::benchmark::{Benchmark, LexPilot, Suite};
 use engine::lexpilot::dataset::DatasetErrors;
+use engine::plawbench::PLawBench;
 
 use crate::error::{Error, Result};
 
@@ -54,8 +59,36 @@ pub struct Checked<S: Suite> {
     pub outcome: std::result::Result<Scored<S>, DatasetErrors>,
 }
 
-/// The suite of the version's benchmark; today LexPilot is the one hosted.
-fn hosted(dataset: &DatasetInfo) -> Result<Benchmark> {
+/// A benchmark this server hosts: the engine's rules for it, and where its
+/// datasets' cases are stored.
+pub trait Hosted: Suite {
+    /// Every case (or item) of dataset version `dataset_id`.
+    fn cases(
+        db: &Db,
+        dataset_id: i64,
+    ) -> impl Future<Output = db::Result<Arc<Vec<Self::Case>>>> + Send;
+}
+
+impl Hosted for LexPilot {
+    fn cases(
+        db: &Db,
+        dataset_id: i64,
+    ) -> impl Future<Output = db::Result<Arc<Vec<Self::Case>>>> + Send {
+        db::cases::all(db, dataset_id)
+    }
+}
+
+impl Hosted for PLawBench {
+    fn cases(
+        db: &Db,
+        dataset_id: i64,
+    ) -> impl Future<Output = db::Result<Arc<Vec<Self::Case>>>> + Send {
+        db::items::all(db, dataset_id)
+    }
+}
+
+/// The version's benchmark, if this server hosts it.
+pub fn hosted(dataset: &DatasetInfo) -> Result<Benchmark> {
     match dataset.benchmark() {
         Some(b) if b.hosted() => Ok(b),
         Some(b) => Err(Error::Invalid(b.not_hosted())),
@@ -78,25 +111,23 @@ pub fn score_file<S: Suite>(cases: &[S::Case], file: &RunFile) -> Checked<S> {
     }
 }
 
-/// Checks every file against dataset version `dataset` (see the module docs);
-/// stores nothing.
-pub async fn check(
-    db: &Db,
-    dataset: &DatasetInfo,
-    files: &[RunFile],
-) -> Result<Vec<Checked<LexPilot>>> {
-    match hosted(dataset)? {
-        Benchmark::Lexpilot => check_as::<LexPilot>(db, dataset, files).await,
-        other => Err(Error::Invalid(other.not_hosted())),
-    }
-}
-
-async fn check_as<S: Suite<Case = engine::lexpilot::dataset::Case>>(
+/// Checks every file against dataset version `dataset` of benchmark `S`
+/// (see the module docs); stores nothing. A version of another benchmark is
+/// refused.
+pub async fn check<S: Hosted>(
     db: &Db,
     dataset: &DatasetInfo,
     files: &[RunFile],
 ) -> Result<Vec<Checked<S>>> {
-    let cases = db::cases::all(db, dataset.id).await?;
+    if hosted(dataset)? != S::BENCHMARK {
+        return Err(Error::Invalid(format!(
+            "dataset {} is a {} dataset, not {}",
+            dataset.name,
+            dataset.benchmark,
+            S::BENCHMARK.as_str()
+        )));
+    }
+    let cases = S::cases(db, dataset.id).await?;
     let files = files.to_vec();
     blocking(move || files.iter().map(|f| score_file::<S>(&cases, f)).collect()).await
 }
@@ -104,7 +135,8 @@ async fn check_as<S: Suite<Case = engine::lexpilot::dataset::Case>>(
 /// Checks every file and stores them all in one transaction, or nothing:
 /// the first invalid file is [`Error::InvalidFile`] (422, every line and
 /// field), a run stored already [`Error::Conflict`] (409) unless `replace`.
-/// Returns the stored runs with the scores of each, in file order.
+/// The version's benchmark picks the rules. Returns the stored runs with
+/// the scores of each, in file order.
 pub async fn store(
     db: &Db,
     dataset: &DatasetInfo,
@@ -112,7 +144,25 @@ pub async fn store(
     uploaded_by: Option<i64>,
     on_duplicate: OnDuplicate,
 ) -> Result<Vec<(RunInfo, serde_json::Value)>> {
-    let checked = check(db, dataset, files).await?;
+    match hosted(dataset)? {
+        Benchmark::Lexpilot => {
+            store_as::<LexPilot>(db, dataset, files, uploaded_by, on_duplicate).await
+        }
+        Benchmark::Plawbench => {
+            store_as::<PLawBench>(db, dataset, files, uploaded_by, on_duplicate).await
+        }
+        other => Err(Error::Invalid(other.not_hosted())),
+    }
+}
+
+async fn store_as<S: Hosted>(
+    db: &Db,
+    dataset: &DatasetInfo,
+    files: &[RunFile],
+    uploaded_by: Option<i64>,
+    on_duplicate: OnDuplicate,
+) -> Result<Vec<(RunInfo, serde_json::Value)>> {
+    let checked = check::<S>(db, dataset, files).await?;
     let mut runs = Vec::with_capacity(checked.len());
     for file in checked {
         match file.outcome {
@@ -120,7 +170,7 @@ pub async fn store(
             Err(errors) => return Err(Error::InvalidFile(file.name, errors)),
         }
     }
-    store_scored::<LexPilot>(db, dataset, &runs, uploaded_by, on_duplicate).await
+    store_scored::<S>(db, dataset, &runs, uploaded_by, on_duplicate).await
 }
 
 /// Stores runs already checked against `dataset` ([`check`]), in one

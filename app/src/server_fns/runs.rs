@@ -17,9 +17,13 @@ pub async fn check_runs(files: Vec<UploadFile>) -> Result<Vec<RunFileReport>, Se
     require(engine::accounts::Permission::UploadRun).await?;
     let state = state()?;
     let dataset = current_dataset(&state.db).await?;
-    let checked = services::ingest::check(&state.db, &dataset, &run_files(files))
-        .await
-        .map_err(fail)?;
+    let checked = services::ingest::check::<engine::benchmark::LexPilot>(
+        &state.db,
+        &dataset,
+        &run_files(files),
+    )
+    .await
+    .map_err(fail)?;
     let mut reports = Vec::with_capacity(checked.len());
     for file in checked {
         let report = match file.outcome {

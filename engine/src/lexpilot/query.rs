@@ -9,10 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::lexpilot::dataset::Case;
 use crate::vocab::{Class, Consultation, FocalPointType, PlaintiffType, Verdict};
 
-/// Rows per page when the caller does not say.
-pub const DEFAULT_PER_PAGE: u32 = 20;
-/// The most rows a page may hold.
-pub const MAX_PER_PAGE: u32 = 200;
+pub use crate::browse::{paging, Page, DEFAULT_PER_PAGE, MAX_PER_PAGE};
 
 /// What the case list shows: every field is optional and the set ones must all hold.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -126,36 +123,4 @@ impl CaseSummary {
             missing_facts: case.missing_facts.len(),
         }
     }
-}
-
-/// A page of results; `page` counts from 1.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Page<T> {
-    pub items: Vec<T>,
-    pub total: u64,
-    pub page: u32,
-    pub per_page: u32,
-}
-
-impl<T> Page<T> {
-    /// The number of pages (at least 1, so an empty result still has page 1).
-    pub fn pages(&self) -> u32 {
-        let per = u64::from(self.per_page.max(1));
-        u32::try_from(self.total.div_ceil(per).max(1)).unwrap_or(u32::MAX)
-    }
-}
-
-/// Clamp a requested page and page size to what is allowed: page ≥ 1,
-/// 1 ≤ per_page ≤ [`MAX_PER_PAGE`], [`DEFAULT_PER_PAGE`] when unset.
-///
-/// # Examples
-/// ```
-/// assert_eq!(engine::lexpilot::query::paging(None, None), (1, 20));
-/// assert_eq!(engine::lexpilot::query::paging(Some(0), Some(10_000)), (1, 200));
-/// ```
-pub fn paging(page: Option<u32>, per_page: Option<u32>) -> (u32, u32) {
-    (
-        page.unwrap_or(1).max(1),
-        per_page.unwrap_or(DEFAULT_PER_PAGE).clamp(1, MAX_PER_PAGE),
-    )
 }

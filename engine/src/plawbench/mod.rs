@@ -19,6 +19,8 @@
 //! - [`evalscope`]: an evalscope output folder (predictions, reviews, report,
 //!   task config) turned into run files, with the reconciliation report
 //!   (§B6).
+//! - [`query`]: browsing items (what storage lists them by, the list's
+//!   summary rows) and the dataset's statistics.
 //! - [`synthetic`]: seeded synthetic dataset, run and evalscope files at
 //!   the official scale, for benchmarks and property tests.
 //! - [`json`]: JSON values that keep key order and number form, and Python's
@@ -60,6 +62,7 @@ pub mod dataset;
 pub mod evalscope;
 pub mod json;
 pub mod judge;
+pub mod query;
 pub mod run;
 pub mod score;
 pub mod synthetic;

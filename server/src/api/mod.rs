@@ -28,7 +28,7 @@ pub fn router() -> Router<AppState> {
 
 /// The dataset the API serves: the current one, or a 404 JSON error.
 async fn current_dataset(state: &AppState) -> Result<db::datasets::DatasetInfo, ApiError> {
-    db::datasets::current(&state.db)
+    db::datasets::current(&state.db, engine::benchmark::Benchmark::Lexpilot)
         .await?
         .ok_or_else(|| ApiError::not_found("no dataset has been imported yet"))
 }
