@@ -83,6 +83,30 @@ impl Benchmark {
     }
 }
 
+impl Benchmark {
+    /// The benchmark a run file's header names in `"benchmark"`: `Lexpilot`
+    /// when the header says none (formats.md §3 files), `None` when the first
+    /// line is no JSON object or names no benchmark this build knows (the
+    /// engine then refuses the file naming the field).
+    ///
+    /// ```
+    /// use engine::benchmark::Benchmark;
+    /// assert_eq!(Benchmark::declared(b"{\"kind\": \"run\", \"benchmark\": \"plawbench\"}\n{}"), Some(Benchmark::Plawbench));
+    /// assert_eq!(Benchmark::declared(b"{\"kind\": \"run\", \"model\": \"M\"}"), Some(Benchmark::Lexpilot));
+    /// assert_eq!(Benchmark::declared(b"{\"benchmark\": \"chess\"}"), None);
+    /// assert_eq!(Benchmark::declared(b"not json"), None);
+    /// ```
+    pub fn declared(file: &[u8]) -> Option<Benchmark> {
+        let first = file.split(|&b| b == b'\n').next()?;
+        let header: serde_json::Map<String, serde_json::Value> =
+            serde_json::from_slice(first).ok()?;
+        match header.get("benchmark") {
+            None => Some(Benchmark::Lexpilot),
+            Some(value) => value.as_str().and_then(Benchmark::parse),
+        }
+    }
+}
+
 /// What storage keeps of a run besides its items and scores, the same for
 /// every benchmark.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

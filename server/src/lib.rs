@@ -8,6 +8,7 @@
 //! - [`demo`]: the synthetic demo dataset compiled into the binary.
 //! - [`error`]: the API error type and its HTTP mapping.
 //! - [`report`]: plain-text score tables for the terminal.
+//! - [`suites`]: what the command line needs of each hosted benchmark.
 //! - [`security`]: security headers on every response, server-function input
 //!   errors as 400/413, the client address sign-in throttling counts.
 //!
@@ -23,6 +24,7 @@ pub mod demo;
 pub mod error;
 pub mod report;
 pub mod security;
+pub mod suites;
 
 pub use services::{AppState, Network};
 

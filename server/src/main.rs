@@ -12,8 +12,9 @@ use clap::{Args, Parser, Subcommand};
 use db::datasets::{ImportOutcome, ImportSource};
 use db::Db;
 use engine::accounts::Role;
-use engine::benchmark::{Benchmark, LexPilot, Suite};
-use server::{config, demo, router, AppState};
+use engine::benchmark::Benchmark;
+use server::suites::CliSuite;
+use server::{config, demo, for_benchmark, router, AppState};
 
 mod run_command;
 
@@ -50,18 +51,6 @@ fn parse_benchmark(s: &str) -> Result<Benchmark, String> {
             Benchmark::ALL.map(Benchmark::as_str).join(", ")
         )
     })
-}
-
-impl BenchmarkArg {
-    /// The benchmark, if this server hosts it; else the error is printed.
-    fn hosted(&self) -> Option<Benchmark> {
-        if self.benchmark.hosted() {
-            Some(self.benchmark)
-        } else {
-            eprintln!("{}", self.benchmark.not_hosted());
-            None
-        }
-    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -237,25 +226,23 @@ async fn open(path: &Path) -> anyhow::Result<Db> {
         .with_context(|| format!("cannot open database {}", path.display()))
 }
 
-fn read_dataset(
-    file: &Path,
-) -> anyhow::Result<Result<Vec<engine::lexpilot::dataset::Case>, String>> {
-    let handle =
-        std::fs::File::open(file).with_context(|| format!("cannot read {}", file.display()))?;
-    Ok(
-        match engine::lexpilot::dataset::parse_dataset_reader(std::io::BufReader::new(handle)) {
-            Ok(cases) if cases.is_empty() => {
-                Err(format!("{}: the file holds no cases", file.display()))
-            }
-            Ok(cases) => Ok(cases),
-            Err(errors) => Err(errors
-                .0
-                .iter()
-                .map(|e| format!("{}: {e}", file.display()))
-                .collect::<Vec<_>>()
-                .join("\n")),
-        },
-    )
+/// The dataset file's cases for benchmark `S`, or every error naming the file.
+fn read_dataset<S: CliSuite>(file: &Path) -> anyhow::Result<Result<Vec<S::Case>, String>> {
+    let bytes = std::fs::read(file).with_context(|| format!("cannot read {}", file.display()))?;
+    Ok(match S::read_dataset(&bytes) {
+        Ok(cases) if cases.is_empty() => Err(format!(
+            "{}: the file holds no {}",
+            file.display(),
+            S::CASES
+        )),
+        Ok(cases) => Ok(cases),
+        Err(errors) => Err(errors
+            .0
+            .iter()
+            .map(|e| format!("{}: {e}", file.display()))
+            .collect::<Vec<_>>()
+            .join("\n")),
+    })
 }
 
 async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
@@ -277,65 +264,27 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Run(args) => run_command::run(*args).await,
         Command::Validate {
-            dataset: None,
+            dataset,
             files,
             benchmark,
-        } => {
-            if benchmark.hosted().is_none() {
-                return Ok(ExitCode::FAILURE);
-            }
-            let mut code = ExitCode::SUCCESS;
-            for file in files {
-                match read_dataset(&file)? {
-                    Ok(cases) => {
-                        println!("{}: valid dataset, {} cases", file.display(), cases.len())
-                    }
-                    Err(errors) => {
-                        eprintln!("{errors}");
-                        code = ExitCode::FAILURE;
-                    }
-                }
-            }
-            Ok(code)
-        }
-        Command::Validate {
-            dataset: Some(dataset),
-            files,
-            benchmark,
-        } => {
-            if benchmark.hosted().is_none() {
-                return Ok(ExitCode::FAILURE);
-            }
-            let Some(cases) = dataset_or_report(&dataset)? else {
-                return Ok(ExitCode::FAILURE);
-            };
-            let mut code = ExitCode::SUCCESS;
-            for file in files {
-                match read_run(&file, &cases)? {
-                    Ok(run) => println!(
-                        "{}: valid run, model {} run {}, {} unavailable item(s)",
-                        file.display(),
-                        run.header.model,
-                        run.header.run,
-                        run.unavailable().total()
-                    ),
-                    Err(errors) => {
-                        eprintln!("{errors}");
-                        code = ExitCode::FAILURE;
-                    }
-                }
-            }
-            Ok(code)
-        }
+        } => for_benchmark!(
+            benchmark.benchmark,
+            S => match dataset {
+                None => validate_datasets::<S>(&files),
+                Some(dataset) => validate_runs::<S>(&dataset, &files),
+            },
+            not_hosted(benchmark.benchmark)
+        ),
         Command::Score {
             dataset,
             benchmark,
             json,
             runs,
-        } => match benchmark.hosted() {
-            Some(_) => score(&dataset, json, &runs),
-            None => Ok(ExitCode::FAILURE),
-        },
+        } => for_benchmark!(
+            benchmark.benchmark,
+            S => score::<S>(&dataset, json, &runs),
+            not_hosted(benchmark.benchmark)
+        ),
         Command::Agreement {
             file,
             json,
@@ -347,44 +296,15 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             synthetic,
             benchmark,
             db,
-        } => {
-            if benchmark.hosted().is_none() {
+        } => for_benchmark!(
+            benchmark.benchmark,
+            S => import::<S>(&file, name, synthetic, &db.db).await,
+            {
+                not_hosted(benchmark.benchmark)?;
                 eprintln!("nothing was imported");
-                return Ok(ExitCode::FAILURE);
+                Ok(ExitCode::FAILURE)
             }
-            let cases = match read_dataset(&file)? {
-                Ok(cases) => cases,
-                Err(errors) => {
-                    eprintln!("{errors}\nnothing was imported");
-                    return Ok(ExitCode::FAILURE);
-                }
-            };
-            let name = match name {
-                Some(n) => n,
-                None => file
-                    .file_stem()
-                    .map(|s| s.to_string_lossy().into_owned())
-                    .context("cannot derive a dataset name from the file name; pass --name")?,
-            };
-            let db = open(&db.db).await?;
-            let source = file.display().to_string();
-            let src = ImportSource {
-                name: &name,
-                source: &source,
-                synthetic,
-            };
-            match db::datasets::import(&db, src, &cases).await? {
-                ImportOutcome::Created(d) => println!(
-                    "imported {} cases as dataset {} version {}",
-                    d.case_count, d.name, d.version
-                ),
-                ImportOutcome::Unchanged(d) => println!(
-                    "unchanged: dataset {} version {} already holds this content; nothing imported",
-                    d.name, d.version
-                ),
-            }
-            Ok(ExitCode::SUCCESS)
-        }
+        ),
         Command::User {
             command: UserCommand::Add { name, role, db },
         } => {
@@ -448,9 +368,15 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
+/// Prints why benchmark `b` cannot be used here.
+fn not_hosted(b: Benchmark) -> anyhow::Result<ExitCode> {
+    eprintln!("{}", b.not_hosted());
+    Ok(ExitCode::FAILURE)
+}
+
 /// The dataset's cases, or `None` after printing why the file is refused.
-fn dataset_or_report(file: &Path) -> anyhow::Result<Option<Vec<engine::lexpilot::dataset::Case>>> {
-    Ok(match read_dataset(file)? {
+fn dataset_or_report<S: CliSuite>(file: &Path) -> anyhow::Result<Option<Vec<S::Case>>> {
+    Ok(match read_dataset::<S>(file)? {
         Ok(cases) => Some(cases),
         Err(errors) => {
             eprintln!("{errors}");
@@ -459,14 +385,11 @@ fn dataset_or_report(file: &Path) -> anyhow::Result<Option<Vec<engine::lexpilot:
     })
 }
 
-fn read_run(
-    file: &Path,
-    cases: &[engine::lexpilot::dataset::Case],
-) -> anyhow::Result<Result<engine::lexpilot::run::Run, String>> {
+fn read_run<S: CliSuite>(file: &Path, cases: &[S::Case]) -> anyhow::Result<Result<S::Run, String>> {
     let handle =
         std::fs::File::open(file).with_context(|| format!("cannot read {}", file.display()))?;
     Ok(
-        LexPilot::parse_run(std::io::BufReader::new(handle), cases).map_err(|errors| {
+        S::parse_run(std::io::BufReader::new(handle), cases).map_err(|errors| {
             errors
                 .0
                 .iter()
@@ -477,22 +400,73 @@ fn read_run(
     )
 }
 
-fn score(dataset: &Path, json: bool, files: &[PathBuf]) -> anyhow::Result<ExitCode> {
-    let Some(cases) = dataset_or_report(dataset)? else {
+/// `lexpilot validate FILE...`: every file a valid dataset of `S`.
+fn validate_datasets<S: CliSuite>(files: &[PathBuf]) -> anyhow::Result<ExitCode> {
+    let mut code = ExitCode::SUCCESS;
+    for file in files {
+        match read_dataset::<S>(file)? {
+            Ok(cases) => println!(
+                "{}: valid dataset, {} {}",
+                file.display(),
+                cases.len(),
+                S::CASES
+            ),
+            Err(errors) => {
+                eprintln!("{errors}");
+                code = ExitCode::FAILURE;
+            }
+        }
+    }
+    Ok(code)
+}
+
+/// `lexpilot validate --dataset D RUN...`: every run valid against `D`.
+fn validate_runs<S: CliSuite>(dataset: &Path, files: &[PathBuf]) -> anyhow::Result<ExitCode> {
+    let Some(cases) = dataset_or_report::<S>(dataset)? else {
         return Ok(ExitCode::FAILURE);
     };
-    let mut runs: Vec<(engine::lexpilot::run::Run, &Path)> = Vec::new();
+    let mut code = ExitCode::SUCCESS;
+    for file in files {
+        match read_run::<S>(file, &cases)? {
+            Ok(run) => {
+                let meta = S::meta(&run);
+                println!(
+                    "{}: valid run, model {} run {}, {} unavailable item(s)",
+                    file.display(),
+                    meta.model,
+                    meta.run,
+                    meta.unavailable
+                )
+            }
+            Err(errors) => {
+                eprintln!("{errors}");
+                code = ExitCode::FAILURE;
+            }
+        }
+    }
+    Ok(code)
+}
+
+fn score<S: CliSuite>(dataset: &Path, json: bool, files: &[PathBuf]) -> anyhow::Result<ExitCode> {
+    let Some(cases) = dataset_or_report::<S>(dataset)? else {
+        return Ok(ExitCode::FAILURE);
+    };
+    let mut runs: Vec<(S::Run, &Path)> = Vec::new();
     let mut failed = false;
     for file in files {
-        match read_run(file, &cases)? {
+        match read_run::<S>(file, &cases)? {
             Ok(run) => {
-                if let Some((_, first)) = runs.iter().find(|(r, _)| r.header.same_run(&run.header))
-                {
+                let meta = S::meta(&run);
+                let same = |(r, _): &&(S::Run, &Path)| {
+                    let other = S::meta(r);
+                    other.model == meta.model && other.run == meta.run
+                };
+                if let Some((_, first)) = runs.iter().find(same) {
                     eprintln!(
                         "{}: model {} run {} is already given by {}",
                         file.display(),
-                        run.header.model,
-                        run.header.run,
+                        meta.model,
+                        meta.run,
                         first.display()
                     );
                     failed = true;
@@ -510,19 +484,68 @@ fn score(dataset: &Path, json: bool, files: &[PathBuf]) -> anyhow::Result<ExitCo
         eprintln!("nothing was scored");
         return Ok(ExitCode::FAILURE);
     }
-    let runs: Vec<_> = runs.into_iter().map(|(run, _)| run).collect();
+    let runs: Vec<S::Run> = runs.into_iter().map(|(run, _)| run).collect();
     let name = dataset
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let doc = engine::lexpilot::score::score_entries(&runs, &cases).with_dataset(name);
     if json {
         println!(
             "{}",
-            serde_json::to_string_pretty(&doc).context("cannot write JSON")?
+            S::document(&runs, &cases, &name).context("cannot write JSON")?
         );
     } else {
-        print!("{}", server::report::render(&doc));
+        print!("{}", S::report(&runs, &cases, &name));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `lexpilot import FILE`: the dataset file as a version of benchmark `S`.
+async fn import<S: CliSuite>(
+    file: &Path,
+    name: Option<String>,
+    synthetic: bool,
+    db: &Path,
+) -> anyhow::Result<ExitCode> {
+    let cases = match read_dataset::<S>(file)? {
+        Ok(cases) => cases,
+        Err(errors) => {
+            eprintln!("{errors}\nnothing was imported");
+            return Ok(ExitCode::FAILURE);
+        }
+    };
+    let name = match name {
+        Some(n) => n,
+        None => file
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .context("cannot derive a dataset name from the file name; pass --name")?,
+    };
+    let db = open(db).await?;
+    let source = file.display().to_string();
+    let src = ImportSource {
+        name: &name,
+        source: &source,
+        synthetic,
+    };
+    match S::import(&db, src, &cases).await {
+        Ok(ImportOutcome::Created(d)) => println!(
+            "imported {} {} as dataset {} version {} ({})",
+            d.case_count,
+            S::CASES,
+            d.name,
+            d.version,
+            d.benchmark
+        ),
+        Ok(ImportOutcome::Unchanged(d)) => println!(
+            "unchanged: dataset {} version {} already holds this content; nothing imported",
+            d.name, d.version
+        ),
+        Err(e @ (db::DbError::Conflict(_) | db::DbError::Invalid(_))) => {
+            eprintln!("error: {e}\nnothing was imported");
+            return Ok(ExitCode::FAILURE);
+        }
+        Err(e) => return Err(e.into()),
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -659,10 +682,11 @@ async fn serve(
     if interrupted > 0 {
         tracing::warn!("{interrupted} benchmark job(s) were cut off by the last stop and are marked interrupted; restart them on /admin/runs");
     }
-    if let Some(outcome) = demo::ensure_loaded(&db).await? {
+    for outcome in demo::ensure_loaded(&db).await? {
         let d = outcome.dataset();
         tracing::info!(
-            "loaded the demo dataset {} ({} cases) into {}",
+            "loaded the {} demo dataset {} ({} cases or items) into {}",
+            d.benchmark,
             d.name,
             d.case_count,
             db_path.display()

@@ -137,3 +137,86 @@ pub fn render(doc: &ScoreDocument) -> String {
     }
     out
 }
+
+/// The value of one official column of a PLawBench entry: absent when no run
+/// of the entry has its tasks, `None` inside when nothing was scored.
+fn plaw_value(
+    entry: &engine::plawbench::score::EntryScores,
+    metric: engine::plawbench::score::Metric,
+) -> Option<Option<MeanStd>> {
+    use engine::plawbench::dataset::Section;
+    use engine::plawbench::score::Metric;
+    let task2 = |pick: fn(&engine::plawbench::score::Task2Summary) -> Option<MeanStd>| {
+        entry.task2.as_ref().map(pick)
+    };
+    match metric {
+        Metric::Overall => entry.overall,
+        Metric::Task1 => entry.task1,
+        Metric::Task2 => task2(|t| t.acc),
+        Metric::Task2Section(Section::Conclusion) => task2(|t| t.conclusion_acc),
+        Metric::Task2Section(Section::Facts) => task2(|t| t.fact_acc),
+        Metric::Task2Section(Section::Reasoning) => task2(|t| t.reasoning_acc),
+        Metric::Task2Section(Section::Law) => task2(|t| t.law_acc),
+        Metric::Task3 => entry.task3.and_then(|t| t.avg),
+        Metric::Task3Plaintiff => entry.task3.and_then(|t| t.plaintiff),
+        Metric::Task3Defendant => entry.task3.and_then(|t| t.defendant),
+        Metric::PerSampleOverall => Some(entry.per_sample_overall),
+    }
+}
+
+/// A PLawBench score document as text: per entry the official columns
+/// (×100, two decimals, ± the sample std over runs) and evalscope's
+/// per-sample OVERALL, then the unavailable and truncated counts.
+pub fn render_plawbench(doc: &engine::plawbench::score::ScoreDocument) -> String {
+    use engine::plawbench::score::Metric;
+    let percent = |v: Option<MeanStd>| match v {
+        None => "—".to_owned(),
+        Some(MeanStd {
+            mean,
+            std: Some(std),
+        }) => format!("{:.2}±{:.2}", mean * 100.0, std * 100.0),
+        Some(MeanStd { mean, std: None }) => format!("{:.2}", mean * 100.0),
+    };
+    let mut out = String::new();
+    if let Some(name) = &doc.dataset {
+        let items: usize = doc.items.values().sum();
+        out.push_str(&format!("dataset {name}, {items} items\n"));
+    }
+    for entry in &doc.entries {
+        let family = entry
+            .model_family
+            .as_deref()
+            .or(entry.family.map(|f| f.as_str()))
+            .unwrap_or("no family");
+        out.push_str(&format!(
+            "\n{} ({family}, {} run{})\n",
+            entry.model,
+            entry.runs,
+            if entry.runs == 1 { "" } else { "s" }
+        ));
+        let rows: Vec<(&str, String)> = Metric::ALL
+            .into_iter()
+            .filter_map(|m| plaw_value(entry, m).map(|v| (m.label(), percent(v))))
+            .collect();
+        let width = rows.iter().map(|(l, _)| l.len()).max().unwrap_or(0);
+        for (label, value) in rows {
+            out.push_str(&format!("{label:width$}  {value:>13}\n"));
+        }
+        let counts = |map: &std::collections::BTreeMap<engine::plawbench::dataset::Task, usize>| {
+            map.iter()
+                .filter(|(_, n)| **n > 0)
+                .map(|(t, n)| format!("{} {n}", t.as_str()))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let unavailable = counts(&entry.counts.unavailable);
+        if !unavailable.is_empty() {
+            out.push_str(&format!("unavailable: {unavailable}\n"));
+        }
+        let truncated = counts(&entry.counts.truncated);
+        if !truncated.is_empty() {
+            out.push_str(&format!("truncated: {truncated}\n"));
+        }
+    }
+    out
+}

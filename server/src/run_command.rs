@@ -253,7 +253,8 @@ fn bar_message(p: &Progress) -> String {
 
 /// Runs `lexpilot run`.
 pub async fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
-    let Some(mut cases) = crate::dataset_or_report(&args.dataset)? else {
+    let Some(mut cases) = crate::dataset_or_report::<engine::benchmark::LexPilot>(&args.dataset)?
+    else {
         return Ok(ExitCode::FAILURE);
     };
     let stem = args

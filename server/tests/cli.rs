@@ -288,3 +288,115 @@ async fn token_create_prints_the_token_alone_on_the_last_line() {
     assert!(!missing.status.success());
     assert!(text(&missing.stderr).contains("no user named nobody"));
 }
+
+const PLAW_DEMO: &str = include_str!("../data/plawbench/demo.jsonl");
+
+/// PLawBench at the command line: the dataset in either form (ours or
+/// evalscope's records) validates and imports as items, runs validate
+/// against it, and `score --json` prints the engine's §B4.4 document.
+#[tokio::test]
+async fn plawbench_datasets_import_and_runs_score_at_the_command_line() {
+    let dir = tempfile::tempdir().expect("dir");
+    let db = dir.path().join("t.db").to_string_lossy().into_owned();
+    let data = write(dir.path(), "plaw.jsonl", PLAW_DEMO);
+    let out = lexpilot(&["validate", "--benchmark", "plawbench", &data], None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("valid dataset, 24 items"));
+
+    // evalscope's records of the same items import as the same content.
+    let items = engine::plawbench::dataset::parse_dataset(PLAW_DEMO).expect("demo");
+    let records: String = items
+        .iter()
+        .map(|i| {
+            let rubrics = match (&i.sections, &i.rubric) {
+                (Some(_), _) => serde_json::to_string(&i.sections).expect("json"),
+                (None, Some(r)) => r.clone(),
+                (None, None) => unreachable!("every item has a rubric"),
+            };
+            serde_json::json!({
+                "id": i.item_id, "task": i.task.as_str(),
+                "judge_type": i.task.judge_type().as_str(),
+                "category": i.category.clone().unwrap_or_default(),
+                "context": i.context, "question": i.question,
+                "rubrics": rubrics, "max_points": i.max_points,
+            })
+            .to_string()
+                + "\n"
+        })
+        .collect();
+    let evalscope = write(dir.path(), "evalscope.jsonl", &records);
+    let name = [
+        "--name",
+        "plaw-demo",
+        "--db",
+        &db,
+        "--benchmark",
+        "plawbench",
+    ];
+    let out = lexpilot(&[&["import", &data][..], &name[..]].concat(), None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("imported 24 items as dataset plaw-demo version 1 (plawbench)"),
+        "{}",
+        text(&out.stdout)
+    );
+    let out = lexpilot(&[&["import", &evalscope][..], &name[..]].concat(), None);
+    assert!(
+        text(&out.stdout).contains("unchanged"),
+        "{}",
+        text(&out.stdout)
+    );
+    assert_eq!(count(&db, "items").await, 24);
+    assert_eq!(count(&db, "cases").await, 0);
+
+    // A bad item names its line and field; nothing of the file is stored.
+    let broken = PLAW_DEMO.replacen("\"max_points\": ", "\"max_points\": -", 1);
+    let bad = write(dir.path(), "bad.jsonl", &broken);
+    let out = lexpilot(&[&["import", &bad][..], &name[..]].concat(), None);
+    assert!(!out.status.success());
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("bad.jsonl: line 1") && err.contains("max_points"),
+        "{err}"
+    );
+    assert_eq!(count(&db, "datasets").await, 1);
+
+    let runs: Vec<String> = server::demo::PLAW_DEMO_RUNS
+        .iter()
+        .map(|(n, t)| write(dir.path(), &format!("{n}.jsonl"), t))
+        .collect();
+    let mut args = vec![
+        "score",
+        "--benchmark",
+        "plawbench",
+        "--json",
+        "--dataset",
+        &data,
+    ];
+    args.extend(runs.iter().map(String::as_str));
+    let out = lexpilot(&args, None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let printed: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let parsed: Vec<engine::plawbench::run::Run> = server::demo::PLAW_DEMO_RUNS
+        .iter()
+        .map(|(_, t)| engine::plawbench::run::parse_run(t, &items).expect("run"))
+        .collect();
+    let expected = serde_json::to_value(
+        engine::plawbench::score::score_entries(&parsed, &items).with_dataset("plaw"),
+    )
+    .expect("json");
+    assert_close(&printed, &expected, "$", 1e-15);
+    let table = lexpilot(
+        &args
+            .iter()
+            .filter(|a| **a != "--json")
+            .copied()
+            .collect::<Vec<_>>(),
+        None,
+    );
+    assert!(
+        text(&table.stdout).contains("Task2-Statute"),
+        "{}",
+        text(&table.stdout)
+    );
+}

@@ -982,7 +982,8 @@ async fn check_corrections(server: &Server, acked: &[(String, i64, String)], ori
     let pool = server.read_only().await;
     integrity_ok(&pool).await;
     let versions: Vec<(i64, String, i64, String, i64)> = sqlx::query_as(
-        "SELECT id, name, version, source, case_count FROM datasets ORDER BY name, version",
+        "SELECT id, name, version, source, case_count FROM datasets WHERE benchmark = 'lexpilot'
+         ORDER BY name, version",
     )
     .fetch_all(&pool)
     .await

@@ -250,11 +250,24 @@ async fn a_run_of_another_benchmark_is_refused_naming_the_field() {
             ("benchmark", "plawbench".into()),
         ],
     );
-    let res = app.send(upload(&researcher, file, "")).await;
+    // Sent for the LexPilot dataset, the header's benchmark is refused.
+    let res = app
+        .send(upload(&researcher, file.clone(), "?benchmark=lexpilot"))
+        .await;
     assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", res.body);
     let errors = res.json()["errors"].clone();
     assert_eq!(errors[0]["field"], "benchmark", "{errors}");
     assert_eq!(errors[0]["line"], 1, "{errors}");
+    // Sent without naming one, the header picks the PLawBench dataset, whose
+    // rules refuse LexPilot's items.
+    let res = app.send(upload(&researcher, file, "")).await;
+    assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", res.body);
+    let errors = res.json()["errors"].clone();
+    assert_eq!(
+        errors[0]["line"], 1,
+        "the header lacks the judges: {errors}"
+    );
+    assert_eq!(errors[0]["field"], "judges", "{errors}");
     let runs: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM runs WHERE model = 'Other-Bench'")
         .fetch_one(app.db.pool())
         .await

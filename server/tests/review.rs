@@ -1146,7 +1146,11 @@ async fn submit_seed(r: &Review, cookie: &str, id: i64, label: &str, proposal: O
 }
 
 async fn dataset_versions(app: &TestApp) -> i64 {
-    count(app, "SELECT COUNT(*) FROM datasets").await
+    count(
+        app,
+        "SELECT COUNT(*) FROM datasets WHERE benchmark = 'lexpilot'",
+    )
+    .await
 }
 
 #[tokio::test]

@@ -500,7 +500,7 @@ async fn model_names_with_control_characters_or_too_long_are_refused() {
             "{errors}"
         );
     }
-    let runs: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM runs")
+    let runs: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM runs WHERE benchmark = 'lexpilot'")
         .fetch_one(app.db.pool())
         .await
         .expect("count");

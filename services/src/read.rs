@@ -14,6 +14,10 @@
 //!   entries; [`ReadModels::model_runs`]: a model's stored runs read back
 //!   (for drill-downs).
 //!
+//! - [`PlawSnapshot`] ([`ReadModels::plaw_snapshot`]): the same for a
+//!   PLawBench version: its §B4.4 document, and, read when a drill-down
+//!   first needs them ([`ReadModels::plaw_runs`]), the stored runs.
+//!
 //! Every cache is keyed by (dataset version, generation) and bounded: a
 //! stored, replaced or re-scored run changes the generation, so the next
 //! request recomputes, whatever ids SQLite reuses. One snapshot is built at a
@@ -28,12 +32,13 @@ use engine::benchmark::{LexPilot, Suite};
 use engine::lexpilot::dataset::Case;
 use engine::lexpilot::leaderboard::{column_metric, View};
 use engine::lexpilot::run::{EntryKey, Run, Task};
-use engine::lexpilot::score::{compare_entries, EntrySample, Metric, RunScores, ScoreDocument};
+use engine::lexpilot::score::{compare_entries, EntrySample, Metric, ScoreDocument};
 use engine::metrics::PairedBootstrap;
+use engine::plawbench::{self as plaw, PLawBench};
 use engine::vocab::{Class, LjpSetup};
 
 use crate::error::{Error, Result};
-use crate::ingest::blocking;
+use crate::ingest::{blocking, Hosted};
 
 /// Resamples per interval or comparison.
 pub const RESAMPLES: usize = 1000;
@@ -93,9 +98,31 @@ pub type Intervals = Vec<(EntryKey, HashMap<String, (f64, f64)>)>;
 /// A model's stored runs on a version, read back, with their entry keys.
 pub type ModelRuns = Vec<(EntryKey, Run)>;
 
+/// A PLawBench dataset version's figures at one generation.
+pub struct PlawSnapshot {
+    pub dataset: DatasetInfo,
+    pub generation: i64,
+    pub items: Arc<Vec<plaw::dataset::Item>>,
+    /// The §B4.4 score document, named after the dataset.
+    pub document: plaw::score::ScoreDocument,
+    /// The stored runs with their entry keys, in upload order; read when
+    /// first needed, at the same generation.
+    runs: tokio::sync::OnceCell<Arc<PlawRuns>>,
+}
+
+/// PLawBench runs read back, each with its entry key.
+pub type PlawRuns = Vec<(EntryKey, plaw::run::Run)>;
+
+impl PlawSnapshot {
+    fn key(&self) -> Key {
+        (self.dataset.id, self.generation)
+    }
+}
+
 #[derive(Default)]
 struct Caches {
     snapshots: Vec<Arc<Snapshot>>,
+    plaw: Vec<Arc<PlawSnapshot>>,
     intervals: Vec<((Key, Task, LjpSetup), Arc<Intervals>)>,
     models: Vec<((Key, String), Arc<ModelRuns>)>,
 }
@@ -141,31 +168,16 @@ impl ReadModels {
             return Ok(hit);
         }
         let _building = self.building.lock().await;
-        // Read until the generation is the same before and after: then the
-        // scores are those of that generation.
-        let mut generation = db::runs::generation(db).await?;
-        let (scores, cases) = loop {
-            if let Some(hit) = self.cached((dataset.id, generation)) {
-                return Ok(hit);
-            }
-            let cases = db::cases::all(db, dataset.id).await?;
-            let scores = db::runs::scores(db, dataset.id).await?;
-            let after = db::runs::generation(db).await?;
-            if after == generation {
-                break (scores, cases);
-            }
-            generation = after;
-        };
+        let generation = db::runs::generation(db).await?;
+        if let Some(hit) = self.cached((dataset.id, generation)) {
+            return Ok(hit);
+        }
+        let (generation, cases, scores) =
+            at_one_generation::<LexPilot>(db, dataset.id, generation).await?;
         let dataset = dataset.clone();
         let snapshot = blocking(move || -> Result<Snapshot> {
-            let mut kept = Vec::with_capacity(scores.len());
-            for s in scores {
-                let parsed: RunScores = serde_json::from_str(&s.scores).map_err(|e| {
-                    Error::internal(format!("stored scores of run {}: {e}", s.run_id))
-                })?;
-                kept.push((s.entry_key, parsed));
-            }
-            let document = LexPilot::summarise(kept, &cases).with_dataset(dataset.name.clone());
+            let document = LexPilot::summarise(kept_scores::<LexPilot>(scores)?, &cases)
+                .with_dataset(dataset.name.clone());
             Ok(Snapshot {
                 dataset,
                 generation,
@@ -298,6 +310,82 @@ impl ReadModels {
         .await
     }
 
+    /// The snapshot of PLawBench version `dataset` at the current
+    /// generation, built (once) if need be from the kept scores.
+    pub async fn plaw_snapshot(&self, db: &Db, dataset: &DatasetInfo) -> Result<Arc<PlawSnapshot>> {
+        let cached = |key: Key| self.with(|c| c.plaw.iter().find(|s| s.key() == key).cloned());
+        let generation = db::runs::generation(db).await?;
+        if let Some(hit) = cached((dataset.id, generation)) {
+            return Ok(hit);
+        }
+        let _building = self.building.lock().await;
+        let generation = db::runs::generation(db).await?;
+        if let Some(hit) = cached((dataset.id, generation)) {
+            return Ok(hit);
+        }
+        let (generation, items, scores) =
+            at_one_generation::<PLawBench>(db, dataset.id, generation).await?;
+        let dataset = dataset.clone();
+        let snapshot = blocking(move || -> Result<PlawSnapshot> {
+            let document = PLawBench::summarise(kept_scores::<PLawBench>(scores)?, &items)
+                .with_dataset(dataset.name.clone());
+            Ok(PlawSnapshot {
+                dataset,
+                generation,
+                items,
+                document,
+                runs: tokio::sync::OnceCell::new(),
+            })
+        })
+        .await??;
+        let snapshot = Arc::new(snapshot);
+        self.with(|c| keep(&mut c.plaw, Arc::clone(&snapshot), SNAPSHOTS));
+        Ok(snapshot)
+    }
+
+    /// The PLawBench snapshot of `dataset` with its stored runs read back: at
+    /// the snapshot's generation, or, when a write came in between, a newer
+    /// snapshot with its own.
+    pub async fn plaw_runs(
+        &self,
+        db: &Db,
+        dataset: &DatasetInfo,
+    ) -> Result<(Arc<PlawSnapshot>, Arc<PlawRuns>)> {
+        loop {
+            let snapshot = self.plaw_snapshot(db, dataset).await?;
+            let read = snapshot
+                .runs
+                .get_or_try_init(|| async {
+                    let stored = db::runs::all_items(db, snapshot.dataset.id).await?;
+                    if db::runs::generation(db).await? != snapshot.generation {
+                        return Err(Error::Conflict("stale".into()));
+                    }
+                    blocking(move || {
+                        stored
+                            .into_iter()
+                            .map(|s| {
+                                let run =
+                                    PLawBench::read_stored(&s.items).map_err(Error::internal)?;
+                                Ok((s.entry_key, run))
+                            })
+                            .collect::<Result<PlawRuns>>()
+                            .map(Arc::new)
+                    })
+                    .await?
+                })
+                .await;
+            match read {
+                Ok(runs) => {
+                    let runs = Arc::clone(runs);
+                    return Ok((snapshot, runs));
+                }
+                // A write came in between: the next snapshot is newer.
+                Err(Error::Conflict(_)) => continue,
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
     /// The stored runs of `model` on `dataset` read back, by run number; empty
     /// when it has none.
     pub async fn model_runs(
@@ -337,4 +425,37 @@ impl ReadModels {
         }
         Ok(runs)
     }
+}
+
+/// The cases of version `dataset_id` and every kept score on it, read until
+/// the generation is the same before and after (then the scores are those
+/// of that generation), starting from `generation`.
+async fn at_one_generation<S: Hosted>(
+    db: &Db,
+    dataset_id: i64,
+    mut generation: i64,
+) -> Result<(i64, Arc<Vec<S::Case>>, Vec<db::runs::StoredScores>)> {
+    loop {
+        let cases = S::cases(db, dataset_id).await?;
+        let scores = db::runs::scores(db, dataset_id).await?;
+        let after = db::runs::generation(db).await?;
+        if after == generation {
+            return Ok((generation, cases, scores));
+        }
+        generation = after;
+    }
+}
+
+/// Kept scores read back as benchmark `S`'s, with their entry keys.
+fn kept_scores<S: Suite>(
+    scores: Vec<db::runs::StoredScores>,
+) -> Result<Vec<(EntryKey, S::Scores)>> {
+    scores
+        .into_iter()
+        .map(|s| {
+            let parsed: S::Scores = serde_json::from_str(&s.scores)
+                .map_err(|e| Error::internal(format!("stored scores of run {}: {e}", s.run_id)))?;
+            Ok((s.entry_key, parsed))
+        })
+        .collect()
 }

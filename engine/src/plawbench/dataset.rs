@@ -435,6 +435,36 @@ pub fn task_counts(items: &[Item]) -> BTreeMap<Task, usize> {
     counts
 }
 
+/// Reads a dataset file in either form the workbench takes: its own items
+/// (§B1.1, [`parse_dataset`]) or evalscope's dataset records
+/// ([`from_evalscope_records`]), told apart by the first record: one with
+/// `rubrics` (a JSON string) and `id` but no `item_id` is evalscope's.
+///
+/// ```
+/// use engine::plawbench::dataset::parse_any;
+///
+/// let ours = r#"{"item_id": "legal_consultation-1", "task": "legal_consultation", "question": "我要离婚。", "rubric": "1.(+5 分) 报警记录？", "max_points": 5}"#;
+/// let evalscope = r#"{"id": "legal_consultation-1", "task": "legal_consultation", "judge_type": "legal_qa", "category": "", "context": "", "question": "我要离婚。", "rubrics": "1.(+5 分) 报警记录？", "max_points": 5}"#;
+/// assert_eq!(parse_any(ours).unwrap(), parse_any(evalscope).unwrap());
+/// ```
+pub fn parse_any(text: &str) -> Result<Vec<Item>, DatasetErrors> {
+    let first = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .and_then(|l| serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(l).ok());
+    match first {
+        Some(record)
+            if record.contains_key("rubrics")
+                && record.contains_key("id")
+                && !record.contains_key("item_id") =>
+        {
+            from_evalscope_records(text)
+        }
+        _ => parse_dataset(text),
+    }
+}
+
 /// Parses and validates a whole dataset file held in memory; see
 /// [`parse_dataset_reader`].
 ///

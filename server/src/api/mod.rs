@@ -11,6 +11,7 @@ mod stats;
 mod users;
 
 use axum::Router;
+use engine::benchmark::Benchmark;
 
 use crate::error::ApiError;
 use crate::AppState;
@@ -26,9 +27,38 @@ pub fn router() -> Router<AppState> {
         .fallback(|| async { ApiError::not_found("no such API endpoint") })
 }
 
-/// The dataset the API serves: the current one, or a 404 JSON error.
+/// The LexPilot dataset the API serves: the current one, or a 404 JSON error.
 async fn current_dataset(state: &AppState) -> Result<db::datasets::DatasetInfo, ApiError> {
-    db::datasets::current(&state.db, engine::benchmark::Benchmark::Lexpilot)
+    current_dataset_of(state, Benchmark::Lexpilot).await
+}
+
+/// The current dataset of `benchmark`, or a 404 JSON error.
+async fn current_dataset_of(
+    state: &AppState,
+    benchmark: Benchmark,
+) -> Result<db::datasets::DatasetInfo, ApiError> {
+    db::datasets::current(&state.db, benchmark)
         .await?
-        .ok_or_else(|| ApiError::not_found("no dataset has been imported yet"))
+        .ok_or_else(|| {
+            ApiError::not_found(format!(
+                "no {} dataset has been imported yet",
+                benchmark.as_str()
+            ))
+        })
+}
+
+/// The `benchmark` query parameter: absent, or a benchmark this server hosts.
+fn benchmark_param(value: Option<&str>) -> Result<Option<Benchmark>, ApiError> {
+    let Some(value) = value else { return Ok(None) };
+    match Benchmark::parse(value) {
+        Some(b) if b.hosted() => Ok(Some(b)),
+        Some(b) => Err(ApiError::bad_request(format!(
+            "query parameter benchmark: {}",
+            b.not_hosted()
+        ))),
+        None => Err(ApiError::bad_request(format!(
+            "query parameter benchmark: {value:?} is not valid; expected one of {}",
+            Benchmark::ALL.map(Benchmark::as_str).join(", ")
+        ))),
+    }
 }

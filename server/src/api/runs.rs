@@ -1,6 +1,9 @@
 //! `POST /api/runs` (store one run file, the body; `?replace=true` to overwrite
-//! a stored run of the same model and run number) and `GET /api/leaderboard`
-//! (the §5 score document of the current dataset).
+//! a stored run of the same model and run number; `?benchmark=` names the
+//! benchmark whose current dataset it is for, else the file's header does,
+//! else LexPilot) and `GET /api/leaderboard` (the score document of the
+//! current dataset of `?benchmark=`, LexPilot's by default: formats.md §5,
+//! or plawbench.md §B4.4).
 
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
@@ -14,7 +17,9 @@ use engine::lexpilot::score::ScoreDocument;
 use serde::{Deserialize, Serialize};
 use services::ingest::RunFile;
 
-use super::current_dataset;
+use engine::benchmark::Benchmark;
+
+use super::{benchmark_param, current_dataset, current_dataset_of};
 use crate::auth::SignedIn;
 use crate::error::ApiError;
 use crate::AppState;
@@ -33,6 +38,12 @@ pub fn router() -> Router<AppState> {
 pub struct UploadQuery {
     #[serde(default)]
     replace: bool,
+    benchmark: Option<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub struct BenchmarkQuery {
+    benchmark: Option<String>,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -58,7 +69,10 @@ async fn upload(
         )),
         _ => ApiError::bad_request(format!("cannot read the request body: {e}")),
     })?;
-    let dataset = current_dataset(&state).await?;
+    let benchmark = benchmark_param(query.benchmark.as_deref())?
+        .or_else(|| Benchmark::declared(&body).filter(|b| b.hosted()))
+        .unwrap_or(Benchmark::Lexpilot);
+    let dataset = current_dataset_of(&state, benchmark).await?;
     let on_duplicate = if query.replace {
         OnDuplicate::Replace
     } else {
@@ -81,10 +95,24 @@ async fn upload(
     ))
 }
 
-async fn leaderboard(State(state): State<AppState>) -> Result<Json<ScoreDocument>, ApiError> {
-    let dataset = current_dataset(&state).await?;
-    let snapshot = state.read.snapshot(&state.db, &dataset).await?;
-    Ok(Json(snapshot.document.clone()))
+async fn leaderboard(
+    State(state): State<AppState>,
+    Query(query): Query<BenchmarkQuery>,
+) -> Result<axum::response::Response, ApiError> {
+    use axum::response::IntoResponse;
+    match benchmark_param(query.benchmark.as_deref())?.unwrap_or(Benchmark::Lexpilot) {
+        Benchmark::Plawbench => {
+            let dataset = current_dataset_of(&state, Benchmark::Plawbench).await?;
+            let snapshot = state.read.plaw_snapshot(&state.db, &dataset).await?;
+            Ok(Json(snapshot.document.clone()).into_response())
+        }
+        _ => {
+            let dataset = current_dataset(&state).await?;
+            let snapshot = state.read.snapshot(&state.db, &dataset).await?;
+            let doc: &ScoreDocument = &snapshot.document;
+            Ok(Json(doc.clone()).into_response())
+        }
+    }
 }
 
 #[derive(Debug, Default, Deserialize)]
