@@ -1,5 +1,6 @@
 //! The API error: a status and a JSON body `{"error": message}`, plus
-//! `"errors": [{line, case_id, field, message}, ...]` for an invalid file.
+//! `"errors": [{line, case_id, field, message}, ...]` for an invalid file
+//! (`[{file, line, item_id, field, message}, ...]` for an evalscope folder).
 //!
 //! Every error of the runtime and of storage comes through
 //! [`services::Error`], whose one mapping gives the status (409 for a
@@ -62,6 +63,9 @@ impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let body = match &self {
             ApiError::Service(Error::InvalidFile(_, errors)) => {
+                json!({ "error": self.to_string(), "errors": errors.0 })
+            }
+            ApiError::Service(Error::InvalidImport(errors)) => {
                 json!({ "error": self.to_string(), "errors": errors.0 })
             }
             _ => json!({ "error": self.to_string() }),

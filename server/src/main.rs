@@ -128,6 +128,30 @@ enum Command {
         #[command(flatten)]
         db: DbArg,
     },
+    /// Import evalscope's PLawBench output (a directory or a .zip of one): one run per model
+    /// and generation, the reconciliation with evalscope's report printed, all stored in one
+    /// transaction (or nothing)
+    ImportEvalscope {
+        /// The output folder (`outputs/<timestamp>`, or above it) or a zip archive of it
+        path: PathBuf,
+        /// The run number of generation 0 (generation g is run N + g)
+        #[arg(long, default_value_t = 1)]
+        first_run: u32,
+        /// The model's group: legal, open or closed
+        #[arg(long)]
+        family: Option<String>,
+        /// The vendor family shown in the official ranking's Family column (Qwen, Claude, ...)
+        #[arg(long)]
+        model_family: Option<String>,
+        /// Replace stored runs of the same model and run number
+        #[arg(long)]
+        replace: bool,
+        /// Only convert and reconcile; store nothing
+        #[arg(long)]
+        check: bool,
+        #[command(flatten)]
+        db: DbArg,
+    },
     /// Run the benchmark against OpenAI-compatible endpoints (evaluated model, user model,
     /// judges) and write run files; resumable, with a progress bar and the scores at the end
     Run(Box<run_command::RunArgs>),
@@ -305,6 +329,34 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 Ok(ExitCode::FAILURE)
             }
         ),
+        Command::ImportEvalscope {
+            path,
+            first_run,
+            family,
+            model_family,
+            replace,
+            check,
+            db,
+        } => {
+            let family = match family.as_deref().map(|f| {
+                engine::plawbench::run::Family::parse(f)
+                    .ok_or_else(|| format!("--family: {f:?} is not one of legal, open, closed"))
+            }) {
+                None => None,
+                Some(Ok(f)) => Some(f),
+                Some(Err(e)) => {
+                    eprintln!("error: {e}");
+                    return Ok(ExitCode::FAILURE);
+                }
+            };
+            let options = engine::plawbench::evalscope::ImportOptions {
+                first_run: first_run.max(1),
+                dataset: None,
+                family,
+                model_family,
+            };
+            import_evalscope(&path, options, replace, check, &db.db).await
+        }
         Command::User {
             command: UserCommand::Add { name, role, db },
         } => {
@@ -498,6 +550,71 @@ fn score<S: CliSuite>(dataset: &Path, json: bool, files: &[PathBuf]) -> anyhow::
         print!("{}", S::report(&runs, &cases, &name));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `lexpilot import-evalscope PATH`: see the command's help.
+async fn import_evalscope(
+    path: &Path,
+    options: engine::plawbench::evalscope::ImportOptions,
+    replace: bool,
+    check: bool,
+    db_path: &Path,
+) -> anyhow::Result<ExitCode> {
+    let is_zip = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("zip"));
+    let files = if is_zip {
+        let bytes =
+            std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+        services::evalscope::read_zip(&bytes)
+    } else {
+        services::evalscope::read_dir(path)
+    };
+    let db = open(db_path).await?;
+    let outcome = async {
+        let dataset = db::datasets::current(&db, Benchmark::Plawbench)
+            .await?
+            .ok_or_else(|| {
+                services::Error::NotFound(
+                    "no plawbench dataset has been imported yet (lexpilot import --benchmark plawbench FILE)"
+                        .to_owned(),
+                )
+            })?;
+        let prepared = services::evalscope::prepare(&db, &dataset, files?, options).await?;
+        print!("{}", server::report::render_import(&prepared));
+        if check {
+            return Ok(None);
+        }
+        let on_duplicate = if replace {
+            db::runs::OnDuplicate::Replace
+        } else {
+            db::runs::OnDuplicate::Refuse
+        };
+        services::evalscope::store(&db, &dataset, prepared, None, on_duplicate)
+            .await
+            .map(Some)
+    }
+    .await;
+    match outcome {
+        Ok(None) => {
+            println!("checked only (--check): nothing was stored");
+            Ok(ExitCode::SUCCESS)
+        }
+        Ok(Some(stored)) => {
+            println!("stored {} run(s)", stored.len());
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(services::Error::Internal) => {
+            anyhow::bail!("internal error; the log above has the details")
+        }
+        Err(e) => {
+            if let services::Error::InvalidImport(errors) = &e {
+                eprintln!("{errors}");
+            }
+            eprintln!("error: {e}\nnothing was stored");
+            Ok(ExitCode::FAILURE)
+        }
+    }
 }
 
 /// `lexpilot import FILE`: the dataset file as a version of benchmark `S`.

@@ -220,3 +220,51 @@ pub fn render_plawbench(doc: &engine::plawbench::score::ScoreDocument) -> String
     }
     out
 }
+
+/// What an evalscope import would store, for the terminal: per model folder
+/// its runs, the reconciliation with evalscope's report and the warnings.
+pub fn render_import(prepared: &services::evalscope::Prepared) -> String {
+    let mut out = format!(
+        "evalscope output for dataset {} version {}\n",
+        prepared.dataset, prepared.dataset_version
+    );
+    let num = |v: Option<f64>| v.map_or_else(|| "—".to_owned(), |v| format!("{v:.4}"));
+    for folder in &prepared.folders {
+        out.push_str(&format!("\n{} ({})\n", folder.model, folder.model_id));
+        for (run, items, unavailable) in &folder.summary {
+            out.push_str(&format!(
+                "  run {run}: {items} items, {unavailable} unavailable\n"
+            ));
+        }
+        out.push_str("  reconciliation with the report (|Δ| ≤ 5e-5, equal num):\n");
+        for check in &folder.reconciliation.subsets {
+            out.push_str(&format!(
+                "    {:<20} {:<15} recomputed {} (n {}), report {} (n {})  {}\n",
+                check.task.as_str(),
+                check.metric,
+                num(check.recomputed),
+                check.num,
+                num(check.reported),
+                check
+                    .reported_num
+                    .map_or_else(|| "—".to_owned(), |n| n.to_string()),
+                if check.ok { "ok" } else { "MISMATCH" }
+            ));
+        }
+        for item in &folder.reconciliation.items {
+            out.push_str(&format!(
+                "    item {} generation {} {}: review {:.6}, imported {}  MISMATCH\n",
+                item.item_id,
+                item.generation,
+                item.metric,
+                item.review,
+                item.imported
+                    .map_or_else(|| "—".to_owned(), |v| format!("{v:.6}"))
+            ));
+        }
+        for warning in &folder.warnings {
+            out.push_str(&format!("  warning: {warning}\n"));
+        }
+    }
+    out
+}

@@ -131,3 +131,198 @@ async fn bad_runs_name_line_and_field_and_store_nothing() {
     assert!(res.body.contains("not hosted"), "{}", res.body);
     assert_eq!(plaw_runs(&app).await, before);
 }
+
+const FIXTURES: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../engine/tests/fixtures/plawbench/evalscope"
+);
+
+/// A zip archive of the fixture output folder `name`, every file under it.
+fn zipped(name: &str) -> Vec<u8> {
+    use std::io::Write;
+    let root = std::path::Path::new(FIXTURES).join(name);
+    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let mut pending = vec![root.clone()];
+    while let Some(dir) = pending.pop() {
+        for entry in std::fs::read_dir(&dir).expect("dir") {
+            let path = entry.expect("entry").path();
+            if path.is_dir() {
+                pending.push(path);
+                continue;
+            }
+            let name = path.strip_prefix(&root).expect("under root");
+            zip.start_file(
+                name.to_string_lossy(),
+                zip::write::SimpleFileOptions::default(),
+            )
+            .expect("entry");
+            zip.write_all(&std::fs::read(&path).expect("read"))
+                .expect("write");
+        }
+    }
+    zip.finish().expect("zip").into_inner()
+}
+
+/// An app with the evalscope fixtures' dataset as its PLawBench dataset.
+async fn with_fixture_dataset() -> (TestApp, Vec<dataset::Item>) {
+    let app = TestApp::empty().await;
+    let text = std::fs::read_to_string(format!("{FIXTURES}/dataset.jsonl")).expect("dataset");
+    let items = dataset::parse_dataset(&text).expect("fixture dataset");
+    let src = db::datasets::ImportSource {
+        name: "plaw-fixture",
+        source: "test",
+        synthetic: false,
+    };
+    db::datasets::import_items(
+        &app.db,
+        src,
+        engine::benchmark::Benchmark::Plawbench,
+        &items,
+    )
+    .await
+    .expect("import");
+    (app, items)
+}
+
+fn import(token: &str, body: Vec<u8>, query: &str) -> Request<Body> {
+    Request::post(format!("/api/evalscope{query}"))
+        .header(header::HOST, "127.0.0.1:3000")
+        .header(header::AUTHORIZATION, format!("Bearer {token}"))
+        .header(header::CONTENT_TYPE, "application/zip")
+        .body(Body::from(body))
+        .expect("request")
+}
+
+#[tokio::test]
+async fn an_evalscope_archive_is_checked_then_lands_on_the_leaderboard() {
+    let (app, items) = with_fixture_dataset().await;
+    let researcher = token(&app).await;
+    let check = app
+        .send(import(&researcher, zipped("v2"), "?check=true"))
+        .await;
+    assert_eq!(check.status, StatusCode::OK, "{}", check.body);
+    let report = check.json();
+    let folder = &report["import"]["folders"][0];
+    assert_eq!(folder["model"], "qwen-plus");
+    let subsets = folder["reconciliation"]["subsets"]
+        .as_array()
+        .expect("subsets");
+    assert!(
+        !subsets.is_empty() && subsets.iter().all(|s| s["ok"] == true),
+        "{subsets:?}"
+    );
+    assert_eq!(plaw_runs(&app).await, 0, "a check stores nothing");
+
+    let stored = app
+        .send(import(&researcher, zipped("v2"), "?model_family=Qwen"))
+        .await;
+    assert_eq!(stored.status, StatusCode::CREATED, "{}", stored.body);
+    assert_eq!(
+        stored.json()["stored"].as_array().map(Vec::len),
+        Some(2),
+        "two generations"
+    );
+    // The leaderboard's entry is the engine's conversion of the same folder.
+    let files = services::evalscope::read_zip(&zipped("v2")).expect("zip");
+    let folders = engine::plawbench::evalscope::layout::folders(&files).expect("folders");
+    let options = engine::plawbench::evalscope::ImportOptions {
+        dataset: Some("plaw-fixture".into()),
+        model_family: Some("Qwen".into()),
+        ..Default::default()
+    };
+    let imported =
+        engine::plawbench::evalscope::import_folder(&folders[0], &items, &options).expect("import");
+    let expected = serde_json::to_value(
+        score::score_entries(&imported.runs, &items).with_dataset("plaw-fixture"),
+    )
+    .expect("json");
+    let doc = app.get("/api/leaderboard?benchmark=plawbench").await.json();
+    assert_close(&doc, &expected, "$", 1e-12);
+    assert_eq!(doc["entries"][0]["model_family"], "Qwen");
+
+    // The same archive again: refused, unless replacing.
+    let again = app.send(import(&researcher, zipped("v2"), "")).await;
+    assert_eq!(again.status, StatusCode::CONFLICT, "{}", again.body);
+    let replaced = app
+        .send(import(&researcher, zipped("v2"), "?replace=true"))
+        .await;
+    assert_eq!(replaced.status, StatusCode::CREATED, "{}", replaced.body);
+    assert_eq!(plaw_runs(&app).await, 2);
+}
+
+#[tokio::test]
+async fn a_legacy_judge_failure_is_unavailable_never_zero() {
+    let (app, _) = with_fixture_dataset().await;
+    let researcher = token(&app).await;
+    let res = app.send(import(&researcher, zipped("v1-legacy"), "")).await;
+    assert_eq!(res.status, StatusCode::CREATED, "{}", res.body);
+    let doc = app.get("/api/leaderboard?benchmark=plawbench").await.json();
+    let unavailable = &doc["entries"][0]["counts"]["unavailable"];
+    let total: u64 = unavailable
+        .as_object()
+        .expect("counts")
+        .values()
+        .filter_map(serde_json::Value::as_u64)
+        .sum();
+    assert!(
+        total > 0,
+        "judge_failed items are counted as unavailable: {unavailable}"
+    );
+    let runs: Vec<String> =
+        sqlx::query_scalar("SELECT items FROM runs WHERE benchmark = 'plawbench'")
+            .fetch_all(app.db.pool())
+            .await
+            .expect("runs");
+    assert!(
+        runs[0].contains("evalscope: judge_failed"),
+        "the reason is kept"
+    );
+}
+
+#[tokio::test]
+async fn output_that_cannot_be_imported_is_refused_with_its_files_and_stores_nothing() {
+    let (app, _) = with_fixture_dataset().await;
+    let researcher = token(&app).await;
+    let res = app
+        .send(import(&researcher, b"not a zip".to_vec(), ""))
+        .await;
+    assert_eq!(res.status, StatusCode::BAD_REQUEST, "{}", res.body);
+    assert!(res.body.contains("not a zip archive"), "{}", res.body);
+
+    // A report alone has no items.
+    let mut only_report = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    only_report
+        .start_file(
+            "out/reports/m/plawbench.json",
+            zip::write::SimpleFileOptions::default(),
+        )
+        .expect("entry");
+    std::io::Write::write_all(&mut only_report, b"{}").expect("write");
+    let body = only_report.finish().expect("zip").into_inner();
+    let res = app.send(import(&researcher, body, "")).await;
+    assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", res.body);
+    let errors = res.json()["errors"].clone();
+    assert!(
+        errors[0]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("reviews")),
+        "{errors}"
+    );
+
+    // Another dataset's output: the item ids or rubrics do not match.
+    let (other, _) = with_fixture_dataset().await;
+    drop(other);
+    let app2 = TestApp::with_demo().await;
+    let token2 = token(&app2).await;
+    let res = app2.send(import(&token2, zipped("v2"), "")).await;
+    assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", res.body);
+    let errors = res.json()["errors"].clone();
+    assert!(
+        errors[0]["file"]
+            .as_str()
+            .is_some_and(|f| f.contains("plawbench_")),
+        "{errors}"
+    );
+    assert_eq!(plaw_runs(&app).await, 0);
+    assert_eq!(plaw_runs(&app2).await, 6, "only the demo runs");
+}

@@ -9,6 +9,7 @@
 //! | [`Error::NotFound`] | 404 |
 //! | [`Error::Conflict`] (a duplicate, a stale edit, a final item) | 409 |
 //! | [`Error::InvalidFile`] (every line and field error of a file) | 422 |
+//! | [`Error::InvalidImport`] (every file, line and field error of an evalscope folder) | 422 |
 //! | [`Error::Busy`] (the database stayed locked) | 503, `Retry-After: 1` |
 //! | [`Error::Internal`] | 500; the cause is logged, the user sees a generic message |
 //!
@@ -32,6 +33,10 @@ pub enum Error {
     /// A file that breaks its format: every error with line and field.
     #[error("{0} is not a valid run file ({n} error(s)); nothing was stored", n = .1.0.len())]
     InvalidFile(String, DatasetErrors),
+    /// An evalscope output folder that cannot be imported: every error with
+    /// file, line, item and field.
+    #[error("the evalscope output cannot be imported ({n} error(s)); nothing was stored", n = .0.0.len())]
+    InvalidImport(engine::plawbench::evalscope::ImportErrors),
     #[error("the server is busy; try again in a moment")]
     Busy,
     #[error("internal error; the server log has the details")]
@@ -49,7 +54,7 @@ impl Error {
             Error::Forbidden(_) => StatusCode::FORBIDDEN,
             Error::NotFound(_) => StatusCode::NOT_FOUND,
             Error::Conflict(_) => StatusCode::CONFLICT,
-            Error::InvalidFile(..) => StatusCode::UNPROCESSABLE_ENTITY,
+            Error::InvalidFile(..) | Error::InvalidImport(_) => StatusCode::UNPROCESSABLE_ENTITY,
             Error::Busy => StatusCode::SERVICE_UNAVAILABLE,
             Error::Internal => StatusCode::INTERNAL_SERVER_ERROR,
         }

@@ -8,6 +8,8 @@
 //! - [`error`]: the runtime's error and its one mapping to HTTP statuses.
 //! - [`ingest`]: the one path from run files to stored, scored runs (API,
 //!   upload page, jobs, demo loader) and the re-scoring of corrections.
+//! - [`evalscope`]: evalscope's PLawBench output (a directory or a zip of
+//!   one) converted, reconciled and stored through the ingest.
 //! - [`jobs`]: the in-process runner of benchmark jobs started from
 //!   `/admin/runs`.
 //! - [`read`]: the read models (score document, cell intervals, paired
@@ -15,6 +17,7 @@
 //!   the store bumps in every transaction that changes runs.
 
 pub mod error;
+pub mod evalscope;
 pub mod ingest;
 pub mod jobs;
 pub mod read;

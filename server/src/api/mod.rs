@@ -2,6 +2,7 @@
 //! exposes `router()`. Errors are JSON (`{"error": ...}`) with a 4xx/5xx status.
 
 mod cases;
+mod evalscope;
 mod events;
 mod review;
 mod runs;
@@ -19,6 +20,7 @@ use crate::AppState;
 pub fn router() -> Router<AppState> {
     Router::new()
         .merge(cases::router())
+        .merge(evalscope::router())
         .merge(events::router())
         .merge(review::router())
         .merge(runs::router())

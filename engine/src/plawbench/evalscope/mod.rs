@@ -1,7 +1,8 @@
 //! evalscope output folders turned into PLawBench run files
 //! (`docs/benchmarks/plawbench.md` §B6).
 //!
-//! Pure: the caller reads the folder and hands over the texts ([`Folder`]):
+//! Pure: the caller reads the folder and hands over the texts ([`Folder`];
+//! [`layout::folders`] groups the files of a directory or archive into them):
 //! per subset the reviews (required) and predictions
 //! (`reviews|predictions/<model_id>/plawbench_<subset>.jsonl`), the report
 //! (`reports/<model_id>/plawbench.json`) and `configs/task_config.yaml`
@@ -62,6 +63,7 @@ use super::run::{
 use super::score::{aggregate, score_item};
 use crate::benchmark::Benchmark;
 
+pub mod layout;
 pub mod task_config;
 
 use task_config::{read_task_config, TaskConfig};
