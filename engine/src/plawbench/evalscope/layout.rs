@@ -104,15 +104,12 @@ pub fn folders(files: &[(String, String)]) -> Result<Vec<Folder>, ImportErrors> 
         };
         let folder = &mut found[at].1;
         match (kind, subset_task(file)) {
-            ("reports", _) if file == "plawbench.json" => {
-                if folder.report.replace(text.clone()).is_some() {
-                    error(
-                        &mut errors,
-                        path,
-                        "a second report of this model and run folder".into(),
-                    );
-                }
-            }
+            ("reports", _) if file == "plawbench.json" && folder.report.is_some() => error(
+                &mut errors,
+                path,
+                "a second report of this model and run folder".into(),
+            ),
+            ("reports", _) if file == "plawbench.json" => folder.report = Some(text.clone()),
             ("reviews", Some(task)) => match folder.subsets.iter_mut().find(|s| s.task == task) {
                 Some(s) if !s.reviews.is_empty() => error(
                     &mut errors,
