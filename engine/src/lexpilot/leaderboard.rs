@@ -321,7 +321,9 @@ pub fn to_csv(table: &Table) -> String {
     crate::spreadsheet::to_csv(records)
 }
 
-fn latex_escape(text: &str) -> String {
+/// `text` with LaTeX's special characters escaped; everything else (CJK
+/// included) is passed through. Shared with the other benchmarks' tables.
+pub(crate) fn latex_escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for ch in text.chars() {
         match ch {

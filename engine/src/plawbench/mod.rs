@@ -13,6 +13,9 @@
 //! - [`score`]: clamping (§B2.4), per-judge and panel item scores, run
 //!   scores and the official columns (§B4.1–§B4.3), the score document
 //!   (§B4.4).
+//! - [`leaderboard`]: the §B7 views: the official ranking (grouped by
+//!   Family or sorted by a column), the evalscope view of one entry, Task 2
+//!   by category; their CSV and LaTeX forms; the column keys of URLs.
 //! - [`judge`]: the verbatim prompts of Appendix 1, model and judge prompt
 //!   rendering (§B2.1, §B2.2), and reading judge replies in strict or
 //!   lenient mode (§B2.3).
@@ -27,10 +30,12 @@
 //!   `json.dumps(..., ensure_ascii=False, indent=2)` of them.
 //!
 //! Pure: depends on serde, serde_json, regex and sha2, and on the shared
-//! modules [`crate::jsonl`], [`crate::metrics`], [`crate::names`] and
-//! [`crate::vocab`]. The entry key and the error types are LexPilot's
-//! ([`crate::lexpilot::run::EntryKey`], [`crate::lexpilot::dataset::DatasetErrors`]),
-//! which every benchmark shares through [`crate::benchmark::Suite`].
+//! modules [`crate::jsonl`], [`crate::metrics`], [`crate::names`],
+//! [`crate::spreadsheet`] and [`crate::vocab`]. The entry key and the error
+//! types are LexPilot's ([`crate::lexpilot::run::EntryKey`],
+//! [`crate::lexpilot::dataset::DatasetErrors`]), which every benchmark
+//! shares through [`crate::benchmark::Suite`], and so is the LaTeX escaping
+//! of the leaderboard tables.
 //!
 //! # Example
 //!
@@ -62,6 +67,7 @@ pub mod dataset;
 pub mod evalscope;
 pub mod json;
 pub mod judge;
+pub mod leaderboard;
 pub mod query;
 pub mod run;
 pub mod score;
