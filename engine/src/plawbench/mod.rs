@@ -16,6 +16,9 @@
 //! - [`leaderboard`]: the §B7 views: the official ranking (grouped by
 //!   Family or sorted by a column), the evalscope view of one entry, Task 2
 //!   by category; their CSV and LaTeX forms; the column keys of URLs.
+//! - [`drilldown`]: the items behind a leaderboard cell, per item and run,
+//!   with the cell's value recomputed from them; one item's detail (prompt,
+//!   response, per section and judge the raw and clamped points).
 //! - [`judge`]: the verbatim prompts of Appendix 1, model and judge prompt
 //!   rendering (§B2.1, §B2.2), and reading judge replies in strict or
 //!   lenient mode (§B2.3).
@@ -64,6 +67,7 @@ use std::io::BufRead;
 use crate::benchmark::{Benchmark, RunMeta, Suite};
 
 pub mod dataset;
+pub mod drilldown;
 pub mod evalscope;
 pub mod json;
 pub mod judge;
