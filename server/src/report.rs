@@ -138,34 +138,9 @@ pub fn render(doc: &ScoreDocument) -> String {
     out
 }
 
-/// The value of one official column of a PLawBench entry: absent when no run
-/// of the entry has its tasks, `None` inside when nothing was scored.
-fn plaw_value(
-    entry: &engine::plawbench::score::EntryScores,
-    metric: engine::plawbench::score::Metric,
-) -> Option<Option<MeanStd>> {
-    use engine::plawbench::dataset::Section;
-    use engine::plawbench::score::Metric;
-    let task2 = |pick: fn(&engine::plawbench::score::Task2Summary) -> Option<MeanStd>| {
-        entry.task2.as_ref().map(pick)
-    };
-    match metric {
-        Metric::Overall => entry.overall,
-        Metric::Task1 => entry.task1,
-        Metric::Task2 => task2(|t| t.acc),
-        Metric::Task2Section(Section::Conclusion) => task2(|t| t.conclusion_acc),
-        Metric::Task2Section(Section::Facts) => task2(|t| t.fact_acc),
-        Metric::Task2Section(Section::Reasoning) => task2(|t| t.reasoning_acc),
-        Metric::Task2Section(Section::Law) => task2(|t| t.law_acc),
-        Metric::Task3 => entry.task3.and_then(|t| t.avg),
-        Metric::Task3Plaintiff => entry.task3.and_then(|t| t.plaintiff),
-        Metric::Task3Defendant => entry.task3.and_then(|t| t.defendant),
-        Metric::PerSampleOverall => Some(entry.per_sample_overall),
-    }
-}
-
 /// A PLawBench score document as text: per entry the official columns
-/// (×100, two decimals, ± the sample std over runs) and evalscope's
+/// (×100, two decimals, ± the sample std over runs; — where the entry has
+/// none) and evalscope's
 /// per-sample OVERALL, then the unavailable and truncated counts.
 pub fn render_plawbench(doc: &engine::plawbench::score::ScoreDocument) -> String {
     use engine::plawbench::score::Metric;
@@ -196,7 +171,12 @@ pub fn render_plawbench(doc: &engine::plawbench::score::ScoreDocument) -> String
         ));
         let rows: Vec<(&str, String)> = Metric::ALL
             .into_iter()
-            .filter_map(|m| plaw_value(entry, m).map(|v| (m.label(), percent(v))))
+            .map(|m| {
+                (
+                    m.label(),
+                    percent(engine::plawbench::leaderboard::entry_metric(entry, m)),
+                )
+            })
             .collect();
         let width = rows.iter().map(|(l, _)| l.len()).max().unwrap_or(0);
         for (label, value) in rows {
