@@ -72,10 +72,15 @@ fn draw_bars(
     let legend_height = 22 * series.len().div_ceil(3) as u32;
     let (plot, legend) = root.split_vertically(size.1 - legend_height - 8);
     let n = groups.len() as f64;
+    // Group labels wrap onto a second line where a group is too narrow for
+    // them (twelve Chinese category names side by side), never overlapping.
+    let per_line = (((size.0 as f64 - 88.0) / n / 14.0).floor() as usize).max(2);
+    let lines: Vec<Vec<String>> = groups.iter().map(|g| wrap(g, per_line)).collect();
+    let two_lines = lines.iter().any(|l| l.len() > 1);
     let mut chart = ChartBuilder::on(&plot)
         .caption(title, (FONT, 17))
         .margin(12)
-        .x_label_area_size(34)
+        .x_label_area_size(if two_lines { 50 } else { 34 })
         .y_label_area_size(52)
         .build_cartesian_2d(0.0..n, y_min..1.0)?;
     chart
@@ -110,12 +115,16 @@ fn draw_bars(
         }))?;
     }
     let centred = TextStyle::from((FONT, 13).into_font()).pos(Pos::new(HPos::Center, VPos::Top));
-    for (g, label) in groups.iter().enumerate() {
-        chart.draw_series(std::iter::once(Text::new(
-            label.clone(),
-            (g as f64 + 0.5, y_min),
-            centred.clone(),
-        )))?;
+    let below = chart.plotting_area().get_pixel_range().1.end;
+    for (g, label) in lines.iter().enumerate() {
+        let (x, _) = chart.backend_coord(&(g as f64 + 0.5, y_min));
+        for (i, line) in label.iter().enumerate() {
+            root.draw(&Text::new(
+                line.clone(),
+                (x, below + 6 + 16 * i as i32),
+                centred.clone(),
+            ))?;
+        }
     }
 
     for (k, s) in series.iter().enumerate() {
@@ -127,6 +136,26 @@ fn draw_bars(
     }
     root.present()?;
     Ok(())
+}
+
+/// `label` in lines of at most `per_line` characters, two at most (the
+/// second ends in `…` when the label is longer still).
+fn wrap(label: &str, per_line: usize) -> Vec<String> {
+    let chars: Vec<char> = label.chars().collect();
+    if chars.len() <= per_line {
+        return vec![label.to_owned()];
+    }
+    let first: String = chars[..per_line].iter().collect();
+    let rest = &chars[per_line..];
+    let second: String = if rest.len() <= per_line {
+        rest.iter().collect()
+    } else {
+        rest[..per_line - 1]
+            .iter()
+            .chain(std::iter::once(&'…'))
+            .collect()
+    };
+    vec![first, second]
 }
 
 /// A heat map of `counts` (rows: truth, columns: prediction) with `labels`
@@ -228,6 +257,13 @@ fn responsive(svg: String, (w, h): (u32, u32)) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_labels_wrap_onto_two_lines_at_most() {
+        assert_eq!(wrap("婚姻家事", 5), ["婚姻家事"]);
+        assert_eq!(wrap("法律时效敏感度", 5), ["法律时效敏", "感度"]);
+        assert_eq!(wrap("abcdefghijklmn", 5), ["abcde", "fghi…"]);
+    }
 
     #[test]
     fn bars_draw_one_rectangle_per_value_and_escape_names() {

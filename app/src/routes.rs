@@ -22,6 +22,11 @@ use crate::pages::leaderboard::LeaderboardPage;
 use crate::pages::model::ModelPage;
 use crate::pages::not_found::NotFoundPage;
 use crate::pages::overview::OverviewPage;
+use crate::pages::plawbench::drilldown::{PlawCellPage, PlawItemRunPage};
+use crate::pages::plawbench::item::PlawItemPage;
+use crate::pages::plawbench::items::PlawItemsPage;
+use crate::pages::plawbench::leaderboard::PlawLeaderboardPage;
+use crate::pages::plawbench::overview::PlawOverviewPage;
 use crate::pages::review::ReviewQueuePage;
 use crate::pages::review_admin::{AdjudicationPage, AgreementPage, ReviewManagePage};
 use crate::pages::review_item::ReviewItemPage;
@@ -84,6 +89,12 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/leaderboard/items") view=DrilldownPage ssr=SsrMode::Async />
                     <Route path=path!("/models/:model") view=ModelPage ssr=SsrMode::Async />
                     <Route path=path!("/compare") view=ComparePage ssr=SsrMode::Async />
+                    <Route path=path!("/plawbench") view=PlawOverviewPage ssr=SsrMode::Async />
+                    <Route path=path!("/plawbench/items") view=PlawItemsPage ssr=SsrMode::Async />
+                    <Route path=path!("/plawbench/items/:item_id") view=PlawItemPage ssr=SsrMode::Async />
+                    <Route path=path!("/plawbench/leaderboard") view=PlawLeaderboardPage ssr=SsrMode::Async />
+                    <Route path=path!("/plawbench/leaderboard/items") view=PlawCellPage ssr=SsrMode::Async />
+                    <Route path=path!("/plawbench/leaderboard/item") view=PlawItemRunPage ssr=SsrMode::Async />
                     <Route path=path!("/runs/upload") view=UploadPage ssr=SsrMode::Async />
                     <Route path=path!("/review") view=ReviewQueuePage ssr=SsrMode::Async />
                     <Route path=path!("/review/items/:id") view=ReviewItemPage ssr=SsrMode::Async />

@@ -119,12 +119,25 @@ pub fn set_status(status: StatusCode) {
     }
 }
 
-/// The dataset version pages show, or a 404 error when none is imported.
+/// The LexPilot dataset version pages show, or a 404 error when none is imported.
 pub async fn current_dataset(db: &Db) -> Result<db::datasets::DatasetInfo, ServerFnError> {
-    db::datasets::current(db, engine::benchmark::Benchmark::Lexpilot)
+    current_dataset_of(db, engine::benchmark::Benchmark::Lexpilot).await
+}
+
+/// The current dataset version of `benchmark`, or a 404 error when none is imported.
+pub async fn current_dataset_of(
+    db: &Db,
+    benchmark: engine::benchmark::Benchmark,
+) -> Result<db::datasets::DatasetInfo, ServerFnError> {
+    db::datasets::current(db, benchmark)
         .await
         .map_err(fail)?
-        .ok_or_else(|| fail(DbError::NotFound("no dataset has been imported yet".into())))
+        .ok_or_else(|| {
+            fail(DbError::NotFound(format!(
+                "no {} dataset has been imported yet",
+                benchmark.label_en()
+            )))
+        })
 }
 
 pub fn dataset_view(d: &db::datasets::DatasetInfo) -> DatasetView {

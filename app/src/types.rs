@@ -49,11 +49,22 @@ pub struct DatasetView {
     pub imported_at: String,
 }
 
-/// The overview page: dataset statistics.
+/// The overview page: the hosted benchmarks, and LexPilot's dataset
+/// statistics.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Overview {
+    pub benchmarks: Vec<BenchmarkCard>,
     pub dataset: DatasetView,
     pub stats: DatasetStats,
+}
+
+/// One hosted benchmark on the landing page: its current dataset (if any)
+/// and how many runs are stored on it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BenchmarkCard {
+    pub benchmark: engine::benchmark::Benchmark,
+    pub dataset: Option<DatasetView>,
+    pub runs: i64,
 }
 
 /// The case list page: one page of summaries.
@@ -170,4 +181,67 @@ pub struct RunSummary {
 pub struct UploadFile {
     pub name: String,
     pub text: String,
+}
+
+/// The PLawBench dataset page: its statistics.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PlawDatasetView {
+    pub dataset: DatasetView,
+    pub stats: engine::plawbench::query::Stats,
+    /// Stored runs on the version.
+    pub runs: i64,
+}
+
+/// The PLawBench item list: one page of summaries, and the categories to
+/// filter by.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PlawItemList {
+    pub dataset: DatasetView,
+    pub page: Page<engine::plawbench::query::ItemSummary>,
+    pub categories: Vec<String>,
+}
+
+/// One PLawBench item with its neighbours in dataset order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PlawItemView {
+    pub dataset: DatasetView,
+    pub item: engine::plawbench::dataset::Item,
+    /// From 1.
+    pub position: i64,
+    pub previous: Option<String>,
+    pub next: Option<String>,
+}
+
+/// The PLawBench leaderboard: the official ranking, each entry's evalscope
+/// view, and Task 2 by category with its chart.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PlawBoard {
+    pub dataset: DatasetView,
+    pub items: std::collections::BTreeMap<engine::plawbench::dataset::Task, usize>,
+    pub table: engine::plawbench::leaderboard::Table,
+    /// Per row of the table, the entry's evalscope view.
+    pub evalscope: Vec<engine::plawbench::leaderboard::EvalscopeView>,
+    pub categories: engine::plawbench::leaderboard::CategoryTable,
+    /// Task 2 accuracy per category and entry, as SVG.
+    pub chart: String,
+}
+
+/// The items behind one PLawBench leaderboard cell.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PlawCellView {
+    pub dataset: DatasetView,
+    pub model: String,
+    pub setting: Option<String>,
+    pub drill: engine::plawbench::drilldown::CellDrilldown,
+    /// The page of rows shown, from 1, and how many pages there are.
+    pub page: u32,
+    pub pages: u32,
+}
+
+/// One PLawBench item as one run of an entry answered it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PlawItemRunView {
+    pub dataset: DatasetView,
+    pub setting: Option<String>,
+    pub detail: engine::plawbench::drilldown::ItemDetail,
 }

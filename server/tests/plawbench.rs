@@ -326,3 +326,210 @@ async fn output_that_cannot_be_imported_is_refused_with_its_files_and_stores_not
     assert_eq!(plaw_runs(&app).await, 0);
     assert_eq!(plaw_runs(&app2).await, 6, "only the demo runs");
 }
+
+const FRONTIER: &str = "Sim-Frontier-3%20(simulated)";
+
+#[tokio::test]
+async fn the_leaderboard_page_is_laid_out_like_the_official_ranking() {
+    let app = TestApp::with_demo().await;
+    let res = app.get("/plawbench/leaderboard").await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let body = &res.body;
+    let table = &body[body
+        .find("data-testid=\"plaw-leaderboard\"")
+        .expect("the table")..];
+    let order = [
+        "Family",
+        "Model",
+        "Overall",
+        "Task2-Avg",
+        "Task2-Conclusion",
+        "Task2-Facts",
+        "Task2-Reasoning",
+        "Task2-Statute",
+        "Task1",
+        "Task3-Avg",
+        "Task3-Plaintiff",
+        "Task3-Defendant",
+    ];
+    let at: Vec<usize> = order
+        .iter()
+        .map(|c| {
+            table
+                .find(&format!(">{c}"))
+                .unwrap_or_else(|| panic!("column {c}"))
+        })
+        .collect();
+    assert!(
+        at.windows(2).all(|w| w[0] < w[1]),
+        "columns in the official order: {at:?}"
+    );
+    // The demo's numbers, ×100 with two decimals, the best bold, each a link.
+    let items = dataset::parse_dataset(PLAW_DEMO_DATASET).expect("demo");
+    let runs: Vec<run::Run> = PLAW_DEMO_RUNS
+        .iter()
+        .map(|(_, t)| run::parse_run(t, &items).expect("run"))
+        .collect();
+    let doc = score::score_entries(&runs, &items);
+    let frontier = doc
+        .entries
+        .iter()
+        .find(|e| e.model.starts_with("Sim-Frontier"))
+        .expect("entry");
+    let overall = frontier.overall.flatten().expect("overall").mean;
+    assert!(
+        body.contains(&format!(">{:.2}</a>", overall * 100.0)),
+        "Overall {overall}"
+    );
+    assert!(body.contains("class=\"num best\""), "best marked");
+    assert!(body.contains(
+        "/plawbench/leaderboard/items?model=Sim-Frontier-3%20%28simulated%29&amp;column=overall"
+    ));
+    assert!(body.contains("data-testid=\"evalscope-view\"") && body.contains("OVERALL"));
+    assert!(body.contains("data-testid=\"plaw-category-chart\"") && body.contains("<svg"));
+    assert!(
+        body.contains("⚠ ") && body.contains("unavailable"),
+        "unavailable flagged"
+    );
+
+    // Sorted by Task1: the rows follow its means.
+    let sorted = app.get("/plawbench/leaderboard?sort=task1").await.body;
+    let mut by_task1: Vec<(f64, &str)> = doc
+        .entries
+        .iter()
+        .map(|e| {
+            (
+                e.task1.flatten().map_or(f64::MIN, |m| m.mean),
+                e.model.as_str(),
+            )
+        })
+        .collect();
+    by_task1.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let positions: Vec<usize> = by_task1
+        .iter()
+        .map(|(_, m)| sorted.find(&format!("{m}<")).expect("row"))
+        .collect();
+    assert!(positions.windows(2).all(|w| w[0] < w[1]), "{by_task1:?}");
+    assert!(sorted.contains("aria-sort=\"descending\""));
+}
+
+#[tokio::test]
+async fn items_list_filter_and_show_their_rubric() {
+    let app = TestApp::with_demo().await;
+    let list = app.get("/plawbench/items?task=legal_consultation").await;
+    assert_eq!(list.status, StatusCode::OK);
+    assert!(list.body.contains("legal_consultation-1") && !list.body.contains(">case_analysis-1<"));
+    assert!(
+        list.body.contains("<strong>6</strong>"),
+        "six consultations"
+    );
+    let searched = app.get("/plawbench/items?q=%E5%A9%9A%E7%A4%BC").await;
+    assert!(
+        searched.body.contains(">case_analysis-1<"),
+        "婚礼 finds the wedding case"
+    );
+
+    let item = app.get("/plawbench/items/case_analysis-1").await;
+    assert_eq!(item.status, StatusCode::OK, "{}", item.body);
+    let body = &item.body;
+    for section in ["conclusion", "facts", "reasoning", "law"] {
+        assert!(
+            body.contains(&format!("data-section=\"{section}\"")),
+            "{section}"
+        );
+    }
+    assert!(
+        body.contains("data-testid=\"max-points\">60<"),
+        "max points"
+    );
+    assert!(body.contains("rel=\"next\""));
+    let missing = app.get("/plawbench/items/no-such-item").await;
+    assert_eq!(missing.status, StatusCode::NOT_FOUND);
+    assert!(missing.body.contains("no item no-such-item"));
+}
+
+#[tokio::test]
+async fn a_cell_drills_down_to_its_items_and_on_to_one_answer() {
+    let app = TestApp::with_demo().await;
+    let cell = app
+        .get(&format!(
+            "/plawbench/leaderboard/items?model={FRONTIER}&column=task2"
+        ))
+        .await;
+    assert_eq!(cell.status, StatusCode::OK, "{}", cell.body);
+    assert!(cell.body.contains("Task2-Avg") && cell.body.contains("case_analysis-12"));
+    assert!(
+        !cell.body.contains("legal_consultation-1"),
+        "only the task's items"
+    );
+    assert!(
+        cell.body.contains("unavailable"),
+        "the demo's unavailable item is marked"
+    );
+    // The per-run values are the run scores.
+    let items = dataset::parse_dataset(PLAW_DEMO_DATASET).expect("demo");
+    let run1 = run::parse_run(PLAW_DEMO_RUNS[0].1, &items).expect("run");
+    let acc = score::score_run(&run1, &items)
+        .metric(score::Metric::Task2)
+        .expect("acc");
+    assert!(
+        cell.body.contains(&format!("{:.2}</strong>", acc * 100.0)),
+        "run 1 {acc}"
+    );
+
+    // A judge's value clamped into [0, max] shows its raw value beside it.
+    let answer = app
+        .get(&format!(
+            "/plawbench/leaderboard/item?model={FRONTIER}&run=1&item=legal_consultation-1"
+        ))
+        .await;
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.body);
+    assert!(answer.body.contains("data-testid=\"clamped\"") && answer.body.contains("raw 10.80"));
+    let truncated = app
+        .get(&format!(
+            "/plawbench/leaderboard/item?model={FRONTIER}&run=2&item=plaintiff_statement-1"
+        ))
+        .await;
+    assert!(
+        truncated.body.contains("data-testid=\"truncated\""),
+        "the length badge"
+    );
+    let bad = app
+        .get("/plawbench/leaderboard/items?model=Nobody&column=task2")
+        .await;
+    assert_eq!(bad.status, StatusCode::NOT_FOUND);
+    let bad = app
+        .get(&format!(
+            "/plawbench/leaderboard/items?model={FRONTIER}&column=task9"
+        ))
+        .await;
+    assert_eq!(bad.status, StatusCode::BAD_REQUEST);
+    assert!(bad.body.contains("task2_statute"), "the columns are named");
+}
+
+#[tokio::test]
+async fn the_ranking_exports_as_csv_json_and_latex() {
+    let app = TestApp::with_demo().await;
+    let csv = app
+        .get("/api/leaderboard/export?benchmark=plawbench&format=csv")
+        .await;
+    assert_eq!(csv.status, StatusCode::OK, "{}", csv.body);
+    assert!(csv
+        .body
+        .lines()
+        .next()
+        .is_some_and(|h| h.starts_with("family,model") && h.contains("task3_defendant_mean")));
+    assert_eq!(csv.body.lines().count(), 4, "a header and three entries");
+    let latex = app
+        .get("/api/leaderboard/export?benchmark=plawbench&view=categories&format=latex")
+        .await;
+    assert!(latex.body.contains("\\begin{tabular}") && latex.body.contains("婚姻家事"));
+    let json = app
+        .get("/api/leaderboard/export?benchmark=plawbench&format=json&sort=overall")
+        .await;
+    assert!(json.json()["rows"].as_array().is_some_and(|r| r.len() == 3));
+    let bad = app
+        .get("/api/leaderboard/export?benchmark=plawbench&view=nope")
+        .await;
+    assert_eq!(bad.status, StatusCode::BAD_REQUEST);
+}

@@ -105,6 +105,10 @@ pub struct PlawSnapshot {
     pub items: Arc<Vec<plaw::dataset::Item>>,
     /// The §B4.4 score document, named after the dataset.
     pub document: plaw::score::ScoreDocument,
+    /// Each run's kept scores with its entry key, in upload order (what the
+    /// document summarises; the evalscope and category views count from
+    /// them).
+    pub run_scores: Vec<(EntryKey, plaw::score::RunScores)>,
     /// The stored runs with their entry keys, in upload order; read when
     /// first needed, at the same generation.
     runs: tokio::sync::OnceCell<Arc<PlawRuns>>,
@@ -327,13 +331,15 @@ impl ReadModels {
             at_one_generation::<PLawBench>(db, dataset.id, generation).await?;
         let dataset = dataset.clone();
         let snapshot = blocking(move || -> Result<PlawSnapshot> {
-            let document = PLawBench::summarise(kept_scores::<PLawBench>(scores)?, &items)
-                .with_dataset(dataset.name.clone());
+            let run_scores = kept_scores::<PLawBench>(scores)?;
+            let document =
+                PLawBench::summarise(run_scores.clone(), &items).with_dataset(dataset.name.clone());
             Ok(PlawSnapshot {
                 dataset,
                 generation,
                 items,
                 document,
+                run_scores,
                 runs: tokio::sync::OnceCell::new(),
             })
         })

@@ -17,6 +17,7 @@ pub fn Header() -> impl IntoView {
                 <a href="/">"Overview 概览"</a>
                 <a href="/cases">"Cases 案例"</a>
                 <a href="/leaderboard">"Leaderboard 排行榜"</a>
+                <a href="/plawbench" class="bench-link" title="PLawBench 实务法律评测: items and leaderboard">"PLawBench"</a>
             </nav>
             <div class="account">
                 <Suspense fallback=|| ()>

@@ -12,6 +12,7 @@ pub mod leaderboard;
 pub mod model;
 pub mod not_found;
 pub mod overview;
+pub mod plawbench;
 pub mod review;
 pub mod review_admin;
 pub mod review_item;

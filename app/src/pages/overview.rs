@@ -7,7 +7,7 @@ use leptos_meta::Title;
 
 use crate::components::labels::{ErrorBox, Loading, SyntheticNotice};
 use crate::server_fns::overview::dataset_overview;
-use crate::types::Overview;
+use crate::types::{BenchmarkCard, Overview};
 
 fn percent(part: usize, whole: usize) -> String {
     if whole == 0 {
@@ -33,11 +33,47 @@ pub fn OverviewPage() -> impl IntoView {
     }
 }
 
+/// The hosted benchmarks, each with its dataset and its pages.
+#[component]
+fn Benchmarks(cards: Vec<BenchmarkCard>) -> impl IntoView {
+    use engine::benchmark::Benchmark;
+    view! {
+        <section class="benchmarks" aria-label="Benchmarks" data-testid="benchmarks">
+            {cards
+                .into_iter()
+                .map(|card| {
+                    let (home, items, board, what) = match card.benchmark {
+                        Benchmark::Plawbench => ("/plawbench", "/plawbench/items", "/plawbench/leaderboard", "items"),
+                        _ => ("/", "/cases", "/leaderboard", "cases"),
+                    };
+                    view! {
+                        <article class="panel bench-card">
+                            <h2><a href=home>{card.benchmark.label_zh()}</a></h2>
+                            {match card.dataset {
+                                Some(d) => view! {
+                                    <p class="muted">
+                                        {d.name.clone()} " · " {d.case_count} " " {what} " · " {card.runs} " runs"
+                                        {d.synthetic.then_some(" · synthetic demo 演示数据")}
+                                    </p>
+                                }
+                                .into_any(),
+                                None => view! { <p class="muted">"No dataset imported yet 尚未导入数据集"</p> }.into_any(),
+                            }}
+                            <p><a href=items>{if what == "items" { "Items 题目" } else { "Cases 案例" }}</a> " · " <a href=board>"Leaderboard 排行榜"</a></p>
+                        </article>
+                    }
+                })
+                .collect_view()}
+        </section>
+    }
+}
+
 #[component]
 fn OverviewView(o: Overview) -> impl IntoView {
     let s = o.stats.clone();
     let d = o.dataset;
     view! {
+        <Benchmarks cards=o.benchmarks />
         <section class="panel">
             <h1>"Dataset overview 数据集概览"</h1>
             <p class="dataset-line">

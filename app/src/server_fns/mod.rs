@@ -10,6 +10,7 @@ pub mod jobs;
 pub mod leaderboard;
 pub mod models;
 pub mod overview;
+pub mod plawbench;
 pub mod review;
 pub mod runs;
 pub mod users;

@@ -117,6 +117,9 @@ async fn leaderboard(
 
 #[derive(Debug, Default, Deserialize)]
 pub struct ExportQuery {
+    benchmark: Option<String>,
+    /// PLawBench: `official` (the ranking, the default) or `categories`.
+    view: Option<String>,
     task: Option<String>,
     setup: Option<String>,
     sort: Option<String>,
@@ -128,35 +131,84 @@ async fn export(
     State(state): State<AppState>,
     Query(q): Query<ExportQuery>,
 ) -> Result<axum::response::Response, ApiError> {
-    use axum::http::header;
-    use axum::response::IntoResponse;
     use engine::lexpilot::leaderboard::{build_table, caption, to_csv, to_latex, View};
 
-    let format = q.format.unwrap_or_else(|| "csv".to_owned());
+    let format = q.format.clone().unwrap_or_else(|| "csv".to_owned());
     if !matches!(format.as_str(), "csv" | "json" | "latex") {
         return Err(ApiError::bad_request(format!(
             "query parameter format: {format:?} is not valid; expected csv, json or latex"
         )));
+    }
+    if benchmark_param(q.benchmark.as_deref())? == Some(Benchmark::Plawbench) {
+        return plaw_export(&state, q, &format).await;
     }
     let dataset = current_dataset(&state).await?;
     let snapshot = state.read.snapshot(&state.db, &dataset).await?;
     let view = View::from_query(q.task, q.setup, q.sort);
     let table = build_table(&snapshot.document, &view);
     let name = format!("leaderboard-{}-{}", dataset.name, view.task.as_str());
-    let (content_type, extension, body) = match format.as_str() {
-        "json" => (
-            "application/json",
-            "json",
-            serde_json::to_string_pretty(&table).map_err(ApiError::internal)?,
-        ),
-        "latex" => (
-            "application/x-tex; charset=utf-8",
-            "tex",
-            to_latex(&table, &caption(&view)),
-        ),
-        _ => ("text/csv; charset=utf-8", "csv", to_csv(&table)),
+    let body = match format.as_str() {
+        "json" => serde_json::to_string_pretty(&table).map_err(ApiError::internal)?,
+        "latex" => to_latex(&table, &caption(&view)),
+        _ => to_csv(&table),
     };
-    Ok((
+    Ok(file_response(&name, &format, body))
+}
+
+/// A PLawBench table (the official ranking or Task 2 by category) as a file.
+async fn plaw_export(
+    state: &AppState,
+    q: ExportQuery,
+    format: &str,
+) -> Result<axum::response::Response, ApiError> {
+    use engine::plawbench::leaderboard::{
+        build_table, caption, category_caption, category_table, category_to_csv, category_to_latex,
+        to_csv, to_latex, View,
+    };
+    let dataset = current_dataset_of(state, Benchmark::Plawbench).await?;
+    let snapshot = state.read.plaw_snapshot(&state.db, &dataset).await?;
+    let (name, body) = match q.view.as_deref().unwrap_or("official") {
+        "official" => {
+            let table = build_table(&snapshot.document, &View::from_query(q.sort.as_deref()));
+            let body = match format {
+                "json" => serde_json::to_string_pretty(&table).map_err(ApiError::internal)?,
+                "latex" => to_latex(&table, &caption(&table)),
+                _ => to_csv(&table),
+            };
+            ("ranking", body)
+        }
+        "categories" => {
+            let table = category_table(&snapshot.document, &snapshot.run_scores);
+            let body = match format {
+                "json" => serde_json::to_string_pretty(&table).map_err(ApiError::internal)?,
+                "latex" => category_to_latex(&table, &category_caption(&table)),
+                _ => category_to_csv(&table),
+            };
+            ("categories", body)
+        }
+        other => {
+            return Err(ApiError::bad_request(format!(
+                "query parameter view: {other:?} is not valid; expected official or categories"
+            )))
+        }
+    };
+    Ok(file_response(
+        &format!("plawbench-{}-{name}", dataset.name),
+        format,
+        body,
+    ))
+}
+
+/// `body` as a download named `name` with the extension of `format`.
+fn file_response(name: &str, format: &str, body: String) -> axum::response::Response {
+    use axum::http::header;
+    use axum::response::IntoResponse;
+    let (content_type, extension) = match format {
+        "json" => ("application/json", "json"),
+        "latex" => ("application/x-tex; charset=utf-8", "tex"),
+        _ => ("text/csv; charset=utf-8", "csv"),
+    };
+    (
         [
             (header::CONTENT_TYPE, content_type.to_owned()),
             (
@@ -166,5 +218,5 @@ async fn export(
         ],
         body,
     )
-        .into_response())
+        .into_response()
 }

@@ -1,0 +1,319 @@
+//! The drill-downs of the PLawBench leaderboard: the items behind one cell
+//! (per item and run the panel's value of the cell's score, unavailable
+//! and truncated answers marked, paged), and one item as one run answered
+//! it: the rendered prompt, the answer (badged when cut at the token
+//! limit), the rubric with what each judge awarded per section against its
+//! maximum (the raw value beside it when it was clamped), the judges' own
+//! output, and why anything is unavailable.
+
+use engine::plawbench::drilldown::ItemDetail;
+use engine::plawbench::leaderboard::Column;
+use leptos::prelude::*;
+use leptos_meta::Title;
+use leptos_router::hooks::use_query_map;
+
+use super::{cell_url, item_run_url, item_url, percent, query, PlawTabs, TaskBadge};
+use crate::components::labels::{ErrorBox, Loading, SyntheticNotice};
+use crate::server_fns::plawbench::{plaw_cell, plaw_item_run};
+use crate::types::PlawCellView;
+
+#[component]
+pub fn PlawCellPage() -> impl IntoView {
+    let query = use_query_map();
+    let request = move || {
+        query.with(|q| {
+            (
+                q.get("model").unwrap_or_default(),
+                q.get("setting").filter(|s| !s.is_empty()),
+                q.get("column")
+                    .unwrap_or_else(|| Column::Overall.key().to_owned()),
+                q.get("category").filter(|c| !c.is_empty()),
+                q.get("page").and_then(|p| p.parse().ok()),
+            )
+        })
+    };
+    let data = Resource::new(request, |(model, setting, column, category, page)| {
+        plaw_cell(model, setting, column, category, page)
+    });
+    view! {
+        <Title text="PLawBench · items behind a score" />
+        <section class="panel">
+            <PlawTabs current="leaderboard" />
+            <Suspense fallback=Loading>
+                {move || Suspend::new(async move {
+                    match data.await {
+                        Ok(cell) => view! { <CellView cell /> }.into_any(),
+                        Err(e) => view! { <ErrorBox error=e /> <p><a href="/plawbench/leaderboard">"← Leaderboard"</a></p> }.into_any(),
+                    }
+                })}
+            </Suspense>
+        </section>
+    }
+}
+
+#[component]
+fn CellView(cell: PlawCellView) -> impl IntoView {
+    let PlawCellView {
+        dataset,
+        model,
+        setting,
+        drill,
+        page,
+        pages,
+    } = cell;
+    let title = format!(
+        "{} · {}{}",
+        model,
+        drill.column.label_en(),
+        drill
+            .category
+            .as_deref()
+            .map(|c| format!(" · {c}"))
+            .unwrap_or_default()
+    );
+    let page_url = |p: u32| {
+        format!(
+            "{}{}",
+            cell_url(
+                &model,
+                setting.as_deref(),
+                drill.column.key(),
+                drill.category.as_deref()
+            ),
+            query(&[("page", Some(p.to_string()))]).replacen('?', "&", 1)
+        )
+    };
+    let prev = (page > 1).then(|| page_url(page - 1));
+    let next = (page < pages).then(|| page_url(page + 1));
+    let head_runs = drill
+        .runs
+        .iter()
+        .map(|r| view! { <th class="num" scope="col">"Run " {r.run}</th> })
+        .collect_view();
+    let totals = drill
+        .runs
+        .iter()
+        .map(|r| {
+            view! {
+                <td class="num" title=format!("{} items, {} scored, {} unavailable, {} truncated", r.items, r.scored, r.unavailable, r.truncated)>
+                    <strong>{percent(r.value)}</strong>
+                </td>
+            }
+        })
+        .collect_view();
+    let rows = drill
+        .rows
+        .iter()
+        .map(|row| {
+            let cells = row
+                .runs
+                .iter()
+                .zip(&drill.runs)
+                .map(|(cell, run)| match cell {
+                    None => view! { <td class="num muted">"—"</td> }.into_any(),
+                    Some(c) => {
+                        let href = item_run_url(&model, setting.as_deref(), run.run, &row.item_id);
+                        let text = match (&c.unavailable, c.value) {
+                            (Some(_), _) => "unavailable".to_owned(),
+                            (None, v) => percent(v),
+                        };
+                        view! {
+                            <td class="num" class:flagged=c.unavailable.is_some() title=c.unavailable.clone()>
+                                <a href=href class="cell-link">{text}</a>
+                                {c.truncated.then(|| view! { <span class="flag" title="cut at the token limit">"✂"</span> })}
+                            </td>
+                        }
+                        .into_any()
+                    }
+                })
+                .collect_view();
+            view! {
+                <tr>
+                    <td><a href=item_url(&row.item_id)>{row.item_id.clone()}</a></td>
+                    <td><TaskBadge task=row.task /></td>
+                    <td>{row.category.clone().unwrap_or_default()}</td>
+                    <td class="num">{format!("{}", row.max_points)}</td>
+                    {cells}
+                    <td class="num">{percent(row.mean)}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <Title text=title.clone() />
+        <h1>{title}</h1>
+        {setting.clone().map(|s| view! { <p class="setting">{s}</p> })}
+        <SyntheticNotice synthetic=dataset.synthetic />
+        <p class="dataset-line">
+            {drill.total} " items · " {drill.tasks.iter().map(|t| t.label_zh()).collect::<Vec<_>>().join("、")}
+            " · each value is the panel's score of the item ×100; a run's value is their mean over its scored items"
+        </p>
+        <div class="table-scroll">
+            <table class="leaderboard" data-testid="plaw-cell-items">
+                <thead>
+                    <tr>
+                        <th>"Item 题目"</th><th>"Task"</th><th>"Category"</th><th class="num">"Points"</th>
+                        {head_runs}
+                        <th class="num">"Mean"</th>
+                    </tr>
+                    <tr class="totals"><th colspan="4">"The cell, per run"</th>{totals}<th></th></tr>
+                </thead>
+                <tbody>{rows}</tbody>
+            </table>
+        </div>
+        <nav class="pager" aria-label="Pages">
+            {prev.map(|href| view! { <a href=href rel="prev">"← Previous"</a> })}
+            <span>"Page " {page} " / " {pages}</span>
+            {next.map(|href| view! { <a href=href rel="next">"Next →"</a> })}
+        </nav>
+        <p><a href="/plawbench/leaderboard">"← Leaderboard 排行榜"</a></p>
+    }
+}
+
+#[component]
+pub fn PlawItemRunPage() -> impl IntoView {
+    let query = use_query_map();
+    let request = move || {
+        query.with(|q| {
+            (
+                q.get("model").unwrap_or_default(),
+                q.get("setting").filter(|s| !s.is_empty()),
+                q.get("run").and_then(|r| r.parse().ok()).unwrap_or(1),
+                q.get("item").unwrap_or_default(),
+            )
+        })
+    };
+    let data = Resource::new(request, |(model, setting, run, item)| {
+        plaw_item_run(model, setting, run, item)
+    });
+    view! {
+        <Title text="PLawBench · one answer" />
+        <section class="panel">
+            <PlawTabs current="leaderboard" />
+        </section>
+        <Suspense fallback=Loading>
+            {move || Suspend::new(async move {
+                match data.await {
+                    Ok(view) => view! {
+                        <SyntheticNotice synthetic=view.dataset.synthetic />
+                        <ItemRunView detail=view.detail setting=view.setting />
+                    }
+                    .into_any(),
+                    Err(e) => view! { <ErrorBox error=e /> }.into_any(),
+                }
+            })}
+        </Suspense>
+    }
+}
+
+fn points(v: f64) -> String {
+    if v.fract() == 0.0 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.2}")
+    }
+}
+
+#[component]
+fn ItemRunView(detail: ItemDetail, setting: Option<String>) -> impl IntoView {
+    let d = detail;
+    let title = format!("{} · {} run {}", d.item_id, d.model, d.run);
+    let judges: Vec<String> = d.judges.iter().map(|j| j.judge.clone()).collect();
+    let parts = d
+        .parts
+        .iter()
+        .map(|part| {
+            let name = part.section.map_or_else(
+                || "Whole answer 全文".to_owned(),
+                |s| format!("{} · {}", s.label_zh(), s.label_en()),
+            );
+            let awards = part
+                .awards
+                .iter()
+                .map(|a| {
+                    let shown = a.awarded.map_or_else(|| "unavailable".to_owned(), points);
+                    view! {
+                        <td class="num" class:flagged=a.clamped>
+                            {shown} " / " {points(part.max_points)}
+                            {(a.clamped).then(|| view! {
+                                <span class="flag" data-testid="clamped" title="the judge's value, clamped into [0, max]">
+                                    {format!("raw {}", a.raw.map(points).unwrap_or_default())}
+                                </span>
+                            })}
+                        </td>
+                    }
+                })
+                .collect_view();
+            view! {
+                <tr>
+                    <th scope="row">{name}
+                        <ul class="rubric">{part.criteria.iter().map(|c| view! { <li class="prose">{c.clone()}</li> }).collect_view()}</ul>
+                    </th>
+                    {awards}
+                    <td class="num"><strong>{part.panel.map_or_else(|| "—".to_owned(), |p| percent(Some(p)))}</strong></td>
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <Title text=title.clone() />
+        <section class="panel case-head">
+            <h1>{title}</h1>
+            <p>
+                <TaskBadge task=d.task />
+                {d.category.clone().map(|c| view! { <span class="badge">{c}</span> })}
+                " max " {d.max_points} " points · panel " {d.aggregation.as_str()}
+                {setting.map(|s| view! { <span class="setting">{s}</span> })}
+                " · " <a href=item_url(&d.item_id)>"the item 题目"</a>
+            </p>
+            {(!d.in_run).then(|| view! { <p class="error">"This run does not contain the item."</p> })}
+            {d.unavailable.clone().map(|u| view! { <p class="flag" data-testid="item-unavailable">"Unavailable, left out of the scores: " {u}</p> })}
+            <p class="dataset-line">"Item score (panel) " <strong data-testid="item-panel">{percent(d.panel.as_ref().map(|p| p.acc))}</strong></p>
+        </section>
+        <section class="panel">
+            <h2>"Scores per rubric part 各部分得分"</h2>
+            <div class="table-scroll">
+                <table class="leaderboard" data-testid="item-awards">
+                    <thead>
+                        <tr>
+                            <th>"Part"</th>
+                            {judges.iter().map(|j| view! { <th class="num">{j.clone()}</th> }).collect_view()}
+                            <th class="num">"Panel ×100"</th>
+                        </tr>
+                    </thead>
+                    <tbody>{parts}</tbody>
+                </table>
+            </div>
+            {d.rubric.clone().map(|r| view! { <details><summary>"Rubric 评分细则"</summary><pre class="rubric-text prose">{r}</pre></details> })}
+        </section>
+        <section class="panel">
+            <h2>
+                "Answer 回答"
+                {d.truncated.then(|| view! { <span class="flag" data-testid="truncated">"✂ truncated at the token limit (finish_reason = length)"</span> })}
+            </h2>
+            <pre class="prose response" data-testid="response">{d.response.clone().unwrap_or_else(|| "(no answer recorded)".to_owned())}</pre>
+            <details>
+                <summary>"Prompt the model got 模型收到的提示词"</summary>
+                <pre class="prose">{d.prompt.clone()}</pre>
+            </details>
+        </section>
+        <section class="panel">
+            <h2>"Judges' output 评审输出"</h2>
+            {d.judges
+                .iter()
+                .map(|j| view! {
+                    <details class="judge-output" open=j.unavailable.is_some()>
+                        <summary>
+                            {j.judge.clone()}
+                            {j.vendor.clone().map(|v| view! { <span class="muted">" · " {v}</span> })}
+                            " · " {j.acc.map_or_else(|| "unavailable".to_owned(), |a| percent(Some(a)))}
+                            {j.reported_max.map(|m| view! { <span class="muted">" · the judge's own max " {points(m)}</span> })}
+                        </summary>
+                        {j.unavailable.clone().map(|u| view! { <p class="flag">{u}</p> })}
+                        <pre class="prose">{j.judge_output.clone().unwrap_or_else(|| "(no output kept)".to_owned())}</pre>
+                    </details>
+                })
+                .collect_view()}
+        </section>
+    }
+}

@@ -1,0 +1,290 @@
+//! The live PLawBench leaderboard, laid out like the official ranking:
+//! Family · Model · Overall · Task2 (avg and its four sections) · Task1 ·
+//! Task3 (avg, plaintiff, defendant), ×100 with two decimals, ± the sample
+//! std over an entry's runs, the best of each column bold, rows grouped by
+//! family or sorted by any column (in the URL). Below it, each entry's
+//! evalscope view (subsets with n and acc to four decimals, the per-sample
+//! OVERALL) and Task 2 by category with its chart. Every value links to the
+//! items behind it.
+
+use engine::plawbench::leaderboard::{format_cell, format_ratio, Column, EvalscopeView, Table};
+use leptos::prelude::*;
+use leptos_meta::Title;
+use leptos_router::hooks::use_query_map;
+
+use super::{cell_url, percent, PlawTabs};
+use crate::components::labels::{ErrorBox, Loading, SyntheticNotice};
+use crate::components::live::{use_live, LiveBadge};
+use crate::server_fns::plawbench::plaw_leaderboard;
+use crate::types::PlawBoard;
+
+/// The page sorted by column `sort` (none: grouped by family).
+pub fn board_url(sort: Option<Column>) -> String {
+    match sort {
+        Some(c) => format!("/plawbench/leaderboard?sort={}", c.key()),
+        None => "/plawbench/leaderboard".to_owned(),
+    }
+}
+
+#[component]
+pub fn PlawLeaderboardPage() -> impl IntoView {
+    let query = use_query_map();
+    let sort = move || query.with(|q| q.get("sort").and_then(|s| Column::parse(&s)));
+    let live = use_live(&["runs"]);
+    let data = Resource::new(
+        move || (sort(), live.changes.get()),
+        |(sort, _)| plaw_leaderboard(sort.map(|c| c.key().to_owned())),
+    );
+    view! {
+        <Title text="PLawBench leaderboard" />
+        <section class="panel">
+            <h1>"PLawBench leaderboard 排行榜" " " <LiveBadge live /></h1>
+            <PlawTabs current="leaderboard" />
+            <Transition fallback=Loading>
+                {move || Suspend::new(async move {
+                    match data.await {
+                        Ok(board) => view! { <Board board sort=sort() /> }.into_any(),
+                        Err(e) => view! { <ErrorBox error=e /> }.into_any(),
+                    }
+                })}
+            </Transition>
+        </section>
+    }
+}
+
+#[component]
+fn Board(board: PlawBoard, sort: Option<Column>) -> impl IntoView {
+    let items: usize = board.items.values().sum();
+    view! {
+        <SyntheticNotice synthetic=board.dataset.synthetic />
+        <p class="dataset-line">
+            "Scores on " <strong>{board.dataset.name.clone()}</strong> " version " {board.dataset.version}
+            " (" {items} " items) · ×100 · mean ± sample std over each entry's runs · Overall = (Task1 + Task2 + Task3) / 3, shown only when an entry has all three · click a value for the items behind it, a column to sort"
+        </p>
+        {if board.table.rows.is_empty() {
+            view! { <p class="empty">"No PLawBench run has been stored yet: upload a run file or import evalscope output on the upload page. 尚无结果。"</p> }.into_any()
+        } else {
+            view! {
+                <OfficialTable table=board.table.clone() sort />
+                <Exports sort />
+                <EvalscopeViews table=board.table.clone() views=board.evalscope.clone() />
+                <Categories board=board.clone() />
+            }
+            .into_any()
+        }}
+    }
+}
+
+#[component]
+fn OfficialTable(table: Table, sort: Option<Column>) -> impl IntoView {
+    let mut last_family: Option<Option<String>> = None;
+    let rows = table
+        .rows
+        .iter()
+        .enumerate()
+        .map(|(r, row)| {
+            let starts_family =
+                sort.is_none() && last_family.as_ref() != Some(&row.model_family);
+            last_family = Some(row.model_family.clone());
+            let cells = table
+                .columns
+                .iter()
+                .zip(&row.cells)
+                .enumerate()
+                .map(|(c, (column, cell))| match cell {
+                    Some(m) => {
+                        let href = cell_url(&row.model, row.setting.as_deref(), column.key(), None);
+                        view! {
+                            <td class="num" class:best=table.is_best(r, c) title=format_cell(m)>
+                                <a href=href class="cell-link">{percent(Some(m.mean))}</a>
+                                {m.std.map(|s| view! { <span class="std">"±" {format!("{:.2}", s * 100.0)}</span> })}
+                            </td>
+                        }
+                        .into_any()
+                    }
+                    None => view! { <td class="num muted">"—"</td> }.into_any(),
+                })
+                .collect_view();
+            view! {
+                <tr class:family-start=starts_family>
+                    <td class="family">{row.model_family.clone().unwrap_or_default()}</td>
+                    <td class="model">
+                        {row.model.clone()}
+                        {row.setting.clone().map(|s| view! { <span class="setting">{s}</span> })}
+                        <br />
+                        {(row.unavailable > 0).then(|| view! {
+                            <span class="flag" data-testid="unavailable-flag"
+                                  title=format!("{} item(s) no judge could score are left out of this entry's scores, never counted as 0", row.unavailable)>
+                                "⚠ " {row.unavailable} " unavailable"
+                            </span>
+                        })}
+                        {(row.truncated > 0).then(|| view! {
+                            <span class="flag" title=format!("{} answer(s) were cut at the token limit (finish_reason = length); they are scored as they are", row.truncated)>
+                                "✂ " {row.truncated} " truncated"
+                            </span>
+                        })}
+                    </td>
+                    <td class="num muted">{row.runs}</td>
+                    {cells}
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class="table-scroll">
+            <table class="leaderboard plaw" data-testid="plaw-leaderboard">
+                <thead>
+                    <tr>
+                        <th class="family">"Family"</th>
+                        <th>"Model 模型"</th>
+                        <th class="num">"Runs"</th>
+                        {table
+                            .columns
+                            .iter()
+                            .map(|column| {
+                                let sorted = sort == Some(*column);
+                                view! {
+                                    <th class="num" aria-sort=if sorted { "descending" } else { "none" } title=column.label_zh()>
+                                        <a href=board_url(Some(*column))>{column.label_en()} {sorted.then_some(" ▼")}</a>
+                                    </th>
+                                }
+                            })
+                            .collect_view()}
+                    </tr>
+                </thead>
+                <tbody>{rows}</tbody>
+            </table>
+        </div>
+        <p class="legend">
+            <span class="best">"Bold"</span> " = best in the column. "
+            {sort.is_some().then(|| view! { <a href=board_url(None)>"Group by family 按系列分组"</a> })}
+        </p>
+    }
+}
+
+#[component]
+fn Exports(sort: Option<Column>) -> impl IntoView {
+    let link = |view: &'static str, format: &'static str| {
+        let sort = sort
+            .map(|c| format!("&sort={}", c.key()))
+            .unwrap_or_default();
+        let href = format!(
+            "/api/leaderboard/export?benchmark=plawbench&view={view}&format={format}{sort}"
+        );
+        view! { <a href=href rel="external" download>{format.to_uppercase()}</a> " " }
+    };
+    view! {
+        <p class="exports">
+            "Export the ranking: " {link("official", "csv")} {link("official", "json")} {link("official", "latex")}
+            " · by category: " {link("categories", "csv")} {link("categories", "json")} {link("categories", "latex")}
+        </p>
+    }
+}
+
+#[component]
+fn EvalscopeViews(table: Table, views: Vec<EvalscopeView>) -> impl IntoView {
+    let sections = engine::plawbench::dataset::Section::ALL;
+    view! {
+        <h2>"evalscope view 评测报告视图"</h2>
+        <p class="muted">"As evalscope reports it: per subset the scored items (n) and acc to four decimals; OVERALL is the mean over every scored item, so case analysis dominates it. It is not the ranking's Overall."</p>
+        {table
+            .rows
+            .iter()
+            .zip(views)
+            .map(|(row, view)| {
+                let label = row.label();
+                view! {
+                    <details class="evalscope" data-testid="evalscope-view">
+                        <summary>{label} " · " {view.runs} " run(s)"</summary>
+                        <div class="table-scroll">
+                            <table>
+                                <thead>
+                                    <tr>
+                                        <th>"Subset"</th>
+                                        <th class="num">"n"</th>
+                                        <th class="num">"acc"</th>
+                                        {sections.map(|s| view! { <th class="num">{s.metric()}</th> }).collect_view()}
+                                        <th class="num">"unavailable"</th>
+                                        <th class="num">"truncated"</th>
+                                    </tr>
+                                </thead>
+                                <tbody>
+                                    {view
+                                        .rows
+                                        .iter()
+                                        .map(|r| {
+                                            let ratio = |m: Option<&engine::metrics::MeanStd>| m.map_or_else(|| "—".to_owned(), format_ratio);
+                                            view! {
+                                                <tr class:overall=r.subset.is_none()>
+                                                    <td>{r.name()}</td>
+                                                    <td class="num">{r.num}</td>
+                                                    <td class="num">{ratio(r.acc.as_ref())}</td>
+                                                    {sections
+                                                        .map(|s| view! { <td class="num">{ratio(r.sections.get(&s).and_then(Option::as_ref))}</td> })
+                                                        .collect_view()}
+                                                    <td class="num">{r.unavailable}</td>
+                                                    <td class="num">{r.truncated}</td>
+                                                </tr>
+                                            }
+                                        })
+                                        .collect_view()}
+                                </tbody>
+                            </table>
+                        </div>
+                    </details>
+                }
+            })
+            .collect_view()}
+    }
+}
+
+#[component]
+fn Categories(board: PlawBoard) -> impl IntoView {
+    let table = board.categories;
+    if table.rows.is_empty() {
+        return ().into_any();
+    }
+    view! {
+        <h2>"Task 2 by category 案例分析·分类"</h2>
+        <div class="table-scroll">
+            <table class="leaderboard plaw-categories" data-testid="plaw-categories">
+                <thead>
+                    <tr>
+                        <th>"Category 分类"</th>
+                        {table.entries.iter().map(|e| view! { <th class="num">{e.label()}</th> }).collect_view()}
+                    </tr>
+                </thead>
+                <tbody>
+                    {table
+                        .rows
+                        .iter()
+                        .map(|row| {
+                            let cells = row
+                                .cells
+                                .iter()
+                                .zip(&table.entries)
+                                .map(|(cell, entry)| {
+                                    let best = matches!((cell.acc, row.best), (Some(m), Some(b)) if m.mean == b);
+                                    let href = cell_url(&entry.model, entry.setting.as_deref(), Column::Task2.key(), Some(&row.category));
+                                    match cell.acc {
+                                        Some(m) => view! {
+                                            <td class="num" class:best=best>
+                                                <a href=href class="cell-link">{percent(Some(m.mean))}</a>
+                                                <span class="muted">" (n " {cell.n} ")"</span>
+                                            </td>
+                                        }
+                                        .into_any(),
+                                        None => view! { <td class="num muted">"—"</td> }.into_any(),
+                                    }
+                                })
+                                .collect_view();
+                            view! { <tr><td>{row.category.clone()}</td>{cells}</tr> }
+                        })
+                        .collect_view()}
+                </tbody>
+            </table>
+        </div>
+        <figure class="chart-figure" data-testid="plaw-category-chart" inner_html=board.chart></figure>
+    }
+    .into_any()
+}

@@ -1,0 +1,244 @@
+//! PLawBench pages' data: the dataset's statistics, the item list and one
+//! item, the leaderboard views (official ranking, evalscope view, Task 2 by
+//! category) and the drill-downs to a cell's items and to one item as a run
+//! answered it. All read the current PLawBench dataset version; the figures
+//! come from the read models' snapshot of it.
+
+use engine::browse::ItemFilter;
+use leptos::prelude::*;
+use leptos::server_fn;
+
+use crate::types::{
+    PlawBoard, PlawCellView, PlawDatasetView, PlawItemList, PlawItemRunView, PlawItemView,
+};
+
+/// Rows of a drill-down page.
+pub const CELL_ROWS: u32 = 50;
+
+#[server(prefix = "/sfn")]
+pub async fn plaw_overview() -> Result<PlawDatasetView, ServerFnError> {
+    use crate::ssr::{current_dataset_of, dataset_view, fail, state};
+    let state = state()?;
+    let dataset = current_dataset_of(&state.db, engine::benchmark::Benchmark::Plawbench).await?;
+    let items = db::items::all::<engine::plawbench::dataset::Item>(&state.db, dataset.id)
+        .await
+        .map_err(fail)?;
+    let runs = db::runs::count(&state.db, dataset.id).await.map_err(fail)?;
+    Ok(PlawDatasetView {
+        dataset: dataset_view(&dataset),
+        stats: engine::plawbench::query::stats(&items),
+        runs,
+    })
+}
+
+/// JSON-encoded: a filter with every field unset has nothing to put in a form body.
+#[server(prefix = "/sfn", input = server_fn::codec::Json)]
+pub async fn plaw_items(filter: ItemFilter, page: u32) -> Result<PlawItemList, ServerFnError> {
+    use engine::plawbench::dataset::{Item, Task};
+    use engine::plawbench::query::ItemSummary;
+
+    use crate::ssr::{current_dataset_of, dataset_view, fail, state};
+    let state = state()?;
+    let dataset = current_dataset_of(&state.db, engine::benchmark::Benchmark::Plawbench).await?;
+    let (page, per_page) = engine::browse::paging(Some(page), None);
+    let found = db::items::list::<Item>(&state.db, dataset.id, &filter, page, per_page)
+        .await
+        .map_err(fail)?;
+    let categories = db::items::categories(&state.db, dataset.id, Task::CaseAnalysis.as_str())
+        .await
+        .map_err(fail)?;
+    Ok(PlawItemList {
+        dataset: dataset_view(&dataset),
+        page: found.map(|i| ItemSummary::of(&i)),
+        categories,
+    })
+}
+
+#[server(prefix = "/sfn")]
+pub async fn plaw_item(item_id: String) -> Result<PlawItemView, ServerFnError> {
+    use crate::ssr::{current_dataset_of, dataset_view, fail, state};
+    let state = state()?;
+    let dataset = current_dataset_of(&state.db, engine::benchmark::Benchmark::Plawbench).await?;
+    let found = db::items::get(&state.db, dataset.id, &item_id)
+        .await
+        .map_err(fail)?;
+    Ok(PlawItemView {
+        dataset: dataset_view(&dataset),
+        item: found.item,
+        position: found.position + 1,
+        previous: found.previous,
+        next: found.next,
+    })
+}
+
+/// The leaderboard sorted by column `sort` (a column key; unknown or none:
+/// grouped by family).
+#[server(prefix = "/sfn")]
+pub async fn plaw_leaderboard(sort: Option<String>) -> Result<PlawBoard, ServerFnError> {
+    use engine::plawbench::leaderboard::{
+        build_table, category_table, evalscope_view, runs_of, View,
+    };
+
+    use crate::ssr::{current_dataset_of, dataset_view, fail, state};
+    let state = state()?;
+    let dataset = current_dataset_of(&state.db, engine::benchmark::Benchmark::Plawbench).await?;
+    let snapshot = state
+        .read
+        .plaw_snapshot(&state.db, &dataset)
+        .await
+        .map_err(fail)?;
+    let doc = &snapshot.document;
+    let table = build_table(doc, &View::from_query(sort.as_deref()));
+    let scored = &snapshot.run_scores;
+    let evalscope = table
+        .rows
+        .iter()
+        .map(|row| evalscope_view(runs_of(scored, &row.key)))
+        .collect();
+    let categories = category_table(doc, scored);
+    let chart = chart(&categories);
+    Ok(PlawBoard {
+        dataset: dataset_view(&dataset),
+        items: doc.items.clone(),
+        table,
+        evalscope,
+        categories,
+        chart,
+    })
+}
+
+/// Task 2 accuracy per category, one bar per entry.
+#[cfg(feature = "ssr")]
+fn chart(table: &engine::plawbench::leaderboard::CategoryTable) -> String {
+    use crate::charts::{grouped_bars, Series};
+    let groups: Vec<String> = table.rows.iter().map(|r| r.category.clone()).collect();
+    let series: Vec<Series> = table
+        .entries
+        .iter()
+        .enumerate()
+        .map(|(i, entry)| Series {
+            name: entry.label(),
+            values: table
+                .rows
+                .iter()
+                .map(|r| r.cells.get(i).and_then(|c| c.acc).map(|m| (m.mean, m.std)))
+                .collect(),
+        })
+        .collect();
+    grouped_bars(
+        "Task 2 accuracy by category 案例分析分类得分",
+        &groups,
+        &series,
+        "acc",
+    )
+}
+
+/// The index in `doc` of the entry of `model` shown with `setting` on the
+/// leaderboard, or a 404.
+#[cfg(feature = "ssr")]
+fn entry_of(
+    doc: &engine::plawbench::score::ScoreDocument,
+    model: &str,
+    setting: Option<&str>,
+) -> Result<usize, ServerFnError> {
+    let settings = engine::plawbench::leaderboard::settings(&doc.entries);
+    doc.entries
+        .iter()
+        .zip(&settings)
+        .position(|(e, s)| e.model == model && s.as_deref() == setting)
+        .ok_or_else(|| {
+            crate::ssr::fail(services::Error::NotFound(format!(
+                "no PLawBench entry of model {model}{}",
+                setting.map(|s| format!(" ({s})")).unwrap_or_default()
+            )))
+        })
+}
+
+/// The items behind the cell of entry (`model`, `setting`) in column
+/// `column` (a column key), of one `case_analysis` category or all, page
+/// `page` of [`CELL_ROWS`] rows.
+#[server(prefix = "/sfn")]
+pub async fn plaw_cell(
+    model: String,
+    setting: Option<String>,
+    column: String,
+    category: Option<String>,
+    page: Option<u32>,
+) -> Result<PlawCellView, ServerFnError> {
+    use engine::plawbench::leaderboard::{column_metric, Column};
+
+    use crate::ssr::{current_dataset_of, dataset_view, fail, state};
+    let metric = column_metric(&column).ok_or_else(|| {
+        fail(services::Error::Invalid(format!(
+            "unknown column {column:?}; expected one of {}",
+            Column::ALL.map(Column::key).join(", ")
+        )))
+    })?;
+    let state = state()?;
+    let dataset = current_dataset_of(&state.db, engine::benchmark::Benchmark::Plawbench).await?;
+    let (snapshot, runs) = state
+        .read
+        .plaw_runs(&state.db, &dataset)
+        .await
+        .map_err(fail)?;
+    let entry = entry_of(&snapshot.document, &model, setting.as_deref())?;
+    let key = &snapshot.document.entries[entry].key;
+    let of_entry: Vec<(u32, &engine::plawbench::run::Run)> = runs
+        .iter()
+        .filter(|(k, _)| k == key)
+        .map(|(_, r)| (r.header.run, r))
+        .collect();
+    let drill = engine::plawbench::drilldown::cell_items(
+        &snapshot.items,
+        &of_entry,
+        metric,
+        category.as_deref().filter(|c| !c.is_empty()),
+    );
+    let pages = u32::try_from(drill.total.div_ceil(CELL_ROWS as usize).max(1)).unwrap_or(1);
+    let page = page.unwrap_or(1).clamp(1, pages);
+    let offset = (page as usize - 1) * CELL_ROWS as usize;
+    Ok(PlawCellView {
+        dataset: dataset_view(&dataset),
+        model,
+        setting,
+        drill: drill.page(offset, CELL_ROWS as usize),
+        page,
+        pages,
+    })
+}
+
+/// Item `item_id` as run `run` of entry (`model`, `setting`) answered it.
+#[server(prefix = "/sfn")]
+pub async fn plaw_item_run(
+    model: String,
+    setting: Option<String>,
+    run: u32,
+    item_id: String,
+) -> Result<PlawItemRunView, ServerFnError> {
+    use crate::ssr::{current_dataset_of, dataset_view, fail, state};
+    let state = state()?;
+    let dataset = current_dataset_of(&state.db, engine::benchmark::Benchmark::Plawbench).await?;
+    let (snapshot, runs) = state
+        .read
+        .plaw_runs(&state.db, &dataset)
+        .await
+        .map_err(fail)?;
+    let entry = entry_of(&snapshot.document, &model, setting.as_deref())?;
+    let key = &snapshot.document.entries[entry].key;
+    let not_found = |what: String| fail(services::Error::NotFound(what));
+    let stored = runs
+        .iter()
+        .find(|(k, r)| k == key && r.header.run == run)
+        .map(|(_, r)| r)
+        .ok_or_else(|| not_found(format!("model {model} has no run {run}")))?;
+    let item = snapshot
+        .items
+        .iter()
+        .find(|i| i.item_id == item_id)
+        .ok_or_else(|| not_found(format!("no item {item_id}")))?;
+    Ok(PlawItemRunView {
+        dataset: dataset_view(&dataset),
+        setting,
+        detail: engine::plawbench::drilldown::item_detail(item, stored),
+    })
+}
