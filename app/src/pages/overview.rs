@@ -59,7 +59,7 @@ fn Benchmarks(cards: Vec<BenchmarkCard>) -> impl IntoView {
                                 .into_any(),
                                 None => view! { <p class="muted">"No dataset imported yet 尚未导入数据集"</p> }.into_any(),
                             }}
-                            <p><a href=items>{if what == "items" { "Items 题目" } else { "Cases 案例" }}</a> " · " <a href=board>"Leaderboard 排行榜"</a></p>
+                            <p><a href=items>{if what == "items" { "Browse the items 浏览题目" } else { "Browse the cases 浏览案例" }}</a> " · " <a href=board>"See the ranking 查看排名"</a></p>
                         </article>
                     }
                 })
