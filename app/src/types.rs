@@ -161,7 +161,25 @@ pub struct CompareRow {
 pub struct RunFileReport {
     pub name: String,
     pub errors: Vec<engine::lexpilot::dataset::DatasetError>,
+    /// A valid LexPilot run's scores.
     pub summary: Option<RunSummary>,
+    /// A valid PLawBench run's scores.
+    #[serde(default)]
+    pub plaw: Option<PlawRunSummary>,
+}
+
+/// The official scores of a valid PLawBench run file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PlawRunSummary {
+    pub model: String,
+    pub run: u32,
+    pub overall: Option<f64>,
+    pub task1: Option<f64>,
+    pub task2: Option<f64>,
+    pub task3: Option<f64>,
+    pub unavailable: usize,
+    pub truncated: usize,
+    pub already_stored: bool,
 }
 
 /// The overall scores of a valid run file, and whether it would replace a stored run.

@@ -1,5 +1,5 @@
 import { test, expect, Page } from '@playwright/test';
-import { hydrated } from './helpers';
+import { hydrated, signIn } from './helpers';
 
 /** From the leaderboard to a cell's items and on to one answer, by clicking. */
 async function drill(page: Page) {
@@ -57,4 +57,42 @@ test.describe('without JavaScript', () => {
     await expect(page.getByTestId('plaw-categories')).toContainText('婚姻家事');
     await drill(page);
   });
+});
+
+test('a researcher stores a PLawBench run and imports an evalscope archive; the leaderboard updates live', async ({ page, browser }) => {
+  const fs = await import('fs');
+  const path = await import('path');
+  const run = fs
+    .readFileSync(path.join(__dirname, '../../server/data/plawbench/runs/sim-openlaw-70b-run1.jsonl'), 'utf-8')
+    .replace('Sim-OpenLaw-70B (simulated)', 'E2E-Plaw-Model');
+  const watcher = await (await browser.newContext()).newPage();
+  await watcher.goto('/plawbench/leaderboard');
+  await hydrated(watcher);
+  await expect(watcher.getByTestId('live-badge')).toContainText('Live');
+  await expect(watcher.getByTestId('plaw-leaderboard')).not.toContainText('E2E-Plaw-Model');
+
+  await signIn(page, 'researcher', 'research-pass-1');
+  await page.goto('/runs/upload');
+  await hydrated(page);
+  await page.getByTestId('upload-benchmark').selectOption('plawbench');
+  await page.getByTestId('run-files').setInputFiles([
+    { name: 'broken.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from(run.replace('"item_id": "case_analysis-3"', '"item_id": "case_analysis-99"')) },
+  ]);
+  const report = page.getByTestId('upload-report');
+  await expect(report).toContainText(/line 4 .*item_id/);
+  await expect(page.getByTestId('store-runs')).toBeDisabled();
+  await page.getByTestId('run-files').setInputFiles([
+    { name: 'good.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from(run) },
+  ]);
+  await expect(report).toContainText('E2E-Plaw-Model · run 1');
+  await page.getByTestId('store-runs').click();
+  await expect(page.getByTestId('stored')).toContainText('Stored 1 run');
+  await expect(watcher.getByTestId('plaw-leaderboard')).toContainText('E2E-Plaw-Model');
+
+  await page.getByTestId('evalscope-archive').setInputFiles(path.join(__dirname, '../fixtures/evalscope-demo.zip'));
+  await expect(page.getByTestId('evalscope-preview')).toContainText('reconciled with the report');
+  await expect(page.getByTestId('reconciliation').first()).toContainText('case_analysis');
+  await page.getByTestId('import-evalscope').click();
+  await expect(page.getByTestId('imported')).toContainText('Imported 1 run');
+  await expect(watcher.getByTestId('plaw-leaderboard')).toContainText('sim-evalscope-8b');
 });

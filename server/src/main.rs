@@ -581,7 +581,7 @@ async fn import_evalscope(
                 )
             })?;
         let prepared = services::evalscope::prepare(&db, &dataset, files?, options).await?;
-        print!("{}", server::report::render_import(&prepared));
+        print!("{}", server::report::render_import(&prepared.preview));
         if check {
             return Ok(None);
         }

@@ -203,7 +203,7 @@ pub fn render_plawbench(doc: &engine::plawbench::score::ScoreDocument) -> String
 
 /// What an evalscope import would store, for the terminal: per model folder
 /// its runs, the reconciliation with evalscope's report and the warnings.
-pub fn render_import(prepared: &services::evalscope::Prepared) -> String {
+pub fn render_import(prepared: &engine::plawbench::evalscope::ImportPreview) -> String {
     let mut out = format!(
         "evalscope output for dataset {} version {}\n",
         prepared.dataset, prepared.dataset_version
@@ -211,9 +211,10 @@ pub fn render_import(prepared: &services::evalscope::Prepared) -> String {
     let num = |v: Option<f64>| v.map_or_else(|| "—".to_owned(), |v| format!("{v:.4}"));
     for folder in &prepared.folders {
         out.push_str(&format!("\n{} ({})\n", folder.model, folder.model_id));
-        for (run, items, unavailable) in &folder.summary {
+        for r in &folder.runs {
             out.push_str(&format!(
-                "  run {run}: {items} items, {unavailable} unavailable\n"
+                "  run {}: {} items, {} unavailable\n",
+                r.run, r.items, r.unavailable
             ));
         }
         out.push_str("  reconciliation with the report (|Δ| ≤ 5e-5, equal num):\n");

@@ -14,10 +14,9 @@ use db::datasets::DatasetInfo;
 use db::runs::{OnDuplicate, RunInfo};
 use db::Db;
 use engine::benchmark::Benchmark;
-use engine::plawbench::evalscope::{self, layout, ImportOptions, Reconciliation};
+use engine::plawbench::evalscope::{self, layout, FolderPreview, ImportOptions, ImportPreview};
 use engine::plawbench::run::Run;
 use engine::plawbench::PLawBench;
-use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::ingest::{blocking, store_scored, Hosted, Scored};
@@ -121,34 +120,12 @@ pub fn read_zip(archive: &[u8]) -> Result<Vec<(String, String)>> {
     Ok(files)
 }
 
-/// One model's folder, converted.
-#[derive(Debug, Clone, Serialize)]
-pub struct PreparedFolder {
-    pub model_id: String,
-    /// The runs made, one per generation, validated against the dataset.
-    #[serde(skip)]
-    pub runs: Vec<Run>,
-    /// Per run: (run number, items, unavailable items).
-    pub summary: Vec<(u32, usize, usize)>,
-    /// The model's name in the runs.
-    pub model: String,
-    pub reconciliation: Reconciliation,
-    pub warnings: Vec<String>,
-}
-
-/// What an import would store: every folder converted, nothing stored.
-#[derive(Debug, Clone, Serialize)]
+/// What an import would store: the runs of every folder, converted and
+/// validated, and the preview people read first.
+#[derive(Debug, Clone)]
 pub struct Prepared {
-    pub dataset: String,
-    pub dataset_version: i64,
-    pub folders: Vec<PreparedFolder>,
-}
-
-impl Prepared {
-    /// Whether every reconciliation holds.
-    pub fn reconciled(&self) -> bool {
-        self.folders.iter().all(|f| f.reconciliation.ok())
-    }
+    pub preview: ImportPreview,
+    pub runs: Vec<Run>,
 }
 
 /// Converts the output in `files` into runs on PLawBench version `dataset`
@@ -171,42 +148,32 @@ pub async fn prepare(
         dataset: options.dataset.or_else(|| Some(dataset.name.clone())),
         ..options
     };
-    let folders = blocking(move || -> Result<Vec<PreparedFolder>> {
+    let (folders, runs) = blocking(move || -> Result<(Vec<FolderPreview>, Vec<Run>)> {
         let folders = layout::folders(&files).map_err(Error::InvalidImport)?;
-        let mut prepared = Vec::with_capacity(folders.len());
-        let mut errors = Vec::new();
+        let (mut previews, mut runs, mut errors) = (Vec::new(), Vec::new(), Vec::new());
         for folder in &folders {
             match evalscope::import_folder(folder, &items, &options) {
-                Ok(imported) => prepared.push(PreparedFolder {
-                    model_id: folder.model_id.clone(),
-                    model: imported
-                        .runs
-                        .first()
-                        .map(|r| r.header.model.clone())
-                        .unwrap_or_else(|| folder.model_id.clone()),
-                    summary: imported
-                        .runs
-                        .iter()
-                        .map(|r| (r.header.run, r.items.len(), r.unavailable()))
-                        .collect(),
-                    runs: imported.runs,
-                    reconciliation: imported.reconciliation,
-                    warnings: imported.warnings,
-                }),
+                Ok(imported) => {
+                    previews.push(FolderPreview::of(&folder.model_id, &imported));
+                    runs.extend(imported.runs);
+                }
                 Err(e) => errors.extend(e.0),
             }
         }
         if errors.is_empty() {
-            Ok(prepared)
+            Ok((previews, runs))
         } else {
             Err(Error::InvalidImport(evalscope::ImportErrors(errors)))
         }
     })
     .await??;
     Ok(Prepared {
-        dataset: dataset.name.clone(),
-        dataset_version: dataset.version,
-        folders,
+        preview: ImportPreview {
+            dataset: dataset.name.clone(),
+            dataset_version: dataset.version,
+            folders,
+        },
+        runs,
     })
 }
 
@@ -220,7 +187,7 @@ pub async fn store(
     on_duplicate: OnDuplicate,
 ) -> Result<Vec<(RunInfo, serde_json::Value)>> {
     let items = PLawBench::cases(db, dataset.id).await?;
-    let runs: Vec<Run> = prepared.folders.into_iter().flat_map(|f| f.runs).collect();
+    let runs = prepared.runs;
     let scored = blocking(move || {
         runs.into_iter()
             .map(|run| {

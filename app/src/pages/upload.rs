@@ -1,13 +1,19 @@
-//! Upload run files from the browser: pick one or more files, read the
-//! validation report (every error with line and field) or the scores, then
-//! store them all in one transaction. Scripts use `POST /api/runs` instead.
+//! Upload run files from the browser: pick the benchmark and one or more
+//! files, read the validation report (every error with line and field) or
+//! the scores, then store them all in one transaction. For PLawBench, an
+//! evalscope output folder (zipped) is imported the same way: converted and
+//! reconciled with evalscope's report first, stored on confirmation. Scripts
+//! use `POST /api/runs` and `POST /api/evalscope` instead.
 
+use engine::benchmark::Benchmark;
+use engine::plawbench::evalscope::{ImportError, ImportPreview};
 use leptos::prelude::*;
 use leptos_meta::Title;
+use serde::Deserialize;
 
 use crate::components::labels::error_message;
 use crate::server_fns::runs::{check_runs, store_runs};
-use crate::types::{RunFileReport, UploadFile};
+use crate::types::{PlawRunSummary, RunFileReport, UploadFile};
 
 /// Largest file the page sends (the server refuses bigger bodies anyway).
 pub const MAX_FILE_BYTES: f64 = 32.0 * 1024.0 * 1024.0;
@@ -41,24 +47,57 @@ fn score(v: Option<f64>) -> String {
 
 #[component]
 pub fn UploadPage() -> impl IntoView {
+    let benchmark = RwSignal::new(Benchmark::Lexpilot);
     view! {
         <Title text="Upload runs" />
         <section class="panel">
             <h1>"Upload runs 上传评测结果"</h1>
-            <UploadForm />
+            <label class="field">
+                <span>"Benchmark 评测基准"</span>
+                <select data-testid="upload-benchmark" on:change=move |ev| {
+                    if let Some(b) = Benchmark::parse(&event_target_value(&ev)) {
+                        benchmark.set(b);
+                    }
+                }>
+                    {Benchmark::ALL
+                        .into_iter()
+                        .filter(|b| b.hosted())
+                        .map(|b| view! { <option value=b.as_str() selected=move || benchmark.get() == b>{b.label_zh()}</option> })
+                        .collect_view()}
+                </select>
+            </label>
+            {move || {
+                let b = benchmark.get();
+                view! { <UploadForm benchmark=b /> }
+            }}
         </section>
+        {move || (benchmark.get() == Benchmark::Plawbench).then(|| view! {
+            <section class="panel">
+                <h2>"Import evalscope output 导入 evalscope 结果"</h2>
+                <EvalscopeImport />
+            </section>
+        })}
     }
 }
 
 #[component]
-fn UploadForm() -> impl IntoView {
+fn UploadForm(benchmark: Benchmark) -> impl IntoView {
     let files = RwSignal::new(Vec::<UploadFile>::new());
     let read_error = RwSignal::new(None::<String>);
     let replace = RwSignal::new(false);
-    let check = Action::new(|files: &Vec<UploadFile>| check_runs(files.clone()));
-    let store = Action::new(|(files, replace): &(Vec<UploadFile>, bool)| {
-        store_runs(files.clone(), *replace)
+    let check =
+        Action::new(move |files: &Vec<UploadFile>| check_runs(files.clone(), Some(benchmark)));
+    let store = Action::new(move |(files, replace): &(Vec<UploadFile>, bool)| {
+        store_runs(files.clone(), *replace, Some(benchmark))
     });
+    let format = match benchmark {
+        Benchmark::Plawbench => "docs/benchmarks/plawbench.md §B3",
+        _ => "docs/formats.md §3",
+    };
+    let board = match benchmark {
+        Benchmark::Plawbench => "/plawbench/leaderboard",
+        _ => "/leaderboard",
+    };
     let input = NodeRef::<leptos::html::Input>::new();
 
     let on_change = move |_| {
@@ -86,7 +125,7 @@ fn UploadForm() -> impl IntoView {
     };
     view! {
         <p>
-            "Each file is one run of one model (docs/formats.md §3). The files are checked against the current dataset first; nothing is stored until you confirm, and then all or none."
+            "Each file is one run of one model (" {format} "). The files are checked against the benchmark's current dataset first; nothing is stored until you confirm, and then all or none."
         </p>
         <noscript><p class="info">"Uploading in the browser needs JavaScript; scripts can POST run files to /api/runs."</p></noscript>
         <label class="field">
@@ -96,6 +135,7 @@ fn UploadForm() -> impl IntoView {
         {move || read_error.get().map(|e| view! { <p class="error-box" role="alert">{e}</p> })}
         {move || check.pending().get().then(|| view! { <p class="loading">"Checking… 校验中"</p> })}
         {move || check.value().get().map(|result| match result {
+            Ok(reports) if benchmark == Benchmark::Plawbench => view! { <PlawReportTable reports /> }.into_any(),
             Ok(reports) => view! { <ReportTable reports /> }.into_any(),
             Err(e) => view! { <p class="error-box" role="alert">{error_message(&e)}</p> }.into_any(),
         })}
@@ -118,7 +158,7 @@ fn UploadForm() -> impl IntoView {
         {move || store.value().get().map(|result| match result {
             Ok(n) => view! {
                 <p class="info" role="status" data-testid="stored">
-                    "Stored " {n} " run(s). 已保存。 " <a href="/leaderboard">"See the leaderboard →"</a>
+                    "Stored " {n} " run(s). 已保存。 " <a href=board>"See the leaderboard →"</a>
                 </p>
             }.into_any(),
             Err(e) => view! { <p class="error-box" role="alert">{error_message(&e)}</p> }.into_any(),
@@ -174,5 +214,256 @@ fn ReportTable(reports: Vec<RunFileReport>) -> impl IntoView {
                 </tbody>
             </table>
         </div>
+    }
+}
+
+/// The errors of a file that cannot be stored.
+#[component]
+fn FileErrors(
+    errors: Vec<engine::lexpilot::dataset::DatasetError>,
+    columns: usize,
+) -> impl IntoView {
+    view! {
+        <td colspan=columns>
+            <span class="badge verdict-dismissed">{errors.len()} " error(s) 错误"</span>
+            <ul class="errors">
+                {errors.iter().map(|e| view! { <li>{e.to_string()}</li> }).collect_view()}
+            </ul>
+        </td>
+    }
+}
+
+/// A PLawBench check: per file its official scores (×100) or its errors.
+#[component]
+fn PlawReportTable(reports: Vec<RunFileReport>) -> impl IntoView {
+    let percent =
+        |v: Option<f64>| v.map_or_else(|| "—".to_owned(), |x| format!("{:.2}", x * 100.0));
+    view! {
+        <div class="table-scroll">
+            <table class="stats" data-testid="upload-report">
+                <thead>
+                    <tr>
+                        <th>"File"</th><th>"Result"</th><th>"Model · run"</th>
+                        <th class="num">"Overall"</th><th class="num">"Task1"</th><th class="num">"Task2"</th><th class="num">"Task3"</th>
+                        <th class="num">"Unavailable"</th><th class="num">"Truncated"</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    {reports.into_iter().map(|r| {
+                        let cells = match r.plaw.clone() {
+                            Some(PlawRunSummary { model, run, overall, task1, task2, task3, unavailable, truncated, already_stored }) => view! {
+                                <td>
+                                    <span class="badge verdict-supported">"valid 有效"</span>
+                                    {already_stored.then(|| view! { <span class="badge verdict-partially_supported">"already stored 已存在"</span> })}
+                                </td>
+                                <td>{model} " · run " {run}</td>
+                                <td class="num">{percent(overall)}</td>
+                                <td class="num">{percent(task1)}</td>
+                                <td class="num">{percent(task2)}</td>
+                                <td class="num">{percent(task3)}</td>
+                                <td class="num">{unavailable}</td>
+                                <td class="num">{truncated}</td>
+                            }.into_any(),
+                            None => view! { <FileErrors errors=r.errors.clone() columns=8 /> }.into_any(),
+                        };
+                        view! { <tr><td>{r.name.clone()}</td>{cells}</tr> }
+                    }).collect_view()}
+                </tbody>
+            </table>
+        </div>
+    }
+}
+
+/// What `POST /api/evalscope` answers.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+struct EvalscopeReply {
+    #[serde(default)]
+    import: Option<ImportPreview>,
+    #[serde(default)]
+    stored: Option<Vec<serde_json::Value>>,
+    #[serde(default)]
+    error: Option<String>,
+    #[serde(default)]
+    errors: Vec<ImportError>,
+}
+
+/// Sends the picked archive to `POST /api/evalscope` with `query`.
+#[cfg(feature = "hydrate")]
+async fn post_archive(input: web_sys::HtmlInputElement, query: String) -> EvalscopeReply {
+    use wasm_bindgen::JsCast;
+    use wasm_bindgen_futures::JsFuture;
+
+    let failed = |error: String| EvalscopeReply {
+        error: Some(error),
+        ..EvalscopeReply::default()
+    };
+    let Some(file) = input.files().and_then(|l| l.get(0)) else {
+        return failed("pick a .zip of the evalscope output folder first".into());
+    };
+    if file.size() > MAX_FILE_BYTES {
+        return failed(format!("{} is larger than 32 MiB", file.name()));
+    }
+    let init = web_sys::RequestInit::new();
+    init.set_method("POST");
+    init.set_body(&file);
+    let Ok(request) =
+        web_sys::Request::new_with_str_and_init(&format!("/api/evalscope{query}"), &init)
+    else {
+        return failed("cannot build the request".into());
+    };
+    let _ = request.headers().set("Content-Type", "application/zip");
+    let Some(window) = web_sys::window() else {
+        return failed("no window".into());
+    };
+    let response = match JsFuture::from(window.fetch_with_request(&request)).await {
+        Ok(r) => r.unchecked_into::<web_sys::Response>(),
+        Err(_) => return failed("the server could not be reached".into()),
+    };
+    let text = match response.text() {
+        Ok(promise) => JsFuture::from(promise)
+            .await
+            .ok()
+            .and_then(|t| t.as_string()),
+        Err(_) => None,
+    };
+    match text.and_then(|t| serde_json::from_str::<EvalscopeReply>(&t).ok()) {
+        Some(reply) => reply,
+        None => failed(format!(
+            "the server answered {} without a readable body",
+            response.status()
+        )),
+    }
+}
+
+/// Import an evalscope output folder (zipped): check first (conversion and
+/// reconciliation shown), then import on confirmation.
+#[component]
+fn EvalscopeImport() -> impl IntoView {
+    let input = NodeRef::<leptos::html::Input>::new();
+    let model_family = RwSignal::new(String::new());
+    let replace = RwSignal::new(false);
+    let checked = RwSignal::new(None::<EvalscopeReply>);
+    let stored = RwSignal::new(None::<EvalscopeReply>);
+    let busy = RwSignal::new(false);
+    let query = move |check: bool| {
+        let mut q = vec![];
+        if check {
+            q.push("check=true".to_owned());
+        }
+        if replace.get_untracked() {
+            q.push("replace=true".to_owned());
+        }
+        let family = model_family.get_untracked();
+        if !family.trim().is_empty() {
+            q.push(format!(
+                "model_family={}",
+                crate::url::encode(family.trim())
+            ));
+        }
+        if q.is_empty() {
+            String::new()
+        } else {
+            format!("?{}", q.join("&"))
+        }
+    };
+    let send = move |check: bool| {
+        #[cfg(feature = "hydrate")]
+        if let Some(el) = input.get_untracked() {
+            busy.set(true);
+            leptos::task::spawn_local(async move {
+                let reply = post_archive(el, query(check)).await;
+                if check {
+                    stored.set(None);
+                    checked.set(Some(reply));
+                } else {
+                    stored.set(Some(reply));
+                }
+                busy.set(false);
+            });
+        }
+        #[cfg(not(feature = "hydrate"))]
+        let _ = (check, input, query);
+    };
+    let ready =
+        move || checked.with(|c| matches!(c, Some(r) if r.import.is_some() && r.error.is_none()));
+    view! {
+        <p>
+            "A .zip of evalscope's output folder (predictions, reviews, report, configs/task_config.yaml). Each model and generation becomes one run; unusable reviews and legacy judge failures are unavailable, never 0. The subset means are recomputed and compared with evalscope's report before anything is stored."
+        </p>
+        <label class="field">
+            <span>"evalscope output (.zip)"</span>
+            <input type="file" accept=".zip" node_ref=input on:change=move |_| send(true) data-testid="evalscope-archive" />
+        </label>
+        <label class="field">
+            <span>"Family column (vendor family, optional) 系列"</span>
+            <input type="text" placeholder="Qwen, Claude, …" prop:value=move || model_family.get()
+                   on:input=move |ev| model_family.set(event_target_value(&ev)) on:change=move |_| send(true) />
+        </label>
+        {move || busy.get().then(|| view! { <p class="loading">"Working… 处理中"</p> })}
+        {move || checked.get().map(|reply| view! { <EvalscopeResult reply /> })}
+        <div class="upload-actions">
+            <label class="inline-check">
+                <input type="checkbox" prop:checked=move || replace.get() on:change=move |ev| replace.set(event_target_checked(&ev)) />
+                " Replace stored runs with the same model and run number 覆盖已存在的结果"
+            </label>
+            <button class="primary" data-testid="import-evalscope" disabled=move || !ready() || busy.get() on:click=move |_| send(false)>
+                "Import 确认导入"
+            </button>
+        </div>
+        {move || stored.get().map(|reply| match (reply.stored.clone(), reply.error.clone()) {
+            (Some(runs), None) => view! {
+                <p class="info" role="status" data-testid="imported">
+                    "Imported " {runs.len()} " run(s). 已导入。 " <a href="/plawbench/leaderboard">"See the leaderboard →"</a>
+                </p>
+            }.into_any(),
+            _ => view! { <EvalscopeResult reply /> }.into_any(),
+        })}
+    }
+}
+
+#[component]
+fn EvalscopeResult(reply: EvalscopeReply) -> impl IntoView {
+    let num = |v: Option<f64>| v.map_or_else(|| "—".to_owned(), |v| format!("{v:.4}"));
+    view! {
+        {reply.error.clone().map(|e| view! {
+            <div class="error-box" role="alert">
+                <p>{e}</p>
+                <ul class="errors">{reply.errors.iter().map(|e| view! { <li>{e.to_string()}</li> }).collect_view()}</ul>
+            </div>
+        })}
+        {reply.import.clone().map(|preview| view! {
+            <p class="dataset-line" data-testid="evalscope-preview">
+                "For dataset " <strong>{preview.dataset.clone()}</strong> " version " {preview.dataset_version}
+                {if preview.reconciled() {
+                    view! { " · " <span class="badge verdict-supported">"reconciled with the report 与报告一致"</span> }.into_any()
+                } else {
+                    view! { " · " <span class="badge verdict-dismissed">"differs from the report 与报告不一致"</span> }.into_any()
+                }}
+            </p>
+            {preview.folders.into_iter().map(|f| view! {
+                <h3>{f.model.clone()} <span class="muted">" (" {f.model_id.clone()} ")"</span></h3>
+                <p>{f.runs.iter().map(|r| format!("run {}: {} items, {} unavailable", r.run, r.items, r.unavailable)).collect::<Vec<_>>().join(" · ")}</p>
+                <div class="table-scroll">
+                    <table class="stats" data-testid="reconciliation">
+                        <thead><tr><th>"Subset"</th><th>"Metric"</th><th class="num">"Recomputed (n)"</th><th class="num">"Report (n)"</th><th>""</th></tr></thead>
+                        <tbody>
+                            {f.reconciliation.subsets.iter().map(|c| view! {
+                                <tr>
+                                    <td>{c.task.as_str()}</td>
+                                    <td>{c.metric.clone()}</td>
+                                    <td class="num">{num(c.recomputed)} " (" {c.num} ")"</td>
+                                    <td class="num">{num(c.reported)} " (" {c.reported_num.map(|n| n.to_string()).unwrap_or_else(|| "—".into())} ")"</td>
+                                    <td>{if c.ok { "ok" } else { "MISMATCH" }}</td>
+                                </tr>
+                            }).collect_view()}
+                        </tbody>
+                    </table>
+                </div>
+                {(!f.reconciliation.items.is_empty()).then(|| view! {
+                    <p class="flag">{f.reconciliation.items.len()} " item value(s) differ from the reviews' own"</p>
+                })}
+                <ul class="warnings">{f.warnings.iter().map(|w| view! { <li>{w.clone()}</li> }).collect_view()}</ul>
+            }).collect_view()}
+        })}
     }
 }

@@ -1,76 +1,131 @@
-//! Run uploads from the browser: check files (a dry run: validation report or
-//! scores), then store them all in one transaction. Researchers and admins
-//! only, checked here.
+//! Run uploads from the browser: check files against the current dataset of
+//! the benchmark the page names (a dry run: validation report or scores),
+//! then store them all in one transaction. Researchers and admins only,
+//! checked here. evalscope archives go to `POST /api/evalscope`.
 
 use leptos::prelude::*;
 use leptos::server_fn;
 
+use engine::benchmark::Benchmark;
+
 use crate::types::{RunFileReport, UploadFile};
 
+/// `benchmark` names the dataset's benchmark (LexPilot when absent).
 #[server(prefix = "/sfn", input = server_fn::codec::Json)]
-pub async fn check_runs(files: Vec<UploadFile>) -> Result<Vec<RunFileReport>, ServerFnError> {
-    use crate::ssr::{current_dataset, fail, require, state};
-    use crate::types::RunSummary;
+pub async fn check_runs(
+    files: Vec<UploadFile>,
+    benchmark: Option<Benchmark>,
+) -> Result<Vec<RunFileReport>, ServerFnError> {
+    use engine::benchmark::{LexPilot, Suite};
     use engine::lexpilot::score::Metric;
+    use engine::plawbench::PLawBench;
     use engine::vocab::LjpSetup;
 
+    use crate::ssr::{current_dataset_of, fail, require, state};
+    use crate::types::{PlawRunSummary, RunSummary};
+
     require(engine::accounts::Permission::UploadRun).await?;
+    let benchmark = benchmark.unwrap_or(Benchmark::Lexpilot);
     let state = state()?;
-    let dataset = current_dataset(&state.db).await?;
-    let checked = services::ingest::check::<engine::benchmark::LexPilot>(
-        &state.db,
-        &dataset,
-        &run_files(files),
-    )
-    .await
-    .map_err(fail)?;
-    let mut reports = Vec::with_capacity(checked.len());
-    for file in checked {
-        let report = match file.outcome {
-            Err(errors) => RunFileReport {
-                name: file.name,
-                errors: errors.0,
-                summary: None,
-            },
-            Ok(scored) => {
-                let (run, scores) = (scored.run, scored.scores);
-                let already_stored =
-                    db::runs::exists(&state.db, dataset.id, &run.header.model, run.header.run)
-                        .await
-                        .map_err(fail)?;
-                RunFileReport {
-                    name: file.name,
-                    errors: Vec::new(),
-                    summary: Some(RunSummary {
-                        model: run.header.model.clone(),
-                        run: run.header.run,
-                        lca_macro_f1: scores.metric(Metric::LcaMacroF1, None),
-                        dcg_accuracy: scores.metric(Metric::DcgAccuracy, None),
-                        ljp_qwk: LjpSetup::ALL
-                            .into_iter()
-                            .filter(|s| scores.ljp.contains_key(s))
-                            .map(|s| (s, scores.metric(Metric::LjpQwk(s), None)))
-                            .collect(),
-                        unavailable: run.unavailable().total(),
-                        already_stored,
-                    }),
-                }
+    let dataset = current_dataset_of(&state.db, benchmark).await?;
+    let stored = |model: String, run: u32| {
+        let db = state.db.clone();
+        async move {
+            db::runs::exists(&db, dataset.id, &model, run)
+                .await
+                .map_err(fail)
+        }
+    };
+    let failed = |name: String, errors: engine::lexpilot::dataset::DatasetErrors| RunFileReport {
+        name,
+        errors: errors.0,
+        summary: None,
+        plaw: None,
+    };
+    let mut reports = Vec::with_capacity(files.len());
+    match benchmark {
+        Benchmark::Plawbench => {
+            use engine::plawbench::score::Metric as M;
+            let checked =
+                services::ingest::check::<PLawBench>(&state.db, &dataset, &run_files(files))
+                    .await
+                    .map_err(fail)?;
+            for file in checked {
+                reports.push(match file.outcome {
+                    Err(errors) => failed(file.name, errors),
+                    Ok(scored) => {
+                        let (run, scores) = (scored.run, scored.scores);
+                        let meta = PLawBench::meta(&run);
+                        RunFileReport {
+                            name: file.name,
+                            errors: Vec::new(),
+                            summary: None,
+                            plaw: Some(PlawRunSummary {
+                                already_stored: stored(meta.model.clone(), meta.run).await?,
+                                model: meta.model,
+                                run: meta.run,
+                                overall: scores.metric(M::Overall),
+                                task1: scores.metric(M::Task1),
+                                task2: scores.metric(M::Task2),
+                                task3: scores.metric(M::Task3),
+                                unavailable: meta.unavailable,
+                                truncated: scores.tasks.values().map(|t| t.truncated).sum(),
+                            }),
+                        }
+                    }
+                });
             }
-        };
-        reports.push(report);
+        }
+        _ => {
+            let checked =
+                services::ingest::check::<LexPilot>(&state.db, &dataset, &run_files(files))
+                    .await
+                    .map_err(fail)?;
+            for file in checked {
+                reports.push(match file.outcome {
+                    Err(errors) => failed(file.name, errors),
+                    Ok(scored) => {
+                        let (run, scores) = (scored.run, scored.scores);
+                        RunFileReport {
+                            name: file.name,
+                            errors: Vec::new(),
+                            summary: Some(RunSummary {
+                                already_stored: stored(run.header.model.clone(), run.header.run)
+                                    .await?,
+                                model: run.header.model.clone(),
+                                run: run.header.run,
+                                lca_macro_f1: scores.metric(Metric::LcaMacroF1, None),
+                                dcg_accuracy: scores.metric(Metric::DcgAccuracy, None),
+                                ljp_qwk: LjpSetup::ALL
+                                    .into_iter()
+                                    .filter(|s| scores.ljp.contains_key(s))
+                                    .map(|s| (s, scores.metric(Metric::LjpQwk(s), None)))
+                                    .collect(),
+                                unavailable: run.unavailable().total(),
+                            }),
+                            plaw: None,
+                        }
+                    }
+                });
+            }
+        }
     }
     Ok(reports)
 }
 
 /// Stores every file, or none if any is invalid or refused.
 #[server(prefix = "/sfn", input = server_fn::codec::Json)]
-pub async fn store_runs(files: Vec<UploadFile>, replace: bool) -> Result<usize, ServerFnError> {
-    use crate::ssr::{current_dataset, fail, require, state};
+pub async fn store_runs(
+    files: Vec<UploadFile>,
+    replace: bool,
+    benchmark: Option<Benchmark>,
+) -> Result<usize, ServerFnError> {
+    use crate::ssr::{current_dataset_of, fail, require, state};
     use db::runs::OnDuplicate;
 
     let user = require(engine::accounts::Permission::UploadRun).await?;
     let state = state()?;
-    let dataset = current_dataset(&state.db).await?;
+    let dataset = current_dataset_of(&state.db, benchmark.unwrap_or(Benchmark::Lexpilot)).await?;
     let on_duplicate = if replace {
         OnDuplicate::Replace
     } else {

@@ -22,6 +22,7 @@ Writes under engine/tests/fixtures/plawbench/evalscope/:
 Standard library only, seeded: a second run writes the same bytes.
 
     python3 engine/tests/reference/make_plawbench_evalscope_fixture.py
+    python3 engine/tests/reference/make_plawbench_evalscope_fixture.py --demo   # the browser tests' folder
 """
 
 import hashlib
@@ -344,5 +345,37 @@ def main():
         f.write("\n")
 
 
+def demo():
+    """An evalscope output folder for the synthetic PLawBench demo dataset
+    (server/data/plawbench/demo.jsonl), zipped for the browser tests' import:
+    end2end/fixtures/evalscope-demo.zip (20261201_120000/…), one simulated
+    model (sim-evalscope-8b), one judge, one parse_error review."""
+    import shutil
+    import tempfile
+    import zipfile
+    global DATASET, OUT
+    root = os.path.dirname(ENGINE)
+    with open(os.path.join(root, "server", "data", "plawbench", "demo.jsonl"), encoding="utf-8") as f:
+        DATASET = [json.loads(line) for line in f if line.strip()]
+    OUT = tempfile.mkdtemp()
+    build(".", "20261201_120000", "sim-evalscope-8b", ["sim-judge-e"], 1, "mean", False,
+          lambda i, g: "parse_error" if i == "legal_consultation-2" else "ok", 17)
+    target = os.path.join(root, "end2end", "fixtures", "evalscope-demo.zip")
+    os.makedirs(os.path.dirname(target), exist_ok=True)
+    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as z:
+        for folder, _, names in sorted(os.walk(OUT)):
+            for name in sorted(names):
+                path = os.path.join(folder, name)
+                info = zipfile.ZipInfo(os.path.relpath(path, OUT), date_time=(2026, 12, 1, 12, 0, 0))
+                info.compress_type = zipfile.ZIP_DEFLATED
+                with open(path, "rb") as f:
+                    z.writestr(info, f.read())
+    shutil.rmtree(OUT)
+
+
 if __name__ == "__main__":
-    main()
+    import sys
+    if sys.argv[1:] == ["--demo"]:
+        demo()
+    else:
+        main()

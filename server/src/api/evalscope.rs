@@ -72,7 +72,7 @@ async fn import(
     let dataset = current_dataset_of(&state, Benchmark::Plawbench).await?;
     let files = services::evalscope::read_zip(&body)?;
     let prepared = services::evalscope::prepare(&state.db, &dataset, files, options).await?;
-    let report = serde_json::to_value(&prepared).map_err(ApiError::internal)?;
+    let report = serde_json::to_value(&prepared.preview).map_err(ApiError::internal)?;
     if query.check {
         return Ok((
             StatusCode::OK,

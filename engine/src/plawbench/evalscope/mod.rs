@@ -50,7 +50,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
@@ -149,7 +149,7 @@ pub fn subset_task(file_name: &str) -> Option<Task> {
 }
 
 /// One problem found in an evalscope folder.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ImportError {
     /// The file, relative to the output folder.
     pub file: String,
@@ -180,7 +180,7 @@ impl fmt::Display for ImportError {
 }
 
 /// Every problem found, one per line when displayed.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ImportErrors(pub Vec<ImportError>);
 
 impl fmt::Display for ImportErrors {
@@ -198,7 +198,7 @@ impl fmt::Display for ImportErrors {
 impl std::error::Error for ImportErrors {}
 
 /// One subset metric recomputed and compared with the report.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SubsetCheck {
     /// The subset.
     pub task: Task,
@@ -217,7 +217,7 @@ pub struct SubsetCheck {
 }
 
 /// An item whose review value differs from the score of its imported points.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ItemMismatch {
     /// The item.
     pub item_id: String,
@@ -232,7 +232,7 @@ pub struct ItemMismatch {
 }
 
 /// The reconciliation report of an import (§B6.5 point 6).
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Reconciliation {
     /// Every subset metric, in task then metric order.
     pub subsets: Vec<SubsetCheck>,
@@ -248,6 +248,68 @@ impl Reconciliation {
 }
 
 /// What an import gives.
+/// What an import of an output folder would store, for people to read
+/// before it is stored: per model folder the runs made and the
+/// reconciliation with evalscope's report.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ImportPreview {
+    /// The workbench dataset the runs are for.
+    pub dataset: String,
+    pub dataset_version: i64,
+    pub folders: Vec<FolderPreview>,
+}
+
+impl ImportPreview {
+    /// Whether every reconciliation holds.
+    pub fn reconciled(&self) -> bool {
+        self.folders.iter().all(|f| f.reconciliation.ok())
+    }
+}
+
+/// One model folder of an [`ImportPreview`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FolderPreview {
+    /// The `<model_id>` folder.
+    pub model_id: String,
+    /// The model's name in the runs.
+    pub model: String,
+    pub runs: Vec<RunPreview>,
+    pub reconciliation: Reconciliation,
+    pub warnings: Vec<String>,
+}
+
+/// One run an import makes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunPreview {
+    pub run: u32,
+    pub items: usize,
+    pub unavailable: usize,
+}
+
+impl FolderPreview {
+    /// The preview of `imported`, from folder `model_id`.
+    pub fn of(model_id: &str, imported: &Imported) -> FolderPreview {
+        FolderPreview {
+            model_id: model_id.to_owned(),
+            model: imported
+                .runs
+                .first()
+                .map_or_else(|| model_id.to_owned(), |r| r.header.model.clone()),
+            runs: imported
+                .runs
+                .iter()
+                .map(|r| RunPreview {
+                    run: r.header.run,
+                    items: r.items.len(),
+                    unavailable: r.unavailable(),
+                })
+                .collect(),
+            reconciliation: imported.reconciliation.clone(),
+            warnings: imported.warnings.clone(),
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Imported {
     /// One run per generation, in generation order.
