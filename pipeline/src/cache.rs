@@ -4,10 +4,11 @@
 //!
 //! - The key ([`request_key`]) covers the endpoint's URL, the model, the
 //!   messages, the sampling settings and a sample tag (the repetition for the
-//!   evaluated and user models, the attempt for judges), never the API key.
+//!   evaluated and user models, the attempt for LexPilot's judges, both for
+//!   PLawBench's), never the API key.
 //! - The file (`cache/calls.jsonl` under the job's out dir) is append-only
-//!   JSON Lines, one `{"key", "content", "prompt_tokens", "completion_tokens"}`
-//!   per call, written in one write and synced to disk before the call counts
+//!   JSON Lines, one `{"key", "content", "prompt_tokens", "completion_tokens",
+//!   "finish_reason"}` per call, written in one write and synced to disk before the call counts
 //!   as finished. A torn last line (a crash mid-write) is cut off on open;
 //!   other unreadable lines are skipped with a warning.
 //! - Concurrent requests for one key share one call: the first makes it, the
@@ -34,6 +35,10 @@ pub struct Completion {
     pub prompt_tokens: u64,
     /// Completion tokens, from the reply's `usage` (0 when absent).
     pub completion_tokens: u64,
+    /// How the reply ended (`stop`, `length`, …), when the endpoint says;
+    /// absent in entries cached before it was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub finish_reason: Option<String>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -235,7 +240,17 @@ mod tests {
             content: text.into(),
             prompt_tokens: 3,
             completion_tokens: 1,
+            finish_reason: Some("stop".into()),
         }
+    }
+
+    #[test]
+    fn entries_cached_before_finish_reasons_were_kept_still_read() {
+        let old = r#"{"key":"k","content":"是","prompt_tokens":4,"completion_tokens":1}"#;
+        let entry: Entry = serde_json::from_str(old).expect("an old entry reads");
+        assert_eq!(entry.completion.finish_reason, None);
+        let line = serde_json::to_string(&entry).expect("JSON");
+        assert!(!line.contains("finish_reason"), "{line}");
     }
 
     #[tokio::test]

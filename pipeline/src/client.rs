@@ -1,7 +1,8 @@
 //! Calls to OpenAI-compatible chat-completions endpoints: one
 //! [`Caller`] per endpoint (its concurrency semaphore, optional rate limit and
-//! `Authorization` header), and [`Client::complete`], which serves a call from
-//! the cache or makes it with retries.
+//! `Authorization` header), and [`Client::chat`] (any messages; the reply with
+//! its `finish_reason`) and [`Client::complete`] (one user message; the reply
+//! text), which serve a call from the cache or make it with retries.
 //!
 //! Retries: up to `max_attempts` attempts per call on 408 / 429 / 5xx,
 //! timeouts, connection failures, empty and malformed replies, waiting an
@@ -186,19 +187,36 @@ impl Client {
         sample: &str,
         usage: &UsageTally,
     ) -> Result<String, Failure> {
+        self.chat(caller, &[("user", prompt)], sample, usage)
+            .await
+            .map(|c| c.content)
+    }
+
+    /// The completion of `caller` for `messages` (`(role, content)`, sent in
+    /// order) for `sample`, from the cache or from the endpoint, counted in
+    /// `usage`.
+    pub(crate) async fn chat(
+        &self,
+        caller: &Caller,
+        messages: &[(&str, &str)],
+        sample: &str,
+        usage: &UsageTally,
+    ) -> Result<Completion, Failure> {
         let settings = caller.endpoint.settings;
-        let messages = [("user", prompt)];
         let key = request_key(&CanonicalRequest {
             url: &caller.url,
             model: &caller.endpoint.model,
-            messages: &messages,
+            messages,
             temperature: settings.temperature,
             max_tokens: settings.max_tokens,
             sample,
         });
         let body = json!({
             "model": caller.endpoint.model,
-            "messages": [{"role": "user", "content": prompt}],
+            "messages": messages
+                .iter()
+                .map(|(role, content)| json!({"role": role, "content": content}))
+                .collect::<Vec<_>>(),
             "temperature": settings.temperature,
             "max_tokens": settings.max_tokens,
         });
@@ -218,7 +236,7 @@ impl Client {
                     &cached.completion,
                     cached.cached,
                 );
-                Ok(cached.completion.content)
+                Ok(cached.completion)
             }
             Err(CallFailure::Failed { error, attempts }) => Err(Failure::Unavailable(format!(
                 "{} call failed after {attempts} attempt{}: {error}",
@@ -375,10 +393,15 @@ fn completion_of(body: &str) -> Result<Completion, CallError> {
             .and_then(Value::as_u64)
             .unwrap_or(0)
     };
+    let finish_reason = value
+        .pointer("/choices/0/finish_reason")
+        .and_then(Value::as_str)
+        .map(str::to_owned);
     Ok(Completion {
         content: content.to_owned(),
         prompt_tokens: tokens("prompt_tokens"),
         completion_tokens: tokens("completion_tokens"),
+        finish_reason,
     })
 }
 
@@ -434,14 +457,15 @@ mod tests {
 
     #[test]
     fn completions_need_text() {
-        let ok = r#"{"choices":[{"message":{"role":"assistant","content":"是"}}],
+        let ok = r#"{"choices":[{"message":{"role":"assistant","content":"是"},"finish_reason":"length"}],
                      "usage":{"prompt_tokens":12,"completion_tokens":1}}"#;
         assert_eq!(
             completion_of(ok),
             Ok(Completion {
                 content: "是".into(),
                 prompt_tokens: 12,
-                completion_tokens: 1
+                completion_tokens: 1,
+                finish_reason: Some("length".into()),
             })
         );
         let empty = r#"{"choices":[{"message":{"content":"  "}}]}"#;

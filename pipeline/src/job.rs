@@ -23,10 +23,8 @@
 //! digits, `.`, `-` and `_` replaced by `_`; the condition is added when it
 //! is not `standard`.
 
-use std::path::{Path, PathBuf};
-use std::sync::atomic::Ordering;
+use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 use engine::lexpilot::dataset::Case;
 use engine::lexpilot::run::{Run, RunHeader};
@@ -34,24 +32,25 @@ use engine::vocab::Consultation;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 use tokio::sync::watch;
-use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
-use crate::cache::Cache;
-use crate::client::{Caller, Client, Stop};
+use crate::client::{Caller, Client};
 use crate::config::{ApiKey, Config, Endpoint, UserCondition};
 use crate::error::PipelineError;
 use crate::panel;
 use crate::prompts;
-use crate::tasks::{Ctx, ItemOut, Position, RunState, Unit};
-use crate::usage::{RunUsage, UsageTally};
+use crate::runner::{self, read_key, slug, write_atomically, write_usage, ItemOut, Plan};
+use crate::tasks::{Ctx, Unit};
+use crate::usage::RunUsage;
 
 /// How far a job is: the engine's one progress type, published as the job goes.
 pub use engine::jobs::Progress;
 
-/// One finished run.
+/// One finished run, of LexPilot (`R` = [`Run`]) or of another benchmark
+/// (`R` = that benchmark's run type, such as
+/// [`engine::plawbench::run::Run`]).
 #[derive(Debug, Clone)]
-pub struct RunOutput {
+pub struct RunOutput<R = Run> {
     /// The repetition.
     pub run: u32,
     /// The run file.
@@ -61,7 +60,7 @@ pub struct RunOutput {
     /// Its tokens and cost.
     pub usage: RunUsage,
     /// The run as the engine parsed it back.
-    pub parsed: Run,
+    pub parsed: R,
 }
 
 /// A configured job over a dataset; see the [module documentation](self).
@@ -79,33 +78,6 @@ struct Keys {
     model: Option<ApiKey>,
     user: Option<ApiKey>,
     judges: Vec<Option<ApiKey>>,
-}
-
-fn read_key(role: &'static str, endpoint: &Endpoint) -> Result<Option<ApiKey>, PipelineError> {
-    let Some(var) = &endpoint.key_env else {
-        return Ok(None);
-    };
-    match std::env::var(var) {
-        Ok(key) if !key.trim().is_empty() => Ok(Some(ApiKey::new(key.trim()))),
-        _ => Err(PipelineError::MissingKey {
-            role,
-            model: endpoint.model.clone(),
-            var: var.clone(),
-        }),
-    }
-}
-
-/// The file-name form of a model name.
-fn slug(name: &str) -> String {
-    name.chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_') {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect()
 }
 
 impl Job {
@@ -291,6 +263,7 @@ impl Job {
             .collect::<Result<_, _>>()?;
         Ok(Ctx {
             client,
+            cases: self.cases.clone(),
             model: Caller::new(
                 "model".into(),
                 c.model.clone(),
@@ -311,135 +284,35 @@ impl Job {
 
     /// Runs the job; see the [module documentation](self).
     pub async fn run(self, cancel: CancellationToken) -> Result<Vec<RunOutput>, PipelineError> {
-        let started = Instant::now();
-        let out_dir = self.config.out_dir.clone();
-        tokio::fs::create_dir_all(&out_dir)
-            .await
-            .map_err(|source| PipelineError::Io {
-                action: "create the out dir",
-                path: out_dir.clone(),
-                source,
-            })?;
-        let cache = Arc::new(Cache::open(&out_dir).await?);
-        let cache_path = cache.path().to_owned();
-        let inner = cancel.child_token();
-        let client = Client::new(self.config.retry, cache, inner.clone())?;
-        let ctx = Arc::new(self.context(client)?);
-
-        let units = self.units();
-        let runs: Vec<u32> =
-            (self.config.first_run..self.config.first_run + self.config.runs).collect();
-        let states: Vec<Arc<RunState>> = runs
-            .iter()
-            .map(|r| {
-                Arc::new(RunState {
-                    sample: format!("run{r}"),
-                    usage: UsageTally::default(),
-                })
-            })
-            .collect();
-        let mut pending = Vec::with_capacity(units.len() * runs.len());
-        for r in 0..runs.len() {
-            pending.extend(units.iter().map(|&(case, unit)| (r, case, unit)));
-        }
-        let mut pending = pending.into_iter();
-        let total = units.len() * runs.len();
-        self.progress.send_modify(|p| {
-            *p = Progress {
-                total,
-                ..Progress::default()
-            }
-        });
-
-        let slots = self.config.limits.concurrency.max(1);
-        let in_flight_limit = (slots * (self.seats.len() + 2)).max(4);
-        let mut items: Vec<Vec<(Position, ItemOut)>> = vec![Vec::new(); runs.len()];
-        let mut outputs = Vec::new();
-        let mut stopped: Option<Stop> = None;
-        let mut set: JoinSet<(usize, Position, Result<ItemOut, Stop>)> = JoinSet::new();
-        let mut ticker = tokio::time::interval(Duration::from_millis(250));
-        loop {
-            while stopped.is_none() && !inner.is_cancelled() && set.len() < in_flight_limit {
-                let Some((r, case, unit)) = pending.next() else {
-                    break;
-                };
-                let (ctx, cases, state) = (ctx.clone(), self.cases.clone(), states[r].clone());
-                set.spawn(async move {
-                    let result = ctx.item(&state, &cases[case], unit).await;
-                    (r, unit.order(case), result)
-                });
-            }
-            let joined = tokio::select! {
-                joined = set.join_next() => joined,
-                _ = ticker.tick() => {
-                    self.publish(&ctx, started, |_| {});
-                    continue;
-                }
-            };
-            let Some(joined) = joined else { break };
-            let (r, order, result) = joined.map_err(|e| PipelineError::Task(e.to_string()))?;
-            match result {
-                Ok(item) => {
-                    let unavailable = item.unavailable;
-                    items[r].push((order, item));
-                    self.publish(&ctx, started, |p| {
-                        p.done += 1;
-                        p.failures += usize::from(unavailable);
-                    });
-                    if items[r].len() == units.len() {
-                        let usage = states[r].usage.finish(
-                            &self.config.model.model,
-                            runs[r],
-                            started.elapsed().as_secs_f64(),
-                        );
-                        let output = self.write_run(runs[r], &mut items[r], usage).await?;
-                        outputs.push(output);
-                        self.publish(&ctx, started, |p| p.runs_written += 1);
-                    }
-                }
-                Err(stop) => {
-                    if stopped.is_none() {
-                        inner.cancel();
-                        stopped = Some(stop);
-                    } else if let Stop::Fatal(_) = stop {
-                        stopped = Some(stop);
-                    }
-                }
-            }
-        }
-        self.publish(&ctx, started, |_| {});
-        match stopped {
-            None if cancel.is_cancelled() && outputs.len() < runs.len() => {
-                Err(PipelineError::Cancelled { cache: cache_path })
-            }
-            None => {
-                outputs.sort_by_key(|o| o.run);
-                Ok(outputs)
-            }
-            Some(Stop::Cancelled) => Err(PipelineError::Cancelled { cache: cache_path }),
-            Some(Stop::Fatal(e)) => Err(e),
-        }
-    }
-
-    fn publish(&self, ctx: &Ctx, started: Instant, change: impl FnOnce(&mut Progress)) {
-        let counters = &ctx.client.counters;
-        self.progress.send_modify(|p| {
-            change(p);
-            p.calls = counters.requests.load(Ordering::Relaxed);
-            p.cached_calls = counters.cached.load(Ordering::Relaxed);
-            p.retries = counters.retries.load(Ordering::Relaxed);
-            p.elapsed_secs = started.elapsed().as_secs_f64();
-        });
+        let c = &self.config;
+        let slots = c.limits.concurrency.max(1);
+        let plan = Plan {
+            out_dir: &c.out_dir,
+            retry: c.retry,
+            runs: (c.first_run..c.first_run + c.runs).collect(),
+            in_flight: (slots * (self.seats.len() + 2)).max(4),
+            model: &c.model.model,
+            progress: &self.progress,
+        };
+        let job = &self;
+        runner::run_all(
+            plan,
+            |client| job.context(client),
+            &self.units(),
+            cancel,
+            |run, items, usage| job.write_run(run, items, usage),
+        )
+        .await
     }
 
     /// Writes one run file and its usage sidecar, and parses the run back.
     async fn write_run(
         &self,
         run: u32,
-        items: &mut [(Position, ItemOut)],
+        mut items: Vec<((usize, Unit), ItemOut)>,
         usage: RunUsage,
     ) -> Result<RunOutput, PipelineError> {
-        items.sort_by_key(|(order, _)| *order);
+        items.sort_by_key(|&((case, unit), _)| unit.order(case));
         let mut header = self.header(run);
         header.created_at =
             Some(chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true));
@@ -451,8 +324,7 @@ impl Job {
         let path = self.run_path(run);
         write_atomically(&path, text.as_bytes(), "write the run file").await?;
         let usage_path = self.usage_path(run);
-        let usage_text = serde_json::to_string_pretty(&usage).unwrap_or_default() + "\n";
-        write_atomically(&usage_path, usage_text.as_bytes(), "write the usage file").await?;
+        write_usage(&usage_path, &usage).await?;
         let parsed = engine::lexpilot::run::parse_run(&text, &self.cases).map_err(|errors| {
             PipelineError::InvalidRun {
                 path: path.clone(),
@@ -484,39 +356,4 @@ fn header_line_text(header: &RunHeader) -> String {
     .unwrap_or_default();
     text.push('\n');
     text
-}
-
-/// Writes `bytes` to `path` through a temporary file beside it, synced, then
-/// renamed over `path`.
-async fn write_atomically(
-    path: &Path,
-    bytes: &[u8],
-    action: &'static str,
-) -> Result<(), PipelineError> {
-    let io = |source| PipelineError::Io {
-        action,
-        path: path.to_owned(),
-        source,
-    };
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    {
-        use tokio::io::AsyncWriteExt;
-        let mut file = tokio::fs::File::create(&tmp).await.map_err(io)?;
-        file.write_all(bytes).await.map_err(io)?;
-        file.sync_all().await.map_err(io)?;
-    }
-    tokio::fs::rename(&tmp, path).await.map_err(io)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn slugs_keep_only_safe_characters() {
-        assert_eq!(slug("deepseek-ai/DeepSeek-R1"), "deepseek-ai_DeepSeek-R1");
-        assert_eq!(slug("GPT-5.6 Sol"), "GPT-5.6_Sol");
-    }
 }

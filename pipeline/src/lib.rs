@@ -1,7 +1,9 @@
-//! The LexPilot benchmark pipeline: runs the three tasks of the LexPilot
-//! paper against OpenAI-compatible chat-completions endpoints (the evaluated
+//! The benchmark pipeline: runs the three tasks of the LexPilot paper
+//! against OpenAI-compatible chat-completions endpoints (the evaluated
 //! model, the user model playing the plaintiff, one judge or a panel) and
-//! writes run files of `docs/formats.md` §3 that the engine parses and scores.
+//! writes run files of `docs/formats.md` §3 that the engine parses and
+//! scores; and PLawBench the same way ([`plawbench`]: the model and a judge
+//! panel, run files of `docs/benchmarks/plawbench.md` §B3).
 //!
 //! - [`config`]: endpoints, tasks, user conditions, settings, limits.
 //! - [`prompts`]: the Appendix F templates (`pipeline/prompts/`) and the
@@ -12,12 +14,17 @@
 //! - [`usage`]: tokens and cost per run.
 //! - [`job`]: [`Job`], the unit the CLI and the web server run, with its
 //!   [`Progress`] and cancellation.
+//! - [`plawbench`]: PLawBench's [`plawbench::Config`] and
+//!   [`plawbench::Job`], on the same machinery.
+//! - `runner` (private): the loop both jobs share (cache, items in flight,
+//!   progress, cancellation, one write per finished run).
 //! - [`error`]: [`PipelineError`] and [`CallError`].
 //! - `stub` (feature `stub`): a scripted OpenAI-compatible server for tests.
 //!
 //! Depends on `engine` for the data types, tokio and reqwest for the calls.
-//! Prompt building, reply parsing and aggregation are pure functions; only
-//! `client`, `cache` and `job` do I/O.
+//! Prompt building, reply parsing and aggregation are pure functions (the
+//! engine's, for PLawBench); only `client`, `cache`, `runner`, `job` and
+//! `plawbench` do I/O.
 //!
 //! # Example
 //!
@@ -55,7 +62,9 @@ pub mod error;
 pub mod job;
 pub mod panel;
 pub mod parse;
+pub mod plawbench;
 pub mod prompts;
+mod runner;
 #[cfg(feature = "stub")]
 pub mod stub;
 mod tasks;

@@ -7,7 +7,8 @@
 //! [`oracle`] is a ready-made script that plays every role for a dataset
 //! deterministically, so that the labels of a whole run follow from the
 //! case's position in the dataset (see its documentation); tests wrap it to
-//! add failures.
+//! add failures. [`plawbench::oracle`] does the same for PLawBench's model
+//! and judges.
 
 use std::collections::{HashMap, HashSet};
 use std::net::SocketAddr;
@@ -24,6 +25,8 @@ use engine::vocab::{Consultation, Verdict};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 use tokio::sync::oneshot;
+
+pub mod plawbench;
 
 /// Which prompt of the pipeline a request carries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -42,6 +45,10 @@ pub enum PromptKind {
     JudgeDcg,
     /// The LJP extraction judge.
     JudgeLjp,
+    /// A PLawBench model prompt (any task).
+    PlawModel,
+    /// A PLawBench judge's messages (system, then user).
+    PlawJudge,
     /// None of these.
     Unknown,
 }
@@ -49,8 +56,25 @@ pub enum PromptKind {
 impl PromptKind {
     /// The kind of a prompt, from the opening of its template.
     pub fn detect(prompt: &str) -> PromptKind {
+        use engine::plawbench::dataset::JudgeType;
+        use engine::plawbench::judge::{judge_system_template, task_instructions};
+
         let head = prompt.split("# Input Data").next().unwrap_or(prompt);
-        if prompt.starts_with("你现在需要扮演一名正在进行民事案件法律咨询的原告当事人")
+        let opens = |template: &str| {
+            let fixed = template.split("<<").next().unwrap_or(template);
+            !fixed.trim().is_empty() && prompt.starts_with(fixed)
+        };
+        if JudgeType::ALL
+            .into_iter()
+            .any(|t| opens(task_instructions(t)))
+        {
+            PromptKind::PlawModel
+        } else if JudgeType::ALL
+            .into_iter()
+            .any(|t| opens(judge_system_template(t)))
+        {
+            PromptKind::PlawJudge
+        } else if prompt.starts_with("你现在需要扮演一名正在进行民事案件法律咨询的原告当事人")
         {
             PromptKind::User
         } else if prompt.starts_with("你是一个严谨的文本分类器") {
@@ -99,6 +123,9 @@ pub enum StubReply {
         /// The `Retry-After` header's value.
         retry_after: Option<u64>,
     },
+    /// A chat completion with this text, cut at its token limit
+    /// (`finish_reason` `length`).
+    Truncated(String),
     /// A chat completion with empty text.
     Empty,
     /// A 200 whose body is not JSON.
@@ -267,21 +294,22 @@ async fn respond(reply: StubReply, call: &StubCall) -> Response {
         tokio::time::sleep(pause).await;
         reply = *inner;
     }
-    let completion = |text: &str| {
+    let completion = |text: &str, finish_reason: &str| {
         Json(json!({
             "id": "stub",
             "object": "chat.completion",
             "model": call.model,
             "choices": [{"index": 0, "message": {"role": "assistant", "content": text},
-                         "finish_reason": "stop"}],
+                         "finish_reason": finish_reason}],
             "usage": {"prompt_tokens": call.prompt.chars().count(),
                       "completion_tokens": text.chars().count()},
         }))
         .into_response()
     };
     match reply {
-        StubReply::Text(text) => completion(&text),
-        StubReply::Empty => completion(""),
+        StubReply::Text(text) => completion(&text, "stop"),
+        StubReply::Truncated(text) => completion(&text, "length"),
+        StubReply::Empty => completion("", "stop"),
         StubReply::Garbage => (StatusCode::OK, "<html>upstream hiccup</html>").into_response(),
         StubReply::Status {
             status,
@@ -297,7 +325,7 @@ async fn respond(reply: StubReply, call: &StubCall) -> Response {
             }
             response
         }
-        StubReply::Delay(..) => completion("unreachable"),
+        StubReply::Delay(..) => completion("unreachable", "stop"),
     }
 }
 
@@ -485,6 +513,20 @@ mod tests {
             assert_eq!(PromptKind::detect(template.text), kind, "{}", template.name);
         }
         assert_eq!(PromptKind::detect("hello"), PromptKind::Unknown);
+        let items = engine::plawbench::dataset::parse_dataset(concat!(
+            r#"{"item_id": "legal_consultation-1", "task": "legal_consultation", "question": "q", "rubric": "r", "max_points": 5}"#,
+            "\n",
+            r#"{"item_id": "defendant_statement-1", "task": "defendant_statement", "question": "q", "rubric": "r", "max_points": 5}"#,
+        ))
+        .unwrap_or_default();
+        assert_eq!(items.len(), 2);
+        for item in &items {
+            let prompt = engine::plawbench::judge::render_model_prompt(item);
+            assert_eq!(PromptKind::detect(&prompt), PromptKind::PlawModel);
+            let judge = engine::plawbench::judge::render_judge_prompts(item, &prompt, "答");
+            let joined = format!("{}\n\n{}", judge.system, judge.user);
+            assert_eq!(PromptKind::detect(&joined), PromptKind::PlawJudge);
+        }
     }
 
     #[test]

@@ -20,6 +20,8 @@
 //! produced so far for drill-down; every judge reply is kept in the item's
 //! `judge_outputs` (an extra field the run parser ignores).
 
+use std::sync::Arc;
+
 use engine::lexpilot::dataset::{Case, Turn};
 use engine::lexpilot::run::{DcgItem, DcgRequest, LcaItem, LjpItem};
 use engine::vocab::{Consultation, LcaLabel, LjpSetup, Role, Verdict};
@@ -31,7 +33,7 @@ use crate::config::UserCondition;
 use crate::panel::{majority, majority_verdicts, Vote};
 use crate::parse::{self, ParseError};
 use crate::prompts;
-use crate::usage::UsageTally;
+use crate::runner::{ItemOut, Maker, RunState};
 
 /// User turns an interaction may take before the model must predict.
 pub const MAX_INTERACTION_ROUNDS: usize = 3;
@@ -73,13 +75,6 @@ pub(crate) struct JudgeOutput {
     error: Option<String>,
 }
 
-/// A finished item: its run-file line and whether it is unavailable.
-#[derive(Debug, Clone)]
-pub(crate) struct ItemOut {
-    pub(crate) line: String,
-    pub(crate) unavailable: bool,
-}
-
 #[derive(Serialize)]
 struct Line<'a, T> {
     kind: &'static str,
@@ -105,17 +100,12 @@ fn line<T: Serialize>(
     .unwrap_or_default()
 }
 
-/// What a run's items share: its repetition and its usage tally.
-#[derive(Debug)]
-pub(crate) struct RunState {
-    pub(crate) sample: String,
-    pub(crate) usage: UsageTally,
-}
-
-/// Everything an item needs: the client, the three roles, the condition.
+/// Everything an item needs: the client, the three roles, the condition,
+/// the dataset's cases.
 #[derive(Debug)]
 pub(crate) struct Ctx {
     pub(crate) client: Client,
+    pub(crate) cases: Arc<Vec<Case>>,
     pub(crate) model: Caller,
     pub(crate) user: Caller,
     /// The seated judges.
@@ -140,24 +130,28 @@ fn turn(role: Role, content: &str) -> Turn {
     }
 }
 
-impl Ctx {
-    /// Makes one item.
-    pub(crate) async fn item(
-        &self,
-        run: &RunState,
-        case: &Case,
-        unit: Unit,
-    ) -> Result<ItemOut, Stop> {
+impl Maker for Ctx {
+    /// A case (its index in the dataset) and a task.
+    type Unit = (usize, Unit);
+
+    fn client(&self) -> &Client {
+        &self.client
+    }
+
+    async fn make(&self, run: &RunState, (case, unit): (usize, Unit)) -> Result<ItemOut, Stop> {
         if self.client.is_cancelled() {
             return Err(Stop::Cancelled);
         }
+        let case = &self.cases[case];
         match unit {
             Unit::Lca(c) => self.lca(run, case, c).await,
             Unit::Dcg => self.dcg(run, case).await,
             Unit::Ljp(s) => self.ljp(run, case, s).await,
         }
     }
+}
 
+impl Ctx {
     async fn model(&self, run: &RunState, prompt: &str) -> Result<Result<String, String>, Stop> {
         split(
             self.client

@@ -138,6 +138,7 @@ mod tests {
             content: "x".into(),
             prompt_tokens: 1000,
             completion_tokens: 100,
+            finish_reason: None,
         };
         let p = Prices {
             prompt_per_1k: 1.0,

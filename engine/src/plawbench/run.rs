@@ -300,6 +300,58 @@ impl Run {
             .count()
     }
 
+    /// Adds an unavailable item (saying `reason`) for every dataset item of
+    /// each task the run contains that it has no item of, and puts the items
+    /// in dataset order (an item naming no dataset item, which a valid run
+    /// has not, keeps its order after them). A job limited to the first N
+    /// items then still covers the dataset version it is stored on, and the
+    /// items it did not run are counted as unavailable, never scored.
+    ///
+    /// ```
+    /// use engine::plawbench::dataset::parse_dataset;
+    /// use engine::plawbench::run::{parse_run, Run};
+    /// use engine::plawbench::synthetic::{dataset_file, run_file, OFFICIAL_SIZES};
+    ///
+    /// let dataset = parse_dataset(&dataset_file(&OFFICIAL_SIZES, 1)).unwrap();
+    /// let mut run = parse_run(&run_file(&dataset, "M", 1, 1, 3), &dataset).unwrap();
+    /// let full = run.items.len();
+    /// run.items.retain(|i| i.item_id != dataset[1].item_id);
+    /// run.cover_dataset(&dataset, "not run");
+    /// assert_eq!(run.items.len(), full);
+    /// assert_eq!(run.items[1].item_id, dataset[1].item_id);
+    /// assert_eq!(run.items[1].unavailable.as_deref(), Some("not run"));
+    /// assert!(parse_run(&run.to_stored(), &dataset).is_ok());
+    /// ```
+    pub fn cover_dataset(&mut self, dataset: &[Item], reason: &str) {
+        let tasks: BTreeSet<Task> = self.items.iter().map(|i| i.task).collect();
+        let mut given: HashMap<String, RubricItem> = HashMap::new();
+        let mut strays = Vec::new();
+        let known: BTreeSet<&str> = dataset.iter().map(|i| i.item_id.as_str()).collect();
+        for item in self.items.drain(..) {
+            if known.contains(item.item_id.as_str()) {
+                given.entry(item.item_id.clone()).or_insert(item);
+            } else {
+                strays.push(item);
+            }
+        }
+        for item in dataset {
+            match given.remove(&item.item_id) {
+                Some(made) => self.items.push(made),
+                None if tasks.contains(&item.task) => self.items.push(RubricItem {
+                    item_id: item.item_id.clone(),
+                    task: item.task,
+                    response: None,
+                    finish_reason: None,
+                    prompt_sha256: None,
+                    judgements: Vec::new(),
+                    unavailable: Some(reason.to_owned()),
+                }),
+                None => {}
+            }
+        }
+        self.items.extend(strays);
+    }
+
     /// The run as a run file: the header, then one item per `\n`-terminated
     /// line, each with `kind` first. [`parse_run`] reads it back equal, and so
     /// does [`Run::read_stored`].
