@@ -152,8 +152,9 @@ enum Command {
         #[command(flatten)]
         db: DbArg,
     },
-    /// Run the benchmark against OpenAI-compatible endpoints (evaluated model, user model,
-    /// judges) and write run files; resumable, with a progress bar and the scores at the end
+    /// Run a benchmark against OpenAI-compatible endpoints and write run files: LexPilot
+    /// (evaluated model, user model, judges) or, with --benchmark plawbench, PLawBench
+    /// (evaluated model, judge panel); resumable, with a progress bar and the scores at the end
     Run(Box<run_command::RunArgs>),
     /// Manage accounts
     User {
