@@ -400,6 +400,7 @@ mod tests {
             created_at: String::new(),
         };
         JobSpec {
+            benchmark: engine::benchmark::Benchmark::Lexpilot,
             dataset: "d".into(),
             model: endpoint.clone(),
             user: None,
@@ -411,6 +412,7 @@ mod tests {
             user_condition: "standard".into(),
             limit: None,
             family: None,
+            plawbench: None,
         }
     }
 

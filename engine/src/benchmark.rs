@@ -54,6 +54,19 @@ vocabulary! {
     }
 }
 
+/// LexPilot: what a run header or a stored record that names no benchmark
+/// belongs to (§0.3).
+///
+/// ```
+/// use engine::benchmark::Benchmark;
+/// assert_eq!(Benchmark::default(), Benchmark::Lexpilot);
+/// ```
+impl Default for Benchmark {
+    fn default() -> Self {
+        Benchmark::Lexpilot
+    }
+}
+
 impl Benchmark {
     /// Whether this server can validate and score the benchmark's files.
     ///

@@ -9,11 +9,18 @@
 //! API key, never a key: [`check_endpoint`] refuses anything that looks like
 //! one, without repeating it.
 //!
-//! Depends on serde and [`crate::names`], [`crate::lexpilot::run`].
+//! A job runs one benchmark ([`JobSpec::benchmark`]): LexPilot's tasks with
+//! the user model, or PLawBench with its judging settings
+//! ([`PlawbenchSettings`]) and no user model.
+//!
+//! Depends on serde and [`crate::names`], [`crate::benchmark`],
+//! [`crate::lexpilot::run`], [`crate::plawbench::run`].
 
 use serde::{Deserialize, Serialize};
 
+use crate::benchmark::Benchmark;
 use crate::lexpilot::run::Family;
+use crate::plawbench::run::{Aggregation, ParseMode};
 
 /// A configured OpenAI-compatible endpoint. A job keeps a copy of each
 /// endpoint it uses, so that editing or deleting the endpoint later changes
@@ -132,18 +139,55 @@ impl JobStatus {
     }
 }
 
+/// How a PLawBench job judges (`docs/benchmarks/plawbench.md` §B2), with
+/// the model's token limit and the ranking's Family column.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlawbenchSettings {
+    /// How the panel's judgements are combined per item.
+    pub judge_aggregation: Aggregation,
+    /// How judge replies are read.
+    pub judge_parse: ParseMode,
+    /// Requests per judge until its reply parses (at least 1).
+    pub judge_attempts: u32,
+    /// `max_tokens` of the model and the judges: generous, since a truncated
+    /// filing scores near zero.
+    pub max_tokens: u32,
+    /// The vendor family of the official ranking (`Qwen`, `Claude`, …).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model_family: Option<String>,
+}
+
+impl Default for PlawbenchSettings {
+    /// evalscope's judging (mean, one attempt), the lenient parse, 8192
+    /// tokens.
+    fn default() -> Self {
+        PlawbenchSettings {
+            judge_aggregation: Aggregation::Mean,
+            judge_parse: ParseMode::Lenient,
+            judge_attempts: 1,
+            max_tokens: 8192,
+            model_family: None,
+        }
+    }
+}
+
 /// What a job runs, stored with it as JSON.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct JobSpec {
+    /// The benchmark (absent in jobs stored before PLawBench jobs: LexPilot).
+    #[serde(default)]
+    pub benchmark: Benchmark,
     /// The name of the dataset version it runs on.
     pub dataset: String,
     /// The evaluated model.
     pub model: Endpoint,
-    /// The user model (simulated plaintiff), if the tasks need one.
+    /// The user model (simulated plaintiff), if the tasks need one; never
+    /// for PLawBench.
     pub user: Option<Endpoint>,
     /// The judge panel (one judge, or several).
     pub judges: Vec<Endpoint>,
-    /// `lca`, `dcg`, `ljp:direct`, `ljp:interaction`, `ljp:gold`.
+    /// LexPilot: `lca`, `dcg`, `ljp:direct`, `ljp:interaction`, `ljp:gold`;
+    /// empty for PLawBench (every item of the dataset).
     pub tasks: Vec<String>,
     /// Repetitions.
     pub runs: u32,
@@ -151,18 +195,36 @@ pub struct JobSpec {
     pub first_run: u32,
     /// Requests in flight per endpoint.
     pub concurrency: u32,
-    /// One of the seven user conditions (`standard`, …).
+    /// LexPilot: one of the seven user conditions (`standard`, …); empty
+    /// for PLawBench.
     pub user_condition: String,
-    /// Only the first N cases (set only when N is below the case count).
+    /// Only the first N cases or items (set only when N is below their count).
     pub limit: Option<u32>,
     /// The model's group.
     pub family: Option<Family>,
+    /// PLawBench's settings; `None` for LexPilot.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plawbench: Option<PlawbenchSettings>,
 }
 
 impl JobSpec {
     /// The run-header dataset name of the job: the dataset's, with `-firstN`
     /// when limited to the first N cases (a separate leaderboard entry, as
     /// with `lexpilot run --limit`).
+    ///
+    /// ```
+    /// use engine::benchmark::Benchmark;
+    /// use engine::jobs::JobSpec;
+    ///
+    /// // A job stored before PLawBench jobs existed reads as LexPilot's.
+    /// let endpoint = r#"{"id": 1, "name": "m", "base_url": "http://h/v1", "model": "M", "key_env": null, "vendor": null}"#;
+    /// let stored = format!(r#"{{"dataset": "d", "model": {endpoint}, "user": null, "judges": [{endpoint}],
+    ///     "tasks": ["lca"], "runs": 1, "first_run": 1, "concurrency": 4, "user_condition": "standard",
+    ///     "limit": 3, "family": null}}"#);
+    /// let spec: JobSpec = serde_json::from_str(&stored).unwrap();
+    /// assert_eq!((spec.benchmark, &spec.plawbench), (Benchmark::Lexpilot, &None));
+    /// assert_eq!(spec.header_dataset(), "d-first3");
+    /// ```
     pub fn header_dataset(&self) -> String {
         match self.limit {
             Some(n) => format!("{}-first{n}", self.dataset),

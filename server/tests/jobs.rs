@@ -2,7 +2,8 @@
 //! pipeline's stub endpoint on 127.0.0.1: the jobs server functions called as
 //! the page calls them (same-origin url-encoded posts with the session
 //! cookie). A job runs to the leaderboard with the scores the engine computes
-//! from the stored run and announces itself on the event stream; a cancelled
+//! from the stored run and announces itself on the event stream (a PLawBench
+//! job to the PLawBench leaderboard, with its judging settings); a cancelled
 //! job stores nothing and, marked interrupted as after a crash, restarts from
 //! its cache without repeating a call; a missing key variable fails the job
 //! naming it; the key appears in no row, file or response; every function
@@ -304,6 +305,128 @@ async fn a_job_runs_in_the_background_and_lands_on_the_leaderboard() {
             file.display()
         );
     }
+}
+
+#[tokio::test]
+async fn a_plawbench_job_runs_in_the_background_and_lands_on_its_leaderboard() {
+    use engine::plawbench::run::{Aggregation, ParseMode};
+
+    std::env::set_var(KEY_VAR, KEY);
+    let (app, admin) = setup().await;
+    let dataset = db::datasets::current(&app.db, engine::benchmark::Benchmark::Plawbench)
+        .await
+        .expect("query")
+        .expect("the PLawBench demo");
+    let items: Vec<engine::plawbench::dataset::Item> = db::items::all(&app.db, dataset.id)
+        .await
+        .expect("items")
+        .to_vec();
+    let stub = Stub::start(pipeline::stub::plawbench::oracle(&items))
+        .await
+        .expect("stub");
+    let url = stub.base_url.as_str();
+    let model = endpoint(&app, &admin, "model", url, "Test-Model", KEY_VAR, "acme").await;
+    let judge = endpoint(&app, &admin, "judge", url, "Test-Judge", KEY_VAR, "judgeco").await;
+    let second = endpoint(&app, &admin, "judge-2", url, "Second-Judge", KEY_VAR, "").await;
+    // The form also sends the LexPilot fields (ticked tasks, a user model):
+    // a PLawBench job drops them.
+    let pairs = [
+        ("benchmark", "plawbench"),
+        ("model", model.as_str()),
+        ("user", model.as_str()),
+        ("judges[0]", judge.as_str()),
+        ("judges[1]", second.as_str()),
+        ("tasks[0]", "lca"),
+        ("runs", "1"),
+        ("concurrency", "3"),
+        ("user_condition", "standard"),
+        ("limit", "14"),
+        ("family", "open"),
+        ("judge_parse", "strict"),
+        ("judge_aggregation", "median"),
+        ("judge_attempts", "2"),
+        ("max_tokens", "4096"),
+        ("model_family", "Test"),
+    ];
+    let started = ok::<StartJob>(&app, &admin, &pairs).await.json();
+    let id = started["id"].to_string();
+    let spec = &started["spec"];
+    assert_eq!(spec["benchmark"], "plawbench", "{started}");
+    assert_eq!(spec["dataset"], dataset.name.as_str());
+    assert!(spec["user"].is_null() && spec["tasks"] == serde_json::json!([]));
+    assert_eq!(spec["plawbench"]["judge_parse"], "strict");
+    assert_eq!(spec["plawbench"]["judge_attempts"], 2);
+
+    let job = until_stopped(&app, &admin, &id).await;
+    assert_eq!(job["status"], "done", "{job}");
+    assert_eq!(job["runs_stored"], 1);
+    assert_eq!(job["progress"]["done"], 14);
+    assert_eq!(job["progress"]["total"], 14);
+    assert_eq!(job["progress"]["failures"], 0);
+    // A model call and two judge calls per item.
+    assert_eq!(stub.requests(), 3 * 14);
+    assert!(stub.authorizations().contains(&format!("Bearer {KEY}")));
+
+    // The stored run covers the tasks it ran: the 12 case analyses and the
+    // 6 consultations, of which the 4 past the limit are unavailable.
+    let stored: String = sqlx::query_scalar(
+        "SELECT items FROM runs WHERE model = 'Test-Model' AND benchmark = 'plawbench'",
+    )
+    .fetch_one(app.db.pool())
+    .await
+    .expect("the stored run");
+    let run = engine::plawbench::run::parse_run(&stored, &items).expect("the stored run validates");
+    let h = &run.header;
+    assert_eq!(
+        h.dataset.as_deref(),
+        Some(format!("{}-first14", dataset.name).as_str())
+    );
+    assert_eq!(
+        (h.judge_parse, h.judge_aggregation, h.judge_attempts),
+        (ParseMode::Strict, Aggregation::Median, 2)
+    );
+    assert_eq!(
+        h.judge_models().collect::<Vec<_>>(),
+        ["Test-Judge", "Second-Judge"]
+    );
+    assert_eq!(h.judges[0].vendor.as_deref(), Some("judgeco"));
+    assert_eq!(h.model_family.as_deref(), Some("Test"));
+    assert_eq!(h.family, Some(engine::lexpilot::run::Family::Open));
+    let generation = h.generation.clone().unwrap_or_default();
+    assert_eq!(generation["model"]["max_tokens"], 4096);
+    assert_eq!(run.items.len(), 12 + 6);
+    assert_eq!(run.unavailable(), 4);
+
+    let expected = engine::plawbench::score::score_entries(std::slice::from_ref(&run), &items);
+    let doc = app.get("/api/leaderboard?benchmark=plawbench").await;
+    assert_eq!(doc.status, StatusCode::OK, "{}", doc.body);
+    let entry = doc.json()["entries"]
+        .as_array()
+        .and_then(|e| e.iter().find(|e| e["model"] == "Test-Model"))
+        .cloned()
+        .expect("a PLawBench leaderboard entry for the job's model");
+    assert_close(
+        &entry,
+        &serde_json::to_value(&expected.entries[0]).expect("JSON"),
+        "entry",
+        1e-12,
+    );
+    assert!(entry["task2"]["acc"]["mean"].as_f64().is_some(), "{entry}");
+    // Not on LexPilot's.
+    let lexpilot = app.get("/api/leaderboard").await.json();
+    assert!(lexpilot["entries"]
+        .as_array()
+        .is_some_and(|e| e.iter().all(|e| e["model"] != "Test-Model")));
+
+    let page = app.get_with_cookie("/admin/runs", Some(&admin)).await;
+    assert!(
+        page.body.contains("data-benchmark=\"plawbench\""),
+        "{}",
+        page.body
+    );
+    assert!(page.body.contains("href=\"/plawbench/leaderboard\""));
+    assert!(page.body.contains("data-testid=\"plawbench-settings\""));
+    assert!(!page.body.contains(KEY));
 }
 
 #[tokio::test]

@@ -5,28 +5,33 @@
 //! of the jobs this process runs (a cancellation token and the task's handle
 //! per job id). [`JobManager::start`] runs a queued job in a tokio task:
 //!
-//! 1. marks it `running`, reads the dataset version's cases (the first N
-//!    with a limit) and builds a [`pipeline::config::Config`] from the
-//!    endpoints copied into the job's settings ([`pipeline_config`]);
-//! 2. [`pipeline::Job::new`] reads each key from the environment variable the
-//!    endpoint names (an unset variable fails the job with a message naming
-//!    the variable, never a value);
+//! 1. marks it `running`, reads the dataset version's cases (PLawBench: its
+//!    items; the first N with a limit) and builds the pipeline's
+//!    configuration of the job's benchmark from the endpoints copied into
+//!    the job's settings ([`pipeline_config`] for LexPilot,
+//!    [`plawbench_config`] for PLawBench);
+//! 2. [`pipeline::Job::new`] (or [`pipeline::plawbench::Job::new`]) reads
+//!    each key from the environment variable the endpoint names (an unset
+//!    variable fails the job with a message naming the variable, never a
+//!    value);
 //! 3. runs it, writing the progress to the database at most every
 //!    [`PROGRESS_EVERY`] (each write is announced on the change feed as a
 //!    `jobs` event);
 //! 4. when it finishes, completes each run to cover the whole dataset
-//!    ([`engine::lexpilot::run::Run::cover_dataset`]), and stores them all through the
-//!    one ingest ([`crate::ingest::store`]: validated, scored, one
-//!    transaction, announced as `runs`), then marks the job `done`; on an
-//!    error the job is `failed` with the message, on a cancel `cancelled`;
-//!    nothing is stored then.
+//!    ([`engine::lexpilot::run::Run::cover_dataset`],
+//!    [`engine::plawbench::run::Run::cover_dataset`]), and stores them all
+//!    through the one ingest ([`crate::ingest::store`]: validated, scored,
+//!    one transaction, announced as `runs`), then marks the job `done`; on
+//!    an error the job is `failed` with the message, on a cancel
+//!    `cancelled`; nothing is stored then.
 //!
 //! The pipeline writes run files and its call cache under the job's out dir
 //! (`<data dir>/jobs/<id>`), so a restarted job repeats no finished call. A
 //! job cut off by a server stop is marked `interrupted` at the next start
 //! ([`db::jobs::interrupt_unfinished`]).
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
+use std::future::Future;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
@@ -34,11 +39,14 @@ use std::time::Duration;
 use db::jobs::Outcome;
 use db::runs::OnDuplicate;
 use db::Db;
+use engine::benchmark::Benchmark;
 use engine::jobs::{
-    Endpoint as JobEndpoint, EndpointView, Job, JobSpec, JobStatus, JobView, Progress,
+    Endpoint as JobEndpoint, EndpointView, Job, JobSpec, JobStatus, JobView, PlawbenchSettings,
+    Progress,
 };
 use pipeline::config::{Config, Endpoint, Limits, Tasks, UserCondition};
 use pipeline::{CancellationToken, PipelineError};
+use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
 use crate::error::{Error, Result};
@@ -56,6 +64,10 @@ pub const PROGRESS_EVERY: Duration = Duration::from_millis(500);
 pub const MAX_RUNS: u32 = 20;
 /// The most requests in flight per endpoint.
 pub const MAX_CONCURRENCY: u32 = 64;
+/// The most requests per PLawBench judge until its reply parses.
+pub const MAX_JUDGE_ATTEMPTS: u32 = 10;
+/// The largest `max_tokens` a PLawBench job may ask for.
+pub const MAX_TOKENS: u32 = 262_144;
 /// The message of a cancelled job.
 pub const CANCELLED: &str =
     "cancelled by an admin; finished calls are cached, restart the job to resume";
@@ -238,51 +250,11 @@ impl Work {
         if self.cancel.is_cancelled() {
             return Err(Stop::Cancelled);
         }
-        let cases = db::cases::all(&self.db, self.dataset_id)
-            .await
-            .map_err(|e| Stop::Failed(format!("cannot read the dataset: {e}")))?;
-        let limit = self.spec.limit.map_or(cases.len(), |n| n as usize);
-        let config = pipeline_config(&self.spec, self.out_dir.clone()).map_err(Stop::Failed)?;
-        let job = pipeline::Job::new(config, cases.iter().take(limit).cloned().collect())
-            .map_err(|e| Stop::Failed(e.to_string()))?;
-        *last = Some(Progress {
-            total: job.total_items(),
-            ..Progress::default()
-        });
-        self.save_progress(last.as_ref()).await;
-
-        let mut progress = job.progress();
-        let run = job.run(self.cancel.clone());
-        tokio::pin!(run);
-        let mut tick = tokio::time::interval(PROGRESS_EVERY);
-        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        let result = loop {
-            tokio::select! {
-                result = &mut run => break result,
-                _ = tick.tick() => {
-                    if progress.has_changed().unwrap_or(false) {
-                        *last = Some(progress.borrow_and_update().clone());
-                        self.save_progress(last.as_ref()).await;
-                    }
-                }
-            }
+        let files = match self.spec.benchmark {
+            Benchmark::Lexpilot => self.lexpilot_runs(last).await?,
+            Benchmark::Plawbench => self.plawbench_runs(last).await?,
+            other => return Err(Stop::Failed(other.not_hosted())),
         };
-        *last = Some(progress.borrow().clone());
-        let outputs = match result {
-            Ok(outputs) => outputs,
-            Err(PipelineError::Cancelled { .. }) => return Err(Stop::Cancelled),
-            Err(e) => return Err(Stop::Failed(e.to_string())),
-        };
-
-        let reason = format!("not run: the job was limited to the first {limit} cases");
-        let files: Vec<RunFile> = outputs
-            .into_iter()
-            .map(|output| {
-                let mut run = output.parsed;
-                run.cover_dataset(&cases, &reason);
-                RunFile::new(format!("run {}", output.run), run.to_jsonl())
-            })
-            .collect();
         let dataset = db::datasets::by_id(&self.db, self.dataset_id)
             .await
             .map_err(|e| Stop::Failed(format!("cannot read the dataset: {e}")))?;
@@ -301,6 +273,92 @@ impl Work {
             other => Stop::Failed(format!("cannot store the runs: {other}")),
         })?;
         Ok(stored.len())
+    }
+
+    /// A LexPilot job's runs, each covering the whole dataset.
+    async fn lexpilot_runs(&self, last: &mut Option<Progress>) -> Result<Vec<RunFile>, Stop> {
+        let cases = db::cases::all(&self.db, self.dataset_id)
+            .await
+            .map_err(|e| Stop::Failed(format!("cannot read the dataset: {e}")))?;
+        let limit = self.spec.limit.map_or(cases.len(), |n| n as usize);
+        let config = pipeline_config(&self.spec, self.out_dir.clone()).map_err(Stop::Failed)?;
+        let job = pipeline::Job::new(config, cases.iter().take(limit).cloned().collect())
+            .map_err(|e| Stop::Failed(e.to_string()))?;
+        let (total, progress) = (job.total_items(), job.progress());
+        let outputs = self
+            .follow(total, progress, job.run(self.cancel.clone()), last)
+            .await?;
+        let reason = format!("not run: the job was limited to the first {limit} cases");
+        Ok(outputs
+            .into_iter()
+            .map(|output| {
+                let mut run = output.parsed;
+                run.cover_dataset(&cases, &reason);
+                RunFile::new(format!("run {}", output.run), run.to_jsonl())
+            })
+            .collect())
+    }
+
+    /// A PLawBench job's runs, each covering the whole dataset.
+    async fn plawbench_runs(&self, last: &mut Option<Progress>) -> Result<Vec<RunFile>, Stop> {
+        let items: Arc<Vec<engine::plawbench::dataset::Item>> =
+            db::items::all(&self.db, self.dataset_id)
+                .await
+                .map_err(|e| Stop::Failed(format!("cannot read the dataset: {e}")))?;
+        let limit = self.spec.limit.map_or(items.len(), |n| n as usize);
+        let config = plawbench_config(&self.spec, self.out_dir.clone()).map_err(Stop::Failed)?;
+        let job =
+            pipeline::plawbench::Job::new(config, items.iter().take(limit).cloned().collect())
+                .map_err(|e| Stop::Failed(e.to_string()))?;
+        let (total, progress) = (job.total_items(), job.progress());
+        let outputs = self
+            .follow(total, progress, job.run(self.cancel.clone()), last)
+            .await?;
+        let reason = format!("not run: the job was limited to the first {limit} items");
+        Ok(outputs
+            .into_iter()
+            .map(|output| {
+                let mut run = output.parsed;
+                run.cover_dataset(&items, &reason);
+                RunFile::new(format!("run {}", output.run), run.to_stored())
+            })
+            .collect())
+    }
+
+    /// Awaits a pipeline job of `total` items, recording its progress as it
+    /// goes (`last` keeps the latest); its outputs, or why it stopped.
+    async fn follow<T>(
+        &self,
+        total: usize,
+        mut progress: watch::Receiver<Progress>,
+        run: impl Future<Output = std::result::Result<T, PipelineError>>,
+        last: &mut Option<Progress>,
+    ) -> Result<T, Stop> {
+        *last = Some(Progress {
+            total,
+            ..Progress::default()
+        });
+        self.save_progress(last.as_ref()).await;
+        tokio::pin!(run);
+        let mut tick = tokio::time::interval(PROGRESS_EVERY);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let result = loop {
+            tokio::select! {
+                result = &mut run => break result,
+                _ = tick.tick() => {
+                    if progress.has_changed().unwrap_or(false) {
+                        *last = Some(progress.borrow_and_update().clone());
+                        self.save_progress(last.as_ref()).await;
+                    }
+                }
+            }
+        };
+        *last = Some(progress.borrow().clone());
+        match result {
+            Ok(outputs) => Ok(outputs),
+            Err(PipelineError::Cancelled { .. }) => Err(Stop::Cancelled),
+            Err(e) => Err(Stop::Failed(e.to_string())),
+        }
     }
 
     async fn save_progress(&self, progress: Option<&Progress>) {
@@ -324,18 +382,9 @@ fn endpoint(e: &JobEndpoint, judge: bool) -> Endpoint {
     }
 }
 
-/// The pipeline configuration of `spec`, writing under `out_dir`; `Err` with
-/// a message for the admin when the settings cannot run. Keys are not read
-/// here ([`pipeline::Job::new`] does).
-pub fn pipeline_config(spec: &JobSpec, out_dir: PathBuf) -> Result<Config, String> {
-    let tasks = Tasks::parse(&spec.tasks.join(","))?;
-    let condition = UserCondition::parse(&spec.user_condition).ok_or_else(|| {
-        format!(
-            "unknown user condition {:?}; expected one of {}",
-            spec.user_condition,
-            UserCondition::ALL.map(UserCondition::as_str).join(", ")
-        )
-    })?;
+/// The limits every job's settings keep, whatever the benchmark; the first
+/// judge.
+fn check_common(spec: &JobSpec) -> Result<&JobEndpoint, String> {
     if !(1..=MAX_RUNS).contains(&spec.runs) {
         return Err(format!("runs must be between 1 and {MAX_RUNS}"));
     }
@@ -350,9 +399,38 @@ pub fn pipeline_config(spec: &JobSpec, out_dir: PathBuf) -> Result<Config, Strin
     if spec.limit == Some(0) {
         return Err("the limit must be at least 1".into());
     }
-    let Some(first_judge) = spec.judges.first() else {
-        return Err("pick at least one judge endpoint".into());
-    };
+    spec.judges
+        .first()
+        .ok_or_else(|| "pick at least one judge endpoint".into())
+}
+
+/// Whether `spec` can run: the checks of its benchmark's configuration
+/// ([`pipeline_config`], [`plawbench_config`]); `Err` with a message for the
+/// admin.
+pub fn check_spec(spec: &JobSpec) -> Result<(), String> {
+    match spec.benchmark {
+        Benchmark::Lexpilot => pipeline_config(spec, PathBuf::new()).map(drop),
+        Benchmark::Plawbench => plawbench_config(spec, PathBuf::new()).map(drop),
+        other => Err(other.not_hosted()),
+    }
+}
+
+/// The pipeline configuration of LexPilot job `spec`, writing under
+/// `out_dir`; `Err` with a message for the admin when the settings cannot
+/// run. Keys are not read here ([`pipeline::Job::new`] does).
+pub fn pipeline_config(spec: &JobSpec, out_dir: PathBuf) -> Result<Config, String> {
+    if spec.benchmark != Benchmark::Lexpilot {
+        return Err(format!("a {} job is not a LexPilot job", spec.benchmark));
+    }
+    let tasks = Tasks::parse(&spec.tasks.join(","))?;
+    let condition = UserCondition::parse(&spec.user_condition).ok_or_else(|| {
+        format!(
+            "unknown user condition {:?}; expected one of {}",
+            spec.user_condition,
+            UserCondition::ALL.map(UserCondition::as_str).join(", ")
+        )
+    })?;
+    let first_judge = check_common(spec)?;
     let model = endpoint(&spec.model, false);
     let user = match &spec.user {
         Some(user) => endpoint(user, false),
@@ -377,6 +455,64 @@ pub fn pipeline_config(spec: &JobSpec, out_dir: PathBuf) -> Result<Config, Strin
     Ok(config)
 }
 
+/// The pipeline configuration of PLawBench job `spec` (its settings, else
+/// [`PlawbenchSettings::default`]), writing under `out_dir`; `Err` with a
+/// message for the admin when the settings cannot run. Keys are not read
+/// here ([`pipeline::plawbench::Job::new`] does).
+pub fn plawbench_config(
+    spec: &JobSpec,
+    out_dir: PathBuf,
+) -> Result<pipeline::plawbench::Config, String> {
+    if spec.benchmark != Benchmark::Plawbench {
+        return Err(format!("a {} job is not a PLawBench job", spec.benchmark));
+    }
+    let first_judge = check_common(spec)?;
+    let settings = spec.plawbench.clone().unwrap_or_default();
+    if !(1..=MAX_JUDGE_ATTEMPTS).contains(&settings.judge_attempts) {
+        return Err(format!(
+            "judge attempts must be between 1 and {MAX_JUDGE_ATTEMPTS}"
+        ));
+    }
+    if !(1..=MAX_TOKENS).contains(&settings.max_tokens) {
+        return Err(format!("max tokens must be between 1 and {MAX_TOKENS}"));
+    }
+    let mut models = BTreeSet::new();
+    if let Some(twice) = spec
+        .judges
+        .iter()
+        .find(|j| !models.insert(j.model.as_str()))
+    {
+        return Err(format!(
+            "two judge endpoints name the model {}; a panel's judges are different models",
+            twice.model
+        ));
+    }
+    let with_tokens = |mut e: Endpoint| {
+        e.settings.max_tokens = settings.max_tokens;
+        e
+    };
+    let judge = |j: &JobEndpoint| with_tokens(endpoint(j, true));
+    let mut config = pipeline::plawbench::Config::new(
+        with_tokens(endpoint(&spec.model, false)),
+        judge(first_judge),
+        out_dir,
+    );
+    config.judges = spec.judges.iter().map(judge).collect();
+    config.family = spec.family;
+    config.model_family = settings.model_family.clone();
+    config.aggregation = settings.judge_aggregation;
+    config.parse = settings.judge_parse;
+    config.retry.judge_attempts = settings.judge_attempts;
+    config.runs = spec.runs;
+    config.first_run = spec.first_run;
+    config.dataset_name = Some(spec.header_dataset());
+    config.limits = Limits {
+        concurrency: spec.concurrency as usize,
+        requests_per_minute: None,
+    };
+    Ok(config)
+}
+
 /// How many jobs the list shows.
 pub const JOBS_LISTED: i64 = 50;
 
@@ -387,8 +523,12 @@ pub fn endpoint_view(endpoint: JobEndpoint) -> EndpointView {
 }
 
 /// What an admin asks a new job to run, read from the form: endpoints by id.
+/// A PLawBench job takes no user model, tasks or user condition (those
+/// given are dropped) and its `plawbench` settings (the defaults when
+/// `None`); a LexPilot job ignores `plawbench`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NewJobRequest {
+    pub benchmark: Benchmark,
     pub model: i64,
     pub user: Option<i64>,
     pub judges: Vec<i64>,
@@ -398,6 +538,7 @@ pub struct NewJobRequest {
     pub user_condition: String,
     pub limit: Option<u32>,
     pub family: Option<engine::lexpilot::run::Family>,
+    pub plawbench: Option<PlawbenchSettings>,
 }
 
 impl JobManager {
@@ -423,10 +564,11 @@ impl JobManager {
         Ok(self.view(db::jobs::job(db, id).await?))
     }
 
-    /// Creates a job on `dataset` from `request` (its endpoints copied into
-    /// its settings, its run numbers after every stored or reserved one) and
-    /// starts it in the background; returns it queued (or failed, when it
-    /// could not start, with the reason).
+    /// Creates a job on `dataset` (a version of the request's benchmark)
+    /// from `request` (its endpoints copied into its settings, its run
+    /// numbers after every stored or reserved one) and starts it in the
+    /// background; returns it queued (or failed, when it could not start,
+    /// with the reason).
     pub async fn create(
         &self,
         db: &Db,
@@ -434,6 +576,15 @@ impl JobManager {
         request: NewJobRequest,
         account: &db::users::User,
     ) -> Result<JobView> {
+        if crate::ingest::hosted(dataset)? != request.benchmark {
+            return Err(Error::Invalid(format!(
+                "dataset {} is a {} dataset, not {}",
+                dataset.name,
+                dataset.benchmark,
+                request.benchmark.as_str()
+            )));
+        }
+        let plawbench = request.benchmark == Benchmark::Plawbench;
         let mut judges: Vec<JobEndpoint> = Vec::with_capacity(request.judges.len());
         for id in request.judges {
             if judges.iter().all(|j| j.id != id) {
@@ -441,30 +592,38 @@ impl JobManager {
             }
         }
         let model = job_endpoint(db, request.model).await?;
-        let user = match request.user {
+        let user = match request.user.filter(|_| !plawbench) {
             Some(id) => Some(job_endpoint(db, id).await?),
             None => None,
         };
         let first_run = first_free_run(db, dataset.id, &model.model).await?;
-        let spec = JobSpec {
-            dataset: dataset.name.clone(),
-            model,
-            user,
-            judges,
-            tasks: request
+        let (tasks, user_condition) = if plawbench {
+            (Vec::new(), String::new())
+        } else {
+            let tasks = request
                 .tasks
                 .into_iter()
                 .map(|t| t.trim().to_owned())
                 .filter(|t| !t.is_empty())
-                .collect(),
+                .collect();
+            (tasks, request.user_condition.trim().to_owned())
+        };
+        let spec = JobSpec {
+            benchmark: request.benchmark,
+            dataset: dataset.name.clone(),
+            model,
+            user,
+            judges,
+            tasks,
             runs: request.runs,
             first_run,
             concurrency: request.concurrency,
-            user_condition: request.user_condition.trim().to_owned(),
+            user_condition,
             limit: request.limit.filter(|&n| i64::from(n) < dataset.case_count),
             family: request.family,
+            plawbench: plawbench.then(|| request.plawbench.unwrap_or_default()),
         };
-        pipeline_config(&spec, PathBuf::new()).map_err(Error::Invalid)?;
+        check_spec(&spec).map_err(Error::Invalid)?;
         let new = db::jobs::NewJob {
             dataset_id: dataset.id,
             spec: &spec,
@@ -562,6 +721,7 @@ mod tests {
             created_at: String::new(),
         };
         JobSpec {
+            benchmark: Benchmark::Lexpilot,
             dataset: "demo".into(),
             model: e(1, "M"),
             user: None,
@@ -573,6 +733,7 @@ mod tests {
             user_condition: "standard".into(),
             limit: Some(5),
             family: Some(Family::Open),
+            plawbench: None,
         }
     }
 
@@ -613,6 +774,79 @@ mod tests {
             },
         ] {
             assert!(pipeline_config(&bad, PathBuf::new()).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn a_plawbench_spec_becomes_its_pipeline_configuration() {
+        use engine::plawbench::run::{Aggregation, ParseMode};
+
+        let plaw = JobSpec {
+            benchmark: Benchmark::Plawbench,
+            tasks: Vec::new(),
+            user_condition: String::new(),
+            plawbench: Some(PlawbenchSettings {
+                judge_aggregation: Aggregation::Median,
+                judge_parse: ParseMode::Strict,
+                judge_attempts: 3,
+                max_tokens: 16_384,
+                model_family: Some("Acme".into()),
+            }),
+            ..spec()
+        };
+        assert_eq!(check_spec(&plaw), Ok(()));
+        let config = plawbench_config(&plaw, PathBuf::from("/out")).expect("config");
+        assert_eq!(config.dataset_name.as_deref(), Some("demo-first5"));
+        assert_eq!((config.runs, config.first_run), (2, 3));
+        assert_eq!(
+            (
+                config.aggregation,
+                config.parse,
+                config.retry.judge_attempts
+            ),
+            (Aggregation::Median, ParseMode::Strict, 3)
+        );
+        assert_eq!(config.model.settings.max_tokens, 16_384);
+        assert_eq!(config.judges[0].settings.max_tokens, 16_384);
+        assert_eq!(config.judges[0].settings.temperature, 0.1);
+        assert_eq!(config.model_family.as_deref(), Some("Acme"));
+        assert!(pipeline_config(&plaw, PathBuf::new()).is_err());
+
+        let defaults = plawbench_config(
+            &JobSpec {
+                plawbench: None,
+                ..plaw.clone()
+            },
+            PathBuf::new(),
+        )
+        .expect("defaults");
+        assert_eq!(defaults.retry.judge_attempts, 1);
+        assert_eq!(defaults.parse, ParseMode::Lenient);
+        let bad = |settings: PlawbenchSettings| JobSpec {
+            plawbench: Some(settings),
+            ..plaw.clone()
+        };
+        for spec in [
+            bad(PlawbenchSettings {
+                judge_attempts: 0,
+                ..PlawbenchSettings::default()
+            }),
+            bad(PlawbenchSettings {
+                max_tokens: 0,
+                ..PlawbenchSettings::default()
+            }),
+            JobSpec {
+                judges: vec![
+                    plaw.judges[0].clone(),
+                    JobEndpoint {
+                        id: 9,
+                        ..plaw.judges[0].clone()
+                    },
+                ],
+                ..plaw.clone()
+            },
+        ] {
+            assert!(check_spec(&spec).is_err(), "{spec:?}");
         }
     }
 }

@@ -1,13 +1,18 @@
 //! Benchmark runs (admins only): the endpoints a job may use, a form to start
-//! a pipeline job on the current dataset, and the jobs with their live
-//! progress (refetched when the change feed announces `jobs` or `runs`), a
-//! cancel button, a restart button for stopped jobs, and links to the scores
-//! once a job is done. Every form posts to a server function, so the page
-//! works without JavaScript too (reload to see progress then). The server
-//! refuses every call to anyone but an admin, whatever the page shows.
+//! a pipeline job on the current dataset of a benchmark (LexPilot: tasks,
+//! user model and condition; PLawBench: the judges' parse mode, aggregation
+//! and attempts, max tokens; with JavaScript the form shows the chosen
+//! benchmark's fields only), and the jobs with their live progress
+//! (refetched when the change feed announces `jobs` or `runs`), a cancel
+//! button, a restart button for stopped jobs, and links to the scores once a
+//! job is done. Every form posts to a server function, so the page works
+//! without JavaScript too (reload to see progress then). The server refuses
+//! every call to anyone but an admin, whatever the page shows.
 
-use engine::jobs::{Endpoint, JobStatus};
+use engine::benchmark::Benchmark;
+use engine::jobs::{Endpoint, JobSpec, JobStatus, PlawbenchSettings};
 use engine::lexpilot::run::{Family, Task};
+use engine::plawbench::run::{Aggregation, ParseMode};
 use engine::vocab::LjpSetup;
 use leptos::prelude::*;
 use leptos_meta::Title;
@@ -62,6 +67,61 @@ fn status_label(status: JobStatus) -> &'static str {
     }
 }
 
+fn parse_mode_label(mode: ParseMode) -> &'static str {
+    match mode {
+        ParseMode::Lenient => "Lenient 宽松 (repairs trailing commas)",
+        ParseMode::Strict => "Strict 严格 (evalscope 1.14.1)",
+    }
+}
+
+/// What a job runs, in one line: its benchmark's settings, the dataset, the
+/// runs and the scope.
+fn job_summary(spec: &JobSpec) -> String {
+    let judges = spec
+        .judges
+        .iter()
+        .map(|j| j.model.as_str())
+        .collect::<Vec<_>>()
+        .join(" + ");
+    let last_run = spec.first_run + spec.runs.saturating_sub(1);
+    let runs = if spec.runs == 1 {
+        format!("run {}", spec.first_run)
+    } else {
+        format!("runs {}–{last_run}", spec.first_run)
+    };
+    match (spec.benchmark, &spec.plawbench) {
+        (Benchmark::Plawbench, settings) => {
+            let s = settings.clone().unwrap_or_default();
+            let scope = match spec.limit {
+                Some(n) => format!("first {n} items 前 {n} 项"),
+                None => "all items 全部题目".to_owned(),
+            };
+            format!(
+                "PLawBench · judges {judges} · {} parse · {} · {} attempt{} · max tokens {} · {} · {runs} · {scope}",
+                s.judge_parse,
+                s.judge_aggregation,
+                s.judge_attempts,
+                if s.judge_attempts == 1 { "" } else { "s" },
+                s.max_tokens,
+                spec.dataset,
+            )
+        }
+        _ => {
+            let scope = match spec.limit {
+                Some(n) => format!("first {n} cases 前 {n} 个案例"),
+                None => "all cases 全部案例".to_owned(),
+            };
+            format!(
+                "{} · judges {judges} · user {} · {} · {} · {runs} · {scope}",
+                spec.tasks.join(", "),
+                spec.user.as_ref().map_or("—", |u| u.model.as_str()),
+                spec.user_condition,
+                spec.dataset,
+            )
+        }
+    }
+}
+
 fn elapsed(secs: f64) -> String {
     let whole = secs.max(0.0).round() as u64;
     format!("{}:{:02}", whole / 60, whole % 60)
@@ -80,8 +140,8 @@ pub fn AdminRunsPage() -> impl IntoView {
         <section class="panel">
             <h1>"Benchmark runs 评测任务"</h1>
             <p>
-                "Run the LexPilot benchmark against OpenAI-compatible endpoints in the background; the runs land on the leaderboard of the current dataset when the job is done. "
-                "在后台对 OpenAI 兼容接口运行评测，完成后结果自动进入当前数据集的排行榜。"
+                "Run LexPilot or PLawBench against OpenAI-compatible endpoints in the background; the runs land on the leaderboard of the benchmark's current dataset when the job is done. "
+                "在后台对 OpenAI 兼容接口运行 LexPilot 或 PLawBench 评测，完成后结果自动进入该评测当前数据集的排行榜。"
             </p>
         </section>
         <Transition fallback=Loading>
@@ -243,18 +303,32 @@ fn StartForm(endpoints: Vec<EndpointView>, start: ServerAction<StartJob>) -> imp
         }
         .into_any();
     }
+    // Which benchmark's fields to hide, once the select was changed in the
+    // browser; the server's page shows both (nothing hidden without
+    // JavaScript), so its render and the hydrated one agree.
+    let chosen = RwSignal::new(None::<Benchmark>);
+    let hide = move |b: Benchmark| move || chosen.get().is_some_and(|c| c != b);
+    let defaults = PlawbenchSettings::default();
     view! {
         <section class="panel">
             <h2>"Start a run 启动评测"</h2>
             <ActionForm action=start attr:class="stack start-form">
                 <div class="filters">
+                    <label class="field"><span>"Benchmark 评测基准"</span>
+                        <select name="benchmark" data-testid="job-benchmark"
+                            on:change=move |ev| chosen.set(Benchmark::parse(&event_target_value(&ev)))>
+                            {[Benchmark::Lexpilot, Benchmark::Plawbench].into_iter().map(|b| view! {
+                                <option value=b.as_str()>{b.label_zh()}</option>
+                            }).collect_view()}
+                        </select>
+                    </label>
                     <label class="field"><span>"Evaluated model 被测模型"</span>
                         <select name="model" required>{endpoint_options(&endpoints, false)}</select>
                     </label>
-                    <label class="field"><span>"User model 用户模拟模型"</span>
+                    <label class="field" hidden=hide(Benchmark::Lexpilot)><span>"User model 用户模拟模型 (LexPilot)"</span>
                         <select name="user">{endpoint_options(&endpoints, true)}</select>
                     </label>
-                    <label class="field"><span>"User condition 用户设定"</span>
+                    <label class="field" hidden=hide(Benchmark::Lexpilot)><span>"User condition 用户设定 (LexPilot)"</span>
                         <select name="user_condition">
                             {CONDITIONS.iter().map(|(value, label)| view! { <option value=*value>{*label}</option> }).collect_view()}
                         </select>
@@ -267,7 +341,7 @@ fn StartForm(endpoints: Vec<EndpointView>, start: ServerAction<StartJob>) -> imp
                     </label>
                 </div>
                 <fieldset class="choice-group">
-                    <legend>"Judges 评审模型 (several form a panel; same-vendor judges recuse 同厂商回避)"</legend>
+                    <legend>"Judges 评审模型 (several form a panel; LexPilot: same-vendor judges recuse 同厂商回避)"</legend>
                     {endpoints.iter().map(|e| &e.endpoint).enumerate().map(|(i, e)| view! {
                         <label class="inline-check">
                             <input type="checkbox" name=format!("judges[{i}]") value=e.id.to_string() />
@@ -275,14 +349,41 @@ fn StartForm(endpoints: Vec<EndpointView>, start: ServerAction<StartJob>) -> imp
                         </label>
                     }).collect_view()}
                 </fieldset>
-                <fieldset class="choice-group">
-                    <legend>"Tasks 任务"</legend>
+                <fieldset class="choice-group" hidden=hide(Benchmark::Lexpilot)>
+                    <legend>"Tasks 任务 (LexPilot)"</legend>
                     {task_choices().into_iter().enumerate().map(|(i, (value, label))| view! {
                         <label class="inline-check">
                             <input type="checkbox" name=format!("tasks[{i}]") value=value checked />
                             {label}
                         </label>
                     }).collect_view()}
+                </fieldset>
+                <fieldset class="choice-group filters" hidden=hide(Benchmark::Plawbench) data-testid="plawbench-settings">
+                    <legend>"PLawBench judging 评分设置 (PLawBench)"</legend>
+                    <label class="field"><span>"Judge reply parsing 评分解析"</span>
+                        <select name="judge_parse">
+                            {ParseMode::ALL.into_iter().map(|m| view! {
+                                <option value=m.as_str() selected=m == defaults.judge_parse>{parse_mode_label(m)}</option>
+                            }).collect_view()}
+                        </select>
+                    </label>
+                    <label class="field"><span>"Panel aggregation 多评审汇总"</span>
+                        <select name="judge_aggregation">
+                            {Aggregation::ALL.into_iter().map(|a| view! {
+                                <option value=a.as_str() selected=a == defaults.judge_aggregation>{format!("{} {}", a.label_en(), a.label_zh())}</option>
+                            }).collect_view()}
+                        </select>
+                    </label>
+                    <label class="field"><span>"Judge attempts 评审尝试次数"</span>
+                        <input name="judge_attempts" type="number" min="1" max="10" value=defaults.judge_attempts.to_string() />
+                    </label>
+                    <label class="field"><span>"Max tokens 最大生成长度"</span>
+                        <input name="max_tokens" type="number" min="1" value=defaults.max_tokens.to_string()
+                            title="Generous: a truncated filing scores near zero 文书被截断几乎不得分" />
+                    </label>
+                    <label class="field"><span>"Model family 模型家族 (optional)"</span>
+                        <input name="model_family" maxlength="64" placeholder="Qwen" />
+                    </label>
                 </fieldset>
                 <div class="filters">
                     <label class="field"><span>"Runs 重复次数"</span>
@@ -291,7 +392,7 @@ fn StartForm(endpoints: Vec<EndpointView>, start: ServerAction<StartJob>) -> imp
                     <label class="field"><span>"Concurrency per endpoint 并发"</span>
                         <input name="concurrency" type="number" min="1" max="64" value="4" required />
                     </label>
-                    <label class="field"><span>"Limit: first N cases 仅前 N 个案例 (optional)"</span>
+                    <label class="field"><span>"Limit: first N cases or items 仅前 N 项 (optional)"</span>
                         <input name="limit" type="number" min="1" placeholder="all 全部" />
                     </label>
                     <div class="filter-actions">
@@ -372,29 +473,7 @@ fn JobRow(
     let cancel_requested = job.cancel_requested;
     let job = job.job;
     let spec = &job.spec;
-    let judges = spec
-        .judges
-        .iter()
-        .map(|j| j.model.as_str())
-        .collect::<Vec<_>>()
-        .join(" + ");
-    let last_run = spec.first_run + spec.runs.saturating_sub(1);
-    let runs = if spec.runs == 1 {
-        format!("run {}", spec.first_run)
-    } else {
-        format!("runs {}–{last_run}", spec.first_run)
-    };
-    let scope = match spec.limit {
-        Some(n) => format!("first {n} cases 前 {n} 个案例"),
-        None => "all cases 全部案例".to_owned(),
-    };
-    let meta = format!(
-        "{} · judges {judges} · user {} · {} · {} · {runs} · {scope}",
-        spec.tasks.join(", "),
-        spec.user.as_ref().map_or("—", |u| u.model.as_str()),
-        spec.user_condition,
-        spec.dataset,
-    );
+    let meta = job_summary(spec);
     let progress = job.progress.clone().unwrap_or_default();
     let figures = format!(
         "{}/{} items 项 · {} unavailable 不可用 · {} calls 请求 · {} cached 缓存 · {} retries 重试 · {} elapsed 用时",
@@ -428,6 +507,8 @@ fn JobRow(
             </ActionForm>
         }
         .into_any()
+    } else if job.status == JobStatus::Done && spec.benchmark == Benchmark::Plawbench {
+        view! { <a href="/plawbench/leaderboard">"Leaderboard 排行榜"</a> }.into_any()
     } else if job.status == JobStatus::Done {
         view! {
             <a href="/leaderboard">"Leaderboard 排行榜"</a>
@@ -442,7 +523,7 @@ fn JobRow(
         view! { <span class="muted">{format!(" · {} run(s) stored 已入库", job.runs_stored)}</span> }
     });
     view! {
-        <tr data-testid="job-row" data-status=job.status.as_str()>
+        <tr data-testid="job-row" data-status=job.status.as_str() data-benchmark=spec.benchmark.as_str()>
             <td class="num">{job.id}</td>
             <td>
                 <strong>{spec.model.model.clone()}</strong>

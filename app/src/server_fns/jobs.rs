@@ -90,32 +90,87 @@ pub async fn get_job(id: i64) -> Result<JobView, ServerFnError> {
     state.jobs.get(&state.db, id).await.map_err(fail)
 }
 
-/// Starts a job on the current dataset in the background and returns it
-/// queued. `model`, `user` and `judges` are endpoint ids (`user` may be empty
-/// when no task needs the user model); `tasks` are `lca`, `dcg`, `ljp`,
-/// `ljp:direct`, `ljp:interaction`, `ljp:gold`; `limit` (optional) runs the
-/// first N cases only. A form sends lists as `judges[0]=…&judges[1]=…`.
+/// Starts a job on the current dataset of `benchmark` (`lexpilot`, the
+/// default, or `plawbench`) in the background and returns it queued.
+/// `model`, `user` and `judges` are endpoint ids (`user` may be empty when no
+/// task needs the user model; PLawBench takes none); `tasks` are `lca`,
+/// `dcg`, `ljp`, `ljp:direct`, `ljp:interaction`, `ljp:gold` (LexPilot
+/// only); `limit` (optional) runs the first N cases or items only.
+/// PLawBench's `judge_aggregation` (`mean`, `median`), `judge_parse`
+/// (`lenient`, `strict`), `judge_attempts`, `max_tokens` and `model_family`
+/// default to evalscope's judging with the lenient parse and 8192 tokens. A
+/// form sends lists as `judges[0]=…&judges[1]=…`.
 #[server(prefix = "/sfn")]
 pub async fn start_job(
+    benchmark: Option<String>,
     model: i64,
     user: Option<String>,
     judges: Option<Vec<i64>>,
     tasks: Option<Vec<String>>,
     runs: u32,
     concurrency: u32,
-    user_condition: String,
+    user_condition: Option<String>,
     limit: Option<String>,
     family: Option<String>,
+    judge_aggregation: Option<String>,
+    judge_parse: Option<String>,
+    judge_attempts: Option<String>,
+    max_tokens: Option<String>,
+    model_family: Option<String>,
 ) -> Result<JobView, ServerFnError> {
+    use engine::benchmark::Benchmark;
+    use engine::jobs::PlawbenchSettings;
+    use engine::vocab::Vocabulary;
     use services::jobs::NewJobRequest;
     use services::Error;
 
-    use crate::ssr::{current_dataset, fail, require, state};
+    use crate::ssr::{current_dataset_of, fail, require, state};
 
     let account = require(engine::accounts::Permission::RunBenchmark).await?;
     let state = state()?;
-    let dataset = current_dataset(&state.db).await?;
     let given = |v: Option<String>| v.map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
+    let benchmark = match given(benchmark) {
+        None => Benchmark::Lexpilot,
+        Some(b) => Benchmark::parse(&b).filter(|b| b.hosted()).ok_or_else(|| {
+            fail(Error::Invalid(format!(
+                "unknown benchmark {b:?}; expected lexpilot or plawbench"
+            )))
+        })?,
+    };
+    fn word<V: Vocabulary>(value: Option<String>, default: V) -> Result<V, ServerFnError> {
+        match value {
+            None => Ok(default),
+            Some(v) => V::parse(&v).ok_or_else(|| {
+                fail(Error::Invalid(format!(
+                    "unknown {} {v:?}; expected {}",
+                    V::KIND,
+                    V::expected()
+                )))
+            }),
+        }
+    }
+    let whole = |value: Option<String>, what: &str, default: u32| match value {
+        None => Ok(default),
+        Some(v) => match v.parse::<u32>() {
+            Ok(n) if n >= 1 => Ok(n),
+            _ => Err(fail(Error::Invalid(format!(
+                "{what} must be a whole number of at least 1"
+            )))),
+        },
+    };
+    let defaults = PlawbenchSettings::default();
+    let plawbench = PlawbenchSettings {
+        judge_aggregation: word(given(judge_aggregation), defaults.judge_aggregation)?,
+        judge_parse: word(given(judge_parse), defaults.judge_parse)?,
+        judge_attempts: whole(
+            given(judge_attempts),
+            "the judge attempts",
+            defaults.judge_attempts,
+        )?,
+        max_tokens: whole(given(max_tokens), "the max tokens", defaults.max_tokens)?,
+        model_family: given(model_family),
+    };
+    let dataset = current_dataset_of(&state.db, benchmark).await?;
     let user = match given(user) {
         None => None,
         Some(u) => Some(u.parse::<i64>().map_err(|_| {
@@ -144,15 +199,17 @@ pub async fn start_job(
         })?),
     };
     let request = NewJobRequest {
+        benchmark,
         model,
         user,
         judges: judges.unwrap_or_default(),
         tasks: tasks.unwrap_or_default(),
         runs,
         concurrency,
-        user_condition,
+        user_condition: user_condition.unwrap_or_else(|| "standard".to_owned()),
         limit,
         family,
+        plawbench: Some(plawbench),
     };
     state
         .jobs
