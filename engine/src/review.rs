@@ -26,6 +26,11 @@
 //!   ([`crate::lexpilot::dataset::validate_case`]); [`diff_cases`] describes what
 //!   changed between two versions of a case, with a character diff of each
 //!   edited turn.
+//! - **Score sheets.** A rubric verdict ([`ReviewKind::RubricVerdict`]) is
+//!   scored with points per section on the item's [`Sheet`]: what a label
+//!   must be, when two agree, and the judge–human and human–human figures
+//!   ([`sheet_rows`]: mean absolute difference in points, Pearson's r,
+//!   share within 10% of the maximum).
 //! - **Consensus.** [`Consensus`] tells whether two experts agree on an item,
 //!   and records the label they settled on when they did not.
 //!
@@ -85,6 +90,7 @@ mod judge_items;
 mod labels;
 mod records;
 mod sample;
+mod sheet;
 mod view;
 
 use std::fmt;
@@ -116,6 +122,9 @@ pub use records::{
     EXPERTS_PER_ITEM,
 };
 pub use sample::sample_stratified;
+pub use sheet::{
+    pearson, sheet_rows, PairStats, Sheet, SheetError, SheetItem, SheetRow, SheetUnit,
+};
 pub use view::{neighbours, queue, ItemGuide, ItemVisibility, QueueEntry, Revealed, Viewer};
 
 use crate::vocab::vocabulary;
@@ -129,6 +138,9 @@ vocabulary! {
         CaseCheck = "case_check", zh "案例核查", en "Case check";
         /// Re-label a verdict of the judge model.
         JudgeVerdict = "judge_verdict", zh "评审判定", en "Judge verdict";
+        /// Re-score a rubric verdict of the judge: points per section
+        /// ([`Sheet`]; PLawBench).
+        RubricVerdict = "rubric_verdict", zh "评分复核", en "Rubric verdict";
     }
 }
 

@@ -205,6 +205,103 @@ pub async fn create_judge_items(
     insert_items(db, dataset, items, by).await
 }
 
+/// How to draw PLawBench rubric verdicts for review
+/// ([`engine::plawbench::review::draw_rubric_sample`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RubricSample {
+    /// Verdicts drawn per task.
+    pub per_task: usize,
+    /// Verdicts drawn in all.
+    pub cap: usize,
+    /// The seed of the draw.
+    pub seed: u64,
+}
+
+/// Rubric-verdict items: a sample of the judged items of the stored runs of
+/// the PLawBench `dataset`, stratified by task
+/// ([`engine::plawbench::review`] says what the expert sees of each, its
+/// score sheet, and which judge points are kept apart).
+pub async fn create_rubric_items(
+    db: &Db,
+    dataset: &DatasetInfo,
+    sample: RubricSample,
+    by: &User,
+) -> Result<Created> {
+    use engine::benchmark::{PLawBench, Suite};
+    if dataset.benchmark != engine::benchmark::Benchmark::Plawbench.as_str() {
+        return Err(DbError::Invalid(format!(
+            "rubric verdicts are PLawBench's; dataset {} is {}",
+            dataset.name, dataset.benchmark
+        )));
+    }
+    let items = crate::items::all::<engine::plawbench::dataset::Item>(db, dataset.id).await?;
+    let runs = crate::runs::all_items(db, dataset.id).await?;
+    let mut candidates = Vec::new();
+    for stored in runs {
+        let (run_id, model, run_number) = (stored.id, stored.model, stored.run_number);
+        let run = PLawBench::read_stored(&stored.items)
+            .map_err(|e| DbError::Corrupt(format!("stored run {model} {run_number}: {e}")))?;
+        candidates.extend(
+            engine::plawbench::review::judge_decisions(&run, &items)
+                .into_iter()
+                .map(|decision| JudgeCandidate {
+                    run_id,
+                    model: model.clone(),
+                    run_number,
+                    decision,
+                }),
+        );
+    }
+    let drawn = engine::plawbench::review::draw_rubric_sample(
+        candidates,
+        sample.per_task,
+        sample.cap,
+        sample.seed,
+    );
+    let items = drawn
+        .into_iter()
+        .map(|candidate| {
+            let decision = candidate.decision;
+            NewItem {
+                kind: ReviewKind::RubricVerdict,
+                case_id: decision.case_id,
+                run_id: Some(candidate.run_id),
+                model: Some(candidate.model),
+                run_number: Some(candidate.run_number),
+                task: None,
+                target: decision.target,
+                judge_label: Some(decision.judge_label),
+                input: decision.input,
+            }
+        })
+        .collect();
+    insert_items(db, dataset, items, by).await
+}
+
+/// The rubric verdicts of `model` open for review on the PLawBench dataset
+/// `dataset_name` (made into review items, not final yet), as (run number,
+/// item id): what the PLawBench drill-down keeps back from everyone but
+/// admins.
+pub async fn open_rubric_verdicts(
+    db: &Db,
+    dataset_name: &str,
+    model: &str,
+) -> Result<Vec<(u32, String)>> {
+    let rows: Vec<(i64, String)> = sqlx::query_as(
+        "SELECT run_number, case_id FROM review_items
+         WHERE kind = 'rubric_verdict' AND final_label IS NULL
+           AND dataset_name = ? AND model = ?",
+    )
+    .bind(dataset_name)
+    .bind(model)
+    .fetch_all(db.pool())
+    .await?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|(run, item_id)| Some((u32::try_from(run).ok()?, item_id)))
+        .collect())
+}
+
 /// The judge verdicts of `model` on `task` that are open for review on the
 /// dataset `dataset_name` (made into review items, not final yet): what a
 /// drill-down keeps back from everyone but admins, so that an expert cannot
@@ -336,5 +433,213 @@ mod tests {
             .mine
             .is_some_and(|m| m.label.starts_with("[\"dismissed\"")));
         assert!(mine.revealed.is_some_and(|r| r.judge_label.is_some()));
+    }
+}
+
+#[cfg(test)]
+mod rubric_tests {
+    use engine::accounts::Role;
+    use engine::benchmark::{Benchmark, PLawBench, Suite};
+    use engine::plawbench::dataset::{parse_dataset, Task};
+
+    use super::super::testing::rescore;
+    use super::super::{adjudicate, auto_assign, dashboard, queue, submit, Adjudicator};
+    use super::*;
+    use crate::datasets::{import_items, ImportSource};
+
+    /// A PLawBench dataset with two stored runs, an admin and two experts.
+    async fn plaw_fixture() -> (Db, DatasetInfo, User, Vec<User>) {
+        let db = Db::open_in_memory().await.expect("database");
+        let sizes = [
+            (Task::CaseAnalysis, 4),
+            (Task::LegalConsultation, 3),
+            (Task::PlaintiffStatement, 2),
+            (Task::DefendantStatement, 2),
+        ];
+        let items =
+            parse_dataset(&engine::plawbench::synthetic::dataset_file(&sizes, 3)).expect("items");
+        let src = ImportSource {
+            name: "plaw-test",
+            source: "test",
+            synthetic: true,
+        };
+        let dataset = import_items(&db, src, Benchmark::Plawbench, &items)
+            .await
+            .expect("import")
+            .dataset()
+            .clone();
+        for run in 1..=2 {
+            let text = engine::plawbench::synthetic::run_file(&items, "M", run, 1, u64::from(run));
+            let parsed = PLawBench::parse_run(text.as_bytes(), &items).expect("a valid run");
+            let scores = PLawBench::score(&parsed, &items);
+            let new = crate::runs::NewRun::of::<PLawBench>(&parsed, &scores).expect("a run");
+            crate::runs::store_all(
+                &db,
+                dataset.id,
+                &[new],
+                None,
+                crate::runs::OnDuplicate::Refuse,
+            )
+            .await
+            .expect("stored");
+        }
+        let admin = crate::users::create(&db, "admin", Role::Admin, "password-1")
+            .await
+            .expect("admin");
+        let mut experts = Vec::new();
+        for name in ["甲", "乙"] {
+            experts.push(
+                crate::users::create(&db, name, Role::Expert, "password-1")
+                    .await
+                    .expect("expert"),
+            );
+        }
+        (db, dataset, admin, experts)
+    }
+
+    #[tokio::test]
+    async fn rubric_verdicts_are_scored_blind_adjudicated_and_compared_with_the_judge() {
+        let (db, dataset, admin, experts) = plaw_fixture().await;
+        let sample = RubricSample {
+            per_task: 2,
+            cap: 100,
+            seed: 5,
+        };
+        let made = create_rubric_items(&db, &dataset, sample, &admin)
+            .await
+            .expect("items");
+        assert_eq!(made.created, 8, "two of each of the four tasks");
+        let again = create_rubric_items(&db, &dataset, sample, &admin)
+            .await
+            .expect("items");
+        assert_eq!((again.created, again.existing), (0, 8));
+        auto_assign(&db, &dataset.name, None).await.expect("assign");
+
+        let mine = queue(&db, &dataset.name, &experts[0]).await.expect("queue");
+        assert_eq!(mine.len(), 8);
+        // A case-analysis item: four sections.
+        let mut case_item = None;
+        for entry in &mine {
+            let view = item_for_viewer(&db, entry.id, &experts[0])
+                .await
+                .expect("item");
+            if view.target.as_deref() == Some("case_analysis") {
+                case_item = Some(view);
+                break;
+            }
+        }
+        let view = case_item.expect("a case-analysis item");
+        assert_eq!(view.kind, ReviewKind::RubricVerdict);
+        assert_eq!(
+            view.input["sheet"]["units"].as_array().map(Vec::len),
+            Some(4)
+        );
+        assert_eq!(view.revealed, None, "blind before submitting");
+        assert!(view.input.get("judgements").is_none());
+        let id = view.id;
+        let units = view.input["sheet"]["units"].as_array().unwrap().clone();
+        let label = |points: &[f64]| {
+            units
+                .iter()
+                .zip(points)
+                .map(|(u, p)| format!("{}={p}", u["key"].as_str().unwrap()))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+
+        // A section over its maximum is refused, naming the section.
+        let too_many = label(&[1000.0, 0.0, 0.0, 0.0]);
+        let refused = submit(&db, id, &experts[0], &too_many, "", None, rescore())
+            .await
+            .expect_err("over the maximum");
+        assert!(
+            refused.to_string().contains("section \"conclusion\""),
+            "{refused}"
+        );
+
+        submit(
+            &db,
+            id,
+            &experts[0],
+            &label(&[1.0, 2.0, 3.0, 4.0]),
+            "",
+            None,
+            rescore(),
+        )
+        .await
+        .expect("first expert");
+        let after = item_for_viewer(&db, id, &experts[0]).await.expect("item");
+        let judge = after
+            .revealed
+            .as_ref()
+            .and_then(|r| r.judge_label.clone())
+            .expect("the judge's points once submitted");
+        assert!(judge.starts_with("{\"conclusion\":"), "{judge}");
+        // The second expert disagrees: the item waits for an adjudicator.
+        submit(
+            &db,
+            id,
+            &experts[1],
+            &label(&[1.0, 2.0, 3.0, 5.0]),
+            "",
+            None,
+            rescore(),
+        )
+        .await
+        .expect("second expert");
+        let board = dashboard(&db, &dataset.name, &admin)
+            .await
+            .expect("dashboard");
+        assert_eq!(board.items_in_adjudication, 1);
+        assert_eq!(board.disagreements, [id]);
+        let adjudicator = Adjudicator::of(admin.clone()).expect("an admin adjudicates");
+        adjudicate(
+            &db,
+            id,
+            &adjudicator,
+            &label(&[1.0, 2.0, 3.0, 4.5]),
+            "法条部分给一半",
+            rescore(),
+        )
+        .await
+        .expect("adjudicated");
+        let board = dashboard(&db, &dataset.name, &admin)
+            .await
+            .expect("dashboard");
+        assert_eq!(board.items_final, 1);
+        let totals = board
+            .sheets
+            .iter()
+            .find(|r| r.task == "case_analysis" && r.unit.is_none())
+            .expect("a row of case-analysis totals");
+        assert_eq!((totals.human.n, totals.judge.n), (1, 1));
+        assert_eq!(totals.human.mad, Some(1.0));
+        let law = board
+            .sheets
+            .iter()
+            .find(|r| r.task == "case_analysis" && r.unit.as_deref() == Some("law"))
+            .expect("a row for the law section");
+        let judge_law = serde_json::from_str::<serde_json::Value>(&judge).unwrap()["law"]
+            .as_f64()
+            .unwrap();
+        assert_eq!(law.judge.mad, Some((judge_law - 4.5).abs()));
+
+        // While open, the item's verdict is kept back from the drill-down.
+        let hidden = open_rubric_verdicts(&db, &dataset.name, "M")
+            .await
+            .expect("hidden");
+        assert_eq!(hidden.len(), 7, "every open item but the adjudicated one");
+        // LexPilot's judge items refuse a PLawBench dataset and vice versa.
+        assert!(create_rubric_items(
+            &db,
+            &DatasetInfo {
+                benchmark: "lexpilot".into(),
+                ..dataset.clone()
+            },
+            sample,
+            &admin
+        )
+        .await
+        .is_err());
     }
 }

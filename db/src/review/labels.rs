@@ -1,10 +1,10 @@
-//! Experts' labels: a submission checked by [`engine::review::checked_label`]
+//! Experts' labels: a submission checked by [`engine::review::ItemRecord::check_label`]
 //! and stored with its blind label ([`engine::review::ItemRecord::submits_blind`]),
 //! the agreement it may complete ([`engine::review::ItemRecord::blind_agreement`])
 //! with the seed correction that agreement applies, and the label history
 //! every submission and adjudication is kept in.
 
-use engine::review::{check_comment, checked_label, FinalSource};
+use engine::review::{check_comment, FinalSource};
 use sqlx::{Sqlite, Transaction};
 
 use super::corrections::{apply_seed_correction, Adopting};
@@ -51,8 +51,9 @@ pub async fn submit(
         return Err(not_found(id));
     }
     let case = case_of(db, item.dataset_id, &item.case_id).await?;
-    let checked =
-        checked_label(item.kind, item.task, case.as_ref(), label, proposal).map_err(invalid)?;
+    let checked = item
+        .check_label(case.as_ref(), label, proposal)
+        .map_err(invalid)?;
     check_comment(comment, "comment").map_err(invalid)?;
     let label = checked.label;
     let proposal = checked.proposal.as_ref().map(to_json).transpose()?;

@@ -10,7 +10,8 @@
 //! One file per entity:
 //!
 //! - `items.rs`: creation of items from the current dataset version (seed
-//!   dialogues, case checks, a sample of judge verdicts), the judge verdicts
+//!   dialogues, case checks, a sample of judge verdicts, a sample of
+//!   PLawBench rubric verdicts stratified by task), the judge verdicts
 //!   kept back from drill-downs, and an item as one viewer may see it
 //!   ([`item_for_viewer`]).
 //! - `assignments.rs`: assignment to experts (by name, or balanced), an
@@ -87,8 +88,8 @@ pub use engine::review::{
     MAX_DRAFT_BYTES,
 };
 pub use items::{
-    create_case_check_items, create_judge_items, create_seed_items, item_for_viewer,
-    open_judge_verdicts, Created, ItemView,
+    create_case_check_items, create_judge_items, create_rubric_items, create_seed_items,
+    item_for_viewer, open_judge_verdicts, open_rubric_verdicts, Created, ItemView, RubricSample,
 };
 pub use labels::{submit, Submitted};
 
@@ -141,10 +142,21 @@ impl ItemRow {
                     .ok_or_else(|| DbError::Corrupt(format!("review final source {s:?}")))
             })
             .transpose()?;
+        let kind = self.kind()?;
+        let sheet = if kind == ReviewKind::RubricVerdict {
+            let input: serde_json::Value = serde_json::from_str(&self.input)
+                .map_err(|e| DbError::Corrupt(format!("review item input: {e}")))?;
+            let sheet = serde_json::from_value(input.get("sheet").cloned().unwrap_or_default())
+                .map_err(|e| DbError::Corrupt(format!("review item {} sheet: {e}", self.id)))?;
+            Some(sheet)
+        } else {
+            None
+        };
         Ok(ItemRecord {
             id: self.id,
             dataset_id: self.dataset_id,
-            kind: self.kind()?,
+            kind,
+            sheet,
             case_id: self.case_id.clone(),
             task: self.task()?,
             target: self.target.clone(),

@@ -73,6 +73,7 @@ pub mod json;
 pub mod judge;
 pub mod leaderboard;
 pub mod query;
+pub mod review;
 pub mod run;
 pub mod score;
 pub mod synthetic;

@@ -214,6 +214,23 @@ pub enum Awarded {
     Sections(BTreeMap<Section, f64>),
 }
 
+impl Awarded {
+    /// The points of the unit `key` of a review sheet: `total` of a single
+    /// number, a section's key (`conclusion`) of a `case_analysis` item.
+    ///
+    /// ```
+    /// use engine::plawbench::run::Awarded;
+    /// assert_eq!(Awarded::Points(3.0).points_of("total"), Some(3.0));
+    /// assert_eq!(Awarded::Points(3.0).points_of("law"), None);
+    /// ```
+    pub fn points_of(&self, key: &str) -> Option<f64> {
+        match self {
+            Awarded::Points(points) => (key == "total").then_some(*points),
+            Awarded::Sections(sections) => sections.get(&Section::parse(key)?).copied(),
+        }
+    }
+}
+
 /// One judge's verdict on one item.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Judgement {

@@ -9,10 +9,7 @@
 //! one corrected case the experts proposed, or `correct:NAME` to adopt expert
 //! NAME's ([`ItemRecord::adjudicated_label`]).
 
-use super::{
-    checked_label, CheckedLabel, FinalSource, InputError, ItemRecord, ItemStatus, ReviewKind,
-    Viewer,
-};
+use super::{CheckedLabel, FinalSource, InputError, ItemRecord, ItemStatus, ReviewKind, Viewer};
 use crate::lexpilot::dataset::Case;
 
 /// Why an item cannot be adjudicated (now, or by this adjudicator).
@@ -153,7 +150,7 @@ impl ItemRecord {
         label: &str,
     ) -> Result<CheckedLabel, InputError> {
         if self.kind != ReviewKind::SeedDialogue {
-            return checked_label(self.kind, self.task, case, label, None);
+            return self.check_label(case, label, None);
         }
         let label = label.trim();
         if label == "approve" {

@@ -1,12 +1,14 @@
 //! The agreement dashboard of one viewer, assembled from item records: the
-//! figures per kind and task ([`super::dashboard_rows`]) over the items the
+//! figures per kind and task ([`super::dashboard_rows`]; rubric verdicts per
+//! task and section, [`super::sheet_rows`]) over the items the
 //! viewer may count ([`ItemRecord::counts_for`]), the disagreements for an
 //! adjudicator, and everyone's progress.
 
 use std::collections::BTreeMap;
 
 use super::{
-    dashboard_rows, disagreements, DashboardRow, ItemRecord, ItemStatus, ReviewedItem, Viewer,
+    dashboard_rows, disagreements, sheet_rows, DashboardRow, ItemRecord, ItemStatus, ReviewedItem,
+    SheetItem, SheetRow, Viewer,
 };
 use crate::vocab::Class;
 
@@ -26,6 +28,8 @@ pub struct ExpertProgress {
 pub struct Dashboard {
     /// Figures per kind and task, over all classes and per class.
     pub rows: Vec<DashboardRow>,
+    /// Figures of rubric verdicts per task and section ([`sheet_rows`]).
+    pub sheets: Vec<SheetRow>,
     /// Items whose experts disagreed (adjudicators only; empty for experts).
     pub disagreements: Vec<i64>,
     /// Every expert's progress, by name.
@@ -91,6 +95,8 @@ impl Dashboard {
         class_of: impl Fn(&ItemRecord) -> Option<Class>,
     ) -> Dashboard {
         let mut reviewed = Vec::new();
+        let mut sheets = Vec::new();
+        let mut sheet_disagreements = Vec::new();
         let (mut items_final, mut items_in_adjudication) = (0, 0);
         let mut progress: BTreeMap<String, (usize, usize)> = BTreeMap::new();
         for item in items {
@@ -106,12 +112,31 @@ impl Dashboard {
                     entry.0 += 1;
                 }
             }
-            let Some(class) = class_of(item) else {
-                continue;
-            };
             if !item.counts_for(viewer) {
                 continue;
             }
+            if let Some(sheet) = &item.sheet {
+                sheets.push(SheetItem {
+                    sheet: sheet.clone(),
+                    submissions: item
+                        .submissions()
+                        .into_iter()
+                        .map(|s| s.blind_label)
+                        .collect(),
+                    judge_label: item.judge_label.clone(),
+                    final_label: item.final_label.clone(),
+                });
+                let submitted = item.submissions().len();
+                if submitted >= 2 && submitted >= item.assignments.len() {
+                    if item.blind_agreement().is_none() {
+                        sheet_disagreements.push(item.id);
+                    }
+                }
+                continue;
+            }
+            let Some(class) = class_of(item) else {
+                continue;
+            };
             reviewed.push(ReviewedItem {
                 id: item.id,
                 kind: item.kind,
@@ -129,8 +154,12 @@ impl Dashboard {
         }
         Dashboard {
             rows: dashboard_rows(&reviewed),
+            sheets: sheet_rows(&sheets),
             disagreements: if viewer.may_adjudicate() {
-                disagreements(&reviewed)
+                let mut ids = disagreements(&reviewed);
+                ids.extend(sheet_disagreements);
+                ids.sort_unstable();
+                ids
             } else {
                 Vec::new()
             },

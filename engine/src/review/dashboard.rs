@@ -69,6 +69,12 @@ pub enum LabelError {
     /// A judge verdict item without a task has no label space.
     #[error("a judge verdict item needs its task")]
     NoTask,
+    /// Points per section that the item's sheet refuses.
+    #[error(transparent)]
+    Sheet(#[from] super::SheetError),
+    /// A rubric verdict item stored without its sheet.
+    #[error("a rubric verdict item needs its score sheet")]
+    NoSheet,
 }
 
 /// The labels an expert chooses from for one unit of an item of `kind` (and
@@ -171,6 +177,8 @@ pub fn canonical_label(
             serde_json::to_string(&verdicts)
                 .map_err(|e| LabelError::MalformedVerdicts(e.to_string()))
         }
+        // Checked against the item's sheet: `ItemRecord::check_label`.
+        ReviewKind::RubricVerdict => Err(LabelError::NoSheet),
     }
 }
 

@@ -74,7 +74,8 @@ impl LabelSpace {
     /// its task. `None` for a seed dialogue, or a judge verdict without task.
     pub fn of(kind: ReviewKind, task: Option<Task>) -> Option<Self> {
         match (kind, task) {
-            (ReviewKind::SeedDialogue, _) | (ReviewKind::JudgeVerdict, None) => None,
+            (ReviewKind::SeedDialogue | ReviewKind::RubricVerdict, _)
+            | (ReviewKind::JudgeVerdict, None) => None,
             (ReviewKind::CaseCheck, _) => Some(Self::CheckOutcome),
             (ReviewKind::JudgeVerdict, Some(Task::Lca)) => Some(Self::LcaLabel),
             (ReviewKind::JudgeVerdict, Some(Task::Dcg)) => Some(Self::DcgDecision),

@@ -20,7 +20,10 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
-use super::{agreed, submission_is_blind, Agreed, InputError, ReviewKind};
+use super::{
+    agreed, checked_label, submission_is_blind, Agreed, CheckedLabel, InputError, LabelError,
+    ReviewKind, Sheet,
+};
 use crate::lexpilot::dataset::Case;
 use crate::lexpilot::run::Task;
 use crate::vocab::vocabulary;
@@ -211,6 +214,8 @@ pub struct ItemRecord {
     pub final_source: Option<FinalSource>,
     /// The adjudicator's reason.
     pub final_reason: Option<String>,
+    /// What a rubric verdict is scored on (`None` for other kinds).
+    pub sheet: Option<Sheet>,
     /// Its experts, in account id order: the first two are the pair whose
     /// agreement the dashboard counts.
     pub assignments: Vec<AssignmentRecord>,
@@ -242,8 +247,45 @@ impl ItemRecord {
             final_proposal: None,
             final_source: None,
             final_reason: None,
+            sheet: None,
             assignments: Vec::new(),
         }
+    }
+
+    /// `label` (and a seed correction's `proposal`) checked for this item and
+    /// in its stored form: against the item's [`Sheet`] for a rubric
+    /// verdict ([`Sheet::canonical`]), else as [`super::checked_label`] does
+    /// with the item's `case`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use engine::benchmark::Benchmark;
+    /// use engine::review::{InputError, ItemRecord, ReviewKind, Sheet, SheetUnit};
+    ///
+    /// let mut item = ItemRecord::new(3, ReviewKind::RubricVerdict, "legal_consultation-1");
+    /// assert!(item.check_label(None, "3", None).is_err(), "no sheet, no label");
+    /// item.sheet = Some(Sheet { benchmark: Benchmark::Plawbench, task: "legal_consultation".into(), units: vec![SheetUnit::new("total", "总分", 5.0)] });
+    /// assert_eq!(item.check_label(None, "3", None).unwrap().label, r#"{"total":3}"#);
+    /// assert_eq!(item.check_label(None, "3", Some("{}")), Err(InputError::UnexpectedProposal));
+    /// ```
+    pub fn check_label(
+        &self,
+        case: Option<&Case>,
+        label: &str,
+        proposal: Option<&str>,
+    ) -> Result<CheckedLabel, InputError> {
+        if self.kind != ReviewKind::RubricVerdict {
+            return checked_label(self.kind, self.task, case, label, proposal);
+        }
+        if proposal.is_some_and(|p| !p.trim().is_empty()) {
+            return Err(InputError::UnexpectedProposal);
+        }
+        let sheet = self.sheet.as_ref().ok_or(LabelError::NoSheet)?;
+        Ok(CheckedLabel {
+            label: sheet.canonical(label).map_err(LabelError::from)?,
+            proposal: None,
+        })
     }
 
     /// The assignment of expert `expert_id`, if the item is assigned to them.
