@@ -89,6 +89,7 @@ pub fn ReviewManagePage() -> impl IntoView {
                         <option value=ReviewKind::CaseCheck.as_str() selected>{move || lang.get().t("案例核查（每个案例）", "Case check (every case)")}</option>
                         <option value=ReviewKind::SeedDialogue.as_str()>{move || lang.get().t("种子对话（每个种子）", "Seed dialogue (every seed)")}</option>
                         <option value=ReviewKind::JudgeVerdict.as_str()>{move || lang.get().t("评审模型复核（抽样）", "Judge verdicts (sample)")}</option>
+                        <option value=ReviewKind::RubricVerdict.as_str()>{move || lang.get().t("PLawBench 评分复核（按任务抽样）", "PLawBench rubric verdicts (sample per task)")}</option>
                     </select>
                 </label>
                 <label class="field">{move || lang.get().t("任务", "Task")}
@@ -100,7 +101,7 @@ pub fn ReviewManagePage() -> impl IntoView {
                         <option value=Task::Ljp.as_str()>"LJP"</option>
                     </select>
                 </label>
-                <label class="field">{move || lang.get().t("每个模型", "Per model")}
+                <label class="field">{move || if kind.get() == ReviewKind::RubricVerdict { lang.get().t("每个任务", "Per task") } else { lang.get().t("每个模型", "Per model") }}
                     <input type="number" min="1" prop:value=move || per_model.get() on:input=move |ev| per_model.set(event_target_value(&ev)) /></label>
                 <label class="field">{move || lang.get().t("上限", "Cap")}
                     <input type="number" min="1" prop:value=move || cap.get() on:input=move |ev| cap.set(event_target_value(&ev)) /></label>
@@ -302,6 +303,77 @@ pub fn AdjudicationPage() -> impl IntoView {
     }
 }
 
+/// Points: whole numbers as they are, else two decimals.
+fn points(x: Option<f64>) -> String {
+    x.map_or_else(|| "—".into(), |x| format!("{x:.2}"))
+}
+
+/// A share as a percentage.
+fn share(x: Option<f64>) -> String {
+    x.map_or_else(|| "—".into(), |x| format!("{:.0}%", 100.0 * x))
+}
+
+/// The name of a PLawBench task (`case_analysis`) in the page language.
+pub fn plaw_task_label(lang: Lang, task: &str) -> String {
+    match engine::plawbench::dataset::Task::parse(task) {
+        Some(t) => match lang {
+            Lang::Zh => t.label_zh().to_owned(),
+            Lang::En => t.label_en().to_owned(),
+        },
+        None => task.to_owned(),
+    }
+}
+
+/// Rubric verdicts per task and section: the judge against the final
+/// label, and the two experts' blind points against each other.
+#[component]
+fn SheetTable(rows: Vec<engine::review::SheetRow>, lang: Lang) -> impl IntoView {
+    view! {
+        <h2>{lang.t("PLawBench 评分复核：评审模型与专家（分）", "PLawBench rubric verdicts: judge and experts (points)")}</h2>
+        <p class="legend">{lang.t(
+            "MAD：平均绝对差（分）；r：皮尔逊相关；±10%：差值不超过满分 10% 的比例。评审-人比较评审模型给分与最终共识，人-人比较两位专家的盲评给分。",
+            "MAD: mean absolute difference in points; r: Pearson's r; ±10%: share within 10% of the maximum. Judge-human compares the judge's points with the final consensus; human-human the two experts' blind points.")}</p>
+        <div class="table-scroll">
+            <table class="leaderboard" data-testid="sheet-table">
+                <thead>
+                    <tr>
+                        <th rowspan="2">{lang.t("任务", "Task")}</th><th rowspan="2">{lang.t("评分项", "Section")}</th><th rowspan="2" class="num">"n"</th>
+                        <th colspan="4">{lang.t("评审-人", "Judge-human")}</th><th colspan="4">{lang.t("人-人", "Human-human")}</th>
+                    </tr>
+                    <tr>
+                        <th class="num">"n"</th><th class="num">"MAD"</th><th class="num">"r"</th><th class="num">"±10%"</th>
+                        <th class="num">"n"</th><th class="num">"MAD"</th><th class="num">"r"</th><th class="num">"±10%"</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    {rows.into_iter().map(|r| {
+                        let section = match (&r.unit, &r.name) {
+                            (None, _) => lang.t("总分（条目）", "item total").to_owned(),
+                            (Some(_), Some(name)) => name.clone(),
+                            (Some(key), None) => key.clone(),
+                        };
+                        view! {
+                            <tr class:subtotal=r.unit.is_none()>
+                                <td>{plaw_task_label(lang, &r.task)}</td>
+                                <td>{section}</td>
+                                <td class="num">{r.n_items}</td>
+                                <td class="num">{r.judge.n}</td>
+                                <td class="num">{points(r.judge.mad)}</td>
+                                <td class="num">{num(r.judge.pearson)}</td>
+                                <td class="num">{share(r.judge.within_10pct)}</td>
+                                <td class="num">{r.human.n}</td>
+                                <td class="num">{points(r.human.mad)}</td>
+                                <td class="num">{num(r.human.pearson)}</td>
+                                <td class="num">{share(r.human.within_10pct)}</td>
+                            </tr>
+                        }
+                    }).collect_view()}
+                </tbody>
+            </table>
+        </div>
+    }
+}
+
 #[component]
 pub fn AgreementPage() -> impl IntoView {
     let lang = use_lang();
@@ -351,6 +423,7 @@ pub fn AgreementPage() -> impl IntoView {
                                     </tbody>
                                 </table>
                             </div>
+                            {(!d.sheets.is_empty()).then(|| view! { <SheetTable rows=d.sheets.clone() lang /> })}
                             <h2>{lang.t("专家进度", "Progress per expert")}</h2>
                             <ul data-testid="expert-progress">{d.progress.into_iter().map(|(who, done, total)| view! { <li>{who} ": " {done} " / " {total}</li> }).collect_view()}</ul>
                             {(!d.disagreements.is_empty()).then(|| view! {

@@ -31,6 +31,9 @@ struct Draft {
     label: String,
     verdicts: Vec<String>,
     checks: Vec<(bool, String)>,
+    /// A rubric verdict's points, one per unit of its sheet.
+    #[serde(default)]
+    points: Vec<String>,
     comment: String,
 }
 
@@ -43,11 +46,14 @@ enum Form {
     Verdicts,
     /// The four case checks.
     Checks,
+    /// Points per unit of the item's sheet (rubric verdicts).
+    Points,
 }
 
 fn form_of(item: &ReviewItemView) -> Form {
     match (item.kind, item.task) {
         (ReviewKind::CaseCheck, _) => Form::Checks,
+        (ReviewKind::RubricVerdict, _) => Form::Points,
         (_, Some(Task::Ljp)) => Form::Verdicts,
         _ => Form::Choice,
     }
@@ -113,8 +119,31 @@ pub fn label_summary(lang: Lang, label: &LabelReading) -> String {
             .map(|(i, &v)| format!("{}. {}", i + 1, verdict_text(lang, v)))
             .collect::<Vec<_>>()
             .join(lang.t("；", "; ")),
+        LabelReading::Points(points) => points
+            .iter()
+            .map(|(key, p)| format!("{} {p}", unit_name(lang, key)))
+            .collect::<Vec<_>>()
+            .join(" · "),
         LabelReading::Word(word) => label_text(lang, word),
     }
+}
+
+/// The name of a rubric verdict's unit: a PLawBench section, or the total.
+fn unit_name(lang: Lang, key: &str) -> String {
+    use engine::plawbench::dataset::Section;
+    match (Section::parse(key), key) {
+        (Some(s), _) => match lang {
+            Lang::Zh => s.label_zh().to_owned(),
+            Lang::En => s.label_en().to_owned(),
+        },
+        (None, "total") => lang.t("总分", "Total").to_owned(),
+        (None, other) => other.to_owned(),
+    }
+}
+
+/// The score sheet of a rubric verdict, from its input.
+fn sheet_of(item: &ReviewItemView) -> Option<engine::review::Sheet> {
+    serde_json::from_value(item.input.get("sheet")?.clone()).ok()
 }
 
 const CHECKS: [CheckKind; 4] = [
@@ -170,6 +199,11 @@ fn guidelines(lang: Lang, item: &ReviewItemView) -> Vec<&'static str> {
             lang.t("按数字键为当前诉请选择判决，光标自动移到下一项。", "Digits set the current claim's verdict and move to the next claim."),
         ],
         (ReviewKind::JudgeVerdict, None) => vec![],
+        (ReviewKind::RubricVerdict, _) => vec![
+            lang.t("按评分细则逐项给分：每个评分项的得分不超过其满分，可给半分。", "Score each section against its rubric: up to the section's points, half points allowed."),
+            lang.t("与评审模型使用相同的标准（PLawBench 的评审提示）：只为回答中确实出现的要点给分。", "Use the judge's own criteria (PLawBench's judge prompt): award only what the answer actually states."),
+            lang.t("起诉状、答辩状被截断（finish_reason = length）时，按已写出的内容评分。", "A truncated statement (finish_reason = length) is scored on what it says."),
+        ],
     }
 }
 
@@ -213,6 +247,9 @@ fn initial_draft(item: &ReviewItemView) -> Draft {
                         .map(|(_, r)| (r.outcome == CheckOutcome::Pass, r.comment.clone()))
                         .collect();
                 }
+                LabelReading::Points(points) => {
+                    d.points = points.iter().map(|(_, p)| p.clone()).collect();
+                }
                 LabelReading::Word(_) => {}
             }
             d
@@ -222,11 +259,22 @@ fn initial_draft(item: &ReviewItemView) -> Draft {
     };
     draft.verdicts.resize(item.claims, String::new());
     draft.checks.resize(4, (true, String::new()));
+    let units = sheet_of(item).map_or(0, |s| s.units.len());
+    draft.points.resize(units, String::new());
     draft
 }
 
-fn compose(form: Form, d: &Draft) -> Option<String> {
+fn compose(form: Form, d: &Draft, keys: &[String]) -> Option<String> {
     match form {
+        Form::Points => {
+            (!keys.is_empty() && d.points.iter().all(|p| !p.trim().is_empty())).then(|| {
+                keys.iter()
+                    .zip(&d.points)
+                    .map(|(k, p)| format!("{k}={}", p.trim()))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            })
+        }
         Form::Choice => (!d.label.is_empty()).then(|| d.label.clone()),
         Form::Verdicts => d
             .verdicts
@@ -272,6 +320,11 @@ fn ItemBody(item: ReviewItemView, set_version: WriteSignal<u32>) -> impl IntoVie
     let id = item.id;
     let labels = item.labels.clone();
     let claims = item.claims;
+    let sheet = sheet_of(&item);
+    let keys: Vec<String> = sheet
+        .iter()
+        .flat_map(|s| s.units.iter().map(|u| u.key.clone()))
+        .collect();
 
     let save_draft = Action::new(move |text: &String| save_review_draft(id, text.clone()));
     // Autosave: a draft is written 600 ms after the last change.
@@ -315,14 +368,18 @@ fn ItemBody(item: ReviewItemView, set_version: WriteSignal<u32>) -> impl IntoVie
     });
     let do_submit = move || {
         let d = draft.get();
-        let Some(label) = compose(form, &d) else {
+        let Some(label) = compose(form, &d, &keys) else {
+            let lang = lang.get_untracked();
             error.set(Some(
-                lang.get_untracked()
-                    .t(
+                if form == Form::Points {
+                    lang.t("请为每个评分项给分。", "Give points to every section.")
+                } else {
+                    lang.t(
                         "请先选择标签（每项诉请都要选择）。",
                         "Choose a label first (one for every claim).",
                     )
-                    .into(),
+                }
+                .into(),
             ));
             return;
         };
@@ -391,6 +448,7 @@ fn ItemBody(item: ReviewItemView, set_version: WriteSignal<u32>) -> impl IntoVie
                                 draft.update(|d| d.checks[n].0 = !d.checks[n].0);
                             }
                         }
+                        Form::Points => {}
                     }
                 }
                 "ArrowDown" if form == Form::Verdicts => {
@@ -483,6 +541,25 @@ fn ItemBody(item: ReviewItemView, set_version: WriteSignal<u32>) -> impl IntoVie
             }).collect_view()
         }
     };
+    let points_form = {
+        let units = sheet.clone().map(|s| s.units).unwrap_or_default();
+        move || {
+            let lang = lang.get();
+            units.iter().enumerate().map(|(i, unit)| {
+                let max = unit.max;
+                view! {
+                    <div class="points-row" data-testid=format!("points-{}", unit.key)>
+                        <label class="field">
+                            <span>{unit_name(lang, &unit.key)} " " <span class="muted">{format!("/ {max}")}</span></span>
+                            <input type="number" min="0" max=max step=unit.step inputmode="decimal"
+                                   prop:value=move || draft.with(|d| d.points.get(i).cloned().unwrap_or_default())
+                                   on:input=move |ev| { let v = event_target_value(&ev); draft.update(|d| if let Some(p) = d.points.get_mut(i) { *p = v }) } />
+                        </label>
+                    </div>
+                }
+            }).collect_view()
+        }
+    };
     let check_form = move || {
         let lang = lang.get();
         CHECKS.into_iter().enumerate().map(|(i, kind)| view! {
@@ -509,7 +586,7 @@ fn ItemBody(item: ReviewItemView, set_version: WriteSignal<u32>) -> impl IntoVie
                     <h1 data-testid="item-title">{title.clone()}</h1>
                     <p>
                         <span class=format!("badge status-{}", status.as_str()) data-testid="item-status">{move || status_label(lang.get(), status)}</span>
-                        " " <a href=format!("/cases/{}", item.case_id)>{move || lang.get().t("查看案例", "Open the case")}</a>
+                        " " <a href=if item.kind == ReviewKind::RubricVerdict { format!("/plawbench/items/{}", item.case_id) } else { format!("/cases/{}", item.case_id) }>{move || lang.get().t("查看案例", "Open the case")}</a>
                     </p>
                     <div class="case-nav">{nav(item.previous, "← p")}{nav(item.next, "n →")}</div>
                 </section>
@@ -520,6 +597,7 @@ fn ItemBody(item: ReviewItemView, set_version: WriteSignal<u32>) -> impl IntoVie
                         Form::Choice => choice_form.into_any(),
                         Form::Verdicts => verdict_form.into_any(),
                         Form::Checks => check_form.into_any(),
+                        Form::Points => points_form.into_any(),
                     }}
                     {move || proposal.filter(|_| draft.with(|d| d.label == "correct")).map(|edited| view! {
                         <p class="legend">{lang.get().t("直接修改下方对话，提交后作为修改建议交由裁决。", "Edit the turns below; your version goes to adjudication with your label.")}</p>
@@ -587,6 +665,74 @@ fn ItemContent(item: ReviewItemView) -> impl IntoView {
     let input = item.input.clone();
     let text = |key: &str| input.get(key).and_then(|v| v.as_str()).map(str::to_owned);
     match (item.kind, item.case.clone()) {
+        (ReviewKind::RubricVerdict, _) => {
+            let question = text("question").unwrap_or_default();
+            let context = text("context").filter(|c| !c.trim().is_empty());
+            let response = text("response").unwrap_or_default();
+            let truncated = text("finish_reason").as_deref() == Some("length");
+            let task = text("task").unwrap_or_default();
+            let category = text("category");
+            let max_points = input
+                .get("max_points")
+                .and_then(|m| m.as_f64())
+                .unwrap_or(0.0);
+            let rubric: Vec<(String, String, f64)> = input
+                .get("rubric")
+                .and_then(|r| r.as_array())
+                .map(|a| {
+                    a.iter()
+                        .map(|r| {
+                            (
+                                r.get("section")
+                                    .and_then(|v| v.as_str())
+                                    .unwrap_or("")
+                                    .to_owned(),
+                                r.get("criterion")
+                                    .and_then(|v| v.as_str())
+                                    .unwrap_or("")
+                                    .to_owned(),
+                                r.get("points").and_then(|v| v.as_f64()).unwrap_or(0.0),
+                            )
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            view! {
+                <section class="panel" data-testid="rubric-item">
+                    <p class="muted">
+                        {move || crate::pages::review_admin::plaw_task_label(lang.get(), &task)}
+                        {category.map(|c| format!(" · {c}"))}
+                        {move || format!(" · {} {max_points}", lang.get().t("满分", "max points"))}
+                    </p>
+                    {context.map(|c| view! {
+                        <h2>{move || lang.get().t("案情", "Context")}</h2>
+                        <div class="reply">{c}</div>
+                    })}
+                    <h2>{move || lang.get().t("问题", "Question")}</h2>
+                    <div class="reply">{question}</div>
+                </section>
+                <section class="panel" data-testid="judge-input">
+                    <h2>
+                        {move || lang.get().t("模型回答（评审模型的输入）", "Model answer (the judge's input)")}
+                        {truncated.then(|| view! { " " <span class="badge missing" data-testid="truncated">{move || lang.get().t("已截断 finish_reason = length", "truncated: finish_reason = length")}</span> })}
+                    </h2>
+                    <div class="reply">{response}</div>
+                </section>
+                <section class="panel" data-testid="rubric">
+                    <h2>{move || lang.get().t("评分细则", "Rubric")}</h2>
+                    <ol class="rubric">
+                        {rubric.into_iter().map(|(section, criterion, points)| view! {
+                            <li>
+                                <strong>{move || unit_name(lang.get(), &section)}</strong>
+                                " " <span class="muted">{format!("({points})")}</span>
+                                <div class="reply">{criterion}</div>
+                            </li>
+                        }).collect_view()}
+                    </ol>
+                </section>
+            }
+            .into_any()
+        }
         (ReviewKind::JudgeVerdict, case) => {
             let response = text("response");
             let requests: Vec<String> = input

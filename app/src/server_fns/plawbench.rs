@@ -188,12 +188,16 @@ pub async fn plaw_cell(
         .filter(|(k, _)| k == key)
         .map(|(_, r)| (r.header.run, r))
         .collect();
-    let drill = engine::plawbench::drilldown::cell_items(
+    let mut drill = engine::plawbench::drilldown::cell_items(
         &snapshot.items,
         &of_entry,
         metric,
         category.as_deref().filter(|c| !c.is_empty()),
     );
+    // Judge verdicts under blind review stay hidden from everyone but admins.
+    if let Some(open) = ssr::hidden_verdicts(&state.db, &dataset.name, &model).await? {
+        drill.hide_verdicts(&open);
+    }
     let pages = u32::try_from(drill.total.div_ceil(CELL_ROWS as usize).max(1)).unwrap_or(1);
     let page = page.unwrap_or(1).clamp(1, pages);
     let offset = (page as usize - 1) * CELL_ROWS as usize;
@@ -236,9 +240,41 @@ pub async fn plaw_item_run(
         .iter()
         .find(|i| i.item_id == item_id)
         .ok_or_else(|| not_found(format!("no item {item_id}")))?;
+    let mut detail = engine::plawbench::drilldown::item_detail(item, stored);
+    if let Some(open) = ssr::hidden_verdicts(&state.db, &dataset.name, &model).await? {
+        if open.iter().any(|(r, id)| *r == run && *id == item_id) {
+            detail.hide_verdict();
+        }
+    }
     Ok(PlawItemRunView {
         dataset: dataset_view(&dataset),
         setting,
-        detail: engine::plawbench::drilldown::item_detail(item, stored),
+        detail,
     })
+}
+
+/// Server-only helpers.
+#[cfg(feature = "ssr")]
+mod ssr {
+    use leptos::prelude::ServerFnError;
+
+    /// The (run, item) verdicts of `model` to keep back for the signed-in
+    /// user: those open for blind review, unless the user manages review (an
+    /// admin); `None` when nothing is kept back.
+    pub async fn hidden_verdicts(
+        db: &db::Db,
+        dataset_name: &str,
+        model: &str,
+    ) -> Result<Option<Vec<(u32, String)>>, ServerFnError> {
+        let admin = crate::ssr::current_user()
+            .await?
+            .is_some_and(|u| u.allows(engine::accounts::Permission::ManageReview));
+        if admin {
+            return Ok(None);
+        }
+        let open = db::review::open_rubric_verdicts(db, dataset_name, model)
+            .await
+            .map_err(crate::ssr::fail)?;
+        Ok((!open.is_empty()).then_some(open))
+    }
 }

@@ -11,11 +11,17 @@
 //! [`Permission::Adjudicate`] (admins, and experts an admin designated; a
 //! designated expert never adjudicates their own items, `db::review`).
 //!
+//! An expert's queue, the adjudication queue and the dashboard span the
+//! current dataset of every hosted benchmark: LexPilot's items and
+//! PLawBench's rubric verdicts side by side.
+//!
 //! Labels travel as strings: `approve` / `correct` for a seed dialogue (with
 //! the corrected case as JSON in `proposal`), the JSON of an
 //! [`engine::review::CaseCheck`] for a case check, `predict` / `ask` (LCA) or
 //! `accepted` / `rejected` (DCG) for a judge verdict, and for an LJP judge
-//! verdict one verdict per claim, as a JSON array or separated by commas.
+//! verdict one verdict per claim, as a JSON array or separated by commas;
+//! for a rubric verdict, points per section of its sheet as `key=points`
+//! pairs or a JSON object (stored as the object).
 //! The DTOs carry labels in that stored form (the wire stays what
 //! `db::review` stores), and beside them [`LabelReadings`]: each label taken
 //! apart ([`LabelReading`]), so that pages never decode JSON out of strings.
@@ -230,6 +236,9 @@ pub struct DashboardRow {
 #[derive(Serialize, Deserialize, Clone, PartialEq, Debug)]
 pub struct ReviewDashboard {
     pub rows: Vec<DashboardRow>,
+    /// Rubric verdicts per task and section: judge against the final label,
+    /// expert against expert (points).
+    pub sheets: Vec<engine::review::SheetRow>,
     /// Items whose experts disagreed (adjudicators only; empty for experts).
     pub disagreements: Vec<i64>,
     /// (expert, labels submitted, items assigned).
@@ -245,8 +254,10 @@ pub struct ReviewDashboard {
 /// Creates review items from the current dataset: `kind` `seed_dialogue`
 /// (one per seed case), `case_check` (one per case) or `judge_verdict` (a
 /// stratified sample of the stored judge decisions of `task`: `per_model`
-/// per model, default 10, `cap` in all, default 100, from `seed`). Items that
-/// exist already are left as they are.
+/// per model, default 10, `cap` in all, default 100, from `seed`); or, from
+/// the current PLawBench dataset, `rubric_verdict` (a sample of its judged
+/// items stratified by task: `per_model` is then per task, default 10, `cap`
+/// default 40). Items that exist already are left as they are.
 #[server(prefix = "/sfn")]
 pub async fn create_review_items(
     kind: String,
@@ -261,12 +272,30 @@ pub async fn create_review_items(
 
     let user = require(engine::accounts::Permission::ManageReview).await?;
     let db = db()?;
-    let dataset = current_dataset(&db).await?;
     let Some(kind) = ReviewKind::parse(kind.trim()) else {
         return Err(bad_request(format!(
-            "unknown kind {kind:?}; expected seed_dialogue, case_check or judge_verdict"
+            "unknown kind {kind:?}; expected seed_dialogue, case_check, judge_verdict or \
+             rubric_verdict"
         )));
     };
+    if kind == ReviewKind::RubricVerdict {
+        use engine::plawbench::review::{DEFAULT_CAP, DEFAULT_PER_TASK};
+        let dataset =
+            crate::ssr::current_dataset_of(&db, engine::benchmark::Benchmark::Plawbench).await?;
+        let sample = db::review::RubricSample {
+            per_task: per_model.unwrap_or(DEFAULT_PER_TASK),
+            cap: cap.unwrap_or(DEFAULT_CAP),
+            seed: seed.unwrap_or(DEFAULT_SEED),
+        };
+        let created = db::review::create_rubric_items(&db, &dataset, sample, &user)
+            .await
+            .map_err(fail)?;
+        return Ok(CreatedItems {
+            created: created.created,
+            existing: created.existing,
+        });
+    }
+    let dataset = current_dataset(&db).await?;
     let created = match kind {
         ReviewKind::SeedDialogue => db::review::create_seed_items(&db, &dataset, &user).await,
         ReviewKind::CaseCheck => db::review::create_case_check_items(&db, &dataset, &user).await,
@@ -284,6 +313,7 @@ pub async fn create_review_items(
             };
             db::review::create_judge_items(&db, &dataset, sample, &user).await
         }
+        ReviewKind::RubricVerdict => unreachable!("handled above"),
     }
     .map_err(fail)?;
     Ok(CreatedItems {
@@ -292,20 +322,23 @@ pub async fn create_review_items(
     })
 }
 
-/// Gives every open item of the current dataset with fewer than two experts
+/// Gives every open item of the current datasets with fewer than two experts
 /// the experts it lacks, balancing the load over the experts named (or every
 /// expert account). 400 with fewer than two experts. Returns the
 /// assignments made.
 #[server(prefix = "/sfn")]
 pub async fn assign_reviews(experts: Option<Vec<String>>) -> Result<usize, ServerFnError> {
-    use crate::ssr::{current_dataset, db, fail, require};
+    use crate::ssr::{db, fail, require};
 
     require(engine::accounts::Permission::ManageReview).await?;
     let db = db()?;
-    let dataset = current_dataset(&db).await?;
-    db::review::auto_assign(&db, &dataset.name, experts.as_deref())
-        .await
-        .map_err(fail)
+    let mut made = 0;
+    for dataset in ssr::review_datasets(&db).await? {
+        made += db::review::auto_assign(&db, &dataset.name, experts.as_deref())
+            .await
+            .map_err(fail)?;
+    }
+    Ok(made)
 }
 
 /// Assigns item `id` to the experts named, besides those it has (more than
@@ -319,17 +352,21 @@ pub async fn assign_review(id: i64, experts: Vec<String>) -> Result<usize, Serve
     db::review::assign(&db()?, id, &experts).await.map_err(fail)
 }
 
-/// The signed-in expert's items of the current dataset.
+/// The signed-in expert's items of the current datasets.
 #[server(prefix = "/sfn")]
 pub async fn my_queue() -> Result<ReviewQueue, ServerFnError> {
-    use crate::ssr::{current_dataset, db, fail, require};
+    use crate::ssr::{db, fail, require};
 
     let user = require(engine::accounts::Permission::Review).await?;
     let db = db()?;
-    let dataset = current_dataset(&db).await?;
-    let entries = db::review::queue(&db, &dataset.name, &user)
-        .await
-        .map_err(fail)?;
+    let mut entries = Vec::new();
+    for dataset in ssr::review_datasets(&db).await? {
+        entries.extend(
+            db::review::queue(&db, &dataset.name, &user)
+                .await
+                .map_err(fail)?,
+        );
+    }
     let total = entries.len();
     let mut queue = ReviewQueue {
         todo: Vec::new(),
@@ -394,16 +431,12 @@ pub async fn submit_review(
     comment: String,
     proposal: Option<String>,
 ) -> Result<ReviewItemView, ServerFnError> {
-    use crate::ssr::{current_dataset, db, fail, require};
+    use crate::ssr::{db, fail, require};
 
     let user = require(engine::accounts::Permission::Review).await?;
     let db = db()?;
-    let rescore = services::ingest::rescore(
-        current_dataset(&db)
-            .await?
-            .benchmark()
-            .unwrap_or(engine::benchmark::Benchmark::Lexpilot),
-    );
+    // Only a LexPilot seed correction re-scores stored runs.
+    let rescore = services::ingest::rescore(engine::benchmark::Benchmark::Lexpilot);
     db::review::submit(
         &db,
         id,
@@ -421,18 +454,22 @@ pub async fn submit_review(
     Ok(ssr::item_view(view))
 }
 
-/// The items of the current dataset waiting for an adjudicator, with every
+/// The items of the current datasets waiting for an adjudicator, with every
 /// expert's label and the judge's.
 #[server(prefix = "/sfn")]
 pub async fn adjudication_queue() -> Result<Vec<AdjudicationItem>, ServerFnError> {
-    use crate::ssr::{current_dataset, db, fail};
+    use crate::ssr::{db, fail};
 
     let adjudicator = ssr::adjudicator().await?;
     let db = db()?;
-    let dataset = current_dataset(&db).await?;
-    let entries = db::review::adjudication_queue(&db, &dataset.name, &adjudicator)
-        .await
-        .map_err(fail)?;
+    let mut entries = Vec::new();
+    for dataset in ssr::review_datasets(&db).await? {
+        entries.extend(
+            db::review::adjudication_queue(&db, &dataset.name, &adjudicator)
+                .await
+                .map_err(fail)?,
+        );
+    }
     Ok(entries
         .into_iter()
         .map(|e| {
@@ -489,17 +526,13 @@ pub async fn adjudicate(
     label: String,
     reason: String,
 ) -> Result<AdjudicationDone, ServerFnError> {
-    use crate::ssr::{current_dataset, db, fail};
+    use crate::ssr::{db, fail};
     use db::revisions::CorrectionOutcome;
 
     let adjudicator = ssr::adjudicator().await?;
     let db = db()?;
-    let rescore = services::ingest::rescore(
-        current_dataset(&db)
-            .await?
-            .benchmark()
-            .unwrap_or(engine::benchmark::Benchmark::Lexpilot),
-    );
+    // Only a LexPilot seed correction re-scores stored runs.
+    let rescore = services::ingest::rescore(engine::benchmark::Benchmark::Lexpilot);
     let done = db::review::adjudicate(&db, id, &adjudicator, &label, &reason, rescore)
         .await
         .map_err(fail)?;
@@ -514,22 +547,28 @@ pub async fn adjudicate(
     })
 }
 
-/// The agreement dashboard of the current dataset. Adjudicators get figures
+/// The agreement dashboard of the current datasets. Adjudicators get figures
 /// over every item and the disagreements; an expert gets figures over the
 /// items they have submitted only (so nothing in them hangs on a label they
 /// may not see yet) and no disagreement list. The server-function type is
 /// `LoadReviewDashboard` (`ReviewDashboard` is the result).
 #[server(name = LoadReviewDashboard, prefix = "/sfn")]
 pub async fn review_dashboard() -> Result<ReviewDashboard, ServerFnError> {
-    use crate::ssr::{current_dataset, db, fail, require};
+    use crate::ssr::{db, fail, require};
 
     let user = require(engine::accounts::Permission::Review).await?;
     let db = db()?;
-    let dataset = current_dataset(&db).await?;
-    let board = db::review::dashboard(&db, &dataset.name, &user)
-        .await
-        .map_err(fail)?;
+    let mut boards = Vec::new();
+    for dataset in ssr::review_datasets(&db).await? {
+        boards.push(
+            db::review::dashboard(&db, &dataset.name, &user)
+                .await
+                .map_err(fail)?,
+        );
+    }
+    let board = ssr::merge_boards(boards);
     Ok(ReviewDashboard {
+        sheets: board.sheets,
         rows: board
             .rows
             .into_iter()
@@ -572,6 +611,67 @@ mod ssr {
 
     use super::{LabelReadings, Revealed, ReviewItemView};
     use crate::ssr::{require, set_status};
+
+    /// The datasets review spans: the current version of every hosted
+    /// benchmark that has one, LexPilot first. 404 when there is none.
+    pub async fn review_datasets(
+        db: &db::Db,
+    ) -> Result<Vec<db::datasets::DatasetInfo>, ServerFnError> {
+        let mut datasets = Vec::new();
+        for benchmark in engine::benchmark::Benchmark::ALL {
+            if !benchmark.hosted() {
+                continue;
+            }
+            if let Some(d) = db::datasets::current(db, benchmark)
+                .await
+                .map_err(crate::ssr::fail)?
+            {
+                datasets.push(d);
+            }
+        }
+        if datasets.is_empty() {
+            return crate::ssr::current_dataset(db).await.map(|d| vec![d]);
+        }
+        Ok(datasets)
+    }
+
+    /// One dashboard of several datasets' dashboards: rows, sheet rows and
+    /// disagreements one after the other, progress summed per expert.
+    pub fn merge_boards(boards: Vec<db::review::Dashboard>) -> db::review::Dashboard {
+        let mut merged = db::review::Dashboard {
+            rows: Vec::new(),
+            sheets: Vec::new(),
+            disagreements: Vec::new(),
+            progress: Vec::new(),
+            items: 0,
+            items_final: 0,
+            items_in_adjudication: 0,
+        };
+        let mut progress: std::collections::BTreeMap<String, (usize, usize)> =
+            std::collections::BTreeMap::new();
+        for board in boards {
+            merged.rows.extend(board.rows);
+            merged.sheets.extend(board.sheets);
+            merged.disagreements.extend(board.disagreements);
+            merged.items += board.items;
+            merged.items_final += board.items_final;
+            merged.items_in_adjudication += board.items_in_adjudication;
+            for p in board.progress {
+                let entry = progress.entry(p.expert).or_default();
+                entry.0 += p.done;
+                entry.1 += p.assigned;
+            }
+        }
+        merged.progress = progress
+            .into_iter()
+            .map(|(expert, (done, assigned))| db::review::ExpertProgress {
+                expert,
+                done,
+                assigned,
+            })
+            .collect();
+        merged
+    }
 
     /// A 400 error with `message`.
     pub fn bad_request(message: String) -> ServerFnError {

@@ -125,6 +125,10 @@ pub struct RunCell {
     pub items: usize,
     /// Rows with a value.
     pub scored: usize,
+    /// Rows whose judge verdict is kept back while experts review it
+    /// ([`CellDrilldown::hide_verdicts`]); the run's value is then `None`.
+    #[serde(default)]
+    pub hidden: usize,
     /// Rows left out as unavailable.
     pub unavailable: usize,
     /// Rows whose answer was cut at the token limit.
@@ -160,9 +164,61 @@ pub struct ItemCell {
     /// Whether the answer was cut at the token limit (`finish_reason` =
     /// `length`); it is scored as it is.
     pub truncated: bool,
+    /// The judge's verdict is kept back while experts review it blind.
+    #[serde(default)]
+    pub hidden: bool,
 }
 
 impl CellDrilldown {
+    /// Keeps back the judge's verdicts of `hidden`, as (run number, item id)
+    /// pairs under blind expert review: the item's value becomes `None` and
+    /// marked hidden, its row's mean is taken over the other runs, and the
+    /// value of a run with a hidden item becomes `None` (it would give the
+    /// item away), with the hidden items counted. Pairs of other runs or
+    /// items are ignored.
+    ///
+    /// ```
+    /// use engine::plawbench::dataset::parse_dataset;
+    /// use engine::plawbench::drilldown::cell_items;
+    /// use engine::plawbench::run::parse_run;
+    /// use engine::plawbench::score::Metric;
+    ///
+    /// let dataset = parse_dataset(r#"{"item_id": "a", "task": "legal_consultation", "question": "q", "rubric": "r", "max_points": 4}
+    /// {"item_id": "b", "task": "legal_consultation", "question": "q", "rubric": "r", "max_points": 4}"#).unwrap();
+    /// let run = parse_run(r#"{"kind": "run", "benchmark": "plawbench", "model": "M", "run": 1, "judges": [{"model": "j"}], "judge_aggregation": "mean", "judge_parse": "lenient", "judge_attempts": 1, "source": "workbench"}
+    /// {"kind": "rubric", "item_id": "a", "task": "legal_consultation", "judgements": [{"judge": "j", "awarded": 1}]}
+    /// {"kind": "rubric", "item_id": "b", "task": "legal_consultation", "judgements": [{"judge": "j", "awarded": 3}]}"#, &dataset).unwrap();
+    /// let mut cell = cell_items(&dataset, &[(1, &run)], Metric::Task1, None);
+    /// assert_eq!(cell.runs[0].value, Some(0.5));
+    /// cell.hide_verdicts(&[(1, "a".into())]);
+    /// let a = cell.rows.iter().find(|r| r.item_id == "a").unwrap();
+    /// assert_eq!((a.runs[0].as_ref().unwrap().value, a.runs[0].as_ref().unwrap().hidden, a.mean), (None, true, None));
+    /// assert_eq!((cell.runs[0].value, cell.runs[0].hidden), (None, 1));
+    /// ```
+    pub fn hide_verdicts(&mut self, hidden: &[(u32, String)]) {
+        for (run, item_id) in hidden {
+            let Some(column) = self.runs.iter().position(|r| r.run == *run) else {
+                continue;
+            };
+            for row in self.rows.iter_mut().filter(|r| &r.item_id == item_id) {
+                let Some(cell) = row.runs[column].as_mut() else {
+                    continue;
+                };
+                if cell.hidden {
+                    continue;
+                }
+                cell.value = None;
+                cell.hidden = true;
+                let values: Vec<f64> = row.runs.iter().flatten().filter_map(|c| c.value).collect();
+                row.mean =
+                    (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64);
+                let totals = &mut self.runs[column];
+                totals.hidden += 1;
+                totals.value = None;
+            }
+        }
+    }
+
     /// The page of `limit` rows from `offset` (counted from the current
     /// first row); the run columns and the total stay those of every row.
     ///
@@ -297,6 +353,7 @@ pub fn cell_items(
             value: None,
             items: 0,
             scored: 0,
+            hidden: 0,
             unavailable: 0,
             truncated: 0,
         })
@@ -338,6 +395,7 @@ pub fn cell_items(
                     value,
                     unavailable: value.is_none().then(|| unavailable_reason(judged)),
                     truncated: judged.truncated(),
+                    hidden: false,
                 })
             })
             .collect();
@@ -404,6 +462,33 @@ pub struct ItemDetail {
     pub parts: Vec<PartDetail>,
     /// The panel's values (`acc` and the section accuracies), as scored.
     pub panel: Option<ItemScore>,
+    /// The judges' verdicts are kept back while experts review the item
+    /// blind ([`ItemDetail::hide_verdict`]).
+    #[serde(default)]
+    pub hidden: bool,
+}
+
+impl ItemDetail {
+    /// Keeps back every judge's verdict on the item (its points, accuracy,
+    /// reply and reported maximum, and the panel's values) while experts
+    /// review it blind; the prompt, the response and the rubric stay.
+    pub fn hide_verdict(&mut self) {
+        self.hidden = true;
+        self.panel = None;
+        for judge in &mut self.judges {
+            judge.judge_output = None;
+            judge.reported_max = None;
+            judge.acc = None;
+        }
+        for part in &mut self.parts {
+            part.panel = None;
+            for award in &mut part.awards {
+                award.raw = None;
+                award.awarded = None;
+                award.clamped = false;
+            }
+        }
+    }
 }
 
 /// One judge's verdict on the item.
@@ -586,6 +671,7 @@ pub fn item_detail(item: &Item, run: &Run) -> ItemDetail {
         judges,
         parts,
         panel,
+        hidden: false,
     }
 }
 
@@ -702,6 +788,7 @@ mod tests {
                 value: None,
                 items: 6,
                 scored: 4,
+                hidden: 0,
                 unavailable: 2,
                 truncated: 1
             },

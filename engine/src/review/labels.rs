@@ -153,6 +153,9 @@ pub enum LabelReading {
     Checks(CaseCheck),
     /// An LJP judge verdict: one verdict per claim.
     Verdicts(Vec<Verdict>),
+    /// A rubric verdict: the points of each unit of its sheet, in the stored
+    /// order, as (key, points written as in the label).
+    Points(Vec<(String, String)>),
     /// A label of one word (`approve` / `correct` for a seed dialogue,
     /// `predict` / `ask` for LCA, `accepted` / `rejected` for DCG), or a
     /// label that does not read as its kind's form, as stored.
@@ -168,9 +171,45 @@ impl LabelReading {
             (ReviewKind::JudgeVerdict, Some(Task::Ljp)) => {
                 serde_json::from_str(stored).ok().map(Self::Verdicts)
             }
+            (ReviewKind::RubricVerdict, _) => serde_json::from_str::<OrderedPoints>(stored)
+                .ok()
+                .map(|p| Self::Points(p.0)),
             _ => None,
         };
         read.unwrap_or_else(|| Self::Word(stored.to_owned()))
+    }
+}
+
+/// The (key, points) of a stored sheet label, in the order written.
+///
+/// ```
+/// use engine::review::{LabelReading, ReviewKind};
+///
+/// let read = LabelReading::of(ReviewKind::RubricVerdict, None, r#"{"law":15,"conclusion":2.5}"#);
+/// assert_eq!(read, LabelReading::Points(vec![("law".into(), "15".into()), ("conclusion".into(), "2.5".into())]));
+/// ```
+struct OrderedPoints(Vec<(String, String)>);
+
+impl<'de> Deserialize<'de> for OrderedPoints {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = OrderedPoints;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object of points")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<OrderedPoints, A::Error> {
+                let mut points = Vec::new();
+                while let Some((key, value)) = map.next_entry::<String, serde_json::Number>()? {
+                    points.push((key, value.to_string()));
+                }
+                Ok(OrderedPoints(points))
+            }
+        }
+        deserializer.deserialize_map(Visit)
     }
 }
 

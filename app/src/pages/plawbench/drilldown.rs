@@ -95,8 +95,8 @@ fn CellView(cell: PlawCellView) -> impl IntoView {
         .iter()
         .map(|r| {
             view! {
-                <td class="num" title=format!("{} items, {} scored, {} unavailable, {} truncated", r.items, r.scored, r.unavailable, r.truncated)>
-                    <strong>{percent(r.value)}</strong>
+                <td class="num" title=format!("{} items, {} scored, {} unavailable, {} truncated, {} under review", r.items, r.scored, r.unavailable, r.truncated, r.hidden)>
+                    <strong>{if r.hidden > 0 { "under review 审核中".to_owned() } else { percent(r.value) }}</strong>
                 </td>
             }
         })
@@ -114,6 +114,7 @@ fn CellView(cell: PlawCellView) -> impl IntoView {
                     Some(c) => {
                         let href = item_run_url(&model, setting.as_deref(), run.run, &row.item_id);
                         let text = match (&c.unavailable, c.value) {
+                            _ if c.hidden => "under review 审核中".to_owned(),
                             (Some(_), _) => "unavailable".to_owned(),
                             (None, v) => percent(v),
                         };
@@ -217,6 +218,7 @@ fn points(v: f64) -> String {
 #[component]
 fn ItemRunView(detail: ItemDetail, setting: Option<String>) -> impl IntoView {
     let d = detail;
+    let hidden = d.hidden;
     let title = format!("{} · {} run {}", d.item_id, d.model, d.run);
     let judges: Vec<String> = d.judges.iter().map(|j| j.judge.clone()).collect();
     let parts = d
@@ -231,7 +233,11 @@ fn ItemRunView(detail: ItemDetail, setting: Option<String>) -> impl IntoView {
                 .awards
                 .iter()
                 .map(|a| {
-                    let shown = a.awarded.map_or_else(|| "unavailable".to_owned(), points);
+                    let shown = match a.awarded {
+                        _ if hidden => "—".to_owned(),
+                        Some(p) => points(p),
+                        None => "unavailable".to_owned(),
+                    };
                     view! {
                         <td class="num" class:flagged=a.clamped>
                             {shown} " / " {points(part.max_points)}
@@ -267,7 +273,8 @@ fn ItemRunView(detail: ItemDetail, setting: Option<String>) -> impl IntoView {
                 " · " <a href=item_url(&d.item_id)>"the item 题目"</a>
             </p>
             {(!d.in_run).then(|| view! { <p class="error">"This run does not contain the item."</p> })}
-            {d.unavailable.clone().map(|u| view! { <p class="flag" data-testid="item-unavailable">"Unavailable, left out of the scores: " {u}</p> })}
+            {d.unavailable.clone().filter(|_| !d.hidden).map(|u| view! { <p class="flag" data-testid="item-unavailable">"Unavailable, left out of the scores: " {u}</p> })}
+            {d.hidden.then(|| view! { <p class="warning-box" data-testid="under-review">"The judges' verdicts on this item are kept back while experts review it blind. 专家盲审期间，评审模型对本题的评分暂不公开。"</p> })}
             <p class="dataset-line">"Item score (panel) " <strong data-testid="item-panel">{percent(d.panel.as_ref().map(|p| p.acc))}</strong></p>
         </section>
         <section class="panel">
@@ -306,11 +313,11 @@ fn ItemRunView(detail: ItemDetail, setting: Option<String>) -> impl IntoView {
                         <summary>
                             {j.judge.clone()}
                             {j.vendor.clone().map(|v| view! { <span class="muted">" · " {v}</span> })}
-                            " · " {j.acc.map_or_else(|| "unavailable".to_owned(), |a| percent(Some(a)))}
+                            " · " {if d.hidden { "under review 审核中".to_owned() } else { j.acc.map_or_else(|| "unavailable".to_owned(), |a| percent(Some(a))) }}
                             {j.reported_max.map(|m| view! { <span class="muted">" · the judge's own max " {points(m)}</span> })}
                         </summary>
                         {j.unavailable.clone().map(|u| view! { <p class="flag">{u}</p> })}
-                        <pre class="prose">{j.judge_output.clone().unwrap_or_else(|| "(no output kept)".to_owned())}</pre>
+                        {(!d.hidden).then(|| view! { <pre class="prose">{j.judge_output.clone().unwrap_or_else(|| "(no output kept)".to_owned())}</pre> })}
                     </details>
                 })
                 .collect_view()}
