@@ -451,8 +451,10 @@ impl Run {
 /// assert_eq!(run.header.horizon, 10);
 ///
 /// let wrong = session.replace(r#""recused": true"#, r#""recused": false"#);
+/// let errors = parse_run(&format!("{header}\n{wrong}\n"), &dataset).unwrap_err();
+/// assert_eq!(errors.0.iter().map(|e| e.field.as_str()).collect::<Vec<_>>(), ["panel[0].decisions", "panel[0].recused"]);
 /// assert_eq!(
-///     parse_run(&format!("{header}\n{wrong}\n"), &dataset).unwrap_err().to_string(),
+///     errors.0[1].to_string(),
 ///     "line 2 (C), field panel[0].recused: is false, but judge GPT-5.1 (vendor openai) recuses from GPT-5.5 (vendor openai): in a panel of two or more, a judge of the lawyer's vendor recuses"
 /// );
 /// ```
