@@ -185,3 +185,33 @@ fn a_run_of_another_benchmark_is_refused() {
         "{message}"
     );
 }
+
+#[test]
+fn a_dialogue_must_open_with_the_client_and_match_turns_used() {
+    let with = |dialogue: &str, turns: u32| {
+        us_session()
+            .replace(r#""turns_used": 0"#, &format!(r#""turns_used": {turns}"#))
+            .replace(
+                r#""memo": "memo""#,
+                &format!(r#""dialogue": {dialogue}, "memo": "memo""#),
+            )
+    };
+    let gpt = seated("GPT-5.1", &decisions("[1, 1]", "[0]", "[]"));
+    let cn = cn_session(&gpt, CLAUDE_RECUSED);
+    let (found, text) = refused(&file(&[cn.clone(), with("[]", 0)]));
+    assert_eq!(found, [(3, "dialogue".to_owned())], "{text}");
+    let two_asks = r#"[{"role": "client", "content": "I slipped."}, {"role": "lawyer", "action": "ask", "content": "Where?"}, {"role": "client", "content": "Aisle 3."}, {"role": "client", "content": "Again."}]"#;
+    let (found, text) = refused(&file(&[cn, with(two_asks, 2)]));
+    assert_eq!(
+        found,
+        [
+            (3, "dialogue[3].role".to_owned()),
+            (3, "dialogue".to_owned())
+        ],
+        "{text}"
+    );
+    assert!(
+        text.contains("has 1 lawyer turn but turns_used is 2"),
+        "{text}"
+    );
+}

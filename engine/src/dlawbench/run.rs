@@ -126,7 +126,7 @@ impl Status {
     }
 }
 
-/// The judges a header names, with each one's vendor.
+/// The first line of a run file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RunHeader {
     /// Always [`Benchmark::Dlawbench`].
@@ -739,25 +739,29 @@ impl<'d> Parser<'d> {
             .enumerate()
             .map(|(k, v)| {
                 let path = format!("panel[{k}]");
-                let seat = r.seat(v, &path, case)?;
+                let seat = r.seat(v, &path, case);
                 let Some(panel) = panel else {
-                    return Some(seat);
+                    return seat;
                 };
-                if let Some(judge) = panel.judges.get(k) {
-                    if seat.judge != *judge {
+                // Checked on the raw fields, so that a seat with other errors
+                // still reports these.
+                let judge_given = v.get("judge").and_then(Value::as_str);
+                let recused_given = v.get("recused").and_then(Value::as_bool);
+                if let (Some(judge), Some(given)) = (panel.judges.get(k), judge_given) {
+                    if given != judge {
                         r.fail(
                             &format!("{path}.judge"),
                             format!(
-                                "is \"{}\" but the header's judge {} is \"{judge}\"; give one \
-                                 seat per header judge, in header order",
-                                seat.judge,
+                                "is \"{given}\" but the header's judge {} is \"{judge}\"; give \
+                                 one seat per header judge, in header order",
                                 k + 1
                             ),
                         );
                     }
                 }
-                if let Some(&recuses) = panel.recusals.as_ref().and_then(|rs| rs.get(k)) {
-                    if seat.recused != recuses {
+                let recuses = panel.recusals.as_ref().and_then(|rs| rs.get(k)).copied();
+                if let (Some(recuses), Some(given)) = (recuses, recused_given) {
+                    if given != recuses {
                         let rule = if panel.judges.len() == 1 {
                             "a lone judge never recuses".to_owned()
                         } else {
@@ -767,8 +771,7 @@ impl<'d> Parser<'d> {
                         r.fail(
                             &format!("{path}.recused"),
                             format!(
-                                "is {}, but judge {} (vendor {}) {} {} (vendor {}): {rule}",
-                                seat.recused,
+                                "is {given}, but judge {} (vendor {}) {} {} (vendor {}): {rule}",
                                 panel.judges[k],
                                 panel.vendors[k],
                                 if recuses { "recuses from" } else { "sits for" },
@@ -778,7 +781,7 @@ impl<'d> Parser<'d> {
                         );
                     }
                 }
-                Some(seat)
+                seat
             })
             .collect();
         read.into_iter().collect()
@@ -968,7 +971,16 @@ impl LineReader {
     }
 
     fn check_dialogue(&mut self, dialogue: &[Turn], turns_used: u32) {
-        if dialogue.first().is_some_and(|t| t.role != Role::Client) {
+        if dialogue.is_empty() {
+            self.fail(
+                "dialogue",
+                "is empty; a dialogue opens with the client's opening statement (or leave \
+                 \"dialogue\" out)"
+                    .into(),
+            );
+            return;
+        }
+        if dialogue[0].role != Role::Client {
             self.fail(
                 "dialogue[0].role",
                 "the dialogue opens with the client's opening statement, a client turn".into(),

@@ -243,11 +243,11 @@ def memo(c, covered, correct):
 
 
 def judge_decisions(c, rng, covered, correct, inquiry_p, issue_p, claims):
-    def flip(s, p):
+    def flip(p):
         return rng.random() < p
     ids = [f["id"] for f in c["facts"]]
-    cov = [i for i in ids if (i in covered) != flip(i, 0.08)]
-    cor = [i for i in cov if (i in correct) != flip(i, 0.08)]
+    cov = [i for i in ids if (i in covered) != flip(0.08)]
+    cor = [i for i in cov if (i in correct) != flip(0.08)]
     total = max(0, claims + rng.randint(-1, 1))
     grounded_share = clamp(0.55 + 0.4 * inquiry_p + rng.uniform(-0.1, 0.1))
     return {
@@ -285,7 +285,6 @@ def session(c, style, model, rng):
     s = {"kind": "session", "case_id": c["case_id"], "style": style, "status": status,
          "turns_used": turns, "dialogue": dlg}
     if status == "lawyer_error":
-        s["dialogue"] = dlg
         return s
     if status in ("empty_memo", "no_memo"):
         s["memo"] = ""
