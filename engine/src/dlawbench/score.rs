@@ -22,6 +22,9 @@
 //!   styles (→C-D11). Also conditional correctness and the panel
 //!   diagnostics (per judge, recused and unavailable seats, |median − mean|
 //!   on three-judge sessions).
+//! - [`item_decisions`] (§A6.8, →C-D13): the panel's item-level decision
+//!   for judge–human agreement: the majority of the seated judges, ties
+//!   left out.
 //! - [`summarise_runs`] (§A4.5, §A4.7): groups scored runs into entries and
 //!   reports every value as mean ± sample std over runs; [`ScoreDocument`]
 //!   serialises to the §A4.7 JSON.
@@ -332,6 +335,68 @@ pub fn score_session(case: &Case, session: &Session, header: &RunHeader) -> Sess
         seated,
         valid,
     }
+}
+
+/// The panel's decision on each rubric item of one session, for
+/// judge–human agreement (§A6.8, →C-D13).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ItemDecisions {
+    /// Per Inquiry rubric item; `None` for a tie.
+    pub inquiry: Vec<Option<u8>>,
+    /// Per Issue-resolution rubric item; `None` for a tie.
+    pub issue: Vec<Option<u8>>,
+}
+
+/// The strict majority of the seated judges that gave decisions, item by
+/// item; a tie (two judges who disagree) is `None`, left out of agreement
+/// and counted. `None` when no seated judge decided (a task failure, an
+/// unavailable session or panel).
+///
+/// ```
+/// use engine::dlawbench::run::{Decisions, Seat, Session, Status};
+/// use engine::dlawbench::dataset::Style;
+/// use engine::dlawbench::score::item_decisions;
+///
+/// let seat = |judge: &str, inquiry: Vec<u8>| Seat { judge: judge.into(), recused: false, rationale: None, unavailable: None,
+///     decisions: Some(Decisions { inquiry, issue: vec![1], covered: vec![], correct: vec![], claims_total: 0, claims_grounded: 0, ungrounded_claims: None, incorrect: None }) };
+/// let mut session = Session { case_id: "C".into(), style: Style::Cooperative, status: Status::Submitted, turns_used: 0,
+///     dialogue: None, memo: Some("m".into()), panel: vec![seat("A", vec![1, 0]), seat("B", vec![1, 1]), seat("C", vec![0, 1])], unavailable: None };
+/// assert_eq!(item_decisions(&session).unwrap().inquiry, [Some(1), Some(1)]);
+/// session.panel[0].recused = true;
+/// session.panel[0].decisions = None;
+/// assert_eq!(item_decisions(&session).unwrap().inquiry, [None, Some(1)]); // 1–1, then 2–0
+/// ```
+pub fn item_decisions(session: &Session) -> Option<ItemDecisions> {
+    if session.unavailable.is_some() || session.status.is_failure() {
+        return None;
+    }
+    let decided: Vec<&Decisions> = session
+        .panel
+        .iter()
+        .filter(|s| !s.recused)
+        .filter_map(|s| s.decisions.as_ref())
+        .collect();
+    if decided.is_empty() {
+        return None;
+    }
+    let majority = |pick: fn(&Decisions) -> &[u8]| -> Vec<Option<u8>> {
+        let len = decided.iter().map(|d| pick(d).len()).min().unwrap_or(0);
+        (0..len)
+            .map(|k| {
+                let ones = decided.iter().filter(|d| pick(d)[k] == 1).count();
+                let zeros = decided.len() - ones;
+                match ones.cmp(&zeros) {
+                    std::cmp::Ordering::Greater => Some(1),
+                    std::cmp::Ordering::Less => Some(0),
+                    std::cmp::Ordering::Equal => None,
+                }
+            })
+            .collect()
+    };
+    Some(ItemDecisions {
+        inquiry: majority(|d| &d.inquiry),
+        issue: majority(|d| &d.issue),
+    })
 }
 
 /// A mean over a group of sessions and how many sessions it has.
