@@ -13,8 +13,10 @@
 //!   it; pages, leaderboard views and drill-downs use the benchmark's own
 //!   types.
 //! - [`LexPilot`]: the LexPilot benchmark ([`crate::lexpilot`]);
-//!   [`PLawBench`]: the PLawBench benchmark ([`crate::plawbench`]).
-//!   DLawBench is named, not hosted yet: [`Benchmark::hosted`].
+//!   [`PLawBench`]: the PLawBench benchmark ([`crate::plawbench`]);
+//!   [`DLawBench`]: the DLawBench benchmark ([`crate::dlawbench`]), whose
+//!   rules are all here but which the server does not host yet
+//!   ([`Benchmark::hosted`]).
 //!
 //! # Example
 //!
@@ -172,5 +174,6 @@ pub trait Suite: 'static {
     fn summarise(runs: Vec<(EntryKey, Self::Scores)>, cases: &[Self::Case]) -> Self::Document;
 }
 
+pub use crate::dlawbench::DLawBench;
 pub use crate::lexpilot::LexPilot;
 pub use crate::plawbench::PLawBench;

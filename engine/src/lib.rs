@@ -15,8 +15,11 @@
 //! - [`plawbench`]: the PLawBench benchmark: dataset (§B1) and run (§B3)
 //!   files with their validation, the verbatim prompts and judge-reply
 //!   parsing (§B2), scores and the score document (§B4), and the import of
-//!   evalscope output folders (§B6). DLawBench gets a module of its own
-//!   beside them.
+//!   evalscope output folders (§B6).
+//! - [`dlawbench`]: the DLawBench benchmark: dataset (§A1) and run (§A3)
+//!   files with their validation, our versioned prompts and reply parsing
+//!   (§A2), panel scores and the score document (§A4), leaderboard views
+//!   and drill-downs (§A6).
 //!
 //! Shared by every benchmark:
 //!
@@ -41,11 +44,13 @@
 //! - [`names`]: the rule for names shown and linked to (models, case ids,
 //!   accounts): not blank, at most 200 characters, no control characters.
 //! - [`spreadsheet`]: CSV whose cells a spreadsheet never runs as formulas.
+//! - [`vendor`]: a model's vendor and who sits on a panel after recusal.
 
 pub mod accounts;
 pub mod agreement;
 pub mod benchmark;
 pub mod browse;
+pub mod dlawbench;
 pub mod jobs;
 mod jsonl;
 pub mod lexpilot;
@@ -54,4 +59,5 @@ pub mod names;
 pub mod plawbench;
 pub mod review;
 pub mod spreadsheet;
+pub mod vendor;
 pub mod vocab;

@@ -524,12 +524,18 @@ fn describe(value: Option<&Value>) -> String {
 /// ]);
 /// ```
 pub fn settings(entries: &[EntryScores]) -> Vec<Option<String>> {
-    let fields: Vec<BTreeMap<String, Value>> = entries.iter().map(|e| key_fields(&e.key)).collect();
+    let keys: Vec<&EntryKey> = entries.iter().map(|e| &e.key).collect();
+    settings_of(&keys)
+}
+
+/// [`settings`] over entry keys, for every benchmark's leaderboard.
+pub(crate) fn settings_of(keys: &[&EntryKey]) -> Vec<Option<String>> {
+    let fields: Vec<BTreeMap<String, Value>> = keys.iter().map(|k| key_fields(k)).collect();
     let mut by_model: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
-    for (i, entry) in entries.iter().enumerate() {
-        by_model.entry(entry.model.as_str()).or_default().push(i);
+    for (i, key) in keys.iter().enumerate() {
+        by_model.entry(key.model.as_str()).or_default().push(i);
     }
-    let mut out = vec![None; entries.len()];
+    let mut out = vec![None; keys.len()];
     for group in by_model.values().filter(|g| g.len() > 1) {
         let names: BTreeSet<&str> = group
             .iter()

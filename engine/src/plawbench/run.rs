@@ -423,7 +423,7 @@ impl Run {
 }
 
 /// Appends one line: `kind` first, then the serde form of `value`.
-fn push_line(out: &mut String, kind: &str, value: &impl Serialize) {
+pub(crate) fn push_line(out: &mut String, kind: &str, value: &impl Serialize) {
     let mut text = format!("{{\"kind\":\"{kind}\"");
     // Headers and items are structs of strings, numbers and string-keyed
     // maps, which always serialise to a JSON object.
@@ -790,7 +790,7 @@ impl<'d> Parser<'d> {
 /// The readers of a PLawBench header and judgement.
 impl LineReader {
     /// An optional non-empty string: `Some(None)` when absent or null.
-    fn reason(
+    pub(crate) fn reason(
         &mut self,
         obj: &Map<String, Value>,
         parent: &str,
@@ -809,7 +809,7 @@ impl LineReader {
         reason
     }
 
-    fn finite(&mut self, v: &Value, path: &str) -> Option<f64> {
+    pub(crate) fn finite(&mut self, v: &Value, path: &str) -> Option<f64> {
         let x = v.as_f64().filter(|x| x.is_finite());
         if x.is_none() {
             self.fail(
@@ -820,7 +820,7 @@ impl LineReader {
         x
     }
 
-    fn checked_name(&mut self, v: &Value, path: &str) -> Option<String> {
+    pub(crate) fn checked_name(&mut self, v: &Value, path: &str) -> Option<String> {
         let name = self.string(v, path)?;
         match crate::names::check_name(&name) {
             Ok(()) => Some(name),
@@ -832,7 +832,7 @@ impl LineReader {
     }
 
     /// A vocabulary value with a default when absent or null.
-    fn vocab_or<T: Vocabulary>(
+    pub(crate) fn vocab_or<T: Vocabulary>(
         &mut self,
         obj: &Map<String, Value>,
         key: &str,
@@ -924,7 +924,7 @@ impl LineReader {
         })
     }
 
-    fn judge_seats(&mut self, v: &Value, path: &str) -> Option<Vec<JudgeSeat>> {
+    pub(crate) fn judge_seats(&mut self, v: &Value, path: &str) -> Option<Vec<JudgeSeat>> {
         let seats = self.list(v, path, |r, v, p| {
             let obj = r.object(v, p)?;
             let model = r.required(obj, p, "model", Self::checked_name);
