@@ -87,3 +87,18 @@ pub fn seated(model_vendor: &str, judge_vendors: &[&str]) -> Option<Vec<usize>> 
         .collect();
     (!seats.is_empty()).then_some(seats)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn vendors_by_prefix_and_first_word() {
+        assert_eq!(vendor_of("Claude-Opus-5"), "anthropic");
+        assert_eq!(vendor_of("gemini-3.8-flash"), "google");
+        assert_eq!(vendor_of("o3-mini"), "openai");
+        assert_eq!(vendor_of("olmo-3"), "olmo"); // not "o" + digit
+        assert_eq!(vendor_of("Kimi-K3"), "moonshot");
+        assert_eq!(vendor_of(""), "unknown");
+    }
+}

@@ -702,28 +702,7 @@ pub fn domain_to_csv(table: &DomainTable) -> String {
     crate::spreadsheet::to_csv(records)
 }
 
-/// Pearson's r of paired values; `None` for fewer than two pairs or when
-/// either side is constant.
-///
-/// ```
-/// use engine::dlawbench::leaderboard::pearson;
-/// assert!((pearson(&[1.0, 2.0, 3.0], &[2.0, 4.0, 7.0]).unwrap() - 0.9933992677987828).abs() < 1e-12);
-/// assert_eq!(pearson(&[1.0, 1.0], &[0.0, 1.0]), None);
-/// ```
-pub fn pearson(xs: &[f64], ys: &[f64]) -> Option<f64> {
-    if xs.len() != ys.len() || xs.len() < 2 {
-        return None;
-    }
-    let n = xs.len() as f64;
-    let (mx, my) = (xs.iter().sum::<f64>() / n, ys.iter().sum::<f64>() / n);
-    let (mut sxy, mut sxx, mut syy) = (0.0, 0.0, 0.0);
-    for (x, y) in xs.iter().zip(ys) {
-        sxy += (x - mx) * (y - my);
-        sxx += (x - mx) * (x - mx);
-        syy += (y - my) * (y - my);
-    }
-    (sxx > 0.0 && syy > 0.0).then(|| sxy / (sxx * syy).sqrt())
-}
+pub use crate::review::pearson;
 
 /// Pearson r between entry-level abilities (overall null-as-zero means of
 /// the entries that have all three).

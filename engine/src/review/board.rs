@@ -127,10 +127,11 @@ impl Dashboard {
                     final_label: item.final_label.clone(),
                 });
                 let submitted = item.submissions().len();
-                if submitted >= 2 && submitted >= item.assignments.len() {
-                    if item.blind_agreement().is_none() {
-                        sheet_disagreements.push(item.id);
-                    }
+                if submitted >= 2
+                    && submitted >= item.assignments.len()
+                    && item.blind_agreement().is_none()
+                {
+                    sheet_disagreements.push(item.id);
                 }
                 continue;
             }

@@ -418,13 +418,16 @@ pub struct SheetRow {
 /// assert_eq!(rows[0].human.exact, Some(0.5));
 /// ```
 pub fn sheet_rows(items: &[SheetItem]) -> Vec<SheetRow> {
-    // (benchmark, task) → (items, totals, units in order with their pairs)
+    /// (one rater's points, the other's, the most points).
+    type Pairs = Vec<(f64, f64, f64)>;
+    /// One (benchmark, task): its items, the pairs of item totals (judge,
+    /// human), and its units in order with their items and pairs.
     struct Group {
         benchmark: Benchmark,
         task: String,
         n_items: usize,
-        totals: (Vec<(f64, f64, f64)>, Vec<(f64, f64, f64)>),
-        units: Vec<(SheetUnit, usize, Vec<(f64, f64, f64)>, Vec<(f64, f64, f64)>)>,
+        totals: (Pairs, Pairs),
+        units: Vec<(SheetUnit, usize, Pairs, Pairs)>,
     }
     let mut groups: Vec<Group> = Vec::new();
     for item in items {
