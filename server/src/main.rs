@@ -256,10 +256,12 @@ fn read_dataset<S: CliSuite>(file: &Path) -> anyhow::Result<Result<Vec<S::Case>,
     Ok(check_dataset::<S>(file)?.0)
 }
 
+/// A dataset file read: its cases or its errors, and its warnings, each ready
+/// to print.
+type DatasetRead<C> = (Result<Vec<C>, String>, Vec<String>);
+
 /// [`read_dataset`] with the file's warnings, each line `FILE: warning: line L …`.
-fn check_dataset<S: CliSuite>(
-    file: &Path,
-) -> anyhow::Result<(Result<Vec<S::Case>, String>, Vec<String>)> {
+fn check_dataset<S: CliSuite>(file: &Path) -> anyhow::Result<DatasetRead<S::Case>> {
     let bytes = std::fs::read(file).with_context(|| format!("cannot read {}", file.display()))?;
     let (cases, warnings) = S::check_dataset(&bytes);
     let warnings = warnings
