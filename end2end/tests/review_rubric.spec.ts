@@ -1,8 +1,8 @@
 import { test, expect, Browser, Page } from '@playwright/test';
 import { hydrated, signIn } from './helpers';
 
-// Runs after review.spec.ts (file order): the LexPilot items made there are
-// all final by now, so the experts' to-do lists hold only what this file makes.
+// Independent of the other review tests: its items are PLawBench's, scored
+// and final by the end, assigned to two experts by name.
 
 async function as(browser: Browser, name: string, password: string): Promise<Page> {
   const page = await (await browser.newContext()).newPage();
@@ -52,8 +52,10 @@ test('PLawBench rubric verdicts: scored blind per section, adjudicated, judge an
   await admin.getByLabel(/上限/).fill('2');
   await admin.getByTestId('create-items').click();
   await expect(admin.getByTestId('manage-message')).toContainText('已创建 2');
+  // Balanced over the two experts named (others may exist by now).
+  await admin.getByTestId('assign-experts').fill('王律师, 李律师');
   await admin.getByTestId('auto-assign').click();
-  await expect(admin.getByTestId('manage-message')).toContainText('4');
+  await expect(admin.getByTestId('manage-message')).toContainText('已分配 4');
 
   const board = await as(browser, 'admin', 'admin-pass-1');
   await board.goto('/review/agreement');

@@ -42,18 +42,24 @@ pub fn ReviewManagePage() -> impl IntoView {
             seed.get_untracked().parse().ok(),
         )
     });
-    let assign = Action::new(move |_: &()| assign_reviews(None));
     let item_id = RwSignal::new(String::new());
     let experts = RwSignal::new(String::new());
-    let assign_one = Action::new(move |_: &()| {
-        let id = item_id.get_untracked().trim().parse::<i64>().unwrap_or(0);
-        let names: Vec<String> = experts
+    let named = move || -> Vec<String> {
+        experts
             .get_untracked()
             .split([',', '，'])
             .map(|n| n.trim().to_owned())
             .filter(|n| !n.is_empty())
-            .collect();
-        assign_review(id, names)
+            .collect()
+    };
+    // Balanced over the experts named below, or every expert when none is.
+    let assign = Action::new(move |_: &()| {
+        let names = named();
+        assign_reviews((!names.is_empty()).then_some(names))
+    });
+    let assign_one = Action::new(move |_: &()| {
+        let id = item_id.get_untracked().trim().parse::<i64>().unwrap_or(0);
+        assign_review(id, named())
     });
     Effect::new(move |_| match assign_one.value().get() {
         Some(Ok(n)) => message.set(Some((true, format!("Assignments made 已分配 {n}")))),
@@ -110,7 +116,7 @@ pub fn ReviewManagePage() -> impl IntoView {
             </div>
             <div class="filter-actions">
                 <button type="button" class="primary" data-testid="create-items" on:click=move |_| { create.dispatch(()); }>{move || lang.get().t("创建", "Create")}</button>
-                <button type="button" data-testid="auto-assign" on:click=move |_| { assign.dispatch(()); }>{move || lang.get().t("自动分配（每条两位专家）", "Auto-assign (two experts each)")}</button>
+                <button type="button" data-testid="auto-assign" on:click=move |_| { assign.dispatch(()); }>{move || lang.get().t("自动分配（每条两位专家；如填写下方专家则只分给他们）", "Auto-assign (two experts each; only to the experts named below, if any)")}</button>
             </div>
             <h2>{move || lang.get().t("指定专家", "Assign experts to one item")}</h2>
             <div class="filters">
@@ -391,12 +397,14 @@ pub fn AgreementPage() -> impl IntoView {
                 {move || Suspend::new(async move {
                     let lang = lang.get();
                     match data.await {
-                        Ok(d) => view! {
+                        Ok(d) => {
+                            let no_rows = d.rows.is_empty();
+                            view! {
                             <p data-testid="dashboard-counts">
                                 {lang.t("条目", "Items")} " " {d.items} " · " {lang.t("已定稿", "final")} " " {d.items_final}
                                 " · " {lang.t("待裁决", "in adjudication")} " " {d.items_in_adjudication}
                             </p>
-                            <div class="table-scroll">
+                            <div class="table-scroll" hidden=no_rows>
                                 <table class="leaderboard" data-testid="agreement-table">
                                     <thead><tr>
                                         <th>{lang.t("类型", "Kind")}</th><th>{lang.t("类别", "Class")}</th>
@@ -432,7 +440,8 @@ pub fn AgreementPage() -> impl IntoView {
                                     <li><a href=lang.link(&format!("/review/items/{id}"))>{format!("#{id}")}</a></li>
                                 }).collect_view()}</ul>
                             })}
-                        }.into_any(),
+                        }.into_any()
+                        },
                         Err(e) => view! { <ErrorBox error=e /> }.into_any(),
                     }
                 })}

@@ -321,10 +321,13 @@ fn ItemBody(item: ReviewItemView, set_version: WriteSignal<u32>) -> impl IntoVie
     let labels = item.labels.clone();
     let claims = item.claims;
     let sheet = sheet_of(&item);
-    let keys: Vec<String> = sheet
-        .iter()
-        .flat_map(|s| s.units.iter().map(|u| u.key.clone()))
-        .collect();
+    // A stored value, so that the submit closure stays `Copy`.
+    let keys = StoredValue::new(
+        sheet
+            .iter()
+            .flat_map(|s| s.units.iter().map(|u| u.key.clone()))
+            .collect::<Vec<String>>(),
+    );
 
     let save_draft = Action::new(move |text: &String| save_review_draft(id, text.clone()));
     // Autosave: a draft is written 600 ms after the last change.
@@ -368,7 +371,7 @@ fn ItemBody(item: ReviewItemView, set_version: WriteSignal<u32>) -> impl IntoVie
     });
     let do_submit = move || {
         let d = draft.get();
-        let Some(label) = compose(form, &d, &keys) else {
+        let Some(label) = keys.with_value(|keys| compose(form, &d, keys)) else {
             let lang = lang.get_untracked();
             error.set(Some(
                 if form == Form::Points {

@@ -396,8 +396,8 @@ pub struct SheetRow {
 
 /// The dashboard rows of sheet items: per task (in order of first
 /// appearance), a row for the item totals, then one per unit (in sheet order,
-/// first appearance). Labels that are not labels of their item's sheet are
-/// left out.
+/// first appearance) when the task's sheets have more than one. Labels that
+/// are not labels of their item's sheet are left out.
 ///
 /// ```
 /// use engine::benchmark::Benchmark;
@@ -412,7 +412,7 @@ pub struct SheetRow {
 /// };
 /// let rows = sheet_rows(&[item(r#"{"total":6}"#, r#"{"total":6}"#, r#"{"total":8}"#, r#"{"total":6}"#),
 ///                         item(r#"{"total":2}"#, r#"{"total":3}"#, r#"{"total":2}"#, r#"{"total":3}"#)]);
-/// assert_eq!(rows.len(), 2); // totals, then the one unit
+/// assert_eq!(rows.len(), 1); // the totals: a sheet of one unit has no row of its own
 /// assert_eq!(rows[0].judge.mad, Some(1.5)); // |8 − 6| and |2 − 3|
 /// assert_eq!(rows[0].judge.within_10pct, Some(0.5));
 /// assert_eq!(rows[0].human.exact, Some(0.5));
@@ -493,7 +493,9 @@ pub fn sheet_rows(items: &[SheetItem]) -> Vec<SheetRow> {
             judge: PairStats::of(&group.totals.0, binary_item),
             human: PairStats::of(&group.totals.1, binary_item),
         });
-        for (unit, n_items, judge, human) in group.units {
+        // A sheet of one unit: its row would repeat the totals.
+        let single = group.units.len() == 1;
+        for (unit, n_items, judge, human) in group.units.into_iter().filter(|_| !single) {
             let binary = unit.binary();
             rows.push(SheetRow {
                 benchmark: group.benchmark,
