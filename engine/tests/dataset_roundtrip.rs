@@ -21,7 +21,7 @@ fn the_contract_example_parses() {
     assert_eq!(cases[0].cause, "离婚纠纷");
     assert_eq!(cases[0].class, Class::Family);
     assert_eq!(cases[0].claims[0].verdict, Verdict::Dismissed);
-    assert_eq!(cases[0].turns(Consultation::Complete).len(), 4);
+    assert_eq!(cases[0].turns(Consultation::Complete).len(), 3);
     assert!(cases.iter().all(|c| c.seed));
     let classes: HashSet<Class> = cases.iter().map(|c| c.class).collect();
     assert!(!classes.contains(&Class::FinanceContract) && !classes.contains(&Class::Misc));
@@ -205,7 +205,12 @@ fn valid_case() -> impl Strategy<Value = Case> {
                 .iter()
                 .enumerate()
                 .map(|(i, (role, content, _))| Turn {
-                    role: if i == 0 { Role::User } else { *role },
+                    // A consultation starts and ends on a user turn.
+                    role: if i == 0 || i + 1 == turns.len() {
+                        Role::User
+                    } else {
+                        *role
+                    },
                     content: content.clone(),
                 })
                 .collect();
@@ -213,7 +218,12 @@ fn valid_case() -> impl Strategy<Value = Case> {
                 .iter()
                 .enumerate()
                 .map(|(i, (role, _, content))| Turn {
-                    role: if i == 0 { Role::User } else { *role },
+                    // A consultation starts and ends on a user turn.
+                    role: if i == 0 || i + 1 == turns.len() {
+                        Role::User
+                    } else {
+                        *role
+                    },
                     content: content.clone(),
                 })
                 .collect();

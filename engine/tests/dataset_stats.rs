@@ -62,8 +62,8 @@ fn three_cases() -> Vec<Case> {
             cause: "离婚纠纷",
             class: "family",
             plaintiff: "natural",
-            complete: &["你好吗", "abc"],    // 3 + 3 = 6 chars
-            underspecified: &["你好", "ab"], // 2 + 2 = 4
+            complete: &["你好吗", "ab", "c"], // 3 + 2 + 1 = 6 chars
+            underspecified: &["你好", "a", "b"], // 2 + 1 + 1 = 4
             verdicts: &["supported", "dismissed"],
             focal_types: &["rights_allocation"],
             seed: true,
@@ -113,8 +113,8 @@ fn overall_figures_of_three_cases() {
     assert_close(stats.avg_chars, 7.0);
     assert_close(stats.avg_chars_complete, 23.0 / 3.0);
     assert_close(stats.avg_chars_underspecified, 19.0 / 3.0);
-    // (2 + 2 + 1 + 1 + 3 + 3) / 6
-    assert_close(stats.avg_turns, 2.0);
+    // (3 + 3 + 1 + 1 + 3 + 3) / 6
+    assert_close(stats.avg_turns, 14.0 / 6.0);
     assert_eq!(stats.causes, 3);
     assert_eq!((stats.natural, stats.non_natural), (2, 1));
     assert_eq!(stats.claims, 6);
@@ -166,7 +166,7 @@ fn per_class_figures_of_three_cases() {
             cases: 2,
             causes: 2,
             avg_chars: 4.5, // (6 + 4 + 5 + 3) / 4
-            avg_turns: 1.5, // (2 + 2 + 1 + 1) / 4
+            avg_turns: 2.0, // (3 + 3 + 1 + 1) / 4
             natural: 1,
             non_natural: 1,
             claims: 3,
@@ -254,10 +254,10 @@ fn contract_example_figures() {
         parse_dataset(include_str!("fixtures/contract-example/dataset.jsonl")).expect("valid");
     let stats = dataset_stats(&cases);
     assert_eq!((stats.cases, stats.causes, stats.seeds), (24, 24, 24));
-    // Computed independently from the file: 8277 characters over 48
-    // consultations, 252 turns.
-    assert_close(stats.avg_chars, 8277.0 / 48.0);
-    assert_close(stats.avg_turns, 5.25);
+    // Computed independently from the file: 6707 characters over 48
+    // consultations, 204 turns.
+    assert_close(stats.avg_chars, 6707.0 / 48.0);
+    assert_close(stats.avg_turns, 204.0 / 48.0);
     assert_eq!((stats.natural, stats.non_natural), (18, 6));
     assert_eq!(
         stats.verdicts,

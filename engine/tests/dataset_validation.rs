@@ -1,8 +1,12 @@
 //! Rejection rules of the dataset file (`docs/formats.md` §2): each test breaks
 //! one rule of an otherwise valid case and checks the line and field reported.
+//! The warnings of the paper's construction rules
+//! (`engine::lexpilot::dataset::warnings`) are checked the same way, and the
+//! shipped demo dataset keeps every rule.
 
 use engine::lexpilot::dataset::{
-    parse_case, parse_dataset, parse_dataset_reader, validate_case, DatasetError, MAX_ERRORS,
+    check_dataset, parse_case, parse_dataset, parse_dataset_reader, validate_case, DatasetError,
+    DatasetWarning, MAX_ERRORS,
 };
 use engine::vocab::{Class, Consultation, CAUSES};
 use serde_json::{json, Value};
@@ -300,11 +304,45 @@ fn consultations_must_start_with_a_user_turn() {
 }
 
 #[test]
+fn consultations_must_end_on_a_user_turn() {
+    for kind in Consultation::ALL {
+        let b = CaseBuilder::new("LP-1")
+            .set(&format!("/consultations/{kind}/2/role"), json!("assistant"));
+        let e = single_error(b, &format!("consultations.{kind}[2].role"));
+        assert_eq!(
+            e.message,
+            "a consultation ends on a user turn (the model answers it), not assistant"
+        );
+    }
+    // One turn that is the advisor's is reported once, as the wrong start.
+    let b = CaseBuilder::new("LP-1")
+        .set(
+            "/consultations/complete",
+            json!([{"role": "assistant", "content": "请讲。"}]),
+        )
+        .set(
+            "/consultations/underspecified",
+            json!([{"role": "assistant", "content": "请讲。"}]),
+        )
+        .remove("/key_facts/0/quote");
+    let found: Vec<String> = errors(&b.line()).into_iter().map(|e| e.field).collect();
+    assert_eq!(
+        found,
+        [
+            "consultations.complete[0].role",
+            "consultations.underspecified[0].role"
+        ]
+    );
+}
+
+#[test]
 fn consultations_must_have_the_same_number_of_turns() {
-    let b = CaseBuilder::new("LP-1").remove("/consultations/underspecified/2");
+    let b = CaseBuilder::new("LP-1")
+        .remove("/consultations/underspecified/2")
+        .remove("/consultations/underspecified/1");
     let e = single_error(b, "consultations.underspecified");
     assert!(
-        e.message.contains("has 2 turns") && e.message.contains("has 3"),
+        e.message.contains("has 1 turn") && e.message.contains("has 3"),
         "{e}"
     );
 }
@@ -618,8 +656,152 @@ fn parse_case_and_validate_case_check_one_case() {
     case.consultations.underspecified.pop();
     let errors = validate_case(&case, 7);
     let found: Vec<(usize, &str)> = errors.iter().map(|e| (e.line, e.field.as_str())).collect();
-    assert_eq!(found, [(7, "class"), (7, "consultations.underspecified")]);
+    assert_eq!(
+        found,
+        [
+            (7, "class"),
+            (7, "consultations.underspecified[1].role"),
+            (7, "consultations.underspecified")
+        ]
+    );
 
     let errors = parse_case("{", 3).expect_err("invalid JSON");
     assert_eq!(errors[0].line, 3);
+}
+
+/// The warnings of a file that parses, asserting it has no error.
+fn warnings(lines: &[CaseBuilder]) -> Vec<DatasetWarning> {
+    let check = check_dataset(&file(lines));
+    if let Err(errors) = check.cases {
+        panic!("expected a valid file: {errors}");
+    }
+    check.warnings
+}
+
+/// The builder with the advisor asking, in both consultations, for the
+/// missing key fact k1, which the complete consultation's user then gives.
+fn asking_for_k1(question: &str, underspecified_reply: &str) -> CaseBuilder {
+    CaseBuilder::new("LP-2")
+        .set("/consultations/complete/1/content", json!(question))
+        .set(
+            "/consultations/complete/2/content",
+            json!("首付款是我父亲付的，一分钱都没还。"),
+        )
+        .set("/consultations/underspecified/1/content", json!(question))
+        .set(
+            "/consultations/underspecified/2/content",
+            json!(underspecified_reply),
+        )
+}
+
+#[test]
+fn the_builder_has_no_warnings() {
+    assert_eq!(warnings(&[CaseBuilder::new("LP-1")]), []);
+}
+
+#[test]
+fn a_dodged_question_about_a_missing_fact_is_a_warning() {
+    // The complete consultation answers the same question with the fact.
+    let found = warnings(&[
+        CaseBuilder::new("LP-1"),
+        asking_for_k1("首付款是谁付的？", "这个我记不清了。"),
+    ]);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    let w = &found[0];
+    assert_eq!(
+        (w.line, w.case_id.as_deref(), w.field.as_str()),
+        (2, Some("LP-2"), "consultations.underspecified[2].content")
+    );
+    assert!(w.message.contains("\"记不清\""), "{w}");
+    assert!(
+        w.message.contains("turn 1 about missing key fact k1"),
+        "{w}"
+    );
+}
+
+#[test]
+fn a_question_sharing_words_with_a_missing_fact_asks_about_it() {
+    // Not the complete consultation's question, but three bigrams of k1
+    // (首付, 付款, 父亲): it asks about the fact.
+    let b = asking_for_k1("首付款是谁付的？", "这我不太清楚。").set(
+        "/consultations/underspecified/1/content",
+        json!("首付款是您父亲出的吗？"),
+    );
+    let found = warnings(&[b]);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert!(found[0].message.contains("\"不太清楚\""), "{}", found[0]);
+}
+
+#[test]
+fn a_dodge_that_is_not_about_a_missing_fact_is_no_warning() {
+    // k2 (nothing repaid) is not missing, and the question shares nothing with k1.
+    let b = CaseBuilder::new("LP-1").set(
+        "/consultations/underspecified/2/content",
+        json!("这个我不清楚。"),
+    );
+    assert_eq!(warnings(&[b]), []);
+    // Nor is a dodge after a remark that asks nothing.
+    let b = asking_for_k1("首付款是谁付的？", "这个我记不清了。").set(
+        "/consultations/underspecified/1/content",
+        json!("首付款的事先放一放。"),
+    );
+    assert_eq!(warnings(&[b]), []);
+}
+
+#[test]
+fn content_the_complete_consultation_lacks_is_a_warning() {
+    let b = CaseBuilder::new("LP-1").set(
+        "/consultations/underspecified/2/content",
+        json!("一分钱都没还，她还把车卖了，这能行吗？"),
+    );
+    let found = warnings(&[CaseBuilder::new("LP-0"), b]);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    let w = &found[0];
+    assert_eq!(
+        (w.line, w.field.as_str()),
+        (2, "consultations.underspecified[2].content")
+    );
+    assert_eq!(
+        w.message,
+        "says what no user turn of consultations.complete says: \"她还把车卖了\"; the complete \
+         consultation holds every fact of the underspecified one"
+    );
+}
+
+#[test]
+fn content_is_compared_without_punctuation_and_across_turns() {
+    // Said in another turn of the complete consultation, with other punctuation;
+    // questions, dodges and short clauses state no fact.
+    let b = CaseBuilder::new("LP-1").set(
+        "/consultations/underspecified/2/content",
+        json!("离婚后，房子归她！一分钱都没还。是的，这我不清楚，我能要回来吗？"),
+    );
+    assert_eq!(warnings(&[b]), []);
+}
+
+#[test]
+fn warnings_do_not_refuse_a_file_and_come_with_its_errors() {
+    let dodging = asking_for_k1("首付款是谁付的？", "这个我记不清了。");
+    assert!(parse_dataset(&file(std::slice::from_ref(&dodging))).is_ok());
+
+    let broken = dodging.set("/class", json!("tort"));
+    let check = check_dataset(&file(&[broken]));
+    assert_eq!(check.cases.expect_err("invalid").0[0].field, "class");
+    assert_eq!(check.warnings.len(), 1);
+}
+
+#[test]
+fn the_demo_dataset_keeps_every_rule() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../server/data/demo-synthetic.jsonl");
+    let text = std::fs::read_to_string(path).expect("the demo dataset");
+    let check = check_dataset(&text);
+    let cases = check.cases.expect("the demo dataset has no error");
+    assert_eq!(cases.len(), 72);
+    let shown: Vec<String> = check.warnings.iter().map(ToString::to_string).collect();
+    assert!(shown.is_empty(), "{}", shown.join("\n"));
+    for case in &cases {
+        let number = case.case_number.as_deref().unwrap_or_default();
+        assert!(number.ends_with("（虚构）"), "{}: {number}", case.case_id);
+    }
 }

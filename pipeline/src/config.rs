@@ -378,9 +378,14 @@ pub struct Config {
     pub out_dir: PathBuf,
 }
 
+/// How many repetitions the LexPilot paper makes of every evaluation
+/// (Appendix E.2: "we conduct five runs for each of the 10 evaluated models on
+/// the LCA, DCG, and LJP tasks"); `lexpilot run` makes as many unless told.
+pub const PAPER_RUNS: u32 = 5;
+
 impl Config {
     /// A configuration with every task, the standard user, one run and the
-    /// default limits and retries.
+    /// default limits and retries (the command line asks for [`PAPER_RUNS`]).
     pub fn new(model: Endpoint, user: Endpoint, judge: Endpoint, out_dir: PathBuf) -> Config {
         Config {
             model,

@@ -253,8 +253,22 @@ async fn open(path: &Path) -> anyhow::Result<Db> {
 
 /// The dataset file's cases for benchmark `S`, or every error naming the file.
 fn read_dataset<S: CliSuite>(file: &Path) -> anyhow::Result<Result<Vec<S::Case>, String>> {
+    Ok(check_dataset::<S>(file)?.0)
+}
+
+/// A dataset file read: its cases or its errors, and its warnings, each ready
+/// to print.
+type DatasetRead<C> = (Result<Vec<C>, String>, Vec<String>);
+
+/// [`read_dataset`] with the file's warnings, each line `FILE: warning: line L …`.
+fn check_dataset<S: CliSuite>(file: &Path) -> anyhow::Result<DatasetRead<S::Case>> {
     let bytes = std::fs::read(file).with_context(|| format!("cannot read {}", file.display()))?;
-    Ok(match S::read_dataset(&bytes) {
+    let (cases, warnings) = S::check_dataset(&bytes);
+    let warnings = warnings
+        .iter()
+        .map(|w| format!("{}: warning: {w}", file.display()))
+        .collect();
+    let cases = match cases {
         Ok(cases) if cases.is_empty() => Err(format!(
             "{}: the file holds no {}",
             file.display(),
@@ -267,7 +281,8 @@ fn read_dataset<S: CliSuite>(file: &Path) -> anyhow::Result<Result<Vec<S::Case>,
             .map(|e| format!("{}: {e}", file.display()))
             .collect::<Vec<_>>()
             .join("\n")),
-    })
+    };
+    Ok((cases, warnings))
 }
 
 async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
@@ -457,17 +472,23 @@ fn read_run<S: CliSuite>(file: &Path, cases: &[S::Case]) -> anyhow::Result<Resul
 fn validate_datasets<S: CliSuite>(files: &[PathBuf]) -> anyhow::Result<ExitCode> {
     let mut code = ExitCode::SUCCESS;
     for file in files {
-        match read_dataset::<S>(file)? {
+        let (cases, warnings) = check_dataset::<S>(file)?;
+        match cases {
             Ok(cases) => println!(
-                "{}: valid dataset, {} {}",
+                "{}: valid dataset, {} {}, {} warning(s)",
                 file.display(),
                 cases.len(),
-                S::CASES
+                S::CASES,
+                warnings.len()
             ),
             Err(errors) => {
                 eprintln!("{errors}");
                 code = ExitCode::FAILURE;
             }
+        }
+        // Warnings never fail the check: they name what a person should look at.
+        for warning in warnings {
+            eprintln!("{warning}");
         }
     }
     Ok(code)
@@ -625,7 +646,12 @@ async fn import<S: CliSuite>(
     synthetic: bool,
     db: &Path,
 ) -> anyhow::Result<ExitCode> {
-    let cases = match read_dataset::<S>(file)? {
+    let (cases, warnings) = check_dataset::<S>(file)?;
+    // Warnings do not block the import; they are shown so a person can look.
+    for warning in &warnings {
+        eprintln!("{warning}");
+    }
+    let cases = match cases {
         Ok(cases) => cases,
         Err(errors) => {
             eprintln!("{errors}\nnothing was imported");

@@ -101,9 +101,9 @@ pub struct RunArgs {
     /// cooperative, dependent, withdrawn, adversarial
     #[arg(long, value_parser = parse_condition)]
     user_condition: Option<UserCondition>,
-    /// Repetitions
-    #[arg(long, default_value_t = 1)]
-    runs: u32,
+    /// Repetitions (LexPilot default: 5, as the paper makes; PLawBench default: 1)
+    #[arg(long)]
+    runs: Option<u32>,
     /// The number of the first repetition
     #[arg(long, default_value_t = 1)]
     first_run: u32,
@@ -310,7 +310,7 @@ fn config(args: &RunArgs, dataset_name: String) -> anyhow::Result<Config> {
     config.family = args.family;
     config.tasks = tasks;
     config.user_condition = args.user_condition.unwrap_or(UserCondition::Standard);
-    config.runs = args.runs;
+    config.runs = args.runs.unwrap_or(pipeline::config::PAPER_RUNS);
     config.first_run = args.first_run;
     config.dataset_name = Some(dataset_name);
     config.limits = limits(args);
@@ -330,7 +330,7 @@ fn plawbench_config(
     config.model_family = args.model_family.clone();
     config.aggregation = args.judge_aggregation.unwrap_or(config.aggregation);
     config.parse = args.judge_parse.unwrap_or(config.parse);
-    config.runs = args.runs;
+    config.runs = args.runs.unwrap_or(config.runs);
     config.first_run = args.first_run;
     config.dataset_name = Some(dataset_name);
     config.limits = limits(args);

@@ -10,7 +10,7 @@ use std::future::Future;
 use db::datasets::{ImportOutcome, ImportSource};
 use db::Db;
 use engine::benchmark::{Benchmark, LexPilot};
-use engine::lexpilot::dataset::DatasetErrors;
+use engine::lexpilot::dataset::{DatasetErrors, DatasetWarning};
 use engine::plawbench::PLawBench;
 use services::ingest::Hosted;
 
@@ -22,6 +22,15 @@ pub trait CliSuite: Hosted {
     /// Reads and validates a dataset file (a line that is not UTF-8 is an
     /// error of that line).
     fn read_dataset(bytes: &[u8]) -> Result<Vec<Self::Case>, DatasetErrors>;
+
+    /// [`CliSuite::read_dataset`] with the warnings beside its answer: what a
+    /// benchmark's heuristics suspect without refusing the file (none unless
+    /// the benchmark has such checks).
+    fn check_dataset(
+        bytes: &[u8],
+    ) -> (Result<Vec<Self::Case>, DatasetErrors>, Vec<DatasetWarning>) {
+        (Self::read_dataset(bytes), Vec::new())
+    }
 
     /// Stores validated cases as a dataset version, in one transaction.
     fn import(
@@ -47,6 +56,13 @@ impl CliSuite for LexPilot {
 
     fn read_dataset(bytes: &[u8]) -> Result<Vec<Self::Case>, DatasetErrors> {
         engine::lexpilot::dataset::parse_dataset_reader(bytes)
+    }
+
+    fn check_dataset(
+        bytes: &[u8],
+    ) -> (Result<Vec<Self::Case>, DatasetErrors>, Vec<DatasetWarning>) {
+        let check = engine::lexpilot::dataset::check_dataset_reader(bytes);
+        (check.cases, check.warnings)
     }
 
     fn import(

@@ -33,7 +33,30 @@ fn validate_accepts_the_demo_and_names_line_and_field_of_errors() {
     let good = write(dir.path(), "demo.jsonl", DEMO);
     let out = lexpilot(&["validate", &good], None);
     assert!(out.status.success());
-    assert!(text(&out.stdout).contains("72 cases"));
+    assert!(text(&out.stdout).contains("72 cases, 0 warning(s)"));
+
+    // A warning is printed with file, line and field but does not fail the check.
+    let mut first: serde_json::Value =
+        serde_json::from_str(DEMO.lines().next().expect("a line")).expect("JSON");
+    let turns = first["consultations"]["underspecified"]
+        .as_array_mut()
+        .expect("turns");
+    let last = turns.len() - 1;
+    let said = turns[last]["content"].as_str().expect("text").to_owned();
+    turns[last]["content"] = format!("{said}她还把车卖了。").into();
+    let mut lines: Vec<String> = DEMO.lines().map(str::to_owned).collect();
+    lines[0] = first.to_string();
+    let warned = write(dir.path(), "warned.jsonl", &lines.join("\n"));
+    let out = lexpilot(&["validate", &warned], None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("72 cases, 1 warning(s)"));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains(&format!(
+            "warned.jsonl: warning: line 1 (DEMO-0001), field consultations.underspecified[{last}].content"
+        )) && err.contains("她还把车卖了"),
+        "{err}"
+    );
 
     let mut lines: Vec<String> = DEMO.lines().map(str::to_owned).collect();
     lines[2] = lines[2].replacen("\"verdict\": \"supported\"", "\"verdict\": \"won\"", 1);

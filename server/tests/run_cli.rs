@@ -155,13 +155,28 @@ async fn run_writes_valid_runs_of_the_first_cases_and_prints_their_scores() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn run_makes_the_papers_five_repetitions_unless_told() {
+    let stub = Stub::start(oracle(&first_cases(1))).await.expect("stub");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = output(lexpilot(&run_args(&stub.base_url, dir.path(), 1))).await;
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    for run in 1..=5 {
+        let file = dir.path().join(format!("Test-Model.run{run}.jsonl"));
+        assert!(file.exists(), "run {run} is written");
+    }
+    assert!(!dir.path().join("Test-Model.run6.jsonl").exists());
+    assert!(text(&out.stdout).contains("Test-Model (open, 5 runs)"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_killed_run_resumes_from_its_cache() {
     let cases = first_cases(4);
     let stub = Stub::with_latency(Duration::from_millis(30), oracle(&cases))
         .await
         .expect("stub");
     let dir = tempfile::tempdir().expect("temp dir");
-    let args = run_args(&stub.base_url, dir.path(), 4);
+    let mut args = run_args(&stub.base_url, dir.path(), 4);
+    args.extend(["--runs".to_owned(), "1".to_owned()]);
 
     let mut child = lexpilot(&args).spawn().expect("lexpilot starts");
     let deadline = std::time::Instant::now() + Duration::from_secs(60);

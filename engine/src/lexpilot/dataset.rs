@@ -8,6 +8,11 @@
 //! - Validation: [`validate_case`] checks the rules that concern one case; the
 //!   rules across cases (unique `case_id`, one seed per cause) are checked while
 //!   parsing a file.
+//! - Warnings: [`case_warnings`] suspects the rules of the paper's
+//!   construction that text alone cannot settle (a dodged question about a
+//!   missing fact, content the complete consultation lacks); they are listed
+//!   beside the errors by [`check_dataset`] and never refuse a file (see
+//!   [`warnings`] for the exact heuristics).
 //! - Writing: [`to_jsonl`], which [`parse_dataset`] reads back unchanged.
 //!
 //! Lines are first read into a [`serde_json::Value`] and then walked field by
@@ -28,6 +33,9 @@ use crate::jsonl::{
     describe, is_blank, json_message, line_error, read_lines, ErrorLog, LineReader,
 };
 use crate::vocab::{cause, Class, Consultation, FocalPointType, PlaintiffType, Role, Verdict};
+
+pub mod warnings;
+pub use warnings::case_warnings;
 
 /// One case: a first-instance civil judgment with its claims, focal points of
 /// dispute, key facts and the pair of consultations built from it.
@@ -189,15 +197,69 @@ pub struct DatasetError {
 
 impl fmt::Display for DatasetError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "line {}", self.line)?;
-        if let Some(id) = &self.case_id {
-            write!(f, " ({id})")?;
-        }
-        if !self.field.is_empty() {
-            write!(f, ", field {}", self.field)?;
-        }
-        write!(f, ": {}", self.message)
+        write_finding(
+            f,
+            self.line,
+            self.case_id.as_deref(),
+            &self.field,
+            &self.message,
+        )
     }
+}
+
+/// `line L (ID), field F: message`, the one form of errors and warnings.
+fn write_finding(
+    f: &mut fmt::Formatter<'_>,
+    line: usize,
+    case_id: Option<&str>,
+    field: &str,
+    message: &str,
+) -> fmt::Result {
+    write!(f, "line {line}")?;
+    if let Some(id) = case_id {
+        write!(f, " ({id})")?;
+    }
+    if !field.is_empty() {
+        write!(f, ", field {field}")?;
+    }
+    write!(f, ": {message}")
+}
+
+/// Something in a dataset file that a heuristic suspects breaks one of the
+/// paper's construction rules ([`case_warnings`]). Unlike a [`DatasetError`]
+/// it does not refuse the file; it is shown so that a person can look.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DatasetWarning {
+    /// The 1-based line of the file.
+    pub line: usize,
+    /// The case's `case_id`, when it is not empty.
+    pub case_id: Option<String>,
+    /// The JSON path of the field concerned (`consultations.underspecified[2].content`).
+    pub field: String,
+    /// What looks wrong, and why it matters.
+    pub message: String,
+}
+
+impl fmt::Display for DatasetWarning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_finding(
+            f,
+            self.line,
+            self.case_id.as_deref(),
+            &self.field,
+            &self.message,
+        )
+    }
+}
+
+/// What [`check_dataset`] finds in a file: its cases or its errors, and the
+/// warnings beside them (of every case that could be read, valid or not).
+#[derive(Debug, Clone, PartialEq)]
+pub struct DatasetCheck {
+    /// Every case, or every error ([`parse_dataset`]'s answer).
+    pub cases: Result<Vec<Case>, DatasetErrors>,
+    /// Every warning, in line order.
+    pub warnings: Vec<DatasetWarning>,
 }
 
 impl std::error::Error for DatasetError {}
@@ -265,7 +327,43 @@ pub fn parse_dataset(text: &str) -> Result<Vec<Case>, DatasetErrors> {
 /// [`parse_dataset`] does. A line that is not UTF-8 is reported and skipped; a
 /// read failure is reported and ends the parse.
 pub fn parse_dataset_reader<R: BufRead>(reader: R) -> Result<Vec<Case>, DatasetErrors> {
+    check_dataset_reader(reader).cases
+}
+
+/// [`parse_dataset`] with the warnings of [`case_warnings`] beside its answer.
+///
+/// # Examples
+///
+/// ```
+/// use engine::lexpilot::dataset::check_dataset;
+///
+/// let line = r#"{"case_id": "LP-0001", "cause": "离婚后财产纠纷", "class": "family",
+///   "plaintiff_type": "natural",
+///   "claims": [{"id": "c1", "text": "判令被告返还房屋份额款20万元", "verdict": "partially_supported"}],
+///   "focal_points": [{"id": "f1", "text": "涉案房屋出资情况", "type": "rights_allocation"}],
+///   "key_facts": [{"id": "k1", "focal_point": "f1", "text": "首付款由原告父亲支付"}],
+///   "missing_facts": ["k1"],
+///   "consultations": {"complete": [{"role": "user", "content": "首付款是我父亲付的。"}],
+///                     "underspecified": [{"role": "user", "content": "房子是婚后买的。"}]}}"#
+///     .replace('\n', " ");
+///
+/// let check = check_dataset(&format!("{line}\n"));
+/// assert_eq!(check.cases.expect("valid").len(), 1);
+/// assert_eq!(
+///     check.warnings[0].to_string(),
+///     "line 1 (LP-0001), field consultations.underspecified[0].content: says what no user \
+///      turn of consultations.complete says: \"房子是婚后买的\"; the complete consultation \
+///      holds every fact of the underspecified one"
+/// );
+/// ```
+pub fn check_dataset(text: &str) -> DatasetCheck {
+    check_dataset_reader(text.as_bytes())
+}
+
+/// [`check_dataset`] reading line by line, as [`parse_dataset_reader`] does.
+pub fn check_dataset_reader<R: BufRead>(reader: R) -> DatasetCheck {
     let mut errors = ErrorLog::default();
+    let mut warnings = Vec::new();
     let mut cases = Vec::new();
     let mut first_line_of_id: HashMap<String, usize> = HashMap::new();
     let mut seed_of_cause: HashMap<String, (String, usize)> = HashMap::new();
@@ -290,6 +388,7 @@ pub fn parse_dataset_reader<R: BufRead>(reader: R) -> Result<Vec<Case>, DatasetE
         validate_case(&case, line)
             .into_iter()
             .for_each(|e| errors.push(e));
+        warnings.extend(case_warnings(&case, line));
 
         // An empty id is reported by `validate_case`, not also as a duplicate.
         if !is_blank(&case.case_id) {
@@ -335,7 +434,10 @@ pub fn parse_dataset_reader<R: BufRead>(reader: R) -> Result<Vec<Case>, DatasetE
         errors.push(e);
     }
 
-    errors.finish().map(|()| cases)
+    DatasetCheck {
+        cases: errors.finish().map(|()| cases),
+        warnings,
+    }
 }
 
 /// Parses one case from its JSON text and checks the per-case rules
@@ -376,8 +478,11 @@ fn read_case(json: &str, line: usize) -> Result<Case, Vec<DatasetError>> {
 /// - every `key_facts[].focal_point` names a focal point, every `missing_facts`
 ///   entry a key fact, and every `key_facts[].quote` occurs verbatim in a turn of
 ///   the complete consultation;
-/// - both consultations are non-empty, start with a `user` turn and have the
-///   same number of turns.
+/// - both consultations are non-empty, start and end with a `user` turn and
+///   have the same number of turns.
+///
+/// The softer rules of the paper's construction, which a human should look
+/// at but which do not refuse a file, are [`case_warnings`].
 pub fn validate_case(case: &Case, line: usize) -> Vec<DatasetError> {
     let mut errors = Vec::new();
     let mut fail =
@@ -493,6 +598,20 @@ pub fn validate_case(case: &Case, line: usize) -> Vec<DatasetError> {
                 format!("a consultation starts with a user turn, not {}", first.role),
             ),
             Some(_) => {}
+        }
+        // The model under evaluation answers the history, so its last turn is
+        // the user's (the paper's H_n ends on u_n). A one-turn consultation that
+        // starts wrongly is reported once, above.
+        if let Some(last) = turns.last().filter(|_| turns.len() > 1) {
+            if last.role != Role::User {
+                fail(
+                    format!("{path}[{}].role", turns.len() - 1),
+                    format!(
+                        "a consultation ends on a user turn (the model answers it), not {}",
+                        last.role
+                    ),
+                );
+            }
         }
         for (i, turn) in turns.iter().enumerate() {
             if is_blank(&turn.content) {

@@ -116,9 +116,11 @@ mod tests {
               "missing_facts": ["k1"],
               "consultations": {
                 "complete": [{"role": "user", "content": "首付款是我父亲付的，房子怎么分？"},
-                             {"role": "assistant", "content": "请问房产证上写的是谁？"}],
+                             {"role": "assistant", "content": "请问房产证上写的是谁？"},
+                             {"role": "user", "content": "写的是我们两个人的名字。"}],
                 "underspecified": [{"role": "user", "content": "离婚后房子怎么分？"},
-                                   {"role": "assistant", "content": "请问首付款是谁出的？"}]}}"#,
+                                   {"role": "assistant", "content": "请问房产证上写的是谁？"},
+                                   {"role": "user", "content": "写的是我们两个人的名字。"}]}}"#,
             1,
         )
         .expect("a valid case")

@@ -8,6 +8,11 @@ the shape of the LexPilot paper's Tables 2-3: the legal model is weakest, the
 closed model best; LJP QWK ordered direct < interaction < gold; models over-ask),
 but they are NOT results of any real evaluation.
 
+Repeated runs differ as real ones do: every item's latent score gets a fresh
+per-run jitter, and the jitter is redrawn (deterministically) until no score of
+the leaderboard, overall or per class, is the same in every run of a model
+(a column of ±0.0000 is what no real set of repeated runs shows).
+
 Deterministic: fixed seed, Python 3 standard library only.
 Reads  ../demo-synthetic.jsonl (relative to this file)
 Writes sim-<model-slug>-run<N>.jsonl next to this file (format: docs/formats.md §3).
@@ -70,10 +75,13 @@ CLASS_OFFSET = {
             "service_contract": -0.03, "finance_contract": -0.05, "misc": 0.00},
 }
 
-RUN_NOISE = 0.035          # std of the per-run jitter added to each item's latent score
+RUN_NOISE = 0.10           # std of the per-run jitter added to each item's latent score
+                           # (about one item in ten changes its outcome between two runs,
+                           # as repeated runs at temperature 0.7 do)
 INTERACTION_HIT_BONUS = 0.05  # interaction LJP is a bit better when the dialogue found a missing fact
 NEIGHBOUR_ERROR = 0.62     # share of wrong end-verdicts that land on the neighbouring verdict
 LJP_NOISE_SCALE = 0.6      # LJP per-run jitter = RUN_NOISE * this (QWK reacts strongly to flips)
+MAX_NOISE_DRAWS = 200      # draws of the runs' jitter tried until no score is flat (see flat_scores)
 
 # The run that carries the three "unavailable" items (formats.md §3).
 UNAVAILABLE_RUN = ("openchat-72b", 2)
@@ -222,7 +230,7 @@ def qwk(pairs, k=3):
     cb = [sum(obs[i][j] for i in range(k)) for j in range(k)]
     num = sum((i - j) ** 2 * obs[i][j] for i in range(k) for j in range(k))
     den = sum((i - j) ** 2 * ra[i] * cb[j] / n for i in range(k) for j in range(k))
-    return 1 - num / den
+    return 1 - num / den if den else None
 
 
 def calibrate_ljp(model, cases, lat, dirs, noises, hitses):
@@ -368,19 +376,83 @@ def build_run(model, run, cases, lat, dirs, noise, hits, p_ljp, rng):
     return [header] + lca_items + dcg_items + ljp_items
 
 
+def f1(tp, fp, fn):
+    if tp == 0:
+        return 0.0
+    precision, recall = tp / (tp + fp), tp / (tp + fn)
+    return 2 * precision * recall / (precision + recall)
+
+
+def run_scores(lines, cases):
+    """The scores the leaderboard shows for one run (docs/formats.md §4), overall
+    and per class: LCA macro-F1, Acc_C, Acc_U; DCG accuracy; QWK per LJP setup."""
+    by_id = {c["case_id"]: c for c in cases}
+    out = {}
+    for cls in [None] + CLASSES:
+        def chosen(item):
+            return cls is None or by_id[item["case_id"]]["class"] == cls
+        items = [it for it in lines[1:] if chosen(it)]
+        lca = [(it["consultation"], it["label"]) for it in items if it["kind"] == "lca" and it["label"]]
+        tp_c = sum(1 for t, l in lca if t == "complete" and l == "predict")
+        fn_c = sum(1 for t, l in lca if t == "complete" and l == "ask")
+        tp_u = sum(1 for t, l in lca if t == "underspecified" and l == "ask")
+        fn_u = sum(1 for t, l in lca if t == "underspecified" and l == "predict")
+        out[(cls, "macro_f1")] = (f1(tp_c, fn_u, fn_c) + f1(tp_u, fn_c, fn_u)) / 2
+        out[(cls, "acc_complete")] = tp_c / (tp_c + fn_c)
+        out[(cls, "acc_underspecified")] = tp_u / (tp_u + fn_u)
+        dcg = [it for it in items if it["kind"] == "dcg" and "unavailable" not in it]
+        out[(cls, "dcg")] = sum(1 for it in dcg if any(r["accepted"] for r in it["requests"])) / len(dcg)
+        for s in SETUPS:
+            pairs = [(VERDICTS.index(cl["verdict"]), VERDICTS.index(v))
+                     for it in items if it["kind"] == "ljp" and it["setup"] == s and it["predictions"]
+                     for cl, v in zip(by_id[it["case_id"]]["claims"], it["predictions"])]
+            out[(cls, s)] = qwk(pairs)
+    return out
+
+
+def flat_scores(runs, cases):
+    """The scores whose sample standard deviation over the runs prints as 0.0000:
+    repeated runs of a model at temperature 0.7 never agree on every case."""
+    scored = [run_scores(lines, cases) for lines in runs]
+    flat = []
+    for key in scored[0]:
+        values = [s[key] for s in scored]
+        if None in values:
+            continue
+        mean = sum(values) / len(values)
+        std = (sum((v - mean) ** 2 for v in values) / (len(values) - 1)) ** 0.5
+        if std < 0.00005:
+            flat.append(key)
+    return flat
+
+
+def model_runs(mi, model, cases, lat, dirs, draw):
+    """The model's runs for one draw of the per-run jitter."""
+    noises = [run_noise(lat, SEED * 1000 + mi * 10 + run + 100000 * draw) for run in range(1, RUNS + 1)]
+    hitses = [dcg_hits(model, cases, lat, n) for n in noises]
+    p_ljp = calibrate_ljp(model, cases, lat, dirs, noises, hitses)
+    runs = []
+    for run in range(1, RUNS + 1):
+        run_rng = random.Random(SEED * 100 + mi * 10 + run)
+        runs.append(build_run(model, run, cases, lat, dirs, noises[run - 1], hitses[run - 1], p_ljp, run_rng))
+    return runs, p_ljp
+
+
 def main():
     with open(DATASET, encoding="utf-8") as fh:
         cases = [json.loads(line) for line in fh if line.strip()]
     for mi, model in enumerate(MODELS):
         rng = random.Random(SEED * 10 + mi)
         lat, dirs = model_latents(model, cases, rng)
-        noises = [run_noise(lat, SEED * 1000 + mi * 10 + run) for run in range(1, RUNS + 1)]
-        hitses = [dcg_hits(model, cases, lat, n) for n in noises]
-        p_ljp = calibrate_ljp(model, cases, lat, dirs, noises, hitses)
-        print(model["model"], "LJP base accuracy per setup:", p_ljp)
-        for run in range(1, RUNS + 1):
-            run_rng = random.Random(SEED * 100 + mi * 10 + run)
-            lines = build_run(model, run, cases, lat, dirs, noises[run - 1], hitses[run - 1], p_ljp, run_rng)
+        for draw in range(MAX_NOISE_DRAWS):
+            runs, p_ljp = model_runs(mi, model, cases, lat, dirs, draw)
+            flat = flat_scores(runs, cases)
+            if not flat:
+                break
+        else:
+            raise SystemExit("{}: scores stay flat over the runs: {}".format(model["model"], flat))
+        print(model["model"], "jitter draw", draw, "LJP base accuracy per setup:", p_ljp)
+        for run, lines in enumerate(runs, 1):
             path = os.path.join(HERE, "sim-{}-run{}.jsonl".format(model["slug"], run))
             with open(path, "w", encoding="utf-8", newline="\n") as out:
                 for obj in lines:
