@@ -16,7 +16,10 @@
 //! scored against it later. Ctrl-C stops gracefully (calls in flight finish
 //! and are cached; run the same command again to resume); a second Ctrl-C
 //! quits at once. An option of another benchmark is refused, naming it and
-//! whose it is.
+//! whose it is. With `--db` the runs written are stored through
+//! [`services::ingest::store`] (validated, scored, one transaction), for every
+//! benchmark the server hosts ([`crate::for_benchmark`]); for one it does not
+//! host yet, the run files stay in `--out` and the command says so.
 
 use std::future::Future;
 use std::path::{Path, PathBuf};
@@ -25,6 +28,8 @@ use std::time::Duration;
 
 use anyhow::Context;
 use clap::Args;
+use db::datasets::{ImportOutcome, ImportSource};
+use db::runs::OnDuplicate;
 use engine::benchmark::Benchmark;
 use engine::dlawbench::dataset::Style;
 use engine::dlawbench::run::EntryKey;
@@ -39,6 +44,8 @@ use pipeline::config::{
 };
 use pipeline::usage::RunUsage;
 use pipeline::{CancellationToken, Job, PipelineError, Progress};
+use server::suites::CliSuite;
+use services::ingest::RunFile;
 use tokio::sync::watch;
 
 /// The arguments of `lexpilot run`.
@@ -178,6 +185,11 @@ pub struct RunArgs {
     /// Where run files, usage sidecars and the call cache go
     #[arg(long)]
     out: PathBuf,
+    /// Also store the runs in this SQLite database, through the same ingest as uploads and
+    /// browser jobs (the dataset file is imported first, or its identical version reused); a
+    /// benchmark this server does not host yet stores nothing and says so
+    #[arg(long)]
+    db: Option<PathBuf>,
 }
 
 fn parse_family(s: &str) -> Result<Family, String> {
@@ -643,8 +655,10 @@ async fn run_lexpilot(args: RunArgs) -> anyhow::Result<ExitCode> {
         let unavailable = o.parsed.unavailable().total();
         report_run(o.run, &o.path, unavailable, &o.usage, &o.usage_path);
     }
+    let paths: Vec<PathBuf> = outputs.iter().map(|o| o.path.clone()).collect();
     let runs: Vec<_> = outputs.into_iter().map(|o| o.parsed).collect();
-    let doc = engine::lexpilot::score::score_entries(&runs, &cases).with_dataset(scope.name);
+    let doc =
+        engine::lexpilot::score::score_entries(&runs, &cases).with_dataset(scope.name.clone());
     print!("{}", server::report::render(&doc));
     if scope.file != args.dataset {
         eprintln!(
@@ -653,7 +667,7 @@ async fn run_lexpilot(args: RunArgs) -> anyhow::Result<ExitCode> {
             scope.file.display()
         );
     }
-    Ok(ExitCode::SUCCESS)
+    store(&args, &scope, &paths).await
 }
 
 async fn run_plawbench(args: RunArgs) -> anyhow::Result<ExitCode> {
@@ -681,8 +695,10 @@ async fn run_plawbench(args: RunArgs) -> anyhow::Result<ExitCode> {
             &o.usage_path,
         );
     }
+    let paths: Vec<PathBuf> = outputs.iter().map(|o| o.path.clone()).collect();
     let runs: Vec<_> = outputs.into_iter().map(|o| o.parsed).collect();
-    let doc = engine::plawbench::score::score_entries(&runs, &items).with_dataset(scope.name);
+    let doc =
+        engine::plawbench::score::score_entries(&runs, &items).with_dataset(scope.name.clone());
     print!("{}", server::report::render_plawbench(&doc));
     if scope.file != args.dataset {
         eprintln!(
@@ -691,7 +707,7 @@ async fn run_plawbench(args: RunArgs) -> anyhow::Result<ExitCode> {
             scope.file.display()
         );
     }
-    Ok(ExitCode::SUCCESS)
+    store(&args, &scope, &paths).await
 }
 
 async fn run_dlawbench(args: RunArgs) -> anyhow::Result<ExitCode> {
@@ -733,7 +749,8 @@ async fn run_dlawbench(args: RunArgs) -> anyhow::Result<ExitCode> {
             (o.parsed.header.entry_key(), scores)
         })
         .collect();
-    let doc = engine::dlawbench::score::summarise_runs(runs, &cases).with_dataset(scope.name);
+    let doc =
+        engine::dlawbench::score::summarise_runs(runs, &cases).with_dataset(scope.name.clone());
     print!("{}", render_dlawbench(&doc));
     if scope.file != args.dataset {
         eprintln!(
@@ -742,15 +759,8 @@ async fn run_dlawbench(args: RunArgs) -> anyhow::Result<ExitCode> {
             scope.file.display()
         );
     }
-    if !Benchmark::Dlawbench.hosted() {
-        eprintln!(
-            "{}: the runs are not stored; once it is, upload the run files above against \
-             the dataset {}",
-            Benchmark::Dlawbench.not_hosted(),
-            scope.file.display()
-        );
-    }
-    Ok(ExitCode::SUCCESS)
+    let paths: Vec<PathBuf> = outputs.iter().map(|o| o.path.clone()).collect();
+    store(&args, &scope, &paths).await
 }
 
 /// The headline of each entry: overall Elicitation, Resolution and Fidelity
@@ -794,4 +804,88 @@ fn render_dlawbench(doc: &engine::dlawbench::score::ScoreDocument) -> String {
         ));
     }
     out
+}
+
+/// With `--db`, stores the run files `runs` of `scope`'s dataset through the
+/// one ingest, or says why nothing is stored (a benchmark not hosted yet).
+async fn store(args: &RunArgs, scope: &Scope, runs: &[PathBuf]) -> anyhow::Result<ExitCode> {
+    let Some(db) = &args.db else {
+        return Ok(ExitCode::SUCCESS);
+    };
+    crate::for_benchmark!(args.benchmark, S => store_as::<S>(db, scope, runs).await, {
+        eprintln!(
+            "{}: nothing was stored in {}; the run files are in {} (upload them against the \
+             dataset {} once it is)",
+            args.benchmark.not_hosted(),
+            db.display(),
+            args.out.display(),
+            scope.file.display()
+        );
+        Ok(ExitCode::SUCCESS)
+    })
+}
+
+/// Imports `scope`'s dataset into `db` (an identical version is reused) and
+/// stores `runs` against it in one transaction, as an upload would.
+async fn store_as<S: CliSuite>(
+    db: &Path,
+    scope: &Scope,
+    runs: &[PathBuf],
+) -> anyhow::Result<ExitCode> {
+    let Some(cases) = crate::dataset_or_report::<S>(&scope.file)? else {
+        return Ok(ExitCode::FAILURE);
+    };
+    let db_path = db;
+    let db = crate::open(db).await?;
+    let source = scope.file.display().to_string();
+    let src = ImportSource {
+        name: &scope.name,
+        source: &source,
+        synthetic: false,
+    };
+    let dataset = match S::import(&db, src, &cases).await {
+        Ok(ImportOutcome::Created(d)) => {
+            eprintln!(
+                "imported {} as dataset {} version {}",
+                scope.file.display(),
+                d.name,
+                d.version
+            );
+            d
+        }
+        Ok(ImportOutcome::Unchanged(d)) => d,
+        Err(e) => {
+            eprintln!(
+                "cannot import the dataset {} into {}: {e}; nothing was stored",
+                scope.file.display(),
+                db_path.display()
+            );
+            return Ok(ExitCode::FAILURE);
+        }
+    };
+    let files = runs
+        .iter()
+        .map(|path| {
+            std::fs::read(path)
+                .map(|bytes| RunFile::new(path.display().to_string(), bytes))
+                .with_context(|| format!("cannot read {}", path.display()))
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    match services::ingest::store(&db, &dataset, &files, None, OnDuplicate::Refuse).await {
+        Ok(stored) => {
+            eprintln!(
+                "stored {} run{} in {} (dataset {} version {})",
+                stored.len(),
+                if stored.len() == 1 { "" } else { "s" },
+                db_path.display(),
+                dataset.name,
+                dataset.version
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => {
+            eprintln!("{e}\nnothing was stored in {}", db_path.display());
+            Ok(ExitCode::FAILURE)
+        }
+    }
 }

@@ -696,6 +696,8 @@ async fn a_dlawbench_run_writes_a_valid_run_file_and_says_it_is_not_stored_yet()
         .await
         .expect("stub");
     let dir = tempfile::tempdir().expect("temp dir");
+    let db_path = dir.path().join("workbench.db");
+    let db_arg = db_path.to_string_lossy().into_owned();
     let args = dlaw_args(
         &stub.base_url,
         dir.path(),
@@ -704,6 +706,8 @@ async fn a_dlawbench_run_writes_a_valid_run_file_and_says_it_is_not_stored_yet()
             "3",
             "--styles",
             "cooperative,withdrawn,dependent,adversarial",
+            "--db",
+            &db_arg,
         ],
     );
     let out = output(lexpilot(&args)).await;
@@ -743,7 +747,54 @@ async fn a_dlawbench_run_writes_a_valid_run_file_and_says_it_is_not_stored_yet()
     );
     assert!(
         stderr.contains("benchmark \"dlawbench\" is not hosted by this server yet")
-            && stderr.contains("the runs are not stored"),
+            && stderr.contains("nothing was stored in"),
         "{stderr}"
     );
+    assert!(
+        !db_path.exists(),
+        "a benchmark not hosted opens no database"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_db_the_runs_of_a_hosted_benchmark_are_stored_through_the_ingest() {
+    let items = plaw_items();
+    let stub = Stub::start(pipeline::stub::plawbench::oracle(&items))
+        .await
+        .expect("stub");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db_path = dir.path().join("workbench.db");
+    let db_arg = db_path.to_string_lossy().into_owned();
+    let args = plaw_args(
+        &stub.base_url,
+        &stub.base_url,
+        dir.path(),
+        &["--runs", "2", "--db", &db_arg],
+    );
+    let out = output(lexpilot(&args)).await;
+    let stderr = text(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("stored 2 runs in"), "{stderr}");
+
+    let db = db::Db::open(&db_path).await.expect("database");
+    let dataset = db::datasets::current(&db, engine::benchmark::Benchmark::Plawbench)
+        .await
+        .expect("query")
+        .expect("the dataset was imported");
+    assert_eq!(dataset.case_count as usize, items.len());
+    let runs = db::runs::list(&db, dataset.id).await.expect("runs");
+    let mut numbers: Vec<i64> = runs.iter().map(|r| r.run_number).collect();
+    numbers.sort_unstable();
+    assert_eq!(numbers, [1, 2]);
+    assert!(runs.iter().all(|r| r.model == "Test-Model"));
+    drop(db);
+
+    // The same runs again: served from the cache, the dataset reused, and
+    // the runs refused as stored already; nothing changes.
+    let out = output(lexpilot(&args)).await;
+    let stderr = text(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(stderr.contains("nothing was stored"), "{stderr}");
+    let db = db::Db::open(&db_path).await.expect("database");
+    assert_eq!(db::runs::count(&db, dataset.id).await.expect("count"), 2);
 }
