@@ -10,15 +10,18 @@
 //! one, without repeating it.
 //!
 //! A job runs one benchmark ([`JobSpec::benchmark`]): LexPilot's tasks with
-//! the user model, or PLawBench with its judging settings
-//! ([`PlawbenchSettings`]) and no user model.
+//! the user model, PLawBench with its judging settings
+//! ([`PlawbenchSettings`]) and no user model, or DLawBench with the user
+//! model as its client simulator ([`DlawbenchSettings`]).
 //!
 //! Depends on serde and [`crate::names`], [`crate::benchmark`],
-//! [`crate::lexpilot::run`], [`crate::plawbench::run`].
+//! [`crate::lexpilot::run`], [`crate::plawbench::run`],
+//! [`crate::dlawbench`].
 
 use serde::{Deserialize, Serialize};
 
 use crate::benchmark::Benchmark;
+use crate::dlawbench::dataset::Style;
 use crate::lexpilot::run::Family;
 use crate::plawbench::run::{Aggregation, ParseMode};
 
@@ -171,6 +174,34 @@ impl Default for PlawbenchSettings {
     }
 }
 
+/// How a DLawBench job interviews and judges (`docs/benchmarks/dlawbench.md`
+/// §A2): the client's narrative styles, the horizon, and the attempts of the
+/// lawyer and of each judge call.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DlawbenchSettings {
+    /// The styles, each covering every case (at least one, none twice).
+    pub styles: Vec<Style>,
+    /// The client-facing turns the lawyer may use (at least 1).
+    pub horizon: u32,
+    /// Lawyer calls per step until a reply is a valid action.
+    pub lawyer_attempts: u32,
+    /// Requests per judge call until its reply reads.
+    pub judge_attempts: u32,
+}
+
+impl Default for DlawbenchSettings {
+    /// The four styles, horizon 10, six lawyer and three judge attempts
+    /// (§A2.1, §A2.3).
+    fn default() -> Self {
+        DlawbenchSettings {
+            styles: Style::ALL.to_vec(),
+            horizon: crate::dlawbench::run::DEFAULT_HORIZON,
+            lawyer_attempts: 6,
+            judge_attempts: 3,
+        }
+    }
+}
+
 /// What a job runs, stored with it as JSON.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct JobSpec {
@@ -205,6 +236,10 @@ pub struct JobSpec {
     /// PLawBench's settings; `None` for LexPilot.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub plawbench: Option<PlawbenchSettings>,
+    /// DLawBench's settings (its client simulator is `user`); `None` for the
+    /// others.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dlawbench: Option<DlawbenchSettings>,
 }
 
 impl JobSpec {
@@ -223,6 +258,7 @@ impl JobSpec {
     ///     "limit": 3, "family": null}}"#);
     /// let spec: JobSpec = serde_json::from_str(&stored).unwrap();
     /// assert_eq!((spec.benchmark, &spec.plawbench), (Benchmark::Lexpilot, &None));
+    /// assert_eq!(spec.dlawbench, None);
     /// assert_eq!(spec.header_dataset(), "d-first3");
     /// ```
     pub fn header_dataset(&self) -> String {

@@ -5,7 +5,8 @@
 //! - The key ([`request_key`]) covers the endpoint's URL, the model, the
 //!   messages, the sampling settings and a sample tag (the repetition for the
 //!   evaluated and user models, the attempt for LexPilot's judges, both for
-//!   PLawBench's), never the API key.
+//!   PLawBench's, the repetition, style and attempt for DLawBench's calls),
+//!   never the API key.
 //! - The file (`cache/calls.jsonl` under the job's out dir) is append-only
 //!   JSON Lines, one `{"key", "content", "prompt_tokens", "completion_tokens",
 //!   "finish_reason"}` per call, written in one write and synced to disk before the call counts

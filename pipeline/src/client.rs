@@ -38,6 +38,10 @@ pub(crate) struct Caller {
     auth: Option<HeaderValue>,
     permits: Semaphore,
     limiter: Option<RateLimiter>,
+    /// Whether an empty reply is a reply (returned, and cached, with empty
+    /// text) rather than a fault to retry: for a model whose empty replies
+    /// are its own failure, which its job counts (DLawBench's lawyer).
+    empty_is_reply: bool,
 }
 
 impl Caller {
@@ -71,7 +75,16 @@ impl Caller {
                 .requests_per_minute
                 .filter(|&n| n > 0)
                 .map(RateLimiter::per_minute),
+            empty_is_reply: false,
         })
+    }
+
+    /// The same caller, returning empty replies instead of retrying them.
+    pub(crate) fn taking_empty_replies(self) -> Caller {
+        Caller {
+            empty_is_reply: true,
+            ..self
+        }
     }
 }
 
@@ -119,6 +132,15 @@ pub(crate) enum Failure {
     Unavailable(String),
     /// The job stops.
     Stop(Stop),
+}
+
+/// A failed step as its item's (or seat's) reason, or the job's stop.
+pub(crate) fn split<T>(r: Result<T, Failure>) -> Result<Result<T, String>, Stop> {
+    match r {
+        Ok(v) => Ok(Ok(v)),
+        Err(Failure::Unavailable(reason)) => Ok(Err(reason)),
+        Err(Failure::Stop(stop)) => Err(stop),
+    }
 }
 
 /// Why the job stops.
@@ -328,7 +350,7 @@ impl Client {
             };
             return Ok(Err((error, retry_after)));
         }
-        Ok(completion_of(&text).map_err(|e| (e, retry_after)))
+        Ok(completion_of(&text, caller.empty_is_reply).map_err(|e| (e, retry_after)))
     }
 
     fn transport_error(&self, e: &reqwest::Error) -> CallError {
@@ -370,8 +392,9 @@ fn parse_retry_after(value: &str) -> Option<Duration> {
     Some(wait.to_std().unwrap_or_default())
 }
 
-/// The reply text and token counts of a chat-completions response body.
-fn completion_of(body: &str) -> Result<Completion, CallError> {
+/// The reply text and token counts of a chat-completions response body;
+/// empty text is [`CallError::Empty`] unless `empty_is_reply`.
+fn completion_of(body: &str, empty_is_reply: bool) -> Result<Completion, CallError> {
     let value: Value = serde_json::from_str(body)
         .map_err(|e| CallError::Malformed(format!("{e}; body starts {:?}", excerpt(body))))?;
     let Some(message) = value.pointer("/choices/0/message") else {
@@ -384,7 +407,7 @@ fn completion_of(body: &str) -> Result<Completion, CallError> {
         .get("content")
         .and_then(Value::as_str)
         .unwrap_or_default();
-    if content.trim().is_empty() {
+    if content.trim().is_empty() && !empty_is_reply {
         return Err(CallError::Empty);
     }
     let tokens = |field| {
@@ -460,7 +483,7 @@ mod tests {
         let ok = r#"{"choices":[{"message":{"role":"assistant","content":"是"},"finish_reason":"length"}],
                      "usage":{"prompt_tokens":12,"completion_tokens":1}}"#;
         assert_eq!(
-            completion_of(ok),
+            completion_of(ok, false),
             Ok(Completion {
                 content: "是".into(),
                 prompt_tokens: 12,
@@ -469,11 +492,15 @@ mod tests {
             })
         );
         let empty = r#"{"choices":[{"message":{"content":"  "}}]}"#;
-        assert_eq!(completion_of(empty), Err(CallError::Empty));
+        assert_eq!(completion_of(empty, false), Err(CallError::Empty));
+        assert_eq!(
+            completion_of(empty, true).map(|c| c.content),
+            Ok("  ".into())
+        );
         let null = r#"{"choices":[{"message":{"content":null}}]}"#;
-        assert_eq!(completion_of(null), Err(CallError::Empty));
+        assert_eq!(completion_of(null, false), Err(CallError::Empty));
         assert!(matches!(
-            completion_of("<html>"),
+            completion_of("<html>", true),
             Err(CallError::Malformed(_))
         ));
     }

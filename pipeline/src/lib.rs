@@ -2,8 +2,11 @@
 //! against OpenAI-compatible chat-completions endpoints (the evaluated
 //! model, the user model playing the plaintiff, one judge or a panel) and
 //! writes run files of `docs/formats.md` §3 that the engine parses and
-//! scores; and PLawBench the same way ([`plawbench`]: the model and a judge
-//! panel, run files of `docs/benchmarks/plawbench.md` §B3).
+//! scores; PLawBench the same way ([`plawbench`]: the model and a judge
+//! panel, run files of `docs/benchmarks/plawbench.md` §B3); and DLawBench
+//! ([`dlawbench`]: a lawyer model interviewing a simulated client in four
+//! narrative styles, a recusing judge panel, run files of
+//! `docs/benchmarks/dlawbench.md` §A3).
 //!
 //! - [`config`]: endpoints, tasks, user conditions, settings, limits.
 //! - [`prompts`]: the Appendix F templates (`pipeline/prompts/`) and the
@@ -16,15 +19,17 @@
 //!   [`Progress`] and cancellation.
 //! - [`plawbench`]: PLawBench's [`plawbench::Config`] and
 //!   [`plawbench::Job`], on the same machinery.
-//! - `runner` (private): the loop both jobs share (cache, items in flight,
+//! - [`dlawbench`]: DLawBench's [`dlawbench::Config`] and
+//!   [`dlawbench::Job`], on the same machinery.
+//! - `runner` (private): the loop every job shares (cache, items in flight,
 //!   progress, cancellation, one write per finished run).
 //! - [`error`]: [`PipelineError`] and [`CallError`].
 //! - `stub` (feature `stub`): a scripted OpenAI-compatible server for tests.
 //!
 //! Depends on `engine` for the data types, tokio and reqwest for the calls.
 //! Prompt building, reply parsing and aggregation are pure functions (the
-//! engine's, for PLawBench); only `client`, `cache`, `runner`, `job` and
-//! `plawbench` do I/O.
+//! engine's, for PLawBench and DLawBench); only `client`, `cache`, `runner`,
+//! `job`, `plawbench` and `dlawbench` do I/O.
 //!
 //! # Example
 //!
@@ -58,6 +63,7 @@
 pub mod cache;
 mod client;
 pub mod config;
+pub mod dlawbench;
 pub mod error;
 pub mod job;
 pub mod panel;

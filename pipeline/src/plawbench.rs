@@ -74,7 +74,7 @@ use sha2::{Digest, Sha256};
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
-use crate::client::{Caller, Client, Failure, Stop};
+use crate::client::{split, Caller, Client, Stop};
 use crate::config::{ApiKey, Endpoint, Limits, RetryPolicy};
 use crate::error::PipelineError;
 use crate::job::{Progress, RunOutput};
@@ -413,15 +413,6 @@ struct Ctx {
     judges: Vec<Caller>,
     parse: ParseMode,
     judge_attempts: u32,
-}
-
-/// A failed call as the reason for its item or seat, or the job's stop.
-fn split<T>(r: Result<T, Failure>) -> Result<Result<T, String>, Stop> {
-    match r {
-        Ok(v) => Ok(Ok(v)),
-        Err(Failure::Unavailable(reason)) => Ok(Err(reason)),
-        Err(Failure::Stop(stop)) => Err(stop),
-    }
 }
 
 /// A run-file line: `kind` first, then the item.

@@ -4,14 +4,15 @@
 //! its last one is done, and stop gracefully when cancelled.
 //!
 //! A benchmark says how one item is made through [`Maker`] (LexPilot's
-//! `tasks::Ctx`, PLawBench's `plawbench::Ctx`) and how a finished run is
+//! `tasks::Ctx`, PLawBench's `plawbench::Ctx`, DLawBench's `dlawbench::Ctx`,
+//! whose item is a whole session) and how a finished run is
 //! written through the `write` callback of [`run_all`]; everything else here
-//! is the same for both: the cache, retries and rate limits (in
+//! is the same for all: the cache, retries and rate limits (in
 //! [`crate::client`]), usage tallies per run, and cancellation: no new item
 //! starts, items in flight finish their calls (which are cached), and the job
 //! returns [`PipelineError::Cancelled`].
 //!
-//! Also the small helpers both jobs use: [`read_key`], [`slug`] and
+//! Also the small helpers every job uses: [`read_key`], [`slug`] and
 //! [`write_atomically`].
 
 use std::future::Future;

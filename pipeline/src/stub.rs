@@ -8,7 +8,8 @@
 //! deterministically, so that the labels of a whole run follow from the
 //! case's position in the dataset (see its documentation); tests wrap it to
 //! add failures. [`plawbench::oracle`] does the same for PLawBench's model
-//! and judges.
+//! and judges, [`dlawbench::oracle`] for DLawBench's lawyer, client and
+//! judges.
 
 use std::collections::{HashMap, HashSet};
 use std::net::SocketAddr;
@@ -26,6 +27,7 @@ use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 use tokio::sync::oneshot;
 
+pub mod dlawbench;
 pub mod plawbench;
 
 /// Which prompt of the pipeline a request carries.
@@ -49,6 +51,14 @@ pub enum PromptKind {
     PlawModel,
     /// A PLawBench judge's messages (system, then user).
     PlawJudge,
+    /// A DLawBench lawyer call (system, then the dialogue).
+    DlawLawyer,
+    /// A DLawBench client-simulator call.
+    DlawClient,
+    /// A DLawBench judge's rubric call.
+    DlawJudgeRubric,
+    /// A DLawBench judge's fact and claim call.
+    DlawJudgeFacts,
     /// None of these.
     Unknown,
 }
@@ -64,7 +74,32 @@ impl PromptKind {
             let fixed = template.split("<<").next().unwrap_or(template);
             !fixed.trim().is_empty() && prompt.starts_with(fixed)
         };
-        if JudgeType::ALL
+        // DLawBench's placeholders are `{name}`; its prompts open with the
+        // fixed text before the first.
+        let dlaw = |name: &str| {
+            engine::dlawbench::prompts::PROMPT_FILES
+                .iter()
+                .filter(|(file, _, _)| file.starts_with(name))
+                .filter_map(|(_, text, _)| text.split('{').next())
+                .any(|fixed| !fixed.trim().is_empty() && prompt.starts_with(fixed))
+        };
+        if let Some(kind) = [
+            ("lawyer_", PromptKind::DlawLawyer),
+            ("client_", PromptKind::DlawClient),
+        ]
+        .into_iter()
+        .find_map(|(name, kind)| dlaw(name).then_some(kind))
+        {
+            kind
+        } else if dlaw("judge_") {
+            // The two judge prompts open alike; the rubric call asks for
+            // its scores by name.
+            if prompt.contains("expected_action_scores") {
+                PromptKind::DlawJudgeRubric
+            } else {
+                PromptKind::DlawJudgeFacts
+            }
+        } else if JudgeType::ALL
             .into_iter()
             .any(|t| opens(task_instructions(t)))
         {
@@ -526,6 +561,51 @@ mod tests {
             let judge = engine::plawbench::judge::render_judge_prompts(item, &prompt, "答");
             let joined = format!("{}\n\n{}", judge.system, judge.user);
             assert_eq!(PromptKind::detect(&joined), PromptKind::PlawJudge);
+        }
+    }
+
+    #[test]
+    fn dlawbench_prompts_are_told_apart_in_both_languages() {
+        use engine::dlawbench::dataset::{Language, Style};
+        use engine::dlawbench::prompts as dlaw;
+        use engine::dlawbench::run::{Role, Turn};
+
+        let joined = |messages: Vec<dlaw::Message>| {
+            messages
+                .into_iter()
+                .map(|m| m.content)
+                .collect::<Vec<_>>()
+                .join("\n\n")
+        };
+        let cases = engine::dlawbench::dataset::parse_dataset(include_str!(
+            "../../server/data/dlawbench/demo.jsonl"
+        ))
+        .unwrap_or_default();
+        for language in [Language::Zh, Language::En] {
+            let case = cases.iter().find(|c| c.language == language);
+            let Some(case) = case else {
+                panic!("the demo has a case in {language}");
+            };
+            let opening = Turn {
+                role: Role::Client,
+                action: None,
+                content: case.opening.clone(),
+                attempts: None,
+                at: None,
+                usage: None,
+            };
+            let dialogue = [opening];
+            for last_call in [false, true] {
+                let lawyer = joined(dlaw::lawyer_messages(case, &dialogue, 10, last_call));
+                assert_eq!(PromptKind::detect(&lawyer), PromptKind::DlawLawyer);
+                assert_eq!(dlawbench::is_last_call(&lawyer), last_call);
+            }
+            let client = joined(dlaw::client_messages(case, Style::Dependent, &dialogue));
+            assert_eq!(PromptKind::detect(&client), PromptKind::DlawClient);
+            let rubric = dlaw::rubric_judge_prompt(case, &dialogue, "memo");
+            assert_eq!(PromptKind::detect(&rubric), PromptKind::DlawJudgeRubric);
+            let facts = dlaw::fact_judge_prompt(case, "memo");
+            assert_eq!(PromptKind::detect(&facts), PromptKind::DlawJudgeFacts);
         }
     }
 

@@ -28,7 +28,7 @@ use engine::vocab::{Consultation, LcaLabel, LjpSetup, Role, Verdict};
 use futures_util::future::join_all;
 use serde::Serialize;
 
-use crate::client::{Caller, Client, Failure, Stop};
+use crate::client::{split, Caller, Client, Stop};
 use crate::config::UserCondition;
 use crate::panel::{majority, majority_verdicts, Vote};
 use crate::parse::{self, ParseError};
@@ -112,15 +112,6 @@ pub(crate) struct Ctx {
     pub(crate) judges: Vec<Caller>,
     pub(crate) condition: UserCondition,
     pub(crate) judge_attempts: u32,
-}
-
-/// A failed step as the item's reason, or the job's stop.
-fn split<T>(r: Result<T, Failure>) -> Result<Result<T, String>, Stop> {
-    match r {
-        Ok(v) => Ok(Ok(v)),
-        Err(Failure::Unavailable(reason)) => Ok(Err(reason)),
-        Err(Failure::Stop(stop)) => Err(stop),
-    }
 }
 
 fn turn(role: Role, content: &str) -> Turn {

@@ -153,8 +153,10 @@ enum Command {
         db: DbArg,
     },
     /// Run a benchmark against OpenAI-compatible endpoints and write run files: LexPilot
-    /// (evaluated model, user model, judges) or, with --benchmark plawbench, PLawBench
-    /// (evaluated model, judge panel); resumable, with a progress bar and the scores at the end
+    /// (evaluated model, user model, judges), with --benchmark plawbench PLawBench (evaluated
+    /// model, judge panel), or with --benchmark dlawbench DLawBench (lawyer, client simulator,
+    /// recusing judge panel, in each of --styles); resumable, with a progress bar and the scores
+    /// at the end
     Run(Box<run_command::RunArgs>),
     /// Manage accounts
     User {

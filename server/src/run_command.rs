@@ -3,7 +3,11 @@
 //! end. LexPilot ([`pipeline::Job`]: the evaluated model, the user model for
 //! dcg and ljp:interaction, the judges) by default; with `--benchmark
 //! plawbench`, PLawBench ([`pipeline::plawbench::Job`]: the evaluated model
-//! and a judge panel, with its parse mode, aggregation and judge attempts).
+//! and a judge panel, with its parse mode, aggregation and judge attempts);
+//! with `--benchmark dlawbench`, DLawBench ([`pipeline::dlawbench::Job`]:
+//! the lawyer (`--model`, alias `--lawyer-model`), the client simulator
+//! (`--user-model`, alias `--client-model`) and a recusing judge panel, in
+//! the `--styles` given, up to `--horizon` turns).
 //!
 //! Keys are read from the environment variables named by `--*-key-env`,
 //! never from arguments. `--limit N` runs the first N cases (PLawBench:
@@ -11,7 +15,11 @@
 //! (`OUT/<dataset>-firstN.jsonl`) so the run files can be validated and
 //! scored against it later. Ctrl-C stops gracefully (calls in flight finish
 //! and are cached; run the same command again to resume); a second Ctrl-C
-//! quits at once. An option of the other benchmark is refused, naming it.
+//! quits at once. An option of another benchmark is refused, naming it and
+//! whose it is. With `--db` the runs written are stored through
+//! [`services::ingest::store`] (validated, scored, one transaction), for every
+//! benchmark the server hosts ([`crate::for_benchmark`]); for one it does not
+//! host yet, the run files stay in `--out` and the command says so.
 
 use std::future::Future;
 use std::path::{Path, PathBuf};
@@ -20,7 +28,12 @@ use std::time::Duration;
 
 use anyhow::Context;
 use clap::Args;
+use db::datasets::{ImportOutcome, ImportSource};
+use db::runs::OnDuplicate;
 use engine::benchmark::Benchmark;
+use engine::dlawbench::dataset::Style;
+use engine::dlawbench::run::EntryKey;
+use engine::dlawbench::score::RunScores;
 use engine::lexpilot::run::Family;
 use engine::plawbench::run::{Aggregation, ParseMode};
 use engine::plawbench::PLawBench;
@@ -31,32 +44,37 @@ use pipeline::config::{
 };
 use pipeline::usage::RunUsage;
 use pipeline::{CancellationToken, Job, PipelineError, Progress};
+use server::suites::CliSuite;
+use services::ingest::RunFile;
 use tokio::sync::watch;
 
 /// The arguments of `lexpilot run`.
 #[derive(Debug, Args)]
 pub struct RunArgs {
-    /// The benchmark to run: lexpilot or plawbench
+    /// The benchmark to run: lexpilot, plawbench or dlawbench
     #[arg(long, default_value = "lexpilot", value_parser = crate::parse_benchmark)]
     benchmark: Benchmark,
-    /// The dataset file (docs/formats.md §2; PLawBench: its items, or evalscope's records)
+    /// The dataset file (docs/formats.md §2; PLawBench: its items, or evalscope's records;
+    /// DLawBench: its cases, docs/benchmarks/dlawbench.md §A1.2)
     #[arg(long)]
     dataset: PathBuf,
     /// LexPilot tasks: lca, dcg, ljp (all three setups) or ljp:direct, ljp:interaction,
     /// ljp:gold [default: lca,dcg,ljp]
     #[arg(long, value_parser = Tasks::parse)]
     tasks: Option<Tasks>,
-    /// The evaluated model's name (sent to the endpoint, written in the run header)
-    #[arg(long)]
+    /// The evaluated model's name (sent to the endpoint, written in the run header;
+    /// DLawBench: the lawyer)
+    #[arg(long, visible_alias = "lawyer-model")]
     model: String,
     /// The evaluated model's base URL (OpenAI-compatible, e.g. https://host/v1)
-    #[arg(long)]
+    #[arg(long, visible_alias = "lawyer-url")]
     model_url: String,
     /// Environment variable holding the evaluated model's API key
-    #[arg(long)]
+    #[arg(long, visible_alias = "lawyer-key-env")]
     model_key_env: Option<String>,
-    /// LexPilot: the evaluated model's vendor, for judge recusal (default: from the model name)
-    #[arg(long)]
+    /// LexPilot, DLawBench: the evaluated model's vendor, for judge recusal (default: from the
+    /// model name)
+    #[arg(long, visible_alias = "lawyer-vendor")]
     model_vendor: Option<String>,
     /// The evaluated model's group: legal, open or closed
     #[arg(long, value_parser = parse_family)]
@@ -64,17 +82,19 @@ pub struct RunArgs {
     /// PLawBench: the vendor family of the official ranking's Family column (Qwen, Claude, ...)
     #[arg(long)]
     model_family: Option<String>,
-    /// LexPilot: the user model (simulated plaintiff); needed for dcg and ljp:interaction
-    #[arg(long)]
+    /// LexPilot: the user model (simulated plaintiff), needed for dcg and ljp:interaction;
+    /// DLawBench: the client simulator (required)
+    #[arg(long, visible_alias = "client-model")]
     user_model: Option<String>,
-    /// LexPilot: the user model's base URL
-    #[arg(long)]
+    /// LexPilot: the user model's base URL; DLawBench: the client simulator's
+    #[arg(long, visible_alias = "client-url")]
     user_url: Option<String>,
-    /// LexPilot: environment variable holding the user model's API key
-    #[arg(long)]
+    /// LexPilot: environment variable holding the user model's API key; DLawBench: the client
+    /// simulator's
+    #[arg(long, visible_alias = "client-key-env")]
     user_key_env: Option<String>,
-    /// A judge's model name; repeat for a panel (LexPilot: same-vendor judges then recuse;
-    /// PLawBench: every judge grades every item)
+    /// A judge's model name; repeat for a panel (LexPilot, DLawBench: same-vendor judges then
+    /// recuse; PLawBench: every judge grades every item)
     #[arg(long = "judge", required = true)]
     judges: Vec<String>,
     /// The judges' base URL: once for all, or once per --judge
@@ -94,14 +114,26 @@ pub struct RunArgs {
     #[arg(long, value_parser = parse_vocabulary::<ParseMode>)]
     judge_parse: Option<ParseMode>,
     /// Requests per judge until its reply parses; then its seat is unavailable
-    /// (PLawBench default: 1, as evalscope; LexPilot default: --max-attempts)
+    /// (PLawBench default: 1, as evalscope; DLawBench default: 3; LexPilot default:
+    /// --max-attempts)
     #[arg(long)]
     judge_attempts: Option<u32>,
+    /// DLawBench: the client's narrative styles, comma-separated, each run over every case
+    /// [default: cooperative,dependent,withdrawn,adversarial]
+    #[arg(long, value_parser = parse_styles)]
+    styles: Option<Styles>,
+    /// DLawBench: the client-facing turns the lawyer may use before its forced memo [default: 10]
+    #[arg(long)]
+    horizon: Option<u32>,
+    /// DLawBench: lawyer calls per step until a reply is a valid action; then the session is
+    /// lawyer_error [default: 6]
+    #[arg(long)]
+    lawyer_attempts: Option<u32>,
     /// LexPilot: how the user model behaves: standard (default), delayed, self_correction,
     /// cooperative, dependent, withdrawn, adversarial
     #[arg(long, value_parser = parse_condition)]
     user_condition: Option<UserCondition>,
-    /// Repetitions (LexPilot default: 5, as the paper makes; PLawBench default: 1)
+    /// Repetitions (LexPilot default: 5, as the paper makes; PLawBench, DLawBench default: 1)
     #[arg(long)]
     runs: Option<u32>,
     /// The number of the first repetition
@@ -119,8 +151,8 @@ pub struct RunArgs {
     /// The evaluated model's temperature
     #[arg(long, default_value_t = Settings::GENERATION.temperature)]
     temperature: f64,
-    /// LexPilot: the user model's temperature
-    #[arg(long, default_value_t = Settings::GENERATION.temperature)]
+    /// LexPilot: the user model's temperature; DLawBench: the client simulator's
+    #[arg(long, visible_alias = "client-temperature", default_value_t = Settings::GENERATION.temperature)]
     user_temperature: f64,
     /// The judges' temperature
     #[arg(long, default_value_t = Settings::JUDGE.temperature)]
@@ -141,8 +173,8 @@ pub struct RunArgs {
     /// The evaluated model's prices per 1,000 prompt and completion tokens: IN,OUT
     #[arg(long, value_parser = parse_prices)]
     model_prices: Option<Prices>,
-    /// LexPilot: the user model's prices: IN,OUT
-    #[arg(long, value_parser = parse_prices)]
+    /// LexPilot: the user model's prices: IN,OUT; DLawBench: the client simulator's
+    #[arg(long, visible_alias = "client-prices", value_parser = parse_prices)]
     user_prices: Option<Prices>,
     /// The judges' prices: IN,OUT
     #[arg(long, value_parser = parse_prices)]
@@ -153,6 +185,11 @@ pub struct RunArgs {
     /// Where run files, usage sidecars and the call cache go
     #[arg(long)]
     out: PathBuf,
+    /// Also store the runs in this SQLite database, through the same ingest as uploads and
+    /// browser jobs (the dataset file is imported first, or its identical version reused); a
+    /// benchmark this server does not host yet stores nothing and says so
+    #[arg(long)]
+    db: Option<PathBuf>,
 }
 
 fn parse_family(s: &str) -> Result<Family, String> {
@@ -166,6 +203,26 @@ fn parse_condition(s: &str) -> Result<UserCondition, String> {
             UserCondition::ALL.map(UserCondition::as_str).join(", ")
         )
     })
+}
+
+/// DLawBench's styles, in the order given.
+#[derive(Debug, Clone)]
+struct Styles(Vec<Style>);
+
+fn parse_styles(s: &str) -> Result<Styles, String> {
+    let styles = s
+        .split(',')
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .map(parse_vocabulary::<Style>)
+        .collect::<Result<Vec<_>, _>>()?;
+    if styles.is_empty() {
+        return Err(format!(
+            "no style given; expected some of {}",
+            Style::expected()
+        ));
+    }
+    Ok(Styles(styles))
 }
 
 fn parse_vocabulary<V: Vocabulary>(s: &str) -> Result<V, String> {
@@ -207,27 +264,95 @@ fn seconds(s: f64, flag: &str) -> anyhow::Result<Duration> {
         .map_err(|_| anyhow::anyhow!("{flag} must be a number of seconds ≥ 0"))
 }
 
-/// Refuses the options given that belong to another benchmark than
-/// `benchmark`: `(flag, given)` pairs.
-fn refuse_foreign(benchmark: Benchmark, options: &[(&str, bool)]) -> anyhow::Result<()> {
-    let given: Vec<&str> = options
-        .iter()
-        .filter(|(_, given)| *given)
-        .map(|(flag, _)| *flag)
-        .collect();
-    if given.is_empty() {
+/// Who takes an option: LexPilot, PLawBench, DLawBench, or LexPilot and
+/// DLawBench (the evaluated model's vendor, the user model as the client).
+const LEXPILOT: &[Benchmark] = &[Benchmark::Lexpilot];
+const PLAWBENCH: &[Benchmark] = &[Benchmark::Plawbench];
+const DLAWBENCH: &[Benchmark] = &[Benchmark::Dlawbench];
+const LEXPILOT_DLAWBENCH: &[Benchmark] = &[Benchmark::Lexpilot, Benchmark::Dlawbench];
+
+/// Every option only some benchmarks take: its flag, whether it was given,
+/// and the benchmarks that take it.
+fn partial_options(args: &RunArgs) -> [(&'static str, bool, &'static [Benchmark]); 13] {
+    [
+        ("--tasks", args.tasks.is_some(), LEXPILOT),
+        ("--user-condition", args.user_condition.is_some(), LEXPILOT),
+        (
+            "--model-vendor",
+            args.model_vendor.is_some(),
+            LEXPILOT_DLAWBENCH,
+        ),
+        (
+            "--user-model",
+            args.user_model.is_some(),
+            LEXPILOT_DLAWBENCH,
+        ),
+        ("--user-url", args.user_url.is_some(), LEXPILOT_DLAWBENCH),
+        (
+            "--user-key-env",
+            args.user_key_env.is_some(),
+            LEXPILOT_DLAWBENCH,
+        ),
+        (
+            "--user-prices",
+            args.user_prices.is_some(),
+            LEXPILOT_DLAWBENCH,
+        ),
+        (
+            "--judge-aggregation",
+            args.judge_aggregation.is_some(),
+            PLAWBENCH,
+        ),
+        ("--judge-parse", args.judge_parse.is_some(), PLAWBENCH),
+        ("--model-family", args.model_family.is_some(), PLAWBENCH),
+        ("--styles", args.styles.is_some(), DLAWBENCH),
+        ("--horizon", args.horizon.is_some(), DLAWBENCH),
+        (
+            "--lawyer-attempts",
+            args.lawyer_attempts.is_some(),
+            DLAWBENCH,
+        ),
+    ]
+}
+
+/// How a benchmark is named in a refusal: its label, and the flag that
+/// picks it unless it is the default.
+fn whose(b: Benchmark) -> String {
+    match b {
+        Benchmark::Lexpilot => format!("{}'s", b.label_en()),
+        _ => format!("{}'s (--benchmark {})", b.label_en(), b.as_str()),
+    }
+}
+
+/// Refuses the options given that `benchmark` does not take, naming each
+/// and whose it is.
+fn refuse_foreign(benchmark: Benchmark, args: &RunArgs) -> anyhow::Result<()> {
+    let mut groups: Vec<(&[Benchmark], Vec<&str>)> = Vec::new();
+    for (flag, given, takers) in partial_options(args) {
+        if !given || takers.contains(&benchmark) {
+            continue;
+        }
+        match groups.iter_mut().find(|(t, _)| *t == takers) {
+            Some((_, flags)) => flags.push(flag),
+            None => groups.push((takers, vec![flag])),
+        }
+    }
+    if groups.is_empty() {
         return Ok(());
     }
-    let other = match benchmark {
-        Benchmark::Plawbench => "LexPilot's",
-        _ => "PLawBench's (--benchmark plawbench)",
-    };
-    anyhow::bail!(
-        "{} {} {other}, not {}'s",
-        given.join(", "),
-        if given.len() == 1 { "is" } else { "are" },
-        benchmark.label_en()
-    )
+    let said: Vec<String> = groups
+        .iter()
+        .map(|(takers, flags)| {
+            let owners: Vec<String> = takers.iter().map(|b| whose(*b)).collect();
+            format!(
+                "{} {} {}",
+                flags.join(", "),
+                if flags.len() == 1 { "is" } else { "are" },
+                owners.join(" and ")
+            )
+        })
+        .collect();
+    anyhow::bail!("{}, not {}'s", said.join("; "), benchmark.label_en())
 }
 
 /// The evaluated model's endpoint.
@@ -266,6 +391,20 @@ fn judge_endpoints(args: &RunArgs) -> anyhow::Result<Vec<Endpoint>> {
         .collect()
 }
 
+/// The user model's endpoint (DLawBench: the client simulator's), if
+/// `--user-model` and `--user-url` are given.
+fn user_endpoint(args: &RunArgs) -> Option<Endpoint> {
+    let (name, url) = (args.user_model.as_ref()?, args.user_url.as_ref()?);
+    let mut user = Endpoint::new(url, name);
+    user.key_env = args.user_key_env.clone();
+    user.settings = Settings {
+        temperature: args.user_temperature,
+        max_tokens: args.max_tokens,
+    };
+    user.prices = args.user_prices;
+    Some(user)
+}
+
 fn retry_policy(args: &RunArgs, judge_attempts: u32) -> anyhow::Result<RetryPolicy> {
     Ok(RetryPolicy {
         max_attempts: args.max_attempts,
@@ -287,19 +426,9 @@ fn config(args: &RunArgs, dataset_name: String) -> anyhow::Result<Config> {
     let model = model_endpoint(args);
     let tasks = args.tasks.clone().unwrap_or_else(Tasks::all);
     let user = if tasks.uses_user_model() {
-        let (Some(name), Some(url)) = (&args.user_model, &args.user_url) else {
-            anyhow::bail!(
-                "dcg and ljp:interaction need the user model: give --user-model and --user-url"
-            );
-        };
-        let mut user = Endpoint::new(url, name);
-        user.key_env = args.user_key_env.clone();
-        user.settings = Settings {
-            temperature: args.user_temperature,
-            max_tokens: args.max_tokens,
-        };
-        user.prices = args.user_prices;
-        user
+        user_endpoint(args).context(
+            "dcg and ljp:interaction need the user model: give --user-model and --user-url",
+        )?
     } else {
         // Not called; the header then has no user model.
         model.clone()
@@ -335,6 +464,40 @@ fn plawbench_config(
     config.dataset_name = Some(dataset_name);
     config.limits = limits(args);
     config.retry = retry_policy(args, args.judge_attempts.unwrap_or(1))?;
+    Ok(config)
+}
+
+fn dlawbench_config(
+    args: &RunArgs,
+    dataset_name: String,
+) -> anyhow::Result<pipeline::dlawbench::Config> {
+    let client = user_endpoint(args).context(
+        "DLawBench needs the client simulator: give --client-model and --client-url \
+         (or --user-model and --user-url)",
+    )?;
+    let judges = judge_endpoints(args)?;
+    let mut config = pipeline::dlawbench::Config::new(
+        model_endpoint(args),
+        client,
+        judges[0].clone(),
+        args.out.clone(),
+    );
+    config.judges = judges;
+    config.family = args.family;
+    if let Some(Styles(styles)) = &args.styles {
+        config.styles = styles.clone();
+    }
+    config.horizon = args.horizon.unwrap_or(config.horizon);
+    config.lawyer_attempts = args.lawyer_attempts.unwrap_or(config.lawyer_attempts);
+    config.runs = args.runs.unwrap_or(config.runs);
+    config.first_run = args.first_run;
+    config.dataset_name = Some(dataset_name);
+    config.limits = limits(args);
+    config.retry = retry_policy(
+        args,
+        args.judge_attempts
+            .unwrap_or(pipeline::dlawbench::JUDGE_ATTEMPTS),
+    )?;
     Ok(config)
 }
 
@@ -468,22 +631,12 @@ pub async fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     match args.benchmark {
         Benchmark::Lexpilot => run_lexpilot(args).await,
         Benchmark::Plawbench => run_plawbench(args).await,
-        other => {
-            eprintln!("{}", other.not_hosted());
-            Ok(ExitCode::FAILURE)
-        }
+        Benchmark::Dlawbench => run_dlawbench(args).await,
     }
 }
 
 async fn run_lexpilot(args: RunArgs) -> anyhow::Result<ExitCode> {
-    refuse_foreign(
-        Benchmark::Lexpilot,
-        &[
-            ("--judge-aggregation", args.judge_aggregation.is_some()),
-            ("--judge-parse", args.judge_parse.is_some()),
-            ("--model-family", args.model_family.is_some()),
-        ],
-    )?;
+    refuse_foreign(Benchmark::Lexpilot, &args)?;
     let Some(mut cases) = crate::dataset_or_report::<engine::benchmark::LexPilot>(&args.dataset)?
     else {
         return Ok(ExitCode::FAILURE);
@@ -502,8 +655,10 @@ async fn run_lexpilot(args: RunArgs) -> anyhow::Result<ExitCode> {
         let unavailable = o.parsed.unavailable().total();
         report_run(o.run, &o.path, unavailable, &o.usage, &o.usage_path);
     }
+    let paths: Vec<PathBuf> = outputs.iter().map(|o| o.path.clone()).collect();
     let runs: Vec<_> = outputs.into_iter().map(|o| o.parsed).collect();
-    let doc = engine::lexpilot::score::score_entries(&runs, &cases).with_dataset(scope.name);
+    let doc =
+        engine::lexpilot::score::score_entries(&runs, &cases).with_dataset(scope.name.clone());
     print!("{}", server::report::render(&doc));
     if scope.file != args.dataset {
         eprintln!(
@@ -512,22 +667,11 @@ async fn run_lexpilot(args: RunArgs) -> anyhow::Result<ExitCode> {
             scope.file.display()
         );
     }
-    Ok(ExitCode::SUCCESS)
+    store(&args, &scope, &paths).await
 }
 
 async fn run_plawbench(args: RunArgs) -> anyhow::Result<ExitCode> {
-    refuse_foreign(
-        Benchmark::Plawbench,
-        &[
-            ("--tasks", args.tasks.is_some()),
-            ("--model-vendor", args.model_vendor.is_some()),
-            ("--user-model", args.user_model.is_some()),
-            ("--user-url", args.user_url.is_some()),
-            ("--user-key-env", args.user_key_env.is_some()),
-            ("--user-prices", args.user_prices.is_some()),
-            ("--user-condition", args.user_condition.is_some()),
-        ],
-    )?;
+    refuse_foreign(Benchmark::Plawbench, &args)?;
     let Some(mut items) = crate::dataset_or_report::<PLawBench>(&args.dataset)? else {
         return Ok(ExitCode::FAILURE);
     };
@@ -551,8 +695,10 @@ async fn run_plawbench(args: RunArgs) -> anyhow::Result<ExitCode> {
             &o.usage_path,
         );
     }
+    let paths: Vec<PathBuf> = outputs.iter().map(|o| o.path.clone()).collect();
     let runs: Vec<_> = outputs.into_iter().map(|o| o.parsed).collect();
-    let doc = engine::plawbench::score::score_entries(&runs, &items).with_dataset(scope.name);
+    let doc =
+        engine::plawbench::score::score_entries(&runs, &items).with_dataset(scope.name.clone());
     print!("{}", server::report::render_plawbench(&doc));
     if scope.file != args.dataset {
         eprintln!(
@@ -561,5 +707,185 @@ async fn run_plawbench(args: RunArgs) -> anyhow::Result<ExitCode> {
             scope.file.display()
         );
     }
-    Ok(ExitCode::SUCCESS)
+    store(&args, &scope, &paths).await
+}
+
+async fn run_dlawbench(args: RunArgs) -> anyhow::Result<ExitCode> {
+    refuse_foreign(Benchmark::Dlawbench, &args)?;
+    let file = std::fs::File::open(&args.dataset)
+        .with_context(|| format!("cannot read {}", args.dataset.display()))?;
+    let mut cases =
+        match engine::dlawbench::dataset::parse_dataset_reader(std::io::BufReader::new(file)) {
+            Ok(cases) => cases,
+            Err(errors) => {
+                eprintln!("{errors}");
+                return Ok(ExitCode::FAILURE);
+            }
+        };
+    let scope = scope(
+        &args,
+        &mut cases,
+        engine::dlawbench::dataset::to_jsonl,
+        "cases",
+    )?;
+    let job =
+        pipeline::dlawbench::Job::new(dlawbench_config(&args, scope.name.clone())?, cases.clone())?;
+    let Some(outputs) = follow(job.total_items(), job.progress(), |c| job.run(c)).await? else {
+        return Ok(ExitCode::from(130));
+    };
+    for o in &outputs {
+        report_run(
+            o.run,
+            &o.path,
+            o.parsed.unavailable(),
+            &o.usage,
+            &o.usage_path,
+        );
+    }
+    let runs: Vec<(EntryKey, RunScores)> = outputs
+        .iter()
+        .map(|o| {
+            let scores = engine::dlawbench::score::score_run(&o.parsed, &cases);
+            (o.parsed.header.entry_key(), scores)
+        })
+        .collect();
+    let doc =
+        engine::dlawbench::score::summarise_runs(runs, &cases).with_dataset(scope.name.clone());
+    print!("{}", render_dlawbench(&doc));
+    if scope.file != args.dataset {
+        eprintln!(
+            "scores are over the first {} cases ({})",
+            cases.len(),
+            scope.file.display()
+        );
+    }
+    let paths: Vec<PathBuf> = outputs.iter().map(|o| o.path.clone()).collect();
+    store(&args, &scope, &paths).await
+}
+
+/// The headline of each entry: overall Elicitation, Resolution and Fidelity
+/// in both views (or why there is none), its failures and unavailable
+/// sessions.
+fn render_dlawbench(doc: &engine::dlawbench::score::ScoreDocument) -> String {
+    use engine::dlawbench::score::{Metric, View};
+    let mut out = String::new();
+    for entry in &doc.entries {
+        out.push_str(&format!(
+            "{} ({} run{})\n",
+            entry.model,
+            entry.runs,
+            if entry.runs == 1 { "" } else { "s" }
+        ));
+        for view in [View::NullAsZero, View::ValidOnly] {
+            let values: Vec<String> = [Metric::Elicitation, Metric::Resolution, Metric::Fidelity]
+                .into_iter()
+                .map(|m| match entry.overall(m, view) {
+                    Some(v) => format!("{} {:.3}", m.label_en(), v.mean),
+                    None => format!("{} -", m.label_en()),
+                })
+                .collect();
+            out.push_str(&format!(
+                "  {:<13} {}\n",
+                view.label_en(),
+                values.join("  ")
+            ));
+        }
+        if entry.null_as_zero.overall.is_none() {
+            out.push_str("  no overall: the runs lack one of the four styles\n");
+        }
+        let c = &entry.counts;
+        out.push_str(&format!(
+            "  {} sessions: {} judged, {} task failures, {} unavailable, {} degraded\n",
+            c.sessions,
+            c.judged,
+            c.failed(),
+            c.unavailable,
+            c.degraded
+        ));
+    }
+    out
+}
+
+/// With `--db`, stores the run files `runs` of `scope`'s dataset through the
+/// one ingest, or says why nothing is stored (a benchmark not hosted yet).
+async fn store(args: &RunArgs, scope: &Scope, runs: &[PathBuf]) -> anyhow::Result<ExitCode> {
+    let Some(db) = &args.db else {
+        return Ok(ExitCode::SUCCESS);
+    };
+    crate::for_benchmark!(args.benchmark, S => store_as::<S>(db, scope, runs).await, {
+        eprintln!(
+            "{}: nothing was stored in {}; the run files are in {} (upload them against the \
+             dataset {} once it is)",
+            args.benchmark.not_hosted(),
+            db.display(),
+            args.out.display(),
+            scope.file.display()
+        );
+        Ok(ExitCode::SUCCESS)
+    })
+}
+
+/// Imports `scope`'s dataset into `db` (an identical version is reused) and
+/// stores `runs` against it in one transaction, as an upload would.
+async fn store_as<S: CliSuite>(
+    db: &Path,
+    scope: &Scope,
+    runs: &[PathBuf],
+) -> anyhow::Result<ExitCode> {
+    let Some(cases) = crate::dataset_or_report::<S>(&scope.file)? else {
+        return Ok(ExitCode::FAILURE);
+    };
+    let db_path = db;
+    let db = crate::open(db).await?;
+    let source = scope.file.display().to_string();
+    let src = ImportSource {
+        name: &scope.name,
+        source: &source,
+        synthetic: false,
+    };
+    let dataset = match S::import(&db, src, &cases).await {
+        Ok(ImportOutcome::Created(d)) => {
+            eprintln!(
+                "imported {} as dataset {} version {}",
+                scope.file.display(),
+                d.name,
+                d.version
+            );
+            d
+        }
+        Ok(ImportOutcome::Unchanged(d)) => d,
+        Err(e) => {
+            eprintln!(
+                "cannot import the dataset {} into {}: {e}; nothing was stored",
+                scope.file.display(),
+                db_path.display()
+            );
+            return Ok(ExitCode::FAILURE);
+        }
+    };
+    let files = runs
+        .iter()
+        .map(|path| {
+            std::fs::read(path)
+                .map(|bytes| RunFile::new(path.display().to_string(), bytes))
+                .with_context(|| format!("cannot read {}", path.display()))
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    match services::ingest::store(&db, &dataset, &files, None, OnDuplicate::Refuse).await {
+        Ok(stored) => {
+            eprintln!(
+                "stored {} run{} in {} (dataset {} version {})",
+                stored.len(),
+                if stored.len() == 1 { "" } else { "s" },
+                db_path.display(),
+                dataset.name,
+                dataset.version
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => {
+            eprintln!("{e}\nnothing was stored in {}", db_path.display());
+            Ok(ExitCode::FAILURE)
+        }
+    }
 }

@@ -580,7 +580,10 @@ async fn options_of_the_other_benchmark_are_refused_by_name() {
     let out = output(lexpilot(&plaw)).await;
     assert!(!out.status.success());
     assert!(
-        text(&out.stderr).contains("--tasks, --user-model are LexPilot's, not PLawBench's"),
+        text(&out.stderr).contains(
+            "--tasks is LexPilot's; --user-model is LexPilot's and DLawBench's \
+             (--benchmark dlawbench), not PLawBench's"
+        ),
         "{}",
         text(&out.stderr)
     );
@@ -594,6 +597,31 @@ async fn options_of_the_other_benchmark_are_refused_by_name() {
         "{}",
         text(&out.stderr)
     );
+    let mut dlaw = dlaw_args(
+        unused,
+        dir.path(),
+        &["--tasks", "lca", "--judge-parse", "strict"],
+    );
+    dlaw.extend(["--judge-aggregation".to_owned(), "median".to_owned()]);
+    let out = output(lexpilot(&dlaw)).await;
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains(
+            "--tasks is LexPilot's; --judge-aggregation, --judge-parse are PLawBench's \
+             (--benchmark plawbench), not DLawBench's"
+        ),
+        "{}",
+        text(&out.stderr)
+    );
+    let mut lexpilot_args = run_args(unused, dir.path(), 1);
+    lexpilot_args.extend(["--horizon".to_owned(), "3".to_owned()]);
+    let out = output(lexpilot(&lexpilot_args)).await;
+    assert!(
+        text(&out.stderr)
+            .contains("--horizon is DLawBench's (--benchmark dlawbench), not LexPilot's"),
+        "{}",
+        text(&out.stderr)
+    );
     assert_eq!(
         std::fs::read_dir(dir.path())
             .map(Iterator::count)
@@ -601,4 +629,172 @@ async fn options_of_the_other_benchmark_are_refused_by_name() {
         0,
         "nothing was run or written"
     );
+}
+
+fn dlaw_path() -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("data/dlawbench/demo.jsonl")
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// A DLawBench run of the first four demo cases: the lawyer GPT-Lawyer,
+/// the client and a panel of three (GPT, Claude, Gemini) on `url`.
+fn dlaw_args(url: &str, out: &Path, extra: &[&str]) -> Vec<String> {
+    let mut args: Vec<String> = [
+        "run",
+        "--benchmark",
+        "dlawbench",
+        "--dataset",
+        &dlaw_path(),
+        "--limit",
+        "4",
+        "--lawyer-model",
+        "GPT-Lawyer",
+        "--lawyer-url",
+        url,
+        "--lawyer-key-env",
+        VAR,
+        "--client-model",
+        "Test-Client",
+        "--client-url",
+        url,
+        "--client-key-env",
+        VAR,
+        "--judge",
+        "GPT-Judge",
+        "--judge",
+        "Claude-Judge",
+        "--judge",
+        "Gemini-Judge",
+        "--judge-url",
+        url,
+        "--judge-key-env",
+        VAR,
+        "--max-attempts",
+        "2",
+        "--retry-delay",
+        "0.01",
+        "--concurrency",
+        "3",
+        "--out",
+        &out.to_string_lossy(),
+    ]
+    .map(str::to_owned)
+    .to_vec();
+    args.extend(extra.iter().map(|s| (*s).to_owned()));
+    args
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dlawbench_run_writes_a_valid_run_file_and_says_it_is_not_stored_yet() {
+    let text_of = |p: &Path| std::fs::read_to_string(p).expect("file");
+    let mut cases = engine::dlawbench::dataset::parse_dataset(&text_of(Path::new(&dlaw_path())))
+        .expect("the DLawBench demo parses");
+    cases.truncate(4);
+    let stub = Stub::start(pipeline::stub::dlawbench::oracle(&cases))
+        .await
+        .expect("stub");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db_path = dir.path().join("workbench.db");
+    let db_arg = db_path.to_string_lossy().into_owned();
+    let args = dlaw_args(
+        &stub.base_url,
+        dir.path(),
+        &[
+            "--horizon",
+            "3",
+            "--styles",
+            "cooperative,withdrawn,dependent,adversarial",
+            "--db",
+            &db_arg,
+        ],
+    );
+    let out = output(lexpilot(&args)).await;
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        !stderr.contains(KEY) && !stdout.contains(KEY),
+        "the key leaked"
+    );
+
+    let limited = dir.path().join("demo-first4.jsonl");
+    let limited_cases =
+        engine::dlawbench::dataset::parse_dataset(&text_of(&limited)).expect("limited dataset");
+    assert_eq!(limited_cases, cases);
+    let run_path = dir.path().join("GPT-Lawyer.dlawbench.run1.jsonl");
+    let run = engine::dlawbench::run::parse_run(&text_of(&run_path), &cases)
+        .expect("the run file validates against the dataset");
+    assert_eq!(run.header.horizon, 3);
+    assert_eq!(run.header.recusals(), Some(vec![true, false, false]));
+    assert_eq!(run.header.client_model.as_deref(), Some("Test-Client"));
+    assert_eq!(run.sessions.len(), 4 * cases.len());
+    assert_eq!(run.unavailable(), 0);
+    assert!(dir
+        .path()
+        .join("GPT-Lawyer.dlawbench.run1.usage.json")
+        .exists());
+
+    assert!(stdout.contains("GPT-Lawyer (1 run)"), "{stdout}");
+    assert!(stdout.contains("Null as zero"), "{stdout}");
+    assert!(
+        stdout.contains(&format!(
+            "{} sessions: {} judged",
+            run.sessions.len(),
+            run.sessions.len()
+        )),
+        "{stdout}"
+    );
+    assert!(
+        stderr.contains("benchmark \"dlawbench\" is not hosted by this server yet")
+            && stderr.contains("nothing was stored in"),
+        "{stderr}"
+    );
+    assert!(
+        !db_path.exists(),
+        "a benchmark not hosted opens no database"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_db_the_runs_of_a_hosted_benchmark_are_stored_through_the_ingest() {
+    let items = plaw_items();
+    let stub = Stub::start(pipeline::stub::plawbench::oracle(&items))
+        .await
+        .expect("stub");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db_path = dir.path().join("workbench.db");
+    let db_arg = db_path.to_string_lossy().into_owned();
+    let args = plaw_args(
+        &stub.base_url,
+        &stub.base_url,
+        dir.path(),
+        &["--runs", "2", "--db", &db_arg],
+    );
+    let out = output(lexpilot(&args)).await;
+    let stderr = text(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("stored 2 runs in"), "{stderr}");
+
+    let db = db::Db::open(&db_path).await.expect("database");
+    let dataset = db::datasets::current(&db, engine::benchmark::Benchmark::Plawbench)
+        .await
+        .expect("query")
+        .expect("the dataset was imported");
+    assert_eq!(dataset.case_count as usize, items.len());
+    let runs = db::runs::list(&db, dataset.id).await.expect("runs");
+    let mut numbers: Vec<i64> = runs.iter().map(|r| r.run_number).collect();
+    numbers.sort_unstable();
+    assert_eq!(numbers, [1, 2]);
+    assert!(runs.iter().all(|r| r.model == "Test-Model"));
+    drop(db);
+
+    // The same runs again: served from the cache, the dataset reused, and
+    // the runs refused as stored already; nothing changes.
+    let out = output(lexpilot(&args)).await;
+    let stderr = text(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(stderr.contains("nothing was stored"), "{stderr}");
+    let db = db::Db::open(&db_path).await.expect("database");
+    assert_eq!(db::runs::count(&db, dataset.id).await.expect("count"), 2);
 }

@@ -9,7 +9,8 @@
 //!    items; the first N with a limit) and builds the pipeline's
 //!    configuration of the job's benchmark from the endpoints copied into
 //!    the job's settings ([`pipeline_config`] for LexPilot,
-//!    [`plawbench_config`] for PLawBench);
+//!    [`plawbench_config`] for PLawBench, [`dlawbench_config`] for DLawBench,
+//!    which runs only once the server hosts it);
 //! 2. [`pipeline::Job::new`] (or [`pipeline::plawbench::Job::new`]) reads
 //!    each key from the environment variable the endpoint names (an unset
 //!    variable fails the job with a message naming the variable, never a
@@ -19,7 +20,8 @@
 //!    `jobs` event);
 //! 4. when it finishes, completes each run to cover the whole dataset
 //!    ([`engine::lexpilot::run::Run::cover_dataset`],
-//!    [`engine::plawbench::run::Run::cover_dataset`]), and stores them all
+//!    [`engine::plawbench::run::Run::cover_dataset`],
+//!    [`engine::dlawbench::run::Run::cover_dataset`]), and stores them all
 //!    through the one ingest ([`crate::ingest::store`]: validated, scored,
 //!    one transaction, announced as `runs`), then marks the job `done`; on
 //!    an error the job is `failed` with the message, on a cancel
@@ -41,8 +43,8 @@ use db::runs::OnDuplicate;
 use db::Db;
 use engine::benchmark::Benchmark;
 use engine::jobs::{
-    Endpoint as JobEndpoint, EndpointView, Job, JobSpec, JobStatus, JobView, PlawbenchSettings,
-    Progress,
+    DlawbenchSettings, Endpoint as JobEndpoint, EndpointView, Job, JobSpec, JobStatus, JobView,
+    PlawbenchSettings, Progress,
 };
 use pipeline::config::{Config, Endpoint, Limits, Tasks, UserCondition};
 use pipeline::{CancellationToken, PipelineError};
@@ -64,7 +66,10 @@ pub const PROGRESS_EVERY: Duration = Duration::from_millis(500);
 pub const MAX_RUNS: u32 = 20;
 /// The most requests in flight per endpoint.
 pub const MAX_CONCURRENCY: u32 = 64;
-/// The most requests per PLawBench judge until its reply parses.
+/// The longest DLawBench horizon a job may ask for.
+pub const MAX_HORIZON: u32 = 50;
+/// The most requests per PLawBench judge (or DLawBench judge call or lawyer
+/// step) until its reply parses.
 pub const MAX_JUDGE_ATTEMPTS: u32 = 10;
 /// The largest `max_tokens` a PLawBench job may ask for.
 pub const MAX_TOKENS: u32 = 262_144;
@@ -253,6 +258,9 @@ impl Work {
         let files = match self.spec.benchmark {
             Benchmark::Lexpilot => self.lexpilot_runs(last).await?,
             Benchmark::Plawbench => self.plawbench_runs(last).await?,
+            Benchmark::Dlawbench if Benchmark::Dlawbench.hosted() => {
+                self.dlawbench_runs(last).await?
+            }
             other => return Err(Stop::Failed(other.not_hosted())),
         };
         let dataset = db::datasets::by_id(&self.db, self.dataset_id)
@@ -320,6 +328,33 @@ impl Work {
             .map(|output| {
                 let mut run = output.parsed;
                 run.cover_dataset(&items, &reason);
+                RunFile::new(format!("run {}", output.run), run.to_stored())
+            })
+            .collect())
+    }
+
+    /// A DLawBench job's runs, each covering the whole dataset in every style
+    /// the job runs.
+    async fn dlawbench_runs(&self, last: &mut Option<Progress>) -> Result<Vec<RunFile>, Stop> {
+        let cases: Arc<Vec<engine::dlawbench::dataset::Case>> =
+            db::items::all(&self.db, self.dataset_id)
+                .await
+                .map_err(|e| Stop::Failed(format!("cannot read the dataset: {e}")))?;
+        let limit = self.spec.limit.map_or(cases.len(), |n| n as usize);
+        let config = dlawbench_config(&self.spec, self.out_dir.clone()).map_err(Stop::Failed)?;
+        let job =
+            pipeline::dlawbench::Job::new(config, cases.iter().take(limit).cloned().collect())
+                .map_err(|e| Stop::Failed(e.to_string()))?;
+        let (total, progress) = (job.total_items(), job.progress());
+        let outputs = self
+            .follow(total, progress, job.run(self.cancel.clone()), last)
+            .await?;
+        let reason = format!("not run: the job was limited to the first {limit} cases");
+        Ok(outputs
+            .into_iter()
+            .map(|output| {
+                let mut run = output.parsed;
+                run.cover_dataset(&cases, &reason);
                 RunFile::new(format!("run {}", output.run), run.to_stored())
             })
             .collect())
@@ -411,6 +446,9 @@ pub fn check_spec(spec: &JobSpec) -> Result<(), String> {
     match spec.benchmark {
         Benchmark::Lexpilot => pipeline_config(spec, PathBuf::new()).map(drop),
         Benchmark::Plawbench => plawbench_config(spec, PathBuf::new()).map(drop),
+        Benchmark::Dlawbench if Benchmark::Dlawbench.hosted() => {
+            dlawbench_config(spec, PathBuf::new()).map(drop)
+        }
         other => Err(other.not_hosted()),
     }
 }
@@ -513,6 +551,63 @@ pub fn plawbench_config(
     Ok(config)
 }
 
+/// The pipeline configuration of DLawBench job `spec` (its settings, else
+/// [`DlawbenchSettings::default`]): the model as the lawyer, `user` as the
+/// client simulator, the judges as the panel, writing under `out_dir`;
+/// `Err` with a message for the admin when the settings cannot run (the
+/// pipeline's own checks, recusal leaving a seat among them, run in
+/// [`pipeline::dlawbench::Job::new`], which also reads the keys).
+pub fn dlawbench_config(
+    spec: &JobSpec,
+    out_dir: PathBuf,
+) -> Result<pipeline::dlawbench::Config, String> {
+    if spec.benchmark != Benchmark::Dlawbench {
+        return Err(format!("a {} job is not a DLawBench job", spec.benchmark));
+    }
+    let first_judge = check_common(spec)?;
+    let client = spec
+        .user
+        .as_ref()
+        .ok_or("a DLawBench job needs a client simulator: pick its endpoint as the user model")?;
+    let settings = spec.dlawbench.clone().unwrap_or_default();
+    if settings.styles.is_empty() {
+        return Err("pick at least one style".into());
+    }
+    if !(1..=MAX_HORIZON).contains(&settings.horizon) {
+        return Err(format!("the horizon must be between 1 and {MAX_HORIZON}"));
+    }
+    for (what, n) in [
+        ("lawyer", settings.lawyer_attempts),
+        ("judge", settings.judge_attempts),
+    ] {
+        if !(1..=MAX_JUDGE_ATTEMPTS).contains(&n) {
+            return Err(format!(
+                "{what} attempts must be between 1 and {MAX_JUDGE_ATTEMPTS}"
+            ));
+        }
+    }
+    let mut config = pipeline::dlawbench::Config::new(
+        endpoint(&spec.model, false),
+        endpoint(client, false),
+        endpoint(first_judge, true),
+        out_dir,
+    );
+    config.judges = spec.judges.iter().map(|j| endpoint(j, true)).collect();
+    config.family = spec.family;
+    config.styles = settings.styles;
+    config.horizon = settings.horizon;
+    config.lawyer_attempts = settings.lawyer_attempts;
+    config.retry.judge_attempts = settings.judge_attempts;
+    config.runs = spec.runs;
+    config.first_run = spec.first_run;
+    config.dataset_name = Some(spec.header_dataset());
+    config.limits = Limits {
+        concurrency: spec.concurrency as usize,
+        requests_per_minute: None,
+    };
+    Ok(config)
+}
+
 /// How many jobs the list shows.
 pub const JOBS_LISTED: i64 = 50;
 
@@ -525,7 +620,9 @@ pub fn endpoint_view(endpoint: JobEndpoint) -> EndpointView {
 /// What an admin asks a new job to run, read from the form: endpoints by id.
 /// A PLawBench job takes no user model, tasks or user condition (those
 /// given are dropped) and its `plawbench` settings (the defaults when
-/// `None`); a LexPilot job ignores `plawbench`.
+/// `None`); a DLawBench job takes the user model as its client simulator,
+/// no tasks or user condition, and its `dlawbench` settings; a LexPilot job
+/// ignores both.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NewJobRequest {
     pub benchmark: Benchmark,
@@ -539,6 +636,7 @@ pub struct NewJobRequest {
     pub limit: Option<u32>,
     pub family: Option<engine::lexpilot::run::Family>,
     pub plawbench: Option<PlawbenchSettings>,
+    pub dlawbench: Option<DlawbenchSettings>,
 }
 
 impl JobManager {
@@ -585,6 +683,7 @@ impl JobManager {
             )));
         }
         let plawbench = request.benchmark == Benchmark::Plawbench;
+        let dlawbench = request.benchmark == Benchmark::Dlawbench;
         let mut judges: Vec<JobEndpoint> = Vec::with_capacity(request.judges.len());
         for id in request.judges {
             if judges.iter().all(|j| j.id != id) {
@@ -597,7 +696,7 @@ impl JobManager {
             None => None,
         };
         let first_run = first_free_run(db, dataset.id, &model.model).await?;
-        let (tasks, user_condition) = if plawbench {
+        let (tasks, user_condition) = if plawbench || dlawbench {
             (Vec::new(), String::new())
         } else {
             let tasks = request
@@ -622,6 +721,7 @@ impl JobManager {
             limit: request.limit.filter(|&n| i64::from(n) < dataset.case_count),
             family: request.family,
             plawbench: plawbench.then(|| request.plawbench.unwrap_or_default()),
+            dlawbench: dlawbench.then(|| request.dlawbench.unwrap_or_default()),
         };
         check_spec(&spec).map_err(Error::Invalid)?;
         let new = db::jobs::NewJob {
@@ -734,6 +834,7 @@ mod tests {
             limit: Some(5),
             family: Some(Family::Open),
             plawbench: None,
+            dlawbench: None,
         }
     }
 
@@ -847,6 +948,87 @@ mod tests {
             },
         ] {
             assert!(check_spec(&spec).is_err(), "{spec:?}");
+        }
+    }
+
+    #[test]
+    fn a_dlawbench_spec_becomes_its_pipeline_configuration_and_waits_for_hosting() {
+        use engine::dlawbench::dataset::Style;
+
+        let dlaw = JobSpec {
+            benchmark: Benchmark::Dlawbench,
+            tasks: Vec::new(),
+            user_condition: String::new(),
+            user: Some(JobEndpoint {
+                id: 7,
+                model: "C".into(),
+                ..spec().judges[0].clone()
+            }),
+            dlawbench: Some(DlawbenchSettings {
+                styles: vec![Style::Withdrawn, Style::Adversarial],
+                horizon: 4,
+                lawyer_attempts: 2,
+                judge_attempts: 5,
+            }),
+            ..spec()
+        };
+        let config = dlawbench_config(&dlaw, PathBuf::from("/out")).expect("config");
+        assert_eq!(config.dataset_name.as_deref(), Some("demo-first5"));
+        assert_eq!((config.runs, config.first_run), (2, 3));
+        assert_eq!(config.client.model, "C");
+        assert_eq!(config.styles, [Style::Withdrawn, Style::Adversarial]);
+        assert_eq!(
+            (
+                config.horizon,
+                config.lawyer_attempts,
+                config.retry.judge_attempts
+            ),
+            (4, 2, 5)
+        );
+        assert_eq!(config.judges[0].settings, pipeline::config::Settings::JUDGE);
+        assert!(plawbench_config(&dlaw, PathBuf::new()).is_err());
+
+        let defaults = dlawbench_config(
+            &JobSpec {
+                dlawbench: None,
+                ..dlaw.clone()
+            },
+            PathBuf::new(),
+        )
+        .expect("defaults");
+        assert_eq!((defaults.styles.len(), defaults.horizon), (4, 10));
+        assert_eq!(
+            (defaults.lawyer_attempts, defaults.retry.judge_attempts),
+            (6, 3)
+        );
+        let bad = |settings: DlawbenchSettings| JobSpec {
+            dlawbench: Some(settings),
+            ..dlaw.clone()
+        };
+        for spec in [
+            bad(DlawbenchSettings {
+                styles: Vec::new(),
+                ..DlawbenchSettings::default()
+            }),
+            bad(DlawbenchSettings {
+                horizon: 0,
+                ..DlawbenchSettings::default()
+            }),
+            bad(DlawbenchSettings {
+                lawyer_attempts: 0,
+                ..DlawbenchSettings::default()
+            }),
+            JobSpec {
+                user: None,
+                ..dlaw.clone()
+            },
+        ] {
+            assert!(dlawbench_config(&spec, PathBuf::new()).is_err(), "{spec:?}");
+        }
+        // A job is checked as its benchmark's once the server hosts it.
+        match check_spec(&dlaw) {
+            Ok(()) => assert!(Benchmark::Dlawbench.hosted()),
+            Err(e) => assert_eq!(e, Benchmark::Dlawbench.not_hosted()),
         }
     }
 }

@@ -210,6 +210,7 @@ pub async fn start_job(
         limit,
         family,
         plawbench: Some(plawbench),
+        dlawbench: None,
     };
     state
         .jobs

@@ -397,6 +397,60 @@ impl Run {
             .count()
     }
 
+    /// Completes a run made on the first cases of `dataset` (a job with a
+    /// limit) to cover all of it: for every style the run contains, each
+    /// case it lacks gets a session marked `unavailable` with `reason`
+    /// (excluded and counted, never a zero). Sessions keep the order style,
+    /// then dataset case.
+    ///
+    /// ```
+    /// use engine::dlawbench::dataset::parse_dataset;
+    /// use engine::dlawbench::run::{parse_run, Run};
+    ///
+    /// let case = |id: &str| format!(r#"{{"case_id": "{id}", "jurisdiction": "us", "domain": "torts", "opening": "o", "facts": [{{"id": "F1", "type": "disputed", "client_belief": "b", "court_record": "r"}}], "inquiry_rubrics": [{{"id": "Q1", "text": "q"}}], "issue_rubrics": [{{"id": "R1", "text": "r"}}]}}"#);
+    /// let dataset = parse_dataset(&format!("{}\n{}", case("A"), case("B"))).unwrap();
+    /// let file = r#"{"kind": "run", "benchmark": "dlawbench", "model": "M", "run": 1, "judges": [{"model": "J"}]}
+    /// {"kind": "session", "case_id": "A", "style": "withdrawn", "status": "lawyer_error", "turns_used": 0}"#;
+    /// let mut run = parse_run(file, &dataset[..1]).unwrap();
+    /// run.cover_dataset(&dataset, "not run");
+    /// assert_eq!(run.sessions[1].case_id, "B");
+    /// assert_eq!(run.sessions[1].unavailable.as_deref(), Some("not run"));
+    /// assert!(parse_run(&run.to_stored(), &dataset).is_ok());
+    /// ```
+    pub fn cover_dataset(&mut self, dataset: &[Case], reason: &str) {
+        let styles = self.styles();
+        let mut given: HashMap<(String, Style), Session> = HashMap::new();
+        let mut strays = Vec::new();
+        let known: HashSet<&str> = dataset.iter().map(|c| c.case_id.as_str()).collect();
+        for session in self.sessions.drain(..) {
+            if known.contains(session.case_id.as_str()) {
+                given
+                    .entry((session.case_id.clone(), session.style))
+                    .or_insert(session);
+            } else {
+                strays.push(session);
+            }
+        }
+        for style in styles {
+            for case in dataset {
+                let session = given
+                    .remove(&(case.case_id.clone(), style))
+                    .unwrap_or_else(|| Session {
+                        case_id: case.case_id.clone(),
+                        style,
+                        status: Status::Submitted,
+                        turns_used: 0,
+                        dialogue: None,
+                        memo: None,
+                        panel: Vec::new(),
+                        unavailable: Some(reason.to_owned()),
+                    });
+                self.sessions.push(session);
+            }
+        }
+        self.sessions.extend(strays);
+    }
+
     /// The run as a run file: the header, then one session per
     /// `\n`-terminated line, each with `kind` first. [`parse_run`] reads it
     /// back equal, and so does [`Run::read_stored`].
