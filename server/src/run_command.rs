@@ -468,8 +468,8 @@ pub async fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     match args.benchmark {
         Benchmark::Lexpilot => run_lexpilot(args).await,
         Benchmark::Plawbench => run_plawbench(args).await,
-        other => {
-            eprintln!("{}", other.not_hosted());
+        Benchmark::Dlawbench => {
+            eprintln!("{}", services::jobs::NOT_RUNNABLE_DLAWBENCH);
             Ok(ExitCode::FAILURE)
         }
     }

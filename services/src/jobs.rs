@@ -253,7 +253,7 @@ impl Work {
         let files = match self.spec.benchmark {
             Benchmark::Lexpilot => self.lexpilot_runs(last).await?,
             Benchmark::Plawbench => self.plawbench_runs(last).await?,
-            other => return Err(Stop::Failed(other.not_hosted())),
+            Benchmark::Dlawbench => return Err(Stop::Failed(NOT_RUNNABLE_DLAWBENCH.to_owned())),
         };
         let dataset = db::datasets::by_id(&self.db, self.dataset_id)
             .await
@@ -404,6 +404,11 @@ fn check_common(spec: &JobSpec) -> Result<&JobEndpoint, String> {
         .ok_or_else(|| "pick at least one judge endpoint".into())
 }
 
+/// Why a DLawBench job cannot run: this server hosts DLawBench's datasets
+/// and runs, but has no pipeline for its protocol yet (issue 13).
+pub const NOT_RUNNABLE_DLAWBENCH: &str = "DLawBench runs cannot be made by this server yet; \
+     upload run files instead (POST /api/runs, lexpilot validate/score --benchmark dlawbench)";
+
 /// Whether `spec` can run: the checks of its benchmark's configuration
 /// ([`pipeline_config`], [`plawbench_config`]); `Err` with a message for the
 /// admin.
@@ -411,7 +416,7 @@ pub fn check_spec(spec: &JobSpec) -> Result<(), String> {
     match spec.benchmark {
         Benchmark::Lexpilot => pipeline_config(spec, PathBuf::new()).map(drop),
         Benchmark::Plawbench => plawbench_config(spec, PathBuf::new()).map(drop),
-        other => Err(other.not_hosted()),
+        Benchmark::Dlawbench => Err(NOT_RUNNABLE_DLAWBENCH.to_owned()),
     }
 }
 

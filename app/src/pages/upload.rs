@@ -61,7 +61,8 @@ pub fn UploadPage() -> impl IntoView {
                 }>
                     {Benchmark::ALL
                         .into_iter()
-                        .filter(|b| b.hosted())
+                        // DLawBench run files go through POST /api/runs for now.
+                        .filter(|b| b.hosted() && *b != Benchmark::Dlawbench)
                         .map(|b| view! { <option value=b.as_str() selected=move || benchmark.get() == b>{b.label_zh()}</option> })
                         .collect_view()}
                 </select>

@@ -1,0 +1,344 @@
+//! DLawBench through the HTTP API and the command line: the demo cases and
+//! runs load beside the other benchmarks', runs are stored through the one
+//! ingest (the header's benchmark or `?benchmark=` picks the dataset), the
+//! leaderboard document is the engine's §A4.7 document, the tables export,
+//! and bad files store nothing.
+
+mod common;
+
+use std::path::Path;
+
+use axum::body::Body;
+use axum::http::{header, Request, StatusCode};
+use common::cli::{lexpilot, text, write};
+use common::json::assert_close;
+use common::TestApp;
+use engine::accounts::Role;
+use engine::dlawbench::{dataset, run, score};
+use server::demo::{DLAW_DEMO_DATASET, DLAW_DEMO_NAME, DLAW_DEMO_RUNS};
+
+async fn token(app: &TestApp) -> String {
+    app.user("researcher", Role::Researcher, "a-long-password")
+        .await;
+    let user = db::users::by_name(&app.db, "researcher")
+        .await
+        .expect("query")
+        .expect("user");
+    db::tokens::create(&app.db, &user).await.expect("token")
+}
+
+fn upload(token: &str, body: String, query: &str) -> Request<Body> {
+    Request::post(format!("/api/runs{query}"))
+        .header(header::HOST, "127.0.0.1:3000")
+        .header(header::AUTHORIZATION, format!("Bearer {token}"))
+        .body(Body::from(body))
+        .expect("request")
+}
+
+/// Demo run `index` as `model`'s run 1.
+fn relabelled(index: usize, model: &str) -> String {
+    let (_, text) = DLAW_DEMO_RUNS[index];
+    let (header, sessions) = text.split_once('\n').expect("a header line");
+    let mut header: serde_json::Value = serde_json::from_str(header).expect("JSON");
+    header["model"] = model.into();
+    header["run"] = 1.into();
+    format!("{header}\n{sessions}")
+}
+
+async fn dlaw_runs(app: &TestApp) -> i64 {
+    sqlx::query_scalar("SELECT COUNT(*) FROM runs WHERE benchmark = 'dlawbench'")
+        .fetch_one(app.db.pool())
+        .await
+        .expect("count")
+}
+
+fn demo_document() -> score::ScoreDocument {
+    let cases = dataset::parse_dataset(DLAW_DEMO_DATASET).expect("demo");
+    let runs: Vec<run::Run> = DLAW_DEMO_RUNS
+        .iter()
+        .map(|(_, text)| run::parse_run(text, &cases).expect("demo run"))
+        .collect();
+    score::score_entries(&runs, &cases)
+}
+
+#[tokio::test]
+async fn the_demo_leaderboard_is_the_engines_document_of_the_demo_runs() {
+    let app = TestApp::with_demo().await;
+    let doc = app.get("/api/leaderboard?benchmark=dlawbench").await;
+    assert_eq!(doc.status, StatusCode::OK, "{}", doc.body);
+    let expected =
+        serde_json::to_value(demo_document().with_dataset(DLAW_DEMO_NAME)).expect("json");
+    assert_close(&doc.json(), &expected, "$", 1e-12);
+    assert_eq!(doc.json()["entries"].as_array().map(Vec::len), Some(3));
+    assert_eq!(doc.json()["benchmark"], "dlawbench");
+    assert_eq!(dlaw_runs(&app).await, 9);
+    // The other benchmarks' documents are unchanged beside it.
+    let lexpilot = app.get("/api/leaderboard").await.json();
+    assert_eq!(lexpilot["dataset"], "lexpilot-demo-synthetic");
+    let plaw = app.get("/api/leaderboard?benchmark=plawbench").await.json();
+    assert_eq!(plaw["dataset"], "plawbench-demo-synthetic");
+}
+
+#[tokio::test]
+async fn a_run_stored_through_the_api_joins_the_leaderboard() {
+    let app = TestApp::with_demo().await;
+    let researcher = token(&app).await;
+    // The header's benchmark picks the dataset.
+    let res = app
+        .send(upload(&researcher, relabelled(0, "Newcomer-9B"), ""))
+        .await;
+    assert_eq!(res.status, StatusCode::CREATED, "{}", res.body);
+    let body = res.json();
+    assert_eq!(body["dataset"], DLAW_DEMO_NAME);
+    assert!(
+        body["scores"]["null_as_zero"]["overall"]["resolution"].is_number(),
+        "{}",
+        body["scores"]
+    );
+    // So does ?benchmark=.
+    let res = app
+        .send(upload(
+            &researcher,
+            relabelled(1, "Newcomer-10B"),
+            "?benchmark=dlawbench",
+        ))
+        .await;
+    assert_eq!(res.status, StatusCode::CREATED, "{}", res.body);
+    let doc = app.get("/api/leaderboard?benchmark=dlawbench").await.json();
+    let models: Vec<&str> = doc["entries"]
+        .as_array()
+        .expect("entries")
+        .iter()
+        .filter_map(|e| e["model"].as_str())
+        .collect();
+    assert!(
+        models.contains(&"Newcomer-9B") && models.contains(&"Newcomer-10B"),
+        "{models:?}"
+    );
+    // The same file again is a duplicate, unless replacing.
+    let again = app
+        .send(upload(&researcher, relabelled(0, "Newcomer-9B"), ""))
+        .await;
+    assert_eq!(again.status, StatusCode::CONFLICT, "{}", again.body);
+    let replaced = app
+        .send(upload(
+            &researcher,
+            relabelled(0, "Newcomer-9B"),
+            "?replace=true",
+        ))
+        .await;
+    assert_eq!(replaced.status, StatusCode::CREATED, "{}", replaced.body);
+    assert_eq!(dlaw_runs(&app).await, 11);
+}
+
+#[tokio::test]
+async fn bad_runs_name_line_and_field_and_store_nothing() {
+    let app = TestApp::with_demo().await;
+    let researcher = token(&app).await;
+    let before = dlaw_runs(&app).await;
+    let file = relabelled(0, "Broken-1B");
+    let mut lines: Vec<String> = file.lines().map(str::to_owned).collect();
+    lines[3] = lines[3].replace("\"case_id\": \"", "\"case_id\": \"no-such-");
+    let res = app.send(upload(&researcher, lines.join("\n"), "")).await;
+    assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", res.body);
+    let errors = res.json()["errors"].clone();
+    assert!(
+        errors
+            .as_array()
+            .expect("errors")
+            .iter()
+            .any(|e| e["line"] == 4 && e["field"] == "case_id"),
+        "{errors}"
+    );
+    // A recusal that the vendors contradict is refused naming the seat.
+    let mut lines: Vec<String> = file.lines().map(str::to_owned).collect();
+    lines[2] = lines[2].replacen("\"recused\": false", "\"recused\": true", 1);
+    let res = app.send(upload(&researcher, lines.join("\n"), "")).await;
+    assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", res.body);
+    let errors = res.json()["errors"].clone();
+    assert!(
+        errors
+            .as_array()
+            .expect("errors")
+            .iter()
+            .any(|e| e["line"] == 3
+                && e["field"]
+                    .as_str()
+                    .is_some_and(|f| f.starts_with("panel[1].recused"))),
+        "{errors}"
+    );
+    assert_eq!(dlaw_runs(&app).await, before);
+}
+
+#[tokio::test]
+async fn the_tables_export_as_csv_json_and_latex() {
+    let app = TestApp::with_demo().await;
+    let csv = app
+        .get("/api/leaderboard/export?benchmark=dlawbench&format=csv")
+        .await;
+    assert_eq!(csv.status, StatusCode::OK, "{}", csv.body);
+    assert!(csv.body.lines().next().is_some_and(|h| h
+        .starts_with("rank,model,family,setting,runs,failures,unavailable,degraded,badge")
+        && h.contains("fidelity_mean")));
+    assert_eq!(csv.body.lines().count(), 4, "a header and three entries");
+    let json = app
+        .get("/api/leaderboard/export?benchmark=dlawbench&format=json&scores=valid_only&jurisdiction=cn")
+        .await;
+    assert_eq!(json.status, StatusCode::OK, "{}", json.body);
+    assert_eq!(json.json()["view"], "valid_only");
+    assert_eq!(json.json()["jurisdiction"], "cn");
+    assert!(json.json()["rows"].as_array().is_some_and(|r| r.len() == 3));
+    let latex = app
+        .get("/api/leaderboard/export?benchmark=dlawbench&format=latex")
+        .await;
+    assert!(latex.body.contains("\\begin{tabular}") && latex.body.contains("Elicitation"));
+    let domains = app
+        .get("/api/leaderboard/export?benchmark=dlawbench&view=domains&format=csv")
+        .await;
+    assert_eq!(domains.status, StatusCode::OK, "{}", domains.body);
+    assert!(domains.body.starts_with("jurisdiction,domain"));
+    for bad in [
+        "view=nope",
+        "scores=nope",
+        "jurisdiction=fr",
+        "view=domains&format=latex",
+    ] {
+        let res = app
+            .get(&format!(
+                "/api/leaderboard/export?benchmark=dlawbench&{bad}"
+            ))
+            .await;
+        assert_eq!(res.status, StatusCode::BAD_REQUEST, "{bad}: {}", res.body);
+    }
+}
+
+async fn count(db: &str, table: &str) -> i64 {
+    let db = db::Db::open(Path::new(db)).await.expect("open");
+    sqlx::query_scalar(&format!("SELECT COUNT(*) FROM {table}"))
+        .fetch_one(db.pool())
+        .await
+        .expect("count")
+}
+
+/// DLawBench at the command line: the dataset validates and imports as
+/// items, a bad case names its line and field and stores nothing, runs
+/// validate against it, and `score --json` prints the engine's §A4.7
+/// document.
+#[tokio::test]
+async fn dlawbench_datasets_import_and_runs_score_at_the_command_line() {
+    let dir = tempfile::tempdir().expect("dir");
+    let db = dir.path().join("t.db").to_string_lossy().into_owned();
+    let data = write(dir.path(), "dlaw.jsonl", DLAW_DEMO_DATASET);
+    let out = lexpilot(&["validate", "--benchmark", "dlawbench", &data], None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("valid dataset, 12 cases"));
+
+    let name = [
+        "--name",
+        "dlaw-demo",
+        "--db",
+        &db,
+        "--benchmark",
+        "dlawbench",
+    ];
+    let out = lexpilot(&[&["import", &data][..], &name[..]].concat(), None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("imported 12 cases as dataset dlaw-demo version 1 (dlawbench)"),
+        "{}",
+        text(&out.stdout)
+    );
+    let out = lexpilot(&[&["import", &data][..], &name[..]].concat(), None);
+    assert!(
+        text(&out.stdout).contains("unchanged"),
+        "{}",
+        text(&out.stdout)
+    );
+    assert_eq!(count(&db, "items").await, 12);
+
+    // A bad case names its line and field; nothing of the file is stored.
+    let broken = DLAW_DEMO_DATASET.replacen("\"type\": \"disputed\"", "\"type\": \"Disputed\"", 1);
+    let bad = write(dir.path(), "bad.jsonl", &broken);
+    let out = lexpilot(&[&["import", &bad][..], &name[..]].concat(), None);
+    assert!(!out.status.success());
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("bad.jsonl: line 1") && err.contains("field facts[1].type"),
+        "{err}"
+    );
+    assert_eq!(count(&db, "datasets").await, 1);
+
+    let runs: Vec<String> = DLAW_DEMO_RUNS
+        .iter()
+        .map(|(n, t)| write(dir.path(), &format!("{n}.jsonl"), t))
+        .collect();
+    let out = lexpilot(
+        &[
+            "validate",
+            "--benchmark",
+            "dlawbench",
+            "--dataset",
+            &data,
+            &runs[0],
+        ],
+        None,
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("valid run, model Sim-Frontier-5 (simulated) run 1"));
+
+    let mut args = vec![
+        "score",
+        "--benchmark",
+        "dlawbench",
+        "--json",
+        "--dataset",
+        &data,
+    ];
+    args.extend(runs.iter().map(String::as_str));
+    let out = lexpilot(&args, None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let printed: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let expected = serde_json::to_value(demo_document().with_dataset("dlaw")).expect("json");
+    assert_close(&printed, &expected, "$", 1e-15);
+    let table = lexpilot(
+        &args
+            .iter()
+            .filter(|a| **a != "--json")
+            .copied()
+            .collect::<Vec<_>>(),
+        None,
+    );
+    let table = text(&table.stdout);
+    assert!(
+        table.contains("Fact Resolution") && table.contains("task failures"),
+        "{table}"
+    );
+
+    // Running DLawBench is not offered yet, with a clear message.
+    let out = lexpilot(
+        &[
+            "run",
+            "--benchmark",
+            "dlawbench",
+            "--dataset",
+            &data,
+            "--model",
+            "M",
+            "--model-url",
+            "http://127.0.0.1:9",
+            "--judge",
+            "J",
+            "--judge-url",
+            "http://127.0.0.1:9",
+            "--out",
+            &dir.path().join("out").to_string_lossy(),
+        ],
+        None,
+    );
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("upload run files instead"),
+        "{}",
+        text(&out.stderr)
+    );
+}
