@@ -342,3 +342,225 @@ async fn dlawbench_datasets_import_and_runs_score_at_the_command_line() {
         text(&out.stderr)
     );
 }
+
+const FRONTIER: &str = "Sim-Frontier-5%20(simulated)";
+
+#[tokio::test]
+async fn the_dataset_page_shows_the_corpus_statistics() {
+    let app = TestApp::with_demo().await;
+    let res = app.get("/dlawbench").await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let stats = dataset::stats(&dataset::parse_dataset(DLAW_DEMO_DATASET).expect("demo"));
+    let table = &res.body[res.body.find("data-testid=\"dlaw-stats\"").expect("stats")..];
+    assert!(
+        table.contains(&format!(">{}<", stats.all.cells)),
+        "48 cells"
+    );
+    assert!(
+        table.contains(&format!(
+            "{:.1}%",
+            stats.all.disputed_share.expect("share") * 100.0
+        )),
+        "the pooled disputed share"
+    );
+    assert!(
+        res.body.contains("data-testid=\"dlaw-domains\"") && res.body.contains("婚姻家庭与继承")
+    );
+    // The header and the landing page lead here.
+    let home = app.get("/").await.body;
+    assert!(home.contains("href=\"/dlawbench\"") && home.contains("/dlawbench/leaderboard"));
+}
+
+#[tokio::test]
+async fn cases_filter_by_jurisdiction_domain_disputed_share_and_search() {
+    let app = TestApp::with_demo().await;
+    let us = app.get("/dlawbench/cases?jurisdiction=us").await;
+    assert_eq!(us.status, StatusCode::OK, "{}", us.body);
+    assert!(us.body.contains(">DL-SYN-US-01<") && !us.body.contains(">DL-SYN-CN-01<"));
+    assert!(us.body.contains("<strong>6</strong>"), "six U.S. cases");
+    let torts = app.get("/dlawbench/cases?domain=torts").await.body;
+    assert!(torts.contains(">DL-SYN-US-01<") && !torts.contains(">DL-SYN-US-03<"));
+    let cases = dataset::parse_dataset(DLAW_DEMO_DATASET).expect("demo");
+    let most = cases.iter().filter(|c| c.disputed_share() >= 0.75).count();
+    let disputed = app.get("/dlawbench/cases?disputed=75").await.body;
+    assert!(
+        disputed.contains(&format!("<strong>{most}</strong>")),
+        "{most} cases with ≥ 75% disputed"
+    );
+    let searched = app.get("/dlawbench/cases?q=%E9%81%97%E5%98%B1").await.body;
+    assert!(
+        searched.contains(">DL-SYN-CN-01<"),
+        "遗嘱 finds the will case"
+    );
+}
+
+#[tokio::test]
+async fn a_case_shows_its_fact_pairs_side_by_side_and_both_rubric_lists() {
+    let app = TestApp::with_demo().await;
+    let res = app.get("/dlawbench/cases/DL-SYN-CN-01").await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let body = &res.body;
+    let case = &dataset::parse_dataset(DLAW_DEMO_DATASET).expect("demo")[0];
+    for fact in &case.facts {
+        assert!(body.contains(&fact.client_belief) && body.contains(&fact.court_record));
+    }
+    assert_eq!(
+        body.matches("class=\"fact-pair disputed\"").count(),
+        case.disputed(),
+        "disputed pairs highlighted"
+    );
+    assert!(
+        body.contains("data-testid=\"inquiry-rubrics\"")
+            && body.contains("data-testid=\"issue-rubrics\"")
+    );
+    assert!(
+        body.contains(&case.inquiry_rubrics[0].text) && body.contains(&case.issue_rubrics[0].text)
+    );
+    assert!(body.contains("rel=\"next\""));
+    let missing = app.get("/dlawbench/cases/no-such-case").await;
+    assert_eq!(missing.status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn the_leaderboard_page_has_every_view_and_a_no_script_toggle() {
+    let app = TestApp::with_demo().await;
+    let res = app.get("/dlawbench/leaderboard").await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let body = &res.body;
+    let table = &body[body
+        .find("data-testid=\"dlaw-leaderboard\"")
+        .expect("main table")..];
+    let order = [
+        "Elicitation",
+        "Fact Coverage",
+        "Inquiry",
+        "Resolution",
+        "Fact Resolution",
+        "Issue Resolution",
+        "Fidelity",
+    ];
+    let at: Vec<usize> = order
+        .iter()
+        .map(|c| {
+            table
+                .find(&format!(">{c}<"))
+                .unwrap_or_else(|| panic!("column {c}"))
+        })
+        .collect();
+    assert!(at.windows(2).all(|w| w[0] < w[1]), "{at:?}");
+    let doc = demo_document();
+    let frontier = doc
+        .entries
+        .iter()
+        .find(|e| e.model.starts_with("Sim-Frontier"))
+        .expect("entry");
+    let resolution = frontier
+        .overall(score::Metric::Resolution, score::View::NullAsZero)
+        .expect("overall")
+        .mean;
+    assert!(
+        body.contains(&format!(">{resolution:.3}</a>")),
+        "{resolution}"
+    );
+    assert_eq!(body.matches("data-testid=\"dlaw-jurisdiction\"").count(), 2);
+    assert!(body.contains("data-testid=\"dlaw-styles\"") && body.contains("Δ vs coop."));
+    assert_eq!(body.matches("data-testid=\"dlaw-style-chart\"").count(), 3);
+    assert!(body.contains("<svg"), "charts drawn on the server");
+    assert!(
+        body.contains("data-testid=\"dlaw-domain-table\"")
+            && body.contains("data-testid=\"dlaw-diagnostics\"")
+    );
+    assert!(body.contains(
+        "/dlawbench/leaderboard/sessions?model=Sim-Frontier-5%20%28simulated%29&amp;metric=resolution&amp;style=adversarial"
+    ));
+    // The valid-only view is a plain link, and its numbers are the other view's.
+    assert!(body.contains("href=\"/dlawbench/leaderboard?scores=valid_only\""));
+    let valid = app
+        .get("/dlawbench/leaderboard?scores=valid_only")
+        .await
+        .body;
+    let valid_resolution = frontier
+        .overall(score::Metric::Resolution, score::View::ValidOnly)
+        .expect("overall")
+        .mean;
+    assert!(valid.contains(&format!(">{valid_resolution:.3}</a>")));
+    assert!(
+        valid.contains("&amp;scores=valid_only"),
+        "cells keep the view"
+    );
+}
+
+#[tokio::test]
+async fn a_cell_drills_down_to_its_sessions_and_on_to_one_session() {
+    let app = TestApp::with_demo().await;
+    let cell = app
+        .get(&format!(
+            "/dlawbench/leaderboard/sessions?model={FRONTIER}&metric=inquiry&style=withdrawn"
+        ))
+        .await;
+    assert_eq!(cell.status, StatusCode::OK, "{}", cell.body);
+    assert_eq!(
+        cell.body
+            .matches("data-testid=\"dlaw-cell-sessions\"")
+            .count(),
+        3,
+        "one table per run"
+    );
+    assert!(cell.body.contains("DL-SYN-CN-01") && cell.body.contains("DL-SYN-US-06"));
+    assert!(
+        !cell.body.contains("style-cooperative\""),
+        "only withdrawn sessions"
+    );
+    // The per-run values are the engine's.
+    let cases = dataset::parse_dataset(DLAW_DEMO_DATASET).expect("demo");
+    let run1 = run::parse_run(DLAW_DEMO_RUNS[0].1, &cases).expect("run");
+    let scores = score::score_run(&run1, &cases);
+    let value = scores.null_as_zero.by_style[&dataset::Style::Withdrawn][&score::Metric::Inquiry]
+        .expect("value");
+    assert!(
+        cell.body.contains(&format!("<strong>{value:.3}</strong>")),
+        "{value}"
+    );
+
+    let index = run1
+        .sessions
+        .iter()
+        .position(|s| s.style == dataset::Style::Withdrawn)
+        .expect("a withdrawn session");
+    let session = app
+        .get(&format!(
+            "/dlawbench/leaderboard/session?model={FRONTIER}&run=1&session={index}"
+        ))
+        .await;
+    assert_eq!(session.status, StatusCode::OK, "{}", session.body);
+    let body = &session.body;
+    assert!(
+        body.contains("data-testid=\"fact-pairs\"")
+            && body.contains("data-testid=\"dlaw-dialogue\"")
+    );
+    assert!(body.contains("Turn 1") && body.contains("退缩型"));
+    assert_eq!(body.matches("data-testid=\"dlaw-judge\"").count(), 3);
+    assert!(
+        body.contains("recused 回避"),
+        "the same-vendor judge recuses"
+    );
+    assert!(body.contains("data-testid=\"dlaw-panel-values\""));
+
+    let bad = app
+        .get(&format!(
+            "/dlawbench/leaderboard/sessions?model={FRONTIER}&metric=nope"
+        ))
+        .await;
+    assert_eq!(bad.status, StatusCode::BAD_REQUEST);
+    assert!(bad.body.contains("fact_coverage"), "the metrics are named");
+    let nobody = app
+        .get("/dlawbench/leaderboard/sessions?model=Nobody&metric=inquiry")
+        .await;
+    assert_eq!(nobody.status, StatusCode::NOT_FOUND);
+    let gone = app
+        .get(&format!(
+            "/dlawbench/leaderboard/session?model={FRONTIER}&run=1&session=9999"
+        ))
+        .await;
+    assert_eq!(gone.status, StatusCode::NOT_FOUND);
+}
