@@ -166,6 +166,25 @@ pub struct RunFileReport {
     /// A valid PLawBench run's scores.
     #[serde(default)]
     pub plaw: Option<PlawRunSummary>,
+    /// A valid DLawBench run's scores.
+    #[serde(default)]
+    pub dlaw: Option<DlawRunSummary>,
+}
+
+/// The headline scores of a valid DLawBench run file (null-as-zero).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DlawRunSummary {
+    pub model: String,
+    pub run: u32,
+    pub sessions: usize,
+    /// The styles the run has, of the four.
+    pub styles: usize,
+    pub elicitation: Option<f64>,
+    pub resolution: Option<f64>,
+    pub fidelity: Option<f64>,
+    pub failures: usize,
+    pub unavailable: usize,
+    pub already_stored: bool,
 }
 
 /// The official scores of a valid PLawBench run file.

@@ -564,3 +564,88 @@ async fn a_cell_drills_down_to_its_sessions_and_on_to_one_session() {
         .await;
     assert_eq!(gone.status, StatusCode::NOT_FOUND);
 }
+
+/// The upload page's server functions, called as the page calls them (JSON).
+async fn call(
+    app: &TestApp,
+    path: &str,
+    token: &str,
+    body: serde_json::Value,
+) -> common::TestResponse {
+    let req = Request::post(path)
+        .header(header::HOST, "127.0.0.1:3000")
+        .header(header::CONTENT_TYPE, "application/json")
+        .header(header::ACCEPT, "application/json")
+        .header(header::AUTHORIZATION, format!("Bearer {token}"));
+    app.send(req.body(Body::from(body.to_string())).expect("request"))
+        .await
+}
+
+#[tokio::test]
+async fn the_upload_page_checks_and_stores_dlawbench_runs() {
+    use leptos::server_fn::ServerFn;
+    let (check, store) = (
+        <app::server_fns::runs::CheckRuns as ServerFn>::PATH,
+        <app::server_fns::runs::StoreRuns as ServerFn>::PATH,
+    );
+    let app = TestApp::with_demo().await;
+    let researcher = token(&app).await;
+    let good = serde_json::json!({"name": "good.jsonl", "text": relabelled(0, "Page-Lawyer")});
+    let bad = serde_json::json!({"name": "bad.jsonl", "text": relabelled(1, "Page-Lawyer-2").replacen("\"status\": \"submitted\"", "\"status\": \"finished\"", 1)});
+    let report = call(
+        &app,
+        check,
+        &researcher,
+        serde_json::json!({"files": [good, bad], "benchmark": "dlawbench"}),
+    )
+    .await;
+    assert_eq!(report.status, StatusCode::OK, "{}", report.body);
+    let report = report.json();
+    let cases = dataset::parse_dataset(DLAW_DEMO_DATASET).expect("demo");
+    let scores = score::score_run(
+        &run::parse_run(&relabelled(0, "Page-Lawyer"), &cases).expect("run"),
+        &cases,
+    );
+    let resolution =
+        scores.null_as_zero.overall.as_ref().expect("overall")[&score::Metric::Resolution];
+    assert_eq!(report[0]["dlaw"]["model"], "Page-Lawyer");
+    assert_eq!(report[0]["dlaw"]["styles"], 4);
+    assert_close(
+        &report[0]["dlaw"]["resolution"],
+        &serde_json::to_value(resolution).expect("json"),
+        "$",
+        1e-12,
+    );
+    assert!(report[1]["dlaw"].is_null());
+    assert!(
+        report[1]["errors"][0]["field"]
+            .as_str()
+            .is_some_and(|f| f.contains("status")),
+        "{}",
+        report[1]
+    );
+
+    let before = dlaw_runs(&app).await;
+    let refused = call(
+        &app,
+        store,
+        &researcher,
+        serde_json::json!({"files": [good, bad], "replace": false, "benchmark": "dlawbench"}),
+    )
+    .await;
+    assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        dlaw_runs(&app).await,
+        before,
+        "one bad file: nothing stored"
+    );
+    let stored = call(
+        &app,
+        store,
+        &researcher,
+        serde_json::json!({"files": [good], "replace": false, "benchmark": "dlawbench"}),
+    )
+    .await;
+    assert_eq!(stored.status, StatusCode::OK, "{}", stored.body);
+    assert_eq!(dlaw_runs(&app).await, before + 1);
+}
