@@ -17,6 +17,11 @@ use crate::pages::case_edit::CaseEditPage;
 use crate::pages::case_list::CaseListPage;
 use crate::pages::case_page::CasePage;
 use crate::pages::compare::ComparePage;
+use crate::pages::dlawbench::case::DlawCasePage;
+use crate::pages::dlawbench::cases::DlawCasesPage;
+use crate::pages::dlawbench::drilldown::{DlawCellPage, DlawSessionPage};
+use crate::pages::dlawbench::leaderboard::DlawLeaderboardPage;
+use crate::pages::dlawbench::overview::DlawOverviewPage;
 use crate::pages::drilldown::DrilldownPage;
 use crate::pages::leaderboard::LeaderboardPage;
 use crate::pages::model::ModelPage;
@@ -95,6 +100,12 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/plawbench/leaderboard") view=PlawLeaderboardPage ssr=SsrMode::Async />
                     <Route path=path!("/plawbench/leaderboard/items") view=PlawCellPage ssr=SsrMode::Async />
                     <Route path=path!("/plawbench/leaderboard/item") view=PlawItemRunPage ssr=SsrMode::Async />
+                    <Route path=path!("/dlawbench") view=DlawOverviewPage ssr=SsrMode::Async />
+                    <Route path=path!("/dlawbench/cases") view=DlawCasesPage ssr=SsrMode::Async />
+                    <Route path=path!("/dlawbench/cases/:case_id") view=DlawCasePage ssr=SsrMode::Async />
+                    <Route path=path!("/dlawbench/leaderboard") view=DlawLeaderboardPage ssr=SsrMode::Async />
+                    <Route path=path!("/dlawbench/leaderboard/sessions") view=DlawCellPage ssr=SsrMode::Async />
+                    <Route path=path!("/dlawbench/leaderboard/session") view=DlawSessionPage ssr=SsrMode::Async />
                     <Route path=path!("/runs/upload") view=UploadPage ssr=SsrMode::Async />
                     <Route path=path!("/review") view=ReviewQueuePage ssr=SsrMode::Async />
                     <Route path=path!("/review/items/:id") view=ReviewItemPage ssr=SsrMode::Async />

@@ -166,6 +166,25 @@ pub struct RunFileReport {
     /// A valid PLawBench run's scores.
     #[serde(default)]
     pub plaw: Option<PlawRunSummary>,
+    /// A valid DLawBench run's scores.
+    #[serde(default)]
+    pub dlaw: Option<DlawRunSummary>,
+}
+
+/// The headline scores of a valid DLawBench run file (null-as-zero).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DlawRunSummary {
+    pub model: String,
+    pub run: u32,
+    pub sessions: usize,
+    /// The styles the run has, of the four.
+    pub styles: usize,
+    pub elicitation: Option<f64>,
+    pub resolution: Option<f64>,
+    pub fidelity: Option<f64>,
+    pub failures: usize,
+    pub unavailable: usize,
+    pub already_stored: bool,
 }
 
 /// The official scores of a valid PLawBench run file.
@@ -262,4 +281,70 @@ pub struct PlawItemRunView {
     pub dataset: DatasetView,
     pub setting: Option<String>,
     pub detail: engine::plawbench::drilldown::ItemDetail,
+}
+
+/// The DLawBench dataset page: its §A1.2a statistics.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DlawDatasetView {
+    pub dataset: DatasetView,
+    pub stats: engine::dlawbench::dataset::Stats,
+    /// Stored runs on the version.
+    pub runs: i64,
+}
+
+/// The DLawBench case list: one page of summaries, and the domains to
+/// filter by (jurisdiction, domain key).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DlawCaseList {
+    pub dataset: DatasetView,
+    pub page: Page<engine::dlawbench::query::CaseSummary>,
+    pub domains: Vec<(engine::dlawbench::dataset::Jurisdiction, String)>,
+}
+
+/// One DLawBench case with its neighbours in dataset order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DlawCaseView {
+    pub dataset: DatasetView,
+    pub case: engine::dlawbench::dataset::Case,
+    /// From 1.
+    pub position: i64,
+    pub previous: Option<String>,
+    pub next: Option<String>,
+}
+
+/// The DLawBench leaderboard in one view (null-as-zero or valid-only):
+/// the main and per-jurisdiction tables, style sensitivity with a chart
+/// per ability, the domain table and the diagnostics.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DlawBoard {
+    pub dataset: DatasetView,
+    pub cases: std::collections::BTreeMap<engine::dlawbench::dataset::Jurisdiction, usize>,
+    pub view: engine::dlawbench::score::View,
+    pub main: engine::dlawbench::leaderboard::Table,
+    pub jurisdictions: Vec<engine::dlawbench::leaderboard::Table>,
+    pub styles: engine::dlawbench::leaderboard::StyleTable,
+    /// Per ability, the four styles' bars per entry, as SVG.
+    pub style_charts: Vec<(engine::dlawbench::score::Metric, String)>,
+    pub domains: engine::dlawbench::leaderboard::DomainTable,
+    pub diagnostics: engine::dlawbench::leaderboard::DiagnosticsView,
+}
+
+/// The sessions behind one DLawBench leaderboard cell.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DlawCellView {
+    pub dataset: DatasetView,
+    pub model: String,
+    pub setting: Option<String>,
+    pub cell: engine::dlawbench::drilldown::CellSessions,
+}
+
+/// One session of one run of a DLawBench entry, in full.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DlawSessionView {
+    pub dataset: DatasetView,
+    pub model: String,
+    pub setting: Option<String>,
+    pub run: u32,
+    pub index: usize,
+    pub detail: engine::dlawbench::drilldown::SessionDetail,
 }

@@ -413,6 +413,7 @@ mod tests {
             limit: None,
             family: None,
             plawbench: None,
+            dlawbench: None,
         }
     }
 

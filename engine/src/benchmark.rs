@@ -76,10 +76,13 @@ impl Benchmark {
     /// use engine::benchmark::Benchmark;
     /// assert!(Benchmark::Lexpilot.hosted());
     /// assert!(Benchmark::Plawbench.hosted());
-    /// assert!(!Benchmark::Dlawbench.hosted());
+    /// assert!(Benchmark::Dlawbench.hosted());
     /// ```
     pub fn hosted(self) -> bool {
-        matches!(self, Benchmark::Lexpilot | Benchmark::Plawbench)
+        matches!(
+            self,
+            Benchmark::Lexpilot | Benchmark::Dlawbench | Benchmark::Plawbench
+        )
     }
 
     /// The error for a dataset or run of a benchmark this server does not

@@ -90,6 +90,55 @@ pub const PLAW_DEMO_RUNS: [(&str, &str); 6] = [
     ),
 ];
 
+/// The DLawBench demo (`docs/benchmarks/dlawbench.md` §A1.2): 12 fictional
+/// cases, six under Chinese law in Chinese and six under U.S. law in
+/// English, written for the demo.
+pub const DLAW_DEMO_DATASET: &str = include_str!("../data/dlawbench/demo.jsonl");
+/// Its name in the app.
+pub const DLAW_DEMO_NAME: &str = "dlawbench-demo-synthetic";
+
+/// Simulated runs of three fictional lawyer models on the DLawBench demo
+/// (three runs each, every case in the four styles, judged by a simulated
+/// panel of three; `server/data/dlawbench/generate.py`).
+pub const DLAW_DEMO_RUNS: [(&str, &str); 9] = [
+    (
+        "sim-frontier-5-run1",
+        include_str!("../data/dlawbench/runs/sim-frontier-5-run1.jsonl"),
+    ),
+    (
+        "sim-frontier-5-run2",
+        include_str!("../data/dlawbench/runs/sim-frontier-5-run2.jsonl"),
+    ),
+    (
+        "sim-frontier-5-run3",
+        include_str!("../data/dlawbench/runs/sim-frontier-5-run3.jsonl"),
+    ),
+    (
+        "sim-lexcounsel-14b-run1",
+        include_str!("../data/dlawbench/runs/sim-lexcounsel-14b-run1.jsonl"),
+    ),
+    (
+        "sim-lexcounsel-14b-run2",
+        include_str!("../data/dlawbench/runs/sim-lexcounsel-14b-run2.jsonl"),
+    ),
+    (
+        "sim-lexcounsel-14b-run3",
+        include_str!("../data/dlawbench/runs/sim-lexcounsel-14b-run3.jsonl"),
+    ),
+    (
+        "sim-openlaw-70b-run1",
+        include_str!("../data/dlawbench/runs/sim-openlaw-70b-run1.jsonl"),
+    ),
+    (
+        "sim-openlaw-70b-run2",
+        include_str!("../data/dlawbench/runs/sim-openlaw-70b-run2.jsonl"),
+    ),
+    (
+        "sim-openlaw-70b-run3",
+        include_str!("../data/dlawbench/runs/sim-openlaw-70b-run3.jsonl"),
+    ),
+];
+
 /// Imports each hosted benchmark's demo dataset with its simulated runs,
 /// for the benchmarks that have no dataset yet, into a database that holds
 /// demo data only (a fresh one, or one whose every dataset is synthetic):
@@ -109,6 +158,15 @@ pub async fn ensure_loaded(db: &Db) -> anyhow::Result<Vec<ImportOutcome>> {
             db::datasets::import_items(db, source(PLAW_DEMO_NAME), Benchmark::Plawbench, &items)
                 .await?;
         store_runs(db, &outcome, &PLAW_DEMO_RUNS).await?;
+        loaded.push(outcome);
+    }
+    if !has(Benchmark::Dlawbench) {
+        let cases = engine::dlawbench::dataset::parse_dataset(DLAW_DEMO_DATASET)
+            .map_err(|e| anyhow::anyhow!("the built-in DLawBench demo dataset is invalid:\n{e}"))?;
+        let outcome =
+            db::datasets::import_items(db, source(DLAW_DEMO_NAME), Benchmark::Dlawbench, &cases)
+                .await?;
+        store_runs(db, &outcome, &DLAW_DEMO_RUNS).await?;
         loaded.push(outcome);
     }
     if !has(Benchmark::Lexpilot) {

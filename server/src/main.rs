@@ -314,8 +314,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             S => match dataset {
                 None => validate_datasets::<S>(&files),
                 Some(dataset) => validate_runs::<S>(&dataset, &files),
-            },
-            not_hosted(benchmark.benchmark)
+            }
         ),
         Command::Score {
             dataset,
@@ -324,8 +323,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             runs,
         } => for_benchmark!(
             benchmark.benchmark,
-            S => score::<S>(&dataset, json, &runs),
-            not_hosted(benchmark.benchmark)
+            S => score::<S>(&dataset, json, &runs)
         ),
         Command::Agreement {
             file,
@@ -340,12 +338,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             db,
         } => for_benchmark!(
             benchmark.benchmark,
-            S => import::<S>(&file, name, synthetic, &db.db).await,
-            {
-                not_hosted(benchmark.benchmark)?;
-                eprintln!("nothing was imported");
-                Ok(ExitCode::FAILURE)
-            }
+            S => import::<S>(&file, name, synthetic, &db.db).await
         ),
         Command::ImportEvalscope {
             path,
@@ -436,12 +429,6 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
     }
-}
-
-/// Prints why benchmark `b` cannot be used here.
-fn not_hosted(b: Benchmark) -> anyhow::Result<ExitCode> {
-    eprintln!("{}", b.not_hosted());
-    Ok(ExitCode::FAILURE)
 }
 
 /// The dataset's cases, or `None` after printing why the file is refused.

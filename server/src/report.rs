@@ -249,3 +249,66 @@ pub fn render_import(prepared: &engine::plawbench::evalscope::ImportPreview) -> 
     }
     out
 }
+
+/// A DLawBench score document as text: per entry the main table's seven
+/// columns, overall and per jurisdiction, in the null-as-zero view (three
+/// decimals, ± the sample std over runs; — where the entry has none), then
+/// its task failures, unavailable and degraded sessions.
+pub fn render_dlawbench(doc: &engine::dlawbench::score::ScoreDocument) -> String {
+    use engine::dlawbench::leaderboard::{format_cell, COLUMN_GROUPS};
+    use engine::dlawbench::score::View;
+    let columns: Vec<_> = COLUMN_GROUPS
+        .iter()
+        .flat_map(|(_, c)| c.iter().copied())
+        .collect();
+    let mut out = String::new();
+    if let Some(name) = &doc.dataset {
+        let cases: usize = doc.cases.values().sum();
+        out.push_str(&format!("dataset {name}, {cases} cases\n"));
+    }
+    let width = columns
+        .iter()
+        .map(|m| m.label_en().len())
+        .max()
+        .unwrap_or(0);
+    for entry in &doc.entries {
+        out.push_str(&format!(
+            "\n{} ({}, {} run{})\n",
+            entry.model,
+            entry.family.map_or("no family", |f| f.as_str()),
+            entry.runs,
+            if entry.runs == 1 { "" } else { "s" }
+        ));
+        let view = entry.view(View::NullAsZero);
+        let mut levels = vec![("overall".to_owned(), view.overall.as_ref())];
+        levels.extend(
+            view.by_jurisdiction
+                .iter()
+                .map(|(j, s)| (j.as_str().to_owned(), Some(s))),
+        );
+        out.push_str(&format!("{:width$}", ""));
+        for (label, _) in &levels {
+            out.push_str(&format!("  {label:>15}"));
+        }
+        out.push('\n');
+        for metric in &columns {
+            out.push_str(&format!("{:width$}", metric.label_en()));
+            for (_, summary) in &levels {
+                let value = summary
+                    .and_then(|s| s.get(metric).copied().flatten())
+                    .map_or_else(|| "—".to_owned(), |m| format_cell(&m));
+                out.push_str(&format!("  {value:>15}"));
+            }
+            out.push('\n');
+        }
+        let c = &entry.counts;
+        out.push_str(&format!(
+            "{} sessions: {} task failures, {} unavailable, {} degraded\n",
+            c.sessions,
+            c.failed(),
+            c.unavailable,
+            c.degraded
+        ));
+    }
+    out
+}

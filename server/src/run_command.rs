@@ -751,7 +751,7 @@ async fn run_dlawbench(args: RunArgs) -> anyhow::Result<ExitCode> {
         .collect();
     let doc =
         engine::dlawbench::score::summarise_runs(runs, &cases).with_dataset(scope.name.clone());
-    print!("{}", render_dlawbench(&doc));
+    print!("{}", server::report::render_dlawbench(&doc));
     if scope.file != args.dataset {
         eprintln!(
             "scores are over the first {} cases ({})",
@@ -763,66 +763,13 @@ async fn run_dlawbench(args: RunArgs) -> anyhow::Result<ExitCode> {
     store(&args, &scope, &paths).await
 }
 
-/// The headline of each entry: overall Elicitation, Resolution and Fidelity
-/// in both views (or why there is none), its failures and unavailable
-/// sessions.
-fn render_dlawbench(doc: &engine::dlawbench::score::ScoreDocument) -> String {
-    use engine::dlawbench::score::{Metric, View};
-    let mut out = String::new();
-    for entry in &doc.entries {
-        out.push_str(&format!(
-            "{} ({} run{})\n",
-            entry.model,
-            entry.runs,
-            if entry.runs == 1 { "" } else { "s" }
-        ));
-        for view in [View::NullAsZero, View::ValidOnly] {
-            let values: Vec<String> = [Metric::Elicitation, Metric::Resolution, Metric::Fidelity]
-                .into_iter()
-                .map(|m| match entry.overall(m, view) {
-                    Some(v) => format!("{} {:.3}", m.label_en(), v.mean),
-                    None => format!("{} -", m.label_en()),
-                })
-                .collect();
-            out.push_str(&format!(
-                "  {:<13} {}\n",
-                view.label_en(),
-                values.join("  ")
-            ));
-        }
-        if entry.null_as_zero.overall.is_none() {
-            out.push_str("  no overall: the runs lack one of the four styles\n");
-        }
-        let c = &entry.counts;
-        out.push_str(&format!(
-            "  {} sessions: {} judged, {} task failures, {} unavailable, {} degraded\n",
-            c.sessions,
-            c.judged,
-            c.failed(),
-            c.unavailable,
-            c.degraded
-        ));
-    }
-    out
-}
-
 /// With `--db`, stores the run files `runs` of `scope`'s dataset through the
-/// one ingest, or says why nothing is stored (a benchmark not hosted yet).
+/// one ingest.
 async fn store(args: &RunArgs, scope: &Scope, runs: &[PathBuf]) -> anyhow::Result<ExitCode> {
     let Some(db) = &args.db else {
         return Ok(ExitCode::SUCCESS);
     };
-    crate::for_benchmark!(args.benchmark, S => store_as::<S>(db, scope, runs).await, {
-        eprintln!(
-            "{}: nothing was stored in {}; the run files are in {} (upload them against the \
-             dataset {} once it is)",
-            args.benchmark.not_hosted(),
-            db.display(),
-            args.out.display(),
-            scope.file.display()
-        );
-        Ok(ExitCode::SUCCESS)
-    })
+    crate::for_benchmark!(args.benchmark, S => store_as::<S>(db, scope, runs).await)
 }
 
 /// Imports `scope`'s dataset into `db` (an identical version is reused) and

@@ -9,7 +9,7 @@ use std::future::Future;
 
 use db::datasets::{ImportOutcome, ImportSource};
 use db::Db;
-use engine::benchmark::{Benchmark, LexPilot};
+use engine::benchmark::{Benchmark, DLawBench, LexPilot};
 use engine::lexpilot::dataset::{DatasetErrors, DatasetWarning};
 use engine::plawbench::PLawBench;
 use services::ingest::Hosted;
@@ -126,11 +126,43 @@ impl CliSuite for PLawBench {
     }
 }
 
-/// Runs `$body` with `$suite` the type of the hosted benchmark `$benchmark`,
-/// or evaluates `$otherwise` for one this server does not host.
+impl CliSuite for DLawBench {
+    const CASES: &'static str = "cases";
+
+    fn read_dataset(bytes: &[u8]) -> Result<Vec<Self::Case>, DatasetErrors> {
+        engine::dlawbench::dataset::parse_dataset_reader(bytes)
+    }
+
+    fn import(
+        db: &Db,
+        src: ImportSource<'_>,
+        cases: &[Self::Case],
+    ) -> impl Future<Output = db::Result<ImportOutcome>> + Send {
+        db::datasets::import_items(db, src, Benchmark::Dlawbench, cases)
+    }
+
+    fn document(
+        runs: &[Self::Run],
+        cases: &[Self::Case],
+        dataset: &str,
+    ) -> serde_json::Result<String> {
+        serde_json::to_string_pretty(
+            &engine::dlawbench::score::score_entries(runs, cases).with_dataset(dataset),
+        )
+    }
+
+    fn report(runs: &[Self::Run], cases: &[Self::Case], dataset: &str) -> String {
+        crate::report::render_dlawbench(
+            &engine::dlawbench::score::score_entries(runs, cases).with_dataset(dataset),
+        )
+    }
+}
+
+/// Runs `$body` with `$suite` the type of the benchmark `$benchmark` (every
+/// benchmark is hosted).
 #[macro_export]
 macro_rules! for_benchmark {
-    ($benchmark:expr, $suite:ident => $body:expr, $otherwise:expr) => {
+    ($benchmark:expr, $suite:ident => $body:expr) => {
         match $benchmark {
             engine::benchmark::Benchmark::Lexpilot => {
                 type $suite = engine::benchmark::LexPilot;
@@ -140,7 +172,10 @@ macro_rules! for_benchmark {
                 type $suite = engine::plawbench::PLawBench;
                 $body
             }
-            engine::benchmark::Benchmark::Dlawbench => $otherwise,
+            engine::benchmark::Benchmark::Dlawbench => {
+                type $suite = engine::dlawbench::DLawBench;
+                $body
+            }
         }
     };
 }

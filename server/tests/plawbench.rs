@@ -127,8 +127,18 @@ async fn bad_runs_name_line_and_field_and_store_nothing() {
             "?benchmark=dlawbench",
         ))
         .await;
-    assert_eq!(res.status, StatusCode::BAD_REQUEST, "{}", res.body);
-    assert!(res.body.contains("not hosted"), "{}", res.body);
+    // DLawBench is hosted: a PLawBench file sent to its dataset is refused
+    // naming the header's benchmark.
+    assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", res.body);
+    let errors = res.json()["errors"].clone();
+    assert!(
+        errors
+            .as_array()
+            .expect("errors")
+            .iter()
+            .any(|e| e["line"] == 1 && e["field"] == "benchmark"),
+        "{errors}"
+    );
     assert_eq!(plaw_runs(&app).await, before);
 }
 

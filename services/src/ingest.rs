@@ -24,7 +24,7 @@ use db::datasets::DatasetInfo;
 use db::revisions::Rescore;
 use db::runs::{NewRun, OnDuplicate, RunInfo};
 use db::Db;
-use engine::benchmark::{Benchmark, LexPilot, Suite};
+use engine::benchmark::{Benchmark, DLawBench, LexPilot, Suite};
 use engine::lexpilot::dataset::DatasetErrors;
 use engine::plawbench::PLawBench;
 
@@ -79,6 +79,15 @@ impl Hosted for LexPilot {
 }
 
 impl Hosted for PLawBench {
+    fn cases(
+        db: &Db,
+        dataset_id: i64,
+    ) -> impl Future<Output = db::Result<Arc<Vec<Self::Case>>>> + Send {
+        db::items::all(db, dataset_id)
+    }
+}
+
+impl Hosted for DLawBench {
     fn cases(
         db: &Db,
         dataset_id: i64,
@@ -151,7 +160,9 @@ pub async fn store(
         Benchmark::Plawbench => {
             store_as::<PLawBench>(db, dataset, files, uploaded_by, on_duplicate).await
         }
-        other => Err(Error::Invalid(other.not_hosted())),
+        Benchmark::Dlawbench => {
+            store_as::<DLawBench>(db, dataset, files, uploaded_by, on_duplicate).await
+        }
     }
 }
 

@@ -258,10 +258,7 @@ impl Work {
         let files = match self.spec.benchmark {
             Benchmark::Lexpilot => self.lexpilot_runs(last).await?,
             Benchmark::Plawbench => self.plawbench_runs(last).await?,
-            Benchmark::Dlawbench if Benchmark::Dlawbench.hosted() => {
-                self.dlawbench_runs(last).await?
-            }
-            other => return Err(Stop::Failed(other.not_hosted())),
+            Benchmark::Dlawbench => self.dlawbench_runs(last).await?,
         };
         let dataset = db::datasets::by_id(&self.db, self.dataset_id)
             .await
@@ -446,10 +443,7 @@ pub fn check_spec(spec: &JobSpec) -> Result<(), String> {
     match spec.benchmark {
         Benchmark::Lexpilot => pipeline_config(spec, PathBuf::new()).map(drop),
         Benchmark::Plawbench => plawbench_config(spec, PathBuf::new()).map(drop),
-        Benchmark::Dlawbench if Benchmark::Dlawbench.hosted() => {
-            dlawbench_config(spec, PathBuf::new()).map(drop)
-        }
-        other => Err(other.not_hosted()),
+        Benchmark::Dlawbench => dlawbench_config(spec, PathBuf::new()).map(drop),
     }
 }
 
@@ -1025,10 +1019,7 @@ mod tests {
         ] {
             assert!(dlawbench_config(&spec, PathBuf::new()).is_err(), "{spec:?}");
         }
-        // A job is checked as its benchmark's once the server hosts it.
-        match check_spec(&dlaw) {
-            Ok(()) => assert!(Benchmark::Dlawbench.hosted()),
-            Err(e) => assert_eq!(e, Benchmark::Dlawbench.not_hosted()),
-        }
+        // A job is checked as its benchmark's: this one is whole.
+        assert_eq!(check_spec(&dlaw), Ok(()));
     }
 }

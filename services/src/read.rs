@@ -14,9 +14,11 @@
 //!   entries; [`ReadModels::model_runs`]: a model's stored runs read back
 //!   (for drill-downs).
 //!
-//! - [`PlawSnapshot`] ([`ReadModels::plaw_snapshot`]): the same for a
-//!   PLawBench version: its §B4.4 document, and, read when a drill-down
-//!   first needs them ([`ReadModels::plaw_runs`]), the stored runs.
+//! - [`SuiteSnapshot`]: the same for a version of a benchmark kept in the
+//!   generic item table: [`PlawSnapshot`] ([`ReadModels::plaw_snapshot`],
+//!   its §B4.4 document) and [`DlawSnapshot`] ([`ReadModels::dlaw_snapshot`],
+//!   its §A4.7 document), and, read when a drill-down first needs them
+//!   ([`ReadModels::plaw_runs`], [`ReadModels::dlaw_runs`]), the stored runs.
 //!
 //! Every cache is keyed by (dataset version, generation) and bounded: a
 //! stored, replaced or re-scored run changes the generation, so the next
@@ -28,13 +30,13 @@ use std::sync::{Arc, Mutex};
 
 use db::datasets::DatasetInfo;
 use db::Db;
-use engine::benchmark::{LexPilot, Suite};
+use engine::benchmark::{DLawBench, LexPilot, Suite};
 use engine::lexpilot::dataset::Case;
 use engine::lexpilot::leaderboard::{column_metric, View};
 use engine::lexpilot::run::{EntryKey, Run, Task};
 use engine::lexpilot::score::{compare_entries, EntrySample, Metric, ScoreDocument};
 use engine::metrics::PairedBootstrap;
-use engine::plawbench::{self as plaw, PLawBench};
+use engine::plawbench::PLawBench;
 use engine::vocab::{Class, LjpSetup};
 
 use crate::error::{Error, Result};
@@ -98,28 +100,64 @@ pub type Intervals = Vec<(EntryKey, HashMap<String, (f64, f64)>)>;
 /// A model's stored runs on a version, read back, with their entry keys.
 pub type ModelRuns = Vec<(EntryKey, Run)>;
 
-/// A PLawBench dataset version's figures at one generation.
-pub struct PlawSnapshot {
+/// A dataset version's figures at one generation, for a benchmark whose
+/// items are kept in the generic item table (PLawBench, DLawBench).
+pub struct SuiteSnapshot<S: Suite> {
     pub dataset: DatasetInfo,
     pub generation: i64,
-    pub items: Arc<Vec<plaw::dataset::Item>>,
-    /// The §B4.4 score document, named after the dataset.
-    pub document: plaw::score::ScoreDocument,
+    pub items: Arc<Vec<S::Case>>,
+    /// The benchmark's score document, named after the dataset.
+    pub document: S::Document,
     /// Each run's kept scores with its entry key, in upload order (what the
-    /// document summarises; the evalscope and category views count from
-    /// them).
-    pub run_scores: Vec<(EntryKey, plaw::score::RunScores)>,
+    /// document summarises; some views count from them).
+    pub run_scores: Vec<(EntryKey, S::Scores)>,
     /// The stored runs with their entry keys, in upload order; read when
     /// first needed, at the same generation.
-    runs: tokio::sync::OnceCell<Arc<PlawRuns>>,
+    runs: tokio::sync::OnceCell<Arc<SuiteRuns<S>>>,
 }
 
-/// PLawBench runs read back, each with its entry key.
-pub type PlawRuns = Vec<(EntryKey, plaw::run::Run)>;
+/// Stored runs of benchmark `S` read back, each with its entry key.
+pub type SuiteRuns<S> = Vec<(EntryKey, <S as Suite>::Run)>;
 
-impl PlawSnapshot {
+/// A PLawBench version's figures: its §B4.4 document.
+pub type PlawSnapshot = SuiteSnapshot<PLawBench>;
+/// PLawBench runs read back.
+pub type PlawRuns = SuiteRuns<PLawBench>;
+/// A DLawBench version's figures: its §A4.7 document.
+pub type DlawSnapshot = SuiteSnapshot<DLawBench>;
+/// DLawBench runs read back.
+pub type DlawRuns = SuiteRuns<DLawBench>;
+
+impl<S: Suite> SuiteSnapshot<S> {
     fn key(&self) -> Key {
         (self.dataset.id, self.generation)
+    }
+}
+
+/// A benchmark with a [`SuiteSnapshot`]: how its document is named, and
+/// where its snapshots are cached.
+trait Snapshotted: Hosted<Scores: Clone> + Sized {
+    fn named(document: Self::Document, dataset: &str) -> Self::Document;
+    fn cache(caches: &mut Caches) -> &mut Vec<Arc<SuiteSnapshot<Self>>>;
+}
+
+impl Snapshotted for PLawBench {
+    fn named(document: Self::Document, dataset: &str) -> Self::Document {
+        document.with_dataset(dataset)
+    }
+
+    fn cache(caches: &mut Caches) -> &mut Vec<Arc<SuiteSnapshot<Self>>> {
+        &mut caches.plaw
+    }
+}
+
+impl Snapshotted for DLawBench {
+    fn named(document: Self::Document, dataset: &str) -> Self::Document {
+        document.with_dataset(dataset)
+    }
+
+    fn cache(caches: &mut Caches) -> &mut Vec<Arc<SuiteSnapshot<Self>>> {
+        &mut caches.dlaw
     }
 }
 
@@ -127,6 +165,7 @@ impl PlawSnapshot {
 struct Caches {
     snapshots: Vec<Arc<Snapshot>>,
     plaw: Vec<Arc<PlawSnapshot>>,
+    dlaw: Vec<Arc<DlawSnapshot>>,
     intervals: Vec<((Key, Task, LjpSetup), Arc<Intervals>)>,
     models: Vec<((Key, String), Arc<ModelRuns>)>,
 }
@@ -317,36 +356,7 @@ impl ReadModels {
     /// The snapshot of PLawBench version `dataset` at the current
     /// generation, built (once) if need be from the kept scores.
     pub async fn plaw_snapshot(&self, db: &Db, dataset: &DatasetInfo) -> Result<Arc<PlawSnapshot>> {
-        let cached = |key: Key| self.with(|c| c.plaw.iter().find(|s| s.key() == key).cloned());
-        let generation = db::runs::generation(db).await?;
-        if let Some(hit) = cached((dataset.id, generation)) {
-            return Ok(hit);
-        }
-        let _building = self.building.lock().await;
-        let generation = db::runs::generation(db).await?;
-        if let Some(hit) = cached((dataset.id, generation)) {
-            return Ok(hit);
-        }
-        let (generation, items, scores) =
-            at_one_generation::<PLawBench>(db, dataset.id, generation).await?;
-        let dataset = dataset.clone();
-        let snapshot = blocking(move || -> Result<PlawSnapshot> {
-            let run_scores = kept_scores::<PLawBench>(scores)?;
-            let document =
-                PLawBench::summarise(run_scores.clone(), &items).with_dataset(dataset.name.clone());
-            Ok(PlawSnapshot {
-                dataset,
-                generation,
-                items,
-                document,
-                run_scores,
-                runs: tokio::sync::OnceCell::new(),
-            })
-        })
-        .await??;
-        let snapshot = Arc::new(snapshot);
-        self.with(|c| keep(&mut c.plaw, Arc::clone(&snapshot), SNAPSHOTS));
-        Ok(snapshot)
+        self.suite_snapshot::<PLawBench>(db, dataset).await
     }
 
     /// The PLawBench snapshot of `dataset` with its stored runs read back: at
@@ -357,8 +367,68 @@ impl ReadModels {
         db: &Db,
         dataset: &DatasetInfo,
     ) -> Result<(Arc<PlawSnapshot>, Arc<PlawRuns>)> {
+        self.suite_runs::<PLawBench>(db, dataset).await
+    }
+
+    /// The snapshot of DLawBench version `dataset` at the current
+    /// generation, built (once) if need be from the kept scores.
+    pub async fn dlaw_snapshot(&self, db: &Db, dataset: &DatasetInfo) -> Result<Arc<DlawSnapshot>> {
+        self.suite_snapshot::<DLawBench>(db, dataset).await
+    }
+
+    /// The DLawBench snapshot of `dataset` with its stored runs read back,
+    /// as [`ReadModels::plaw_runs`] does for PLawBench.
+    pub async fn dlaw_runs(
+        &self,
+        db: &Db,
+        dataset: &DatasetInfo,
+    ) -> Result<(Arc<DlawSnapshot>, Arc<DlawRuns>)> {
+        self.suite_runs::<DLawBench>(db, dataset).await
+    }
+
+    async fn suite_snapshot<S: Snapshotted>(
+        &self,
+        db: &Db,
+        dataset: &DatasetInfo,
+    ) -> Result<Arc<SuiteSnapshot<S>>> {
+        let cached = |key: Key| self.with(|c| S::cache(c).iter().find(|s| s.key() == key).cloned());
+        let generation = db::runs::generation(db).await?;
+        if let Some(hit) = cached((dataset.id, generation)) {
+            return Ok(hit);
+        }
+        let _building = self.building.lock().await;
+        let generation = db::runs::generation(db).await?;
+        if let Some(hit) = cached((dataset.id, generation)) {
+            return Ok(hit);
+        }
+        let (generation, items, scores) =
+            at_one_generation::<S>(db, dataset.id, generation).await?;
+        let dataset = dataset.clone();
+        let snapshot = blocking(move || -> Result<SuiteSnapshot<S>> {
+            let run_scores = kept_scores::<S>(scores)?;
+            let document = S::named(S::summarise(run_scores.clone(), &items), &dataset.name);
+            Ok(SuiteSnapshot {
+                dataset,
+                generation,
+                items,
+                document,
+                run_scores,
+                runs: tokio::sync::OnceCell::new(),
+            })
+        })
+        .await??;
+        let snapshot = Arc::new(snapshot);
+        self.with(|c| keep(S::cache(c), Arc::clone(&snapshot), SNAPSHOTS));
+        Ok(snapshot)
+    }
+
+    async fn suite_runs<S: Snapshotted>(
+        &self,
+        db: &Db,
+        dataset: &DatasetInfo,
+    ) -> Result<(Arc<SuiteSnapshot<S>>, Arc<SuiteRuns<S>>)> {
         loop {
-            let snapshot = self.plaw_snapshot(db, dataset).await?;
+            let snapshot = self.suite_snapshot::<S>(db, dataset).await?;
             let read = snapshot
                 .runs
                 .get_or_try_init(|| async {
@@ -370,11 +440,10 @@ impl ReadModels {
                         stored
                             .into_iter()
                             .map(|s| {
-                                let run =
-                                    PLawBench::read_stored(&s.items).map_err(Error::internal)?;
+                                let run = S::read_stored(&s.items).map_err(Error::internal)?;
                                 Ok((s.entry_key, run))
                             })
-                            .collect::<Result<PlawRuns>>()
+                            .collect::<Result<SuiteRuns<S>>>()
                             .map(Arc::new)
                     })
                     .await?

@@ -18,6 +18,7 @@ pub fn Header() -> impl IntoView {
                 <a href="/cases">"Cases 案例"</a>
                 <a href="/leaderboard">"Leaderboard 排行榜"</a>
                 <a href="/plawbench" class="bench-link" title="PLawBench 实务法律评测: items and leaderboard">"PLawBench"</a>
+                <a href="/dlawbench" class="bench-link" title="DLawBench 多轮法律咨询: cases, style sensitivity and leaderboard">"DLawBench"</a>
             </nav>
             <div class="account">
                 <Suspense fallback=|| ()>

@@ -7,6 +7,7 @@ pub mod case_edit;
 pub mod case_list;
 pub mod case_page;
 pub mod compare;
+pub mod dlawbench;
 pub mod drilldown;
 pub mod leaderboard;
 pub mod model;

@@ -44,6 +44,7 @@ fn Benchmarks(cards: Vec<BenchmarkCard>) -> impl IntoView {
                 .map(|card| {
                     let (home, items, board, what) = match card.benchmark {
                         Benchmark::Plawbench => ("/plawbench", "/plawbench/items", "/plawbench/leaderboard", "items"),
+                        Benchmark::Dlawbench => ("/dlawbench", "/dlawbench/cases", "/dlawbench/leaderboard", "cases"),
                         _ => ("/", "/cases", "/leaderboard", "cases"),
                     };
                     view! {

@@ -13,7 +13,7 @@ use serde::Deserialize;
 
 use crate::components::labels::error_message;
 use crate::server_fns::runs::{check_runs, store_runs};
-use crate::types::{PlawRunSummary, RunFileReport, UploadFile};
+use crate::types::{DlawRunSummary, PlawRunSummary, RunFileReport, UploadFile};
 
 /// Largest file the page sends (the server refuses bigger bodies anyway).
 pub const MAX_FILE_BYTES: f64 = 32.0 * 1024.0 * 1024.0;
@@ -92,11 +92,13 @@ fn UploadForm(benchmark: Benchmark) -> impl IntoView {
     });
     let format = match benchmark {
         Benchmark::Plawbench => "docs/benchmarks/plawbench.md §B3",
-        _ => "docs/formats.md §3",
+        Benchmark::Dlawbench => "docs/benchmarks/dlawbench.md §A3",
+        Benchmark::Lexpilot => "docs/formats.md §3",
     };
     let board = match benchmark {
         Benchmark::Plawbench => "/plawbench/leaderboard",
-        _ => "/leaderboard",
+        Benchmark::Dlawbench => "/dlawbench/leaderboard",
+        Benchmark::Lexpilot => "/leaderboard",
     };
     let input = NodeRef::<leptos::html::Input>::new();
 
@@ -136,6 +138,7 @@ fn UploadForm(benchmark: Benchmark) -> impl IntoView {
         {move || check.pending().get().then(|| view! { <p class="loading">"Checking… 校验中"</p> })}
         {move || check.value().get().map(|result| match result {
             Ok(reports) if benchmark == Benchmark::Plawbench => view! { <PlawReportTable reports /> }.into_any(),
+            Ok(reports) if benchmark == Benchmark::Dlawbench => view! { <DlawReportTable reports /> }.into_any(),
             Ok(reports) => view! { <ReportTable reports /> }.into_any(),
             Err(e) => view! { <p class="error-box" role="alert">{error_message(&e)}</p> }.into_any(),
         })}
@@ -265,6 +268,47 @@ fn PlawReportTable(reports: Vec<RunFileReport>) -> impl IntoView {
                                 <td class="num">{truncated}</td>
                             }.into_any(),
                             None => view! { <FileErrors errors=r.errors.clone() columns=8 /> }.into_any(),
+                        };
+                        view! { <tr><td>{r.name.clone()}</td>{cells}</tr> }
+                    }).collect_view()}
+                </tbody>
+            </table>
+        </div>
+    }
+}
+
+#[component]
+fn DlawReportTable(reports: Vec<RunFileReport>) -> impl IntoView {
+    let rate = |v: Option<f64>| v.map_or_else(|| "—".to_owned(), |x| format!("{x:.3}"));
+    view! {
+        <div class="table-scroll">
+            <table class="stats" data-testid="upload-report">
+                <thead>
+                    <tr>
+                        <th>"File"</th><th>"Result"</th><th>"Model · run"</th>
+                        <th class="num">"Sessions"</th><th class="num">"Styles"</th>
+                        <th class="num">"Elicitation"</th><th class="num">"Resolution"</th><th class="num">"Fidelity"</th>
+                        <th class="num">"Task failures"</th><th class="num">"Unavailable"</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    {reports.into_iter().map(|r| {
+                        let cells = match r.dlaw.clone() {
+                            Some(DlawRunSummary { model, run, sessions, styles, elicitation, resolution, fidelity, failures, unavailable, already_stored }) => view! {
+                                <td>
+                                    <span class="badge verdict-supported">"valid 有效"</span>
+                                    {already_stored.then(|| view! { <span class="badge verdict-partially_supported">"already stored 已存在"</span> })}
+                                </td>
+                                <td>{model} " · run " {run}</td>
+                                <td class="num">{sessions}</td>
+                                <td class="num" title="overall values need all four styles">{styles} " / 4"</td>
+                                <td class="num">{rate(elicitation)}</td>
+                                <td class="num">{rate(resolution)}</td>
+                                <td class="num">{rate(fidelity)}</td>
+                                <td class="num">{failures}</td>
+                                <td class="num">{unavailable}</td>
+                            }.into_any(),
+                            None => view! { <FileErrors errors=r.errors.clone() columns=9 /> }.into_any(),
                         };
                         view! { <tr><td>{r.name.clone()}</td>{cells}</tr> }
                     }).collect_view()}

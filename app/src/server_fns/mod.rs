@@ -5,6 +5,7 @@
 pub mod auth;
 pub mod cases;
 pub mod corrections;
+pub mod dlawbench;
 pub mod drilldown;
 pub mod jobs;
 pub mod leaderboard;

@@ -619,7 +619,9 @@ mod ssr {
     ) -> Result<Vec<db::datasets::DatasetInfo>, ServerFnError> {
         let mut datasets = Vec::new();
         for benchmark in engine::benchmark::Benchmark::ALL {
-            if !benchmark.hosted() {
+            // DLawBench's review of the panel (issue 13, item 6) has no
+            // review items yet.
+            if !benchmark.hosted() || benchmark == engine::benchmark::Benchmark::Dlawbench {
                 continue;
             }
             if let Some(d) = db::datasets::current(db, benchmark)

@@ -17,12 +17,13 @@ pub async fn check_runs(
     benchmark: Option<Benchmark>,
 ) -> Result<Vec<RunFileReport>, ServerFnError> {
     use engine::benchmark::{LexPilot, Suite};
+    use engine::dlawbench::DLawBench;
     use engine::lexpilot::score::Metric;
     use engine::plawbench::PLawBench;
     use engine::vocab::LjpSetup;
 
     use crate::ssr::{current_dataset_of, fail, require, state};
-    use crate::types::{PlawRunSummary, RunSummary};
+    use crate::types::{DlawRunSummary, PlawRunSummary, RunSummary};
 
     require(engine::accounts::Permission::UploadRun).await?;
     let benchmark = benchmark.unwrap_or(Benchmark::Lexpilot);
@@ -41,6 +42,7 @@ pub async fn check_runs(
         errors: errors.0,
         summary: None,
         plaw: None,
+        dlaw: None,
     };
     let mut reports = Vec::with_capacity(files.len());
     match benchmark {
@@ -71,12 +73,13 @@ pub async fn check_runs(
                                 unavailable: meta.unavailable,
                                 truncated: scores.tasks.values().map(|t| t.truncated).sum(),
                             }),
+                            dlaw: None,
                         }
                     }
                 });
             }
         }
-        _ => {
+        Benchmark::Lexpilot => {
             let checked =
                 services::ingest::check::<LexPilot>(&state.db, &dataset, &run_files(files))
                     .await
@@ -104,6 +107,48 @@ pub async fn check_runs(
                                 unavailable: run.unavailable().total(),
                             }),
                             plaw: None,
+                            dlaw: None,
+                        }
+                    }
+                });
+            }
+        }
+        Benchmark::Dlawbench => {
+            use engine::dlawbench::score::Metric as M;
+            let checked =
+                services::ingest::check::<DLawBench>(&state.db, &dataset, &run_files(files))
+                    .await
+                    .map_err(fail)?;
+            for file in checked {
+                reports.push(match file.outcome {
+                    Err(errors) => failed(file.name, errors),
+                    Ok(scored) => {
+                        let (run, scores) = (scored.run, scored.scores);
+                        let meta = DLawBench::meta(&run);
+                        let overall = |m: M| {
+                            scores
+                                .null_as_zero
+                                .overall
+                                .as_ref()
+                                .and_then(|o| o.get(&m).copied().flatten())
+                        };
+                        RunFileReport {
+                            name: file.name,
+                            errors: Vec::new(),
+                            summary: None,
+                            plaw: None,
+                            dlaw: Some(DlawRunSummary {
+                                already_stored: stored(meta.model.clone(), meta.run).await?,
+                                model: meta.model,
+                                run: meta.run,
+                                sessions: scores.counts.sessions,
+                                styles: scores.styles.len(),
+                                elicitation: overall(M::Elicitation),
+                                resolution: overall(M::Resolution),
+                                fidelity: overall(M::Fidelity),
+                                failures: scores.counts.failed(),
+                                unavailable: meta.unavailable,
+                            }),
                         }
                     }
                 });

@@ -20,6 +20,8 @@
 //!   style sensitivity, the domain table, diagnostics; CSV and LaTeX.
 //! - [`drilldown`]: the sessions behind a leaderboard cell, and one
 //!   session's detail (fact pairs, dialogue, memo, each judge, the panel).
+//! - [`query`]: browsing cases: what storage lists them by, the case
+//!   list's row and filter.
 //! - [`prompts`]: our versioned lawyer, client and judge prompts (→C-D1),
 //!   their rendering, and reading the lawyer's action and the judges'
 //!   replies.
@@ -60,6 +62,7 @@ pub mod dataset;
 pub mod drilldown;
 pub mod leaderboard;
 pub mod prompts;
+pub mod query;
 pub mod run;
 pub mod score;
 

@@ -3,7 +3,7 @@
 //! benchmark whose current dataset it is for, else the file's header does,
 //! else LexPilot) and `GET /api/leaderboard` (the score document of the
 //! current dataset of `?benchmark=`, LexPilot's by default: formats.md §5,
-//! or plawbench.md §B4.4).
+//! plawbench.md §B4.4 or dlawbench.md §A4.7).
 
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
@@ -106,7 +106,12 @@ async fn leaderboard(
             let snapshot = state.read.plaw_snapshot(&state.db, &dataset).await?;
             Ok(Json(snapshot.document.clone()).into_response())
         }
-        _ => {
+        Benchmark::Dlawbench => {
+            let dataset = current_dataset_of(&state, Benchmark::Dlawbench).await?;
+            let snapshot = state.read.dlaw_snapshot(&state.db, &dataset).await?;
+            Ok(Json(snapshot.document.clone()).into_response())
+        }
+        Benchmark::Lexpilot => {
             let dataset = current_dataset(&state).await?;
             let snapshot = state.read.snapshot(&state.db, &dataset).await?;
             let doc: &ScoreDocument = &snapshot.document;
@@ -118,8 +123,13 @@ async fn leaderboard(
 #[derive(Debug, Default, Deserialize)]
 pub struct ExportQuery {
     benchmark: Option<String>,
-    /// PLawBench: `official` (the ranking, the default) or `categories`.
+    /// PLawBench: `official` (the ranking, the default) or `categories`;
+    /// DLawBench: `main` (the default) or `domains`.
     view: Option<String>,
+    /// DLawBench: `null_as_zero` (the default) or `valid_only`.
+    scores: Option<String>,
+    /// DLawBench: `cn` or `us` for that jurisdiction's table.
+    jurisdiction: Option<String>,
     task: Option<String>,
     setup: Option<String>,
     sort: Option<String>,
@@ -139,8 +149,10 @@ async fn export(
             "query parameter format: {format:?} is not valid; expected csv, json or latex"
         )));
     }
-    if benchmark_param(q.benchmark.as_deref())? == Some(Benchmark::Plawbench) {
-        return plaw_export(&state, q, &format).await;
+    match benchmark_param(q.benchmark.as_deref())? {
+        Some(Benchmark::Plawbench) => return plaw_export(&state, q, &format).await,
+        Some(Benchmark::Dlawbench) => return dlaw_export(&state, q, &format).await,
+        Some(Benchmark::Lexpilot) | None => {}
     }
     let dataset = current_dataset(&state).await?;
     let snapshot = state.read.snapshot(&state.db, &dataset).await?;
@@ -194,6 +206,79 @@ async fn plaw_export(
     };
     Ok(file_response(
         &format!("plawbench-{}-{name}", dataset.name),
+        format,
+        body,
+    ))
+}
+
+/// A DLawBench table (the main or a jurisdiction's leaderboard, or the
+/// domain table) as a file, in the page's view (`scores`).
+async fn dlaw_export(
+    state: &AppState,
+    q: ExportQuery,
+    format: &str,
+) -> Result<axum::response::Response, ApiError> {
+    use engine::dlawbench::leaderboard::{
+        caption, domain_table, domain_to_csv, main_table, to_csv, to_latex, TableView,
+    };
+    use engine::dlawbench::score::View;
+    let scores = match q.scores.as_deref() {
+        None => View::NullAsZero,
+        Some(s) => View::parse(s).ok_or_else(|| {
+            ApiError::bad_request(format!(
+                "query parameter scores: {s:?} is not valid; expected null_as_zero or valid_only"
+            ))
+        })?,
+    };
+    let jurisdiction = match q.jurisdiction.as_deref() {
+        None | Some("") => None,
+        Some(j) => Some(
+            engine::dlawbench::dataset::Jurisdiction::parse(j).ok_or_else(|| {
+                ApiError::bad_request(format!(
+                    "query parameter jurisdiction: {j:?} is not valid; expected cn or us"
+                ))
+            })?,
+        ),
+    };
+    let dataset = current_dataset_of(state, Benchmark::Dlawbench).await?;
+    let snapshot = state.read.dlaw_snapshot(&state.db, &dataset).await?;
+    let (name, body) = match q.view.as_deref().unwrap_or("main") {
+        "main" => {
+            let table = main_table(
+                &snapshot.document,
+                &TableView {
+                    view: scores,
+                    jurisdiction,
+                },
+            );
+            let body = match format {
+                "json" => serde_json::to_string_pretty(&table).map_err(ApiError::internal)?,
+                "latex" => to_latex(&table, &caption(&table)),
+                _ => to_csv(&table),
+            };
+            (jurisdiction.map_or("main", |j| j.as_str()), body)
+        }
+        "domains" => {
+            let table = domain_table(&snapshot.document, &snapshot.run_scores, scores, None);
+            let body = match format {
+                "json" => serde_json::to_string_pretty(&table).map_err(ApiError::internal)?,
+                "latex" => {
+                    return Err(ApiError::bad_request(
+                        "the domain table exports as csv or json, not latex",
+                    ))
+                }
+                _ => domain_to_csv(&table),
+            };
+            ("domains", body)
+        }
+        other => {
+            return Err(ApiError::bad_request(format!(
+                "query parameter view: {other:?} is not valid; expected main or domains"
+            )))
+        }
+    };
+    Ok(file_response(
+        &format!("dlawbench-{}-{name}", dataset.name),
         format,
         body,
     ))

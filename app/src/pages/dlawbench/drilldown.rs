@@ -1,0 +1,365 @@
+//! The drill-downs of the DLawBench leaderboard: the sessions behind one
+//! cell (per run the cell's value recomputed from its sessions, and each
+//! session with its case, style, status and value; failures and
+//! unavailable sessions marked), and one session in full: the fact pairs,
+//! the dialogue with the style and turn numbers, the memo, each judge's
+//! decisions and rationale (recusal and unavailable seats shown), and the
+//! panel's values.
+
+use engine::dlawbench::drilldown::{JudgeDetail, SessionDetail};
+use engine::dlawbench::run::Role;
+use engine::dlawbench::score::{Metric, Outcome, View};
+use leptos::prelude::*;
+use leptos_meta::Title;
+use leptos_router::hooks::use_query_map;
+
+use super::{
+    board_url, case_url, domain_text, jurisdiction_label, metric_label, rate, session_url,
+    DlawTabs, JurisdictionBadge, StyleBadge,
+};
+use crate::components::labels::{ErrorBox, Loading, SyntheticNotice};
+use crate::server_fns::dlawbench::{dlaw_cell, dlaw_session};
+use crate::types::{DlawCellView, DlawSessionView};
+
+#[component]
+pub fn DlawCellPage() -> impl IntoView {
+    let query = use_query_map();
+    let request = move || {
+        query.with(|q| {
+            let given = |k: &str| q.get(k).filter(|v| !v.is_empty());
+            (
+                q.get("model").unwrap_or_default(),
+                given("setting"),
+                q.get("metric")
+                    .unwrap_or_else(|| Metric::Resolution.as_str().to_owned()),
+                given("scores"),
+                (given("jurisdiction"), given("style"), given("domain")),
+            )
+        })
+    };
+    let data = Resource::new(
+        request,
+        |(model, setting, metric, scores, (jurisdiction, style, domain))| {
+            dlaw_cell(model, setting, metric, scores, jurisdiction, style, domain)
+        },
+    );
+    view! {
+        <Title text="DLawBench · sessions behind a score" />
+        <section class="panel">
+            <DlawTabs current="leaderboard" />
+            <Suspense fallback=Loading>
+                {move || Suspend::new(async move {
+                    match data.await {
+                        Ok(cell) => view! { <CellView cell /> }.into_any(),
+                        Err(e) => view! { <ErrorBox error=e /> <p><a href="/dlawbench/leaderboard">"← Leaderboard"</a></p> }.into_any(),
+                    }
+                })}
+            </Suspense>
+        </section>
+    }
+}
+
+fn level_text(level: &engine::dlawbench::drilldown::Level) -> String {
+    use engine::dlawbench::drilldown::Level;
+    match level {
+        Level::Overall => "overall 总体".to_owned(),
+        Level::Jurisdiction { jurisdiction } => jurisdiction_label(*jurisdiction),
+        Level::Style { style } => super::style_label(*style),
+        Level::JurisdictionStyle {
+            jurisdiction,
+            style,
+        } => {
+            format!(
+                "{} · {}",
+                jurisdiction_label(*jurisdiction),
+                super::style_label(*style)
+            )
+        }
+        Level::Domain { domain } => match domain.split_once('/') {
+            Some((j, d)) => format!("{j} · {}", domain_text(d)),
+            None => domain.clone(),
+        },
+    }
+}
+
+fn outcome_text(outcome: Outcome) -> &'static str {
+    match outcome {
+        Outcome::Judged => "judged 已评",
+        Outcome::Failure => "task failure 任务失败",
+        Outcome::Unavailable => "unavailable 不可用",
+    }
+}
+
+#[component]
+fn CellView(cell: DlawCellView) -> impl IntoView {
+    let DlawCellView {
+        dataset,
+        model,
+        setting,
+        cell,
+    } = cell;
+    let title = format!(
+        "{model} · {} · {}",
+        metric_label(cell.metric),
+        level_text(&cell.level)
+    );
+    let view_note = match cell.view {
+        View::NullAsZero => "null-as-zero: task failures count 0 失败计零",
+        View::ValidOnly => "valid-only: task failures left out 仅有效会话",
+    };
+    view! {
+        <h1>{title}</h1>
+        <SyntheticNotice synthetic=dataset.synthetic />
+        <p class="dataset-line">
+            {view_note} " · the cell is the mean over its runs; overall and style cells are the mean of the jurisdictions' means · "
+            <a href=board_url(cell.view)>"← Leaderboard"</a>
+        </p>
+        <div class="table-scroll">
+            <table class="leaderboard" data-testid="dlaw-cell-runs">
+                <thead><tr><th>"Run"</th><th class="num">"Value"</th><th class="num">"Sessions"</th></tr></thead>
+                <tbody>
+                    {cell.runs.iter().map(|r| view! {
+                        <tr><td>"Run " {r.run}</td><td class="num"><strong>{rate(r.value)}</strong></td><td class="num">{r.sessions.len()}</td></tr>
+                    }).collect_view()}
+                </tbody>
+            </table>
+        </div>
+        {cell
+            .runs
+            .iter()
+            .map(|r| {
+                let run = r.run;
+                view! {
+                    <h2>"Run " {run} " · " {rate(r.value)}</h2>
+                    <div class="table-scroll">
+                        <table class="items" data-testid="dlaw-cell-sessions">
+                            <thead>
+                                <tr>
+                                    <th>"Case 案例"</th>
+                                    <th>"Style 风格"</th>
+                                    <th>"Status 状态"</th>
+                                    <th>"Outcome"</th>
+                                    <th class="num">"Value"</th>
+                                </tr>
+                            </thead>
+                            <tbody>
+                                {r.sessions
+                                    .iter()
+                                    .map(|s| {
+                                        let href = session_url(&model, setting.as_deref(), run, s.index);
+                                        let value = match s.outcome {
+                                            Outcome::Unavailable => "unavailable".to_owned(),
+                                            _ => rate(s.value),
+                                        };
+                                        view! {
+                                            <tr class:failure=s.outcome == Outcome::Failure class:unavailable=s.outcome == Outcome::Unavailable>
+                                                <td><JurisdictionBadge jurisdiction=s.jurisdiction /> " " <a href=href class="case-link">{s.case_id.clone()}</a></td>
+                                                <td><StyleBadge style=s.style /></td>
+                                                <td>{s.status.label_zh()} " " <span class="muted">{s.status.as_str()}</span></td>
+                                                <td>{outcome_text(s.outcome)} {s.degraded.then(|| view! { <span class="flag" title="a component had fewer values than seated judges">"degraded"</span> })}</td>
+                                                <td class="num"><a href=session_url(&model, setting.as_deref(), run, s.index)>{value}</a></td>
+                                            </tr>
+                                        }
+                                    })
+                                    .collect_view()}
+                            </tbody>
+                        </table>
+                    </div>
+                }
+            })
+            .collect_view()}
+    }
+}
+
+#[component]
+pub fn DlawSessionPage() -> impl IntoView {
+    let query = use_query_map();
+    let request = move || {
+        query.with(|q| {
+            (
+                q.get("model").unwrap_or_default(),
+                q.get("setting").filter(|s| !s.is_empty()),
+                q.get("run").and_then(|r| r.parse().ok()).unwrap_or(1),
+                q.get("session").and_then(|s| s.parse().ok()).unwrap_or(0),
+            )
+        })
+    };
+    let data = Resource::new(request, |(model, setting, run, index)| {
+        dlaw_session(model, setting, run, index)
+    });
+    view! {
+        <Title text="DLawBench · one session" />
+        <Suspense fallback=Loading>
+            {move || Suspend::new(async move {
+                match data.await {
+                    Ok(view) => view! { <SessionView view /> }.into_any(),
+                    Err(e) => view! {
+                        <section class="panel">
+                            <DlawTabs current="leaderboard" />
+                            <ErrorBox error=e />
+                            <p><a href="/dlawbench/leaderboard">"← Leaderboard"</a></p>
+                        </section>
+                    }
+                    .into_any(),
+                }
+            })}
+        </Suspense>
+    }
+}
+
+#[component]
+fn SessionView(view: DlawSessionView) -> impl IntoView {
+    let DlawSessionView {
+        dataset,
+        model,
+        setting,
+        run,
+        index: _,
+        detail,
+    } = view;
+    let d: SessionDetail = detail;
+    let lang = d.language.as_str();
+    let title = d.title.as_ref().and_then(|t| t.as_str()).map(str::to_owned);
+    let panel = Metric::ALL
+        .into_iter()
+        .map(|m| view! { <tr><th scope="row">{metric_label(m)}</th><td class="num">{rate(d.panel.get(&m).copied())}</td></tr> })
+        .collect_view();
+    view! {
+        <Title text=format!("{} · {} · DLawBench", d.case_id, d.style.as_str()) />
+        <section class="panel">
+            <DlawTabs current="leaderboard" />
+            <h1 lang=lang>{model.clone()} {setting.clone().map(|s| view! { <span class="setting">{s}</span> })} " · run " {run} " · " {d.case_id.clone()}</h1>
+            <p class="dataset-line">
+                <JurisdictionBadge jurisdiction=d.jurisdiction /> " " <StyleBadge style=d.style /> " "
+                {title.map(|t| view! { <span lang=lang>{t}</span> " · " })}
+                {domain_text(&d.domain)} " · " {d.status.label_zh()} " " <span class="muted">{d.status.as_str()}</span>
+                " · " {d.turns_used} " / " {d.horizon} " turns 轮 · " {outcome_text(d.outcome)}
+                {d.degraded.then(|| view! { <span class="flag">"degraded panel"</span> })}
+                " · " <a href=case_url(&d.case_id)>"the case 案例页"</a>
+            </p>
+            <SyntheticNotice synthetic=dataset.synthetic />
+            {d.unavailable.clone().map(|u| view! { <p class="error-box">"Unavailable 不可用: " {u}</p> })}
+        </section>
+        <section class="panel">
+            <h2>"Panel values 评审团得分"</h2>
+            <div class="two-col">
+                <table data-testid="dlaw-panel-values">
+                    <tbody>
+                        {panel}
+                        <tr><th scope="row">"Conditional correctness 条件正确率"</th><td class="num">{rate(d.conditional_correctness)}</td></tr>
+                    </tbody>
+                </table>
+                <p class="muted">"Each component is the median of the seated judges that gave decisions (two judges: their mean); Elicitation and Resolution average the panel's components. A judge of the lawyer model's vendor recuses. 各分项取在席评审的中位数；与被测模型同厂商的评审回避。"</p>
+            </div>
+        </section>
+        <section class="panel">
+            <h2>"Fact pairs 事实对"</h2>
+            <div class="fact-pairs" data-testid="fact-pairs" lang=lang>
+                {d.facts
+                    .iter()
+                    .map(|f| view! {
+                        <article class="fact-pair" class:disputed=f.disputed data-fact=f.id.clone()>
+                            <header>
+                                <strong>{f.id.clone()}</strong> " "
+                                <span class=if f.disputed { "badge disputed" } else { "badge undisputed" }>{if f.disputed { "disputed 有争议" } else { "undisputed 无争议" }}</span>
+                            </header>
+                            <div class="fact-sides">
+                                <div class="belief"><span class="side-label">"Client belief 当事人认识"</span><p>{f.client_belief.clone()}</p></div>
+                                <div class="record"><span class="side-label">"Court record 法院查明"</span><p>{f.court_record.clone()}</p></div>
+                            </div>
+                        </article>
+                    })
+                    .collect_view()}
+            </div>
+        </section>
+        <section class="panel">
+            <h2>"Dialogue 对话 " <StyleBadge style=d.style /></h2>
+            {if d.dialogue.is_empty() {
+                view! { <p class="empty">"The run kept no dialogue. 未保存对话。"</p> }.into_any()
+            } else {
+                view! {
+                    <ol class="dlaw-dialogue" data-testid="dlaw-dialogue" lang=lang>
+                        {d.dialogue
+                            .iter()
+                            .map(|t| {
+                                let lawyer = t.role == Role::Lawyer;
+                                view! {
+                                    <li class="turn" class:role-lawyer=lawyer class:role-client=!lawyer>
+                                        <div class="turn-head">
+                                            <span class="turn-no">{format!("Turn {} 第{}轮", t.turn, t.turn)}</span>
+                                            <span>{t.role.label_zh()} " " {t.role.as_str()}</span>
+                                            {t.action.map(|a| view! { <span class="badge">{a.as_str()}</span> })}
+                                        </div>
+                                        <p class="turn-text">{t.content.clone()}</p>
+                                    </li>
+                                }
+                            })
+                            .collect_view()}
+                    </ol>
+                }
+                .into_any()
+            }}
+            <h2>"Memo 法律备忘录"</h2>
+            {match d.memo.clone() {
+                Some(m) if !m.trim().is_empty() => view! { <div class="memo" data-testid="dlaw-memo" lang=lang>{m}</div> }.into_any(),
+                _ => view! { <p class="empty">"No memo 无备忘录"</p> }.into_any(),
+            }}
+        </section>
+        <section class="panel">
+            <h2>"Judges 评审"</h2>
+            <div class="judges" data-testid="dlaw-judges">
+                {d.judges.iter().cloned().map(|j| view! { <JudgeCard judge=j lang /> }).collect_view()}
+            </div>
+        </section>
+    }
+}
+
+#[component]
+fn JudgeCard(judge: JudgeDetail, lang: &'static str) -> impl IntoView {
+    let state = if judge.recused {
+        "recused 回避"
+    } else if judge.unavailable.is_some() {
+        "unavailable 不可用"
+    } else {
+        "seated 在席"
+    };
+    let mark = |b: bool| if b { "✓" } else { "✗" };
+    let values = judge.values.clone();
+    let reasons = judge.facts.iter().any(|f| f.reason.is_some());
+    view! {
+        <article class="judge-card" class:recused=judge.recused data-testid="dlaw-judge">
+            <h3>{judge.judge.clone()} " " <span class="badge">{state}</span></h3>
+            {judge.recused.then(|| view! { <p class="muted">"Same vendor as the lawyer model: it recuses and its seat is not counted. 与被测模型同厂商，回避。"</p> })}
+            {judge.unavailable.clone().map(|u| view! { <p class="muted">{u}</p> })}
+            {judge.rationale.clone().map(|r| view! { <blockquote class="rationale" lang=lang>{r}</blockquote> })}
+            {values.map(|v| view! {
+                <p class="judge-values">
+                    {Metric::COMPONENTS
+                        .into_iter()
+                        .map(|m| view! { <span class="judge-value">{m.label_en()} " " <strong>{rate(v.values.get(&m).copied())}</strong></span> " " })
+                        .collect_view()}
+                </p>
+            })}
+            {(!judge.facts.is_empty()).then(|| view! {
+                <table class="marks">
+                    <thead><tr><th>"Fact"</th><th>"Covered 覆盖"</th><th>"Correct 正确"</th>{reasons.then(|| view! { <th>"Why wrong 错误原因"</th> })}</tr></thead>
+                    <tbody>
+                        {judge.facts.iter().map(|f| view! {
+                            <tr><td>{f.fact_id.clone()}</td><td>{mark(f.covered)}</td><td>{mark(f.correct)}</td>{reasons.then(|| view! { <td lang=lang>{f.reason.clone().unwrap_or_default()}</td> })}</tr>
+                        }).collect_view()}
+                    </tbody>
+                </table>
+            })}
+            {(!judge.inquiry.is_empty() || !judge.issue.is_empty()).then(|| view! {
+                <ul class="rubric-marks" lang=lang>
+                    {judge.inquiry.iter().chain(judge.issue.iter()).map(|r| view! {
+                        <li class:hit=r.hit><span class="mark">{mark(r.hit)}</span> " " <strong>{r.id.clone()}</strong> " " {r.text.clone()}</li>
+                    }).collect_view()}
+                </ul>
+            })}
+            {judge.decisions.as_ref().map(|dec| view! {
+                <p class="muted">"Claims grounded 有据主张: " {dec.claims_grounded} " / " {dec.claims_total}</p>
+            })}
+        </article>
+    }
+}

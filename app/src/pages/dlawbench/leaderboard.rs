@@ -1,0 +1,461 @@
+//! The live DLawBench leaderboard (§A6): the main table (Elicitation:
+//! coverage, inquiry; Resolution: fact and issue resolution; Fidelity),
+//! one table per jurisdiction, style sensitivity (the four styles × the
+//! three abilities per entry, Δ vs cooperative, a grouped-bar chart per
+//! ability), the domain table and the diagnostics (conditional
+//! correctness, Pearson r between abilities, the panel's seats and
+//! |median − mean|). A link switches between null-as-zero (task failures
+//! count 0, the headline) and valid-only (failures left out), so it works
+//! without JavaScript; every value links to the sessions behind it.
+
+use engine::dlawbench::dataset::Style;
+use engine::dlawbench::leaderboard::{format_cell, StyleTable, Table, COLUMN_GROUPS};
+use engine::dlawbench::score::{Metric, View};
+use engine::metrics::MeanStd;
+use leptos::prelude::*;
+use leptos_meta::Title;
+use leptos_router::hooks::use_query_map;
+
+use super::{
+    board_url, cell_url, domain_text, jurisdiction_label, metric_label, rate, style_label, CellAt,
+    DlawTabs,
+};
+use crate::components::labels::{ErrorBox, Loading, SyntheticNotice};
+use crate::components::live::{use_live, LiveBadge};
+use crate::server_fns::dlawbench::dlaw_leaderboard;
+use crate::types::DlawBoard;
+
+#[component]
+pub fn DlawLeaderboardPage() -> impl IntoView {
+    let query = use_query_map();
+    let scores = move || {
+        query.with(|q| {
+            q.get("scores")
+                .and_then(|s| View::parse(&s))
+                .unwrap_or_default()
+        })
+    };
+    let live = use_live(&["runs"]);
+    let data = Resource::new(
+        move || (scores(), live.changes.get()),
+        |(view, _)| dlaw_leaderboard(Some(view.as_str().to_owned())),
+    );
+    view! {
+        <Title text="DLawBench leaderboard" />
+        <section class="panel">
+            <h1>"DLawBench leaderboard 排行榜" " " <LiveBadge live /></h1>
+            <DlawTabs current="leaderboard" />
+            <Transition fallback=Loading>
+                {move || Suspend::new(async move {
+                    match data.await {
+                        Ok(board) => view! { <Board board /> }.into_any(),
+                        Err(e) => view! { <ErrorBox error=e /> }.into_any(),
+                    }
+                })}
+            </Transition>
+        </section>
+    }
+}
+
+/// The null-as-zero / valid-only switch, as two links.
+#[component]
+fn ViewToggle(view: View) -> impl IntoView {
+    let link = |v: View, hint: &'static str| {
+        let selected = v == view;
+        view! {
+            <a href=board_url(v) class="button" class:selected=selected aria-current=selected.then_some("page") title=hint data-testid=format!("view-{}", v.as_str())>
+                {v.label_en()} " " {v.label_zh()}
+            </a>
+        }
+    };
+    view! {
+        <nav class="view-toggle" aria-label="Scores view">
+            {link(View::NullAsZero, "task failures (empty memo, no memo, lawyer error) count as 0: the headline")}
+            {link(View::ValidOnly, "task failures are left out: a diagnostic")}
+        </nav>
+    }
+}
+
+#[component]
+fn Board(board: DlawBoard) -> impl IntoView {
+    let cases: usize = board.cases.values().sum();
+    let view = board.view;
+    view! {
+        <SyntheticNotice synthetic=board.dataset.synthetic />
+        <p class="dataset-line">
+            "Scores on " <strong>{board.dataset.name.clone()}</strong> " version " {board.dataset.version}
+            " (" {cases} " cases × 4 styles) · mean ± sample std over each entry's runs · overall = the mean of the jurisdictions, shown only when a run has all four styles · ranked by Resolution (null-as-zero) · click a value for the sessions behind it"
+        </p>
+        <ViewToggle view />
+        {if board.main.rows.is_empty() {
+            view! { <p class="empty">"No DLawBench run has been stored yet: upload a run file (POST /api/runs?benchmark=dlawbench). 尚无结果。"</p> }.into_any()
+        } else {
+            let jurisdictions = board.jurisdictions.clone();
+            view! {
+                <MainTable table=board.main.clone() testid="dlaw-leaderboard" />
+                <Exports view />
+                {jurisdictions
+                    .into_iter()
+                    .map(|t| {
+                        let j = t.jurisdiction;
+                        view! {
+                            <h2>{j.map(jurisdiction_label)} " 分法域"</h2>
+                            <MainTable table=t testid="dlaw-jurisdiction" />
+                        }
+                    })
+                    .collect_view()}
+                <Styles board=board.clone() />
+                <Domains board=board.clone() />
+                <Diagnostics board=board.clone() />
+            }
+            .into_any()
+        }}
+    }
+}
+
+/// A value cell linking to its sessions.
+fn value_cell(value: Option<MeanStd>, href: String, best: bool) -> AnyView {
+    match value {
+        Some(m) => view! {
+            <td class="num" class:best=best title=format_cell(&m)>
+                <a href=href class="cell-link">{rate(Some(m.mean))}</a>
+                {m.std.map(|s| view! { <span class="std">"±" {format!("{s:.3}")}</span> })}
+            </td>
+        }
+        .into_any(),
+        None => view! { <td class="num muted">"—"</td> }.into_any(),
+    }
+}
+
+#[component]
+fn MainTable(table: Table, testid: &'static str) -> impl IntoView {
+    let at = CellAt {
+        jurisdiction: table.jurisdiction,
+        ..CellAt::default()
+    };
+    let rows = table
+        .rows
+        .iter()
+        .enumerate()
+        .map(|(r, row)| {
+            let cells = table
+                .columns
+                .iter()
+                .zip(&row.cells)
+                .enumerate()
+                .map(|(c, (metric, cell))| {
+                    let href = cell_url(&row.model, row.setting.as_deref(), *metric, table.view, &at);
+                    value_cell(*cell, href, table.is_best(r, c))
+                })
+                .collect_view();
+            view! {
+                <tr>
+                    <td class="num">{row.rank.map(|r| r.to_string()).unwrap_or_else(|| "—".into())}</td>
+                    <td class="model">
+                        {row.model.clone()}
+                        {row.setting.clone().map(|s| view! { <span class="setting">{s}</span> })}
+                        {row.family.map(|f| view! { " " <span class="badge family">{f.as_str()}</span> })}
+                        {row.badge.map(|b| view! { <br /><span class="flag" title=b.label_en()>"⚠ " {b.label_zh()} " " {b.label_en()}</span> })}
+                    </td>
+                    <td class="num muted">{row.runs}</td>
+                    <td class="num" title="task failures (counted 0 in null-as-zero, left out in valid-only) / unavailable sessions (left out of both) / degraded panels" data-testid="failure-counts">
+                        {row.failures} " / " {row.unavailable} " / " {row.degraded}
+                    </td>
+                    {cells}
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class="table-scroll">
+            <table class="leaderboard dlaw" data-testid=testid>
+                <thead>
+                    <tr>
+                        <th rowspan="2" class="num">"#"</th>
+                        <th rowspan="2">"Model 模型"</th>
+                        <th rowspan="2" class="num">"Runs"</th>
+                        <th rowspan="2" class="num" title="task failures / unavailable / degraded">"Fail / unav. / degr."</th>
+                        {COLUMN_GROUPS
+                            .iter()
+                            .map(|(ability, columns)| view! { <th colspan=columns.len().to_string() class="group" scope="colgroup">{metric_label(*ability)}</th> })
+                            .collect_view()}
+                    </tr>
+                    <tr>
+                        {table
+                            .columns
+                            .iter()
+                            .map(|m| {
+                                let derived = m.components().is_some() || *m == Metric::Fidelity;
+                                view! { <th class="num" class:derived=derived title=m.label_zh()>{m.label_en()}</th> }
+                            })
+                            .collect_view()}
+                    </tr>
+                </thead>
+                <tbody>{rows}</tbody>
+            </table>
+        </div>
+    }
+}
+
+#[component]
+fn Exports(view: View) -> impl IntoView {
+    let link = |table: &'static str, format: &'static str| {
+        let href = format!(
+            "/api/leaderboard/export?benchmark=dlawbench&view={table}&scores={}&format={format}",
+            view.as_str()
+        );
+        view! { <a href=href rel="external" download>{format.to_uppercase()}</a> " " }
+    };
+    view! {
+        <p class="exports">
+            "Export the table: " {link("main", "csv")} {link("main", "json")} {link("main", "latex")}
+            " · domains: " {link("domains", "csv")} {link("domains", "json")}
+            " · " <a href="/api/leaderboard?benchmark=dlawbench" rel="external">"score document (JSON)"</a>
+        </p>
+    }
+}
+
+/// Style sensitivity: per ability, each entry's value in the four styles
+/// and Δ vs cooperative, then the ability's chart.
+#[component]
+fn Styles(board: DlawBoard) -> impl IntoView {
+    let table: StyleTable = board.styles.clone();
+    let view = board.view;
+    let charts = board.style_charts.clone();
+    view! {
+        <h2 id="styles">"Style sensitivity 叙述风格敏感性"</h2>
+        <p class="muted">"The same cases with the client in each of four narrative styles; Δ is the style's value minus cooperative's, per entry (the mean of its runs' gaps). 同一案例在四种当事人风格下的得分；Δ 为相对合作型的差值。"</p>
+        <div data-testid="dlaw-styles">
+            {Metric::ABILITIES
+                .into_iter()
+                .map(|ability| {
+                    let chart = charts.iter().find(|(m, _)| *m == ability).map(|(_, svg)| svg.clone()).unwrap_or_default();
+                    let rows = table
+                        .entries
+                        .iter()
+                        .map(|e| {
+                            let setting = board.main.rows.iter().find(|r| r.entry == e.entry).and_then(|r| r.setting.clone());
+                            let cells = Style::ALL
+                                .into_iter()
+                                .map(|s| {
+                                    let value = e.styles.get(&s).and_then(|v| v.get(&ability).copied().flatten());
+                                    let gap = e.gap.get(&s).and_then(|v| v.get(&ability).copied().flatten());
+                                    let href = cell_url(&e.model, setting.as_deref(), ability, view, &CellAt { style: Some(s), ..CellAt::default() });
+                                    let cell = value_cell(value, href, false);
+                                    let delta = (s != Style::Cooperative).then(|| match gap {
+                                        Some(g) => {
+                                            let class = if g.mean < 0.0 { "num delta down" } else { "num delta up" };
+                                            view! { <td class=class title=format_cell(&g)>{format!("{:+.3}", g.mean)}</td> }.into_any()
+                                        }
+                                        None => view! { <td class="num muted">"—"</td> }.into_any(),
+                                    });
+                                    view! { {cell} {delta} }
+                                })
+                                .collect_view();
+                            view! { <tr><td class="model">{e.model.clone()}</td>{cells}</tr> }
+                        })
+                        .collect_view();
+                    view! {
+                        <h3>{metric_label(ability)}</h3>
+                        <div class="table-scroll">
+                            <table class="leaderboard dlaw-styles" data-ability=ability.as_str()>
+                                <thead>
+                                    <tr>
+                                        <th>"Model 模型"</th>
+                                        {Style::ALL
+                                            .into_iter()
+                                            .map(|s| {
+                                                let span = if s == Style::Cooperative { "1" } else { "2" };
+                                                view! { <th colspan=span class="group" scope="colgroup">{style_label(s)}</th> }
+                                            })
+                                            .collect_view()}
+                                    </tr>
+                                    <tr>
+                                        <th></th>
+                                        {Style::ALL
+                                            .into_iter()
+                                            .map(|s| view! {
+                                                <th class="num">"value"</th>
+                                                {(s != Style::Cooperative).then(|| view! { <th class="num">"Δ vs coop."</th> })}
+                                            })
+                                            .collect_view()}
+                                    </tr>
+                                </thead>
+                                <tbody>{rows}</tbody>
+                            </table>
+                        </div>
+                        <figure class="chart-figure" data-testid="dlaw-style-chart" data-ability=ability.as_str() inner_html=chart></figure>
+                    }
+                })
+                .collect_view()}
+        </div>
+    }
+}
+
+#[component]
+fn Domains(board: DlawBoard) -> impl IntoView {
+    let table = board.domains.clone();
+    if table.rows.is_empty() {
+        return ().into_any();
+    }
+    let view = board.view;
+    let settings: Vec<Option<String>> = table
+        .entries
+        .iter()
+        .map(|(i, _)| {
+            board
+                .main
+                .rows
+                .iter()
+                .find(|r| r.entry == *i)
+                .and_then(|r| r.setting.clone())
+        })
+        .collect();
+    view! {
+        <h2 id="domains">"By domain 分领域"</h2>
+        <div class="table-scroll">
+            <table class="leaderboard dlaw-domains" data-testid="dlaw-domain-table">
+                <thead>
+                    <tr>
+                        <th rowspan="2">"Domain 领域"</th>
+                        {table.entries.iter().map(|(_, m)| view! { <th colspan="3" class="group" scope="colgroup">{m.clone()}</th> }).collect_view()}
+                    </tr>
+                    <tr>
+                        {table
+                            .entries
+                            .iter()
+                            .map(|_| Metric::ABILITIES.into_iter().map(|m| view! { <th class="num" title=m.label_zh()>{m.label_en()}</th> }).collect_view())
+                            .collect_view()}
+                    </tr>
+                </thead>
+                <tbody>
+                    {table
+                        .rows
+                        .iter()
+                        .map(|row| {
+                            let key = format!("{}/{}", row.jurisdiction.as_str(), row.domain);
+                            let cells = row
+                                .cells
+                                .iter()
+                                .zip(&table.entries)
+                                .zip(&settings)
+                                .map(|((cells, (_, model)), setting)| {
+                                    cells
+                                        .iter()
+                                        .zip(Metric::ABILITIES)
+                                        .map(|(cell, m)| {
+                                            let href = cell_url(model, setting.as_deref(), m, view, &CellAt { domain: Some(key.clone()), ..CellAt::default() });
+                                            value_cell(cell.value, href, false)
+                                        })
+                                        .collect_view()
+                                })
+                                .collect_view();
+                            view! {
+                                <tr>
+                                    <td>{row.jurisdiction.label_zh()} " · " {domain_text(&row.domain)}</td>
+                                    {cells}
+                                </tr>
+                            }
+                        })
+                        .collect_view()}
+                </tbody>
+            </table>
+        </div>
+    }
+    .into_any()
+}
+
+#[component]
+fn Diagnostics(board: DlawBoard) -> impl IntoView {
+    let d = board.diagnostics.clone();
+    let r = |v: Option<f64>| v.map_or_else(|| "—".to_owned(), |v| format!("{v:.3}"));
+    let ms = |v: Option<MeanStd>| v.map_or_else(|| "—".to_owned(), |m| format_cell(&m));
+    let c = d.correlations;
+    view! {
+        <h2 id="diagnostics">"Diagnostics 诊断"</h2>
+        <p data-testid="dlaw-correlations">
+            "Pearson r between entry-level abilities (" {c.entries} " entries): "
+            "Elicitation–Resolution " <strong>{r(c.elicitation_resolution)}</strong>
+            " · Elicitation–Fidelity " <strong>{r(c.elicitation_fidelity)}</strong>
+            " · Resolution–Fidelity " <strong>{r(c.resolution_fidelity)}</strong>
+        </p>
+        <div class="table-scroll">
+            <table class="leaderboard" data-testid="dlaw-diagnostics">
+                <thead>
+                    <tr>
+                        <th>"Model 模型"</th>
+                        <th class="num" title="|correct| / |covered|: of the facts the memo mentions, how many it states as the court found">"Conditional correctness 条件正确率"</th>
+                        <th class="num">"Fact Coverage"</th>
+                        <th class="num">"Fact Resolution"</th>
+                        <th class="num">"Task failures"</th>
+                        <th class="num">"Unavailable"</th>
+                        <th class="num">"Degraded"</th>
+                        <th class="num">"Recused seats 回避"</th>
+                        <th class="num">"Unavailable seats"</th>
+                        <th class="num" title="mean |median − mean| of Resolution on three-judge sessions">"|median − mean| R"</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    {d.rows
+                        .iter()
+                        .map(|row| {
+                            let gap = row.gap(Metric::Resolution).and_then(|g| g.mean_abs);
+                            view! {
+                                <tr>
+                                    <td class="model">{row.model.clone()}</td>
+                                    <td class="num">{ms(row.diagnostics.conditional_correctness)}</td>
+                                    <td class="num">{ms(row.fact_coverage)}</td>
+                                    <td class="num">{ms(row.fact_resolution)}</td>
+                                    <td class="num">{row.failures}</td>
+                                    <td class="num">{row.unavailable}</td>
+                                    <td class="num">{row.degraded}</td>
+                                    <td class="num">{row.recused_seats}</td>
+                                    <td class="num">{row.judge_unavailable_seats}</td>
+                                    <td class="num">{ms(gap)}</td>
+                                </tr>
+                            }
+                        })
+                        .collect_view()}
+                </tbody>
+            </table>
+        </div>
+        <h3>"Panel seats per judge 评审席位"</h3>
+        <div class="table-scroll">
+            <table class="leaderboard" data-testid="dlaw-judge-seats">
+                <thead>
+                    <tr>
+                        <th>"Model 模型"</th>
+                        <th>"Judge 评审"</th>
+                        <th class="num">"Scored 已评"</th>
+                        <th class="num">"Recused 回避"</th>
+                        <th class="num">"Unavailable 不可用"</th>
+                        <th class="num">"Mean Fact Resolution"</th>
+                        <th class="num">"Mean Issue Resolution"</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    {d.rows
+                        .iter()
+                        .flat_map(|row| {
+                            let model = row.model.clone();
+                            row.judges().to_vec().into_iter().enumerate().map(move |(i, j)| {
+                                let mean = |m: Metric| j.mean.get(&m).copied().flatten();
+                                view! {
+                                    <tr class:family-start=i == 0>
+                                        <td class="model">{(i == 0).then(|| model.clone())}</td>
+                                        <td>{j.judge.clone()}</td>
+                                        <td class="num">{j.scored}</td>
+                                        <td class="num">{j.recused}</td>
+                                        <td class="num">{j.unavailable}</td>
+                                        <td class="num">{ms(mean(Metric::FactResolution))}</td>
+                                        <td class="num">{ms(mean(Metric::IssueResolution))}</td>
+                                    </tr>
+                                }
+                            })
+                        })
+                        .collect_view()}
+                </tbody>
+            </table>
+        </div>
+    }
+}

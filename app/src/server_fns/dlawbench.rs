@@ -1,0 +1,353 @@
+//! DLawBench pages' data: the dataset's statistics, the case list and one
+//! case, the leaderboard views (main and per-jurisdiction tables, style
+//! sensitivity, domains, diagnostics) in the null-as-zero or valid-only
+//! view, and the drill-downs to a cell's sessions and to one session. All
+//! read the current DLawBench dataset version; the figures come from the
+//! read models' snapshot of it.
+
+use engine::dlawbench::query::CaseFilter;
+use leptos::prelude::*;
+use leptos::server_fn;
+
+use crate::types::{
+    DlawBoard, DlawCaseList, DlawCaseView, DlawCellView, DlawDatasetView, DlawSessionView,
+};
+
+#[server(prefix = "/sfn")]
+pub async fn dlaw_overview() -> Result<DlawDatasetView, ServerFnError> {
+    use crate::ssr::{current_dataset_of, dataset_view, fail, state};
+    let state = state()?;
+    let dataset = current_dataset_of(&state.db, engine::benchmark::Benchmark::Dlawbench).await?;
+    let cases = db::items::all::<engine::dlawbench::dataset::Case>(&state.db, dataset.id)
+        .await
+        .map_err(fail)?;
+    let runs = db::runs::count(&state.db, dataset.id).await.map_err(fail)?;
+    Ok(DlawDatasetView {
+        dataset: dataset_view(&dataset),
+        stats: engine::dlawbench::dataset::stats(&cases),
+        runs,
+    })
+}
+
+/// One page of the cases passing `filter`. The disputed share is not a
+/// stored column, so the filter runs over the version's cases (kept in the
+/// handle's cache). JSON-encoded: a filter with every field unset has
+/// nothing to put in a form body.
+#[server(prefix = "/sfn", input = server_fn::codec::Json)]
+pub async fn dlaw_cases(filter: CaseFilter, page: u32) -> Result<DlawCaseList, ServerFnError> {
+    use engine::dlawbench::query::CaseSummary;
+
+    use crate::ssr::{current_dataset_of, dataset_view, fail, state};
+    let state = state()?;
+    let dataset = current_dataset_of(&state.db, engine::benchmark::Benchmark::Dlawbench).await?;
+    let cases = db::items::all::<engine::dlawbench::dataset::Case>(&state.db, dataset.id)
+        .await
+        .map_err(fail)?;
+    let (page, per_page) = engine::browse::paging(Some(page), None);
+    let matching: Vec<CaseSummary> = cases
+        .iter()
+        .filter(|c| filter.matches(c))
+        .map(CaseSummary::of)
+        .collect();
+    let total = matching.len();
+    let items = matching
+        .into_iter()
+        .skip((page as usize - 1) * per_page as usize)
+        .take(per_page as usize)
+        .collect();
+    let domains = engine::dlawbench::dataset::stats(&cases)
+        .domains
+        .into_iter()
+        .map(|d| (d.jurisdiction, d.domain))
+        .collect();
+    Ok(DlawCaseList {
+        dataset: dataset_view(&dataset),
+        page: engine::browse::Page {
+            items,
+            total: total as u64,
+            page,
+            per_page,
+        },
+        domains,
+    })
+}
+
+#[server(prefix = "/sfn")]
+pub async fn dlaw_case(case_id: String) -> Result<DlawCaseView, ServerFnError> {
+    use crate::ssr::{current_dataset_of, dataset_view, fail, state};
+    let state = state()?;
+    let dataset = current_dataset_of(&state.db, engine::benchmark::Benchmark::Dlawbench).await?;
+    let found = db::items::get(&state.db, dataset.id, &case_id)
+        .await
+        .map_err(fail)?;
+    Ok(DlawCaseView {
+        dataset: dataset_view(&dataset),
+        case: found.item,
+        position: found.position + 1,
+        previous: found.previous,
+        next: found.next,
+    })
+}
+
+/// The leaderboard in view `scores` (`null_as_zero`, the default, or
+/// `valid_only`).
+#[server(prefix = "/sfn")]
+pub async fn dlaw_leaderboard(scores: Option<String>) -> Result<DlawBoard, ServerFnError> {
+    use engine::dlawbench::leaderboard::{
+        diagnostics, domain_table, main_table, style_table, TableView,
+    };
+
+    use crate::ssr::{current_dataset_of, dataset_view, fail, state};
+    let state = state()?;
+    let dataset = current_dataset_of(&state.db, engine::benchmark::Benchmark::Dlawbench).await?;
+    let snapshot = state
+        .read
+        .dlaw_snapshot(&state.db, &dataset)
+        .await
+        .map_err(fail)?;
+    let doc = &snapshot.document;
+    let view = TableView::from_query(scores.as_deref(), None).view;
+    let main = main_table(
+        doc,
+        &TableView {
+            view,
+            jurisdiction: None,
+        },
+    );
+    let jurisdictions = doc
+        .cases
+        .keys()
+        .map(|&j| {
+            main_table(
+                doc,
+                &TableView {
+                    view,
+                    jurisdiction: Some(j),
+                },
+            )
+        })
+        .collect();
+    let styles = style_table(doc, view);
+    let style_charts = engine::dlawbench::score::Metric::ABILITIES
+        .into_iter()
+        .map(|m| (m, ssr::style_chart(&styles, m)))
+        .collect();
+    Ok(DlawBoard {
+        dataset: dataset_view(&dataset),
+        cases: doc.cases.clone(),
+        view,
+        main,
+        jurisdictions,
+        styles,
+        style_charts,
+        domains: domain_table(doc, &snapshot.run_scores, view, None),
+        diagnostics: diagnostics(doc),
+    })
+}
+
+/// The sessions behind the cell of entry (`model`, `setting`) for `metric`
+/// at the level the other parameters name (a jurisdiction, a style, both,
+/// a `jurisdiction/domain`, or none: overall), in view `scores`.
+#[server(prefix = "/sfn")]
+pub async fn dlaw_cell(
+    model: String,
+    setting: Option<String>,
+    metric: String,
+    scores: Option<String>,
+    jurisdiction: Option<String>,
+    style: Option<String>,
+    domain: Option<String>,
+) -> Result<DlawCellView, ServerFnError> {
+    use engine::dlawbench::score::{Metric, View};
+
+    use crate::ssr::{current_dataset_of, dataset_view, fail, state};
+    let invalid = |message: String| fail(services::Error::Invalid(message));
+    let metric = Metric::parse(&metric).ok_or_else(|| {
+        invalid(format!(
+            "unknown metric {metric:?}; expected one of {}",
+            Metric::ALL.map(Metric::as_str).join(", ")
+        ))
+    })?;
+    let view = match scores.as_deref() {
+        None | Some("") => View::NullAsZero,
+        Some(s) => View::parse(s).ok_or_else(|| {
+            invalid(format!(
+                "unknown view {s:?}; expected null_as_zero or valid_only"
+            ))
+        })?,
+    };
+    let level = ssr::level(jurisdiction, style, domain).map_err(invalid)?;
+    let state = state()?;
+    let dataset = current_dataset_of(&state.db, engine::benchmark::Benchmark::Dlawbench).await?;
+    let (snapshot, runs) = state
+        .read
+        .dlaw_runs(&state.db, &dataset)
+        .await
+        .map_err(fail)?;
+    let entry = ssr::entry_of(&snapshot.document, &model, setting.as_deref())?;
+    let key = &snapshot.document.entries[entry].key;
+    let of_entry: Vec<&engine::dlawbench::run::Run> = runs
+        .iter()
+        .filter(|(k, _)| k == key)
+        .map(|(_, r)| r)
+        .collect();
+    let cell = engine::dlawbench::drilldown::cell_sessions(
+        &snapshot.items,
+        &of_entry,
+        metric,
+        view,
+        &level,
+    );
+    Ok(DlawCellView {
+        dataset: dataset_view(&dataset),
+        model,
+        setting,
+        cell,
+    })
+}
+
+/// Session `index` of run `run` of entry (`model`, `setting`), in full.
+#[server(prefix = "/sfn")]
+pub async fn dlaw_session(
+    model: String,
+    setting: Option<String>,
+    run: u32,
+    index: usize,
+) -> Result<DlawSessionView, ServerFnError> {
+    use crate::ssr::{current_dataset_of, dataset_view, fail, state};
+    let state = state()?;
+    let dataset = current_dataset_of(&state.db, engine::benchmark::Benchmark::Dlawbench).await?;
+    let (snapshot, runs) = state
+        .read
+        .dlaw_runs(&state.db, &dataset)
+        .await
+        .map_err(fail)?;
+    let entry = ssr::entry_of(&snapshot.document, &model, setting.as_deref())?;
+    let key = &snapshot.document.entries[entry].key;
+    let not_found = |what: String| fail(services::Error::NotFound(what));
+    let stored = runs
+        .iter()
+        .find(|(k, r)| k == key && r.header.run == run)
+        .map(|(_, r)| r)
+        .ok_or_else(|| not_found(format!("model {model} has no run {run}")))?;
+    let session = stored
+        .sessions
+        .get(index)
+        .ok_or_else(|| not_found(format!("run {run} of model {model} has no session {index}")))?;
+    let case = snapshot
+        .items
+        .iter()
+        .find(|c| c.case_id == session.case_id)
+        .ok_or_else(|| not_found(format!("no case {}", session.case_id)))?;
+    let detail = engine::dlawbench::drilldown::session_detail(case, stored, index)
+        .ok_or_else(|| not_found(format!("run {run} of model {model} has no session {index}")))?;
+    Ok(DlawSessionView {
+        dataset: dataset_view(&dataset),
+        model,
+        setting,
+        run,
+        index,
+        detail,
+    })
+}
+
+/// Server-only helpers.
+#[cfg(feature = "ssr")]
+mod ssr {
+    use engine::dlawbench::dataset::{Jurisdiction, Style};
+    use engine::dlawbench::drilldown::Level;
+    use engine::dlawbench::leaderboard::{main_table, StyleTable, TableView};
+    use engine::dlawbench::score::{Metric, ScoreDocument};
+    use leptos::prelude::ServerFnError;
+
+    /// The index in `doc` of the entry of `model` shown with `setting` on
+    /// the leaderboard, or a 404.
+    pub fn entry_of(
+        doc: &ScoreDocument,
+        model: &str,
+        setting: Option<&str>,
+    ) -> Result<usize, ServerFnError> {
+        main_table(doc, &TableView::default())
+            .rows
+            .iter()
+            .find(|r| r.model == model && r.setting.as_deref() == setting)
+            .map(|r| r.entry)
+            .ok_or_else(|| {
+                crate::ssr::fail(services::Error::NotFound(format!(
+                    "no DLawBench entry of model {model}{}",
+                    setting.map(|s| format!(" ({s})")).unwrap_or_default()
+                )))
+            })
+    }
+
+    /// The drill-down level the query names.
+    pub fn level(
+        jurisdiction: Option<String>,
+        style: Option<String>,
+        domain: Option<String>,
+    ) -> Result<Level, String> {
+        let given = |v: Option<String>| v.filter(|v| !v.is_empty());
+        let jurisdiction = given(jurisdiction)
+            .map(|j| {
+                Jurisdiction::parse(&j)
+                    .ok_or_else(|| format!("unknown jurisdiction {j:?}; expected cn or us"))
+            })
+            .transpose()?;
+        let style = given(style)
+            .map(|s| {
+                Style::parse(&s).ok_or_else(|| {
+                    format!(
+                        "unknown style {s:?}; expected one of {}",
+                        Style::ALL.map(Style::as_str).join(", ")
+                    )
+                })
+            })
+            .transpose()?;
+        Ok(match (given(domain), jurisdiction, style) {
+            (Some(domain), None, None) => Level::Domain { domain },
+            (Some(_), _, _) => return Err("a domain cell has no jurisdiction or style".into()),
+            (None, None, None) => Level::Overall,
+            (None, Some(jurisdiction), None) => Level::Jurisdiction { jurisdiction },
+            (None, None, Some(style)) => Level::Style { style },
+            (None, Some(jurisdiction), Some(style)) => Level::JurisdictionStyle {
+                jurisdiction,
+                style,
+            },
+        })
+    }
+
+    /// `metric` per style, one bar series per entry.
+    pub fn style_chart(table: &StyleTable, metric: Metric) -> String {
+        use crate::charts::{grouped_bars, Series};
+        let groups: Vec<String> = Style::ALL
+            .iter()
+            .map(|s| format!("{} {}", s.label_en(), s.label_zh()))
+            .collect();
+        let series: Vec<Series> = table
+            .entries
+            .iter()
+            .map(|e| Series {
+                name: e.model.clone(),
+                values: Style::ALL
+                    .iter()
+                    .map(|s| {
+                        e.styles
+                            .get(s)
+                            .and_then(|v| v.get(&metric).copied().flatten())
+                            .map(|m| (m.mean, m.std))
+                    })
+                    .collect(),
+            })
+            .collect();
+        grouped_bars(
+            &format!(
+                "{} {} by style 按风格",
+                metric.label_en(),
+                metric.label_zh()
+            ),
+            &groups,
+            &series,
+            metric.as_str(),
+        )
+    }
+}
