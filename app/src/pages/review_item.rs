@@ -396,8 +396,6 @@ fn ItemBody(item: ReviewItemView, set_version: WriteSignal<u32>) -> impl IntoVie
     #[cfg(feature = "hydrate")]
     {
         let labels = labels.clone();
-        // The key handler and the button both submit.
-        let do_submit = do_submit.clone();
         let previous = item.previous;
         let next = item.next;
         let handle = window_event_listener(leptos::ev::keydown, move |ev| {
