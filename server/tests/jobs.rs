@@ -430,6 +430,197 @@ async fn a_plawbench_job_runs_in_the_background_and_lands_on_its_leaderboard() {
 }
 
 #[tokio::test]
+async fn a_dlawbench_job_interviews_in_the_chosen_styles_and_lands_on_its_leaderboard() {
+    use engine::dlawbench::dataset::Style;
+    use engine::dlawbench::run::Status;
+
+    std::env::set_var(KEY_VAR, KEY);
+    let (app, admin) = setup().await;
+    let dataset = db::datasets::current(&app.db, engine::benchmark::Benchmark::Dlawbench)
+        .await
+        .expect("query")
+        .expect("the DLawBench demo");
+    let cases: Vec<engine::dlawbench::dataset::Case> = db::items::all(&app.db, dataset.id)
+        .await
+        .expect("cases")
+        .to_vec();
+    let stub = Stub::start(pipeline::stub::dlawbench::oracle(&cases))
+        .await
+        .expect("stub");
+    let url = stub.base_url.as_str();
+    let lawyer = endpoint(&app, &admin, "lawyer", url, "Test-Lawyer", KEY_VAR, "acme").await;
+    let client = endpoint(&app, &admin, "client", url, "Test-Client", KEY_VAR, "").await;
+    let judges = [
+        endpoint(&app, &admin, "j1", url, "Judge-One", KEY_VAR, "judgeco").await,
+        endpoint(&app, &admin, "j2", url, "Judge-Two", KEY_VAR, "otherco").await,
+        // The lawyer's vendor: this seat recuses and is never called.
+        endpoint(&app, &admin, "j3", url, "Judge-Acme", KEY_VAR, "acme").await,
+    ];
+    // The form also sends the other benchmarks' fields: a DLawBench job
+    // drops the tasks and the user condition and keeps its own settings.
+    let pairs = [
+        ("benchmark", "dlawbench"),
+        ("model", lawyer.as_str()),
+        ("user", client.as_str()),
+        ("judges[0]", judges[0].as_str()),
+        ("judges[1]", judges[1].as_str()),
+        ("judges[2]", judges[2].as_str()),
+        ("tasks[0]", "lca"),
+        ("styles[0]", "cooperative"),
+        ("styles[3]", "adversarial"),
+        ("horizon", "4"),
+        ("lawyer_attempts", "2"),
+        ("judge_attempts", ""),
+        ("runs", "1"),
+        ("concurrency", "3"),
+        ("user_condition", "standard"),
+        ("limit", "3"),
+        ("judge_parse", "strict"),
+    ];
+    let started = ok::<StartJob>(&app, &admin, &pairs).await.json();
+    let id = started["id"].to_string();
+    let spec = &started["spec"];
+    assert_eq!(spec["benchmark"], "dlawbench", "{started}");
+    assert_eq!(spec["user"]["model"], "Test-Client");
+    assert!(spec["tasks"] == serde_json::json!([]) && spec["plawbench"].is_null());
+    assert_eq!(
+        spec["dlawbench"],
+        serde_json::json!({"styles": ["cooperative", "adversarial"], "horizon": 4, "lawyer_attempts": 2, "judge_attempts": 3})
+    );
+
+    let job = until_stopped(&app, &admin, &id).await;
+    assert_eq!(job["status"], "done", "{job}");
+    assert_eq!(job["runs_stored"], 1);
+    assert_eq!(job["progress"]["done"], 6, "{job}");
+    assert_eq!(job["progress"]["failures"], 0);
+    // Per style, cases 0, 1 and 2 ask 0, 1 and 2 questions: 6 lawyer and 3
+    // client calls, and two seated judges make two calls per session.
+    assert_eq!(stub.requests(), 2 * (6 + 3 + 3 * 2 * 2));
+
+    let stored: String = sqlx::query_scalar(
+        "SELECT items FROM runs WHERE model = 'Test-Lawyer' AND benchmark = 'dlawbench'",
+    )
+    .fetch_one(app.db.pool())
+    .await
+    .expect("the stored run");
+    let run = engine::dlawbench::run::parse_run(&stored, &cases).expect("the stored run validates");
+    let h = &run.header;
+    assert_eq!(h.client_model.as_deref(), Some("Test-Client"));
+    assert_eq!(h.horizon, 4);
+    assert_eq!(
+        h.dataset.as_deref(),
+        Some(format!("{}-first3", dataset.name).as_str())
+    );
+    // Every case in both styles: the three run, the rest unavailable.
+    assert_eq!(run.sessions.len(), 2 * cases.len());
+    let run_sessions: Vec<_> = run
+        .sessions
+        .iter()
+        .filter(|s| s.unavailable.is_none())
+        .collect();
+    assert_eq!(run_sessions.len(), 6);
+    assert!(run_sessions.iter().all(|s| s.status == Status::Submitted));
+    assert!(run_sessions
+        .iter()
+        .all(|s| matches!(s.style, Style::Cooperative | Style::Adversarial)));
+    for session in &run_sessions {
+        let seats: Vec<(&str, bool)> = session
+            .panel
+            .iter()
+            .map(|s| (s.judge.as_str(), s.recused))
+            .collect();
+        assert_eq!(
+            seats,
+            [
+                ("Judge-One", false),
+                ("Judge-Two", false),
+                ("Judge-Acme", true)
+            ],
+            "{}",
+            session.case_id
+        );
+    }
+
+    let expected = engine::dlawbench::score::score_entries(std::slice::from_ref(&run), &cases);
+    let doc = app.get("/api/leaderboard?benchmark=dlawbench").await;
+    assert_eq!(doc.status, StatusCode::OK, "{}", doc.body);
+    let entry = doc.json()["entries"]
+        .as_array()
+        .and_then(|e| e.iter().find(|e| e["model"] == "Test-Lawyer"))
+        .cloned()
+        .expect("a DLawBench leaderboard entry for the job's model");
+    assert_close(
+        &entry,
+        &serde_json::to_value(&expected.entries[0]).expect("JSON"),
+        "entry",
+        1e-12,
+    );
+
+    let page = app.get_with_cookie("/admin/runs", Some(&admin)).await;
+    assert!(
+        page.body.contains("data-benchmark=\"dlawbench\""),
+        "{}",
+        page.body
+    );
+    assert!(page.body.contains("href=\"/dlawbench/leaderboard#styles\""));
+    assert!(page.body.contains("data-testid=\"dlawbench-settings\""));
+    assert!(page
+        .body
+        .contains("cooperative, adversarial · client Test-Client"));
+    assert!(!page.body.contains(KEY));
+    // The style-sensitivity view shows the job's entry.
+    let board = app.get("/dlawbench/leaderboard").await;
+    assert!(board.body.contains("Test-Lawyer"), "{}", board.body);
+}
+
+#[tokio::test]
+async fn a_dlawbench_job_without_a_client_or_a_style_is_refused() {
+    std::env::set_var(KEY_VAR, KEY);
+    let (app, admin) = setup().await;
+    let stub = Stub::start(oracle(&cases(&app).await)).await.expect("stub");
+    let [model, user, judge] = endpoints(&app, &admin, &stub.base_url, KEY_VAR).await;
+    let base = [
+        ("benchmark", "dlawbench"),
+        ("model", model.as_str()),
+        ("judges[0]", judge.as_str()),
+        ("runs", "1"),
+        ("concurrency", "1"),
+    ];
+    for (extra, message) in [
+        (vec![("styles[0]", "cooperative")], "client simulator"),
+        (vec![("user", user.as_str())], "at least one style"),
+        (
+            vec![("user", user.as_str()), ("styles[0]", "polite")],
+            "unknown style \"polite\"",
+        ),
+        (
+            vec![
+                ("user", user.as_str()),
+                ("styles[0]", "cooperative"),
+                ("horizon", "0"),
+            ],
+            "the horizon must be a whole number",
+        ),
+        (
+            vec![
+                ("user", user.as_str()),
+                ("styles[0]", "cooperative"),
+                ("horizon", "51"),
+            ],
+            "the horizon must be between 1 and 50",
+        ),
+    ] {
+        let mut pairs = base.to_vec();
+        pairs.extend(extra);
+        let res = call::<StartJob>(&app, Some(&admin), &pairs).await;
+        assert_ne!(res.status, StatusCode::OK, "{pairs:?}");
+        assert!(res.body.contains(message), "{pairs:?}: {}", res.body);
+    }
+    assert_eq!(count(&app, "SELECT COUNT(*) FROM benchmark_jobs").await, 0);
+    assert_eq!(stub.requests(), 0);
+}
+
+#[tokio::test]
 async fn a_cancelled_job_stores_nothing_and_an_interrupted_one_resumes_from_its_cache() {
     let (app, admin) = setup().await;
     let cases = cases(&app).await;

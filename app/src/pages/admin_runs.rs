@@ -1,8 +1,9 @@
 //! Benchmark runs (admins only): the endpoints a job may use, a form to start
 //! a pipeline job on the current dataset of a benchmark (LexPilot: tasks,
 //! user model and condition; PLawBench: the judges' parse mode, aggregation
-//! and attempts, max tokens; with JavaScript the form shows the chosen
-//! benchmark's fields only), and the jobs with their live progress
+//! and attempts, max tokens; DLawBench: the client simulator, the styles, the
+//! horizon, the lawyer's and judges' attempts; with JavaScript the form shows
+//! the chosen benchmark's fields only), and the jobs with their live progress
 //! (refetched when the change feed announces `jobs` or `runs`), a cancel
 //! button, a restart button for stopped jobs, and links to the scores once a
 //! job is done. Every form posts to a server function, so the page works
@@ -10,7 +11,8 @@
 //! every call to anyone but an admin, whatever the page shows.
 
 use engine::benchmark::Benchmark;
-use engine::jobs::{Endpoint, JobSpec, JobStatus, PlawbenchSettings};
+use engine::dlawbench::dataset::Style;
+use engine::jobs::{DlawbenchSettings, Endpoint, JobSpec, JobStatus, PlawbenchSettings};
 use engine::lexpilot::run::{Family, Task};
 use engine::plawbench::run::{Aggregation, ParseMode};
 use engine::vocab::LjpSetup;
@@ -89,9 +91,30 @@ fn job_summary(spec: &JobSpec) -> String {
     } else {
         format!("runs {}–{last_run}", spec.first_run)
     };
-    match (spec.benchmark, &spec.plawbench) {
-        (Benchmark::Plawbench, settings) => {
-            let s = settings.clone().unwrap_or_default();
+    match spec.benchmark {
+        Benchmark::Dlawbench => {
+            let s = spec.dlawbench.clone().unwrap_or_default();
+            let scope = match spec.limit {
+                Some(n) => format!("first {n} cases 前 {n} 个案例"),
+                None => "all cases 全部案例".to_owned(),
+            };
+            let styles = s
+                .styles
+                .iter()
+                .map(|s| s.as_str())
+                .collect::<Vec<_>>()
+                .join(", ");
+            format!(
+                "DLawBench · {styles} · client {} · judges {judges} · horizon {} · lawyer {} / judge {} attempts · {} · {runs} · {scope}",
+                spec.user.as_ref().map_or("—", |u| u.model.as_str()),
+                s.horizon,
+                s.lawyer_attempts,
+                s.judge_attempts,
+                spec.dataset,
+            )
+        }
+        Benchmark::Plawbench => {
+            let s = spec.plawbench.clone().unwrap_or_default();
             let scope = match spec.limit {
                 Some(n) => format!("first {n} items 前 {n} 项"),
                 None => "all items 全部题目".to_owned(),
@@ -308,7 +331,11 @@ fn StartForm(endpoints: Vec<EndpointView>, start: ServerAction<StartJob>) -> imp
     // JavaScript), so its render and the hydrated one agree.
     let chosen = RwSignal::new(None::<Benchmark>);
     let hide = move |b: Benchmark| move || chosen.get().is_some_and(|c| c != b);
+    let hide_unless = move |shown: &'static [Benchmark]| {
+        move || chosen.get().is_some_and(|c| !shown.contains(&c))
+    };
     let defaults = PlawbenchSettings::default();
+    let dlaw = DlawbenchSettings::default();
     view! {
         <section class="panel">
             <h2>"Start a run 启动评测"</h2>
@@ -317,7 +344,7 @@ fn StartForm(endpoints: Vec<EndpointView>, start: ServerAction<StartJob>) -> imp
                     <label class="field"><span>"Benchmark 评测基准"</span>
                         <select name="benchmark" data-testid="job-benchmark"
                             on:change=move |ev| chosen.set(Benchmark::parse(&event_target_value(&ev)))>
-                            {[Benchmark::Lexpilot, Benchmark::Plawbench].into_iter().map(|b| view! {
+                            {[Benchmark::Lexpilot, Benchmark::Plawbench, Benchmark::Dlawbench].into_iter().map(|b| view! {
                                 <option value=b.as_str()>{b.label_zh()}</option>
                             }).collect_view()}
                         </select>
@@ -325,7 +352,8 @@ fn StartForm(endpoints: Vec<EndpointView>, start: ServerAction<StartJob>) -> imp
                     <label class="field"><span>"Evaluated model 被测模型"</span>
                         <select name="model" required>{endpoint_options(&endpoints, false)}</select>
                     </label>
-                    <label class="field" hidden=hide(Benchmark::Lexpilot)><span>"User model 用户模拟模型 (LexPilot)"</span>
+                    <label class="field" hidden=hide_unless(&[Benchmark::Lexpilot, Benchmark::Dlawbench])>
+                        <span>"User model 用户模拟模型 (LexPilot; DLawBench: the client 模拟当事人)"</span>
                         <select name="user">{endpoint_options(&endpoints, true)}</select>
                     </label>
                     <label class="field" hidden=hide(Benchmark::Lexpilot)><span>"User condition 用户设定 (LexPilot)"</span>
@@ -374,9 +402,6 @@ fn StartForm(endpoints: Vec<EndpointView>, start: ServerAction<StartJob>) -> imp
                             }).collect_view()}
                         </select>
                     </label>
-                    <label class="field"><span>"Judge attempts 评审尝试次数"</span>
-                        <input name="judge_attempts" type="number" min="1" max="10" value=defaults.judge_attempts.to_string() />
-                    </label>
                     <label class="field"><span>"Max tokens 最大生成长度"</span>
                         <input name="max_tokens" type="number" min="1" value=defaults.max_tokens.to_string()
                             title="Generous: a truncated filing scores near zero 文书被截断几乎不得分" />
@@ -385,9 +410,34 @@ fn StartForm(endpoints: Vec<EndpointView>, start: ServerAction<StartJob>) -> imp
                         <input name="model_family" maxlength="64" placeholder="Qwen" />
                     </label>
                 </fieldset>
+                <fieldset class="choice-group filters" hidden=hide(Benchmark::Dlawbench) data-testid="dlawbench-settings">
+                    <legend>"DLawBench interviews 访谈设置 (DLawBench)"</legend>
+                    <div class="choice-row">
+                        {Style::ALL.into_iter().enumerate().map(|(i, style)| view! {
+                            <label class="inline-check">
+                                <input type="checkbox" name=format!("styles[{i}]") value=style.as_str()
+                                    checked=dlaw.styles.contains(&style) />
+                                {format!("{} {}", style.label_en(), style.label_zh())}
+                            </label>
+                        }).collect_view()}
+                    </div>
+                    <label class="field"><span>"Horizon 最大轮数"</span>
+                        <input name="horizon" type="number" min="1" max="50" value=dlaw.horizon.to_string()
+                            title="Client-facing turns before a forced final submit 强制提交前的提问轮数" />
+                    </label>
+                    <label class="field"><span>"Lawyer attempts 律师模型尝试次数"</span>
+                        <input name="lawyer_attempts" type="number" min="1" max="10" value=dlaw.lawyer_attempts.to_string()
+                            title="Calls per step until a reply is a valid ask or submit; then lawyer_error" />
+                    </label>
+                </fieldset>
                 <div class="filters">
+                    <label class="field" hidden=hide_unless(&[Benchmark::Plawbench, Benchmark::Dlawbench])>
+                        <span>{format!("Judge attempts 评审尝试次数 (PLawBench {}, DLawBench {})", defaults.judge_attempts, dlaw.judge_attempts)}</span>
+                        <input name="judge_attempts" type="number" min="1" max="10" placeholder="default 默认" />
+                    </label>
                     <label class="field"><span>"Runs 重复次数"</span>
-                        <input name="runs" type="number" min="1" max="20" value="1" required />
+                        <input name="runs" type="number" min="1" max="20" value="5" required
+                            title="The papers report the mean ± std over 5 runs 论文取 5 次运行的均值 ± 标准差" />
                     </label>
                     <label class="field"><span>"Concurrency per endpoint 并发"</span>
                         <input name="concurrency" type="number" min="1" max="64" value="4" required />
@@ -509,6 +559,13 @@ fn JobRow(
         .into_any()
     } else if job.status == JobStatus::Done && spec.benchmark == Benchmark::Plawbench {
         view! { <a href="/plawbench/leaderboard">"Leaderboard 排行榜"</a> }.into_any()
+    } else if job.status == JobStatus::Done && spec.benchmark == Benchmark::Dlawbench {
+        view! {
+            <a href="/dlawbench/leaderboard">"Leaderboard 排行榜"</a>
+            " · "
+            <a href="/dlawbench/leaderboard#styles">"Style sensitivity 风格敏感性"</a>
+        }
+        .into_any()
     } else if job.status == JobStatus::Done {
         view! {
             <a href="/leaderboard">"Leaderboard 排行榜"</a>

@@ -91,15 +91,19 @@ pub async fn get_job(id: i64) -> Result<JobView, ServerFnError> {
 }
 
 /// Starts a job on the current dataset of `benchmark` (`lexpilot`, the
-/// default, or `plawbench`) in the background and returns it queued.
-/// `model`, `user` and `judges` are endpoint ids (`user` may be empty when no
-/// task needs the user model; PLawBench takes none); `tasks` are `lca`,
-/// `dcg`, `ljp`, `ljp:direct`, `ljp:interaction`, `ljp:gold` (LexPilot
-/// only); `limit` (optional) runs the first N cases or items only.
-/// PLawBench's `judge_aggregation` (`mean`, `median`), `judge_parse`
-/// (`lenient`, `strict`), `judge_attempts`, `max_tokens` and `model_family`
-/// default to evalscope's judging with the lenient parse and 8192 tokens. A
-/// form sends lists as `judges[0]=…&judges[1]=…`.
+/// default, `plawbench` or `dlawbench`) in the background and returns it
+/// queued. `model`, `user` and `judges` are endpoint ids (`user` may be empty
+/// when no task needs the user model; PLawBench takes none; DLawBench's
+/// client simulator is `user`); `tasks` are `lca`, `dcg`, `ljp`,
+/// `ljp:direct`, `ljp:interaction`, `ljp:gold` (LexPilot only); `limit`
+/// (optional) runs the first N cases or items only. `judge_attempts`
+/// (PLawBench and DLawBench) defaults to the benchmark's own: one for
+/// PLawBench, three for DLawBench. PLawBench's `judge_aggregation` (`mean`,
+/// `median`), `judge_parse` (`lenient`, `strict`), `max_tokens` and
+/// `model_family` default to evalscope's judging with the lenient parse and
+/// 8192 tokens. DLawBench's `styles` (at least one), `horizon` and
+/// `lawyer_attempts` default to §A2's horizon 10 and six attempts. A form
+/// sends lists as `judges[0]=…&judges[1]=…`.
 #[server(prefix = "/sfn")]
 pub async fn start_job(
     benchmark: Option<String>,
@@ -117,9 +121,13 @@ pub async fn start_job(
     judge_attempts: Option<String>,
     max_tokens: Option<String>,
     model_family: Option<String>,
+    styles: Option<Vec<String>>,
+    horizon: Option<String>,
+    lawyer_attempts: Option<String>,
 ) -> Result<JobView, ServerFnError> {
     use engine::benchmark::Benchmark;
-    use engine::jobs::PlawbenchSettings;
+    use engine::dlawbench::dataset::Style;
+    use engine::jobs::{DlawbenchSettings, PlawbenchSettings};
     use engine::vocab::Vocabulary;
     use services::jobs::NewJobRequest;
     use services::Error;
@@ -133,7 +141,7 @@ pub async fn start_job(
         None => Benchmark::Lexpilot,
         Some(b) => Benchmark::parse(&b).filter(|b| b.hosted()).ok_or_else(|| {
             fail(Error::Invalid(format!(
-                "unknown benchmark {b:?}; expected lexpilot or plawbench"
+                "unknown benchmark {b:?}; expected lexpilot, plawbench or dlawbench"
             )))
         })?,
     };
@@ -158,17 +166,38 @@ pub async fn start_job(
             )))),
         },
     };
+    let judge_attempts = given(judge_attempts);
     let defaults = PlawbenchSettings::default();
     let plawbench = PlawbenchSettings {
         judge_aggregation: word(given(judge_aggregation), defaults.judge_aggregation)?,
         judge_parse: word(given(judge_parse), defaults.judge_parse)?,
         judge_attempts: whole(
-            given(judge_attempts),
+            judge_attempts.clone(),
             "the judge attempts",
             defaults.judge_attempts,
         )?,
         max_tokens: whole(given(max_tokens), "the max tokens", defaults.max_tokens)?,
         model_family: given(model_family),
+    };
+    let defaults = DlawbenchSettings::default();
+    let dlawbench = DlawbenchSettings {
+        styles: styles
+            .unwrap_or_default()
+            .into_iter()
+            .filter_map(|s| given(Some(s)))
+            .map(|s| word::<Style>(Some(s), Style::Cooperative))
+            .collect::<Result<_, _>>()?,
+        horizon: whole(given(horizon), "the horizon", defaults.horizon)?,
+        lawyer_attempts: whole(
+            given(lawyer_attempts),
+            "the lawyer attempts",
+            defaults.lawyer_attempts,
+        )?,
+        judge_attempts: whole(
+            judge_attempts,
+            "the judge attempts",
+            defaults.judge_attempts,
+        )?,
     };
     let dataset = current_dataset_of(&state.db, benchmark).await?;
     let user = match given(user) {
@@ -210,7 +239,7 @@ pub async fn start_job(
         limit,
         family,
         plawbench: Some(plawbench),
-        dlawbench: None,
+        dlawbench: Some(dlawbench),
     };
     state
         .jobs
