@@ -23,13 +23,25 @@ export default defineConfig({
   projects: [
     { name: 'desktop', use: { viewport: { width: 1280, height: 900 } } },
   ],
-  webServer: {
-    command: 'bash end2end/serve.sh',
-    cwd: '..',
-    url: `http://127.0.0.1:${port}/api/stats`,
-    timeout: 60_000,
-    reuseExistingServer: false,
-    stdout: 'pipe',
-    stderr: 'pipe',
-  },
+  webServer: [
+    {
+      // The scripted OpenAI-compatible endpoint the jobs spec runs against.
+      command: `"$LEXPILOT_STUB_BIN" --addr 127.0.0.1:${port + 1} --lexpilot server/data/demo-synthetic.jsonl --plawbench server/data/plawbench/demo.jsonl --dlawbench server/data/dlawbench/demo.jsonl`,
+      cwd: '..',
+      port: port + 1,
+      timeout: 30_000,
+      reuseExistingServer: false,
+      stdout: 'pipe',
+      stderr: 'pipe',
+    },
+    {
+      command: 'bash end2end/serve.sh',
+      cwd: '..',
+      url: `http://127.0.0.1:${port}/api/stats`,
+      timeout: 60_000,
+      reuseExistingServer: false,
+      stdout: 'pipe',
+      stderr: 'pipe',
+    },
+  ],
 });

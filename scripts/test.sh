@@ -22,7 +22,11 @@ cargo test --workspace
 step "building the site for the browser tests"
 scripts/build-site.sh --dev
 
+step "building the scripted endpoint for the browser jobs"
+cargo build -p pipeline --features stub --bin lexpilot-stub
+
 step "playwright (Debian chromium)"
 export LEXPILOT_BIN="$TARGET/debug/lexpilot"
+export LEXPILOT_STUB_BIN="$TARGET/debug/lexpilot-stub"
 export LEPTOS_SITE_ROOT="$TARGET/site"
 npx playwright test --config end2end/playwright.config.ts

@@ -33,7 +33,8 @@ test('the style-sensitivity view shows four styles per ability with Δ and a cha
   const styles = page.getByTestId('dlaw-styles');
   for (const ability of ['elicitation', 'resolution', 'fidelity']) {
     const table = styles.locator(`table[data-ability="${ability}"]`);
-    await expect(table.locator('tbody tr')).toHaveCount(3);
+    // The three demo entries (and any a job spec added before this one).
+    await expect(table.locator('tbody tr', { hasText: '(simulated)' })).toHaveCount(3);
     for (const style of ['合作型', '依赖型', '退缩型', '对抗型']) {
       await expect(table.locator('thead')).toContainText(style);
     }

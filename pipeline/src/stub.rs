@@ -220,12 +220,22 @@ impl Stub {
         latency: Duration,
         script: impl Fn(&StubCall) -> StubReply + Send + Sync + 'static,
     ) -> std::io::Result<Stub> {
+        Stub::bind(SocketAddr::from(([127, 0, 0, 1], 0)), latency, script).await
+    }
+
+    /// Starts a stub on `addr` (port 0 picks a free one) that waits
+    /// `latency` before every reply.
+    pub async fn bind(
+        addr: SocketAddr,
+        latency: Duration,
+        script: impl Fn(&StubCall) -> StubReply + Send + Sync + 'static,
+    ) -> std::io::Result<Stub> {
         let shared = Arc::new(Shared {
             script: Box::new(script),
             latency,
             log: Mutex::new(Log::default()),
         });
-        let listener = tokio::net::TcpListener::bind(SocketAddr::from(([127, 0, 0, 1], 0))).await?;
+        let listener = tokio::net::TcpListener::bind(addr).await?;
         let addr = listener.local_addr()?;
         let app = Router::new()
             .route("/v1/chat/completions", post(complete))

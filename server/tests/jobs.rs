@@ -444,7 +444,8 @@ async fn a_dlawbench_job_interviews_in_the_chosen_styles_and_lands_on_its_leader
         .await
         .expect("cases")
         .to_vec();
-    let stub = Stub::start(pipeline::stub::dlawbench::oracle(&cases))
+    // The script whose Inquiry scores fall with the client's style.
+    let stub = Stub::start(pipeline::stub::dlawbench::styled_oracle(&cases))
         .await
         .expect("stub");
     let url = stub.base_url.as_str();
@@ -474,7 +475,6 @@ async fn a_dlawbench_job_interviews_in_the_chosen_styles_and_lands_on_its_leader
         ("runs", "1"),
         ("concurrency", "3"),
         ("user_condition", "standard"),
-        ("limit", "3"),
         ("judge_parse", "strict"),
     ];
     let started = ok::<StartJob>(&app, &admin, &pairs).await.json();
@@ -491,11 +491,11 @@ async fn a_dlawbench_job_interviews_in_the_chosen_styles_and_lands_on_its_leader
     let job = until_stopped(&app, &admin, &id).await;
     assert_eq!(job["status"], "done", "{job}");
     assert_eq!(job["runs_stored"], 1);
-    assert_eq!(job["progress"]["done"], 6, "{job}");
+    assert_eq!(job["progress"]["done"], 24, "{job}");
     assert_eq!(job["progress"]["failures"], 0);
-    // Per style, cases 0, 1 and 2 ask 0, 1 and 2 questions: 6 lawyer and 3
-    // client calls, and two seated judges make two calls per session.
-    assert_eq!(stub.requests(), 2 * (6 + 3 + 3 * 2 * 2));
+    // Per style, the 12 cases ask 1, 2, 3, 1, 2, 3, … questions: 36 lawyer
+    // and 24 client calls, and two seated judges make two calls per session.
+    assert_eq!(stub.requests(), 2 * (36 + 24 + 12 * 2 * 2));
 
     let stored: String = sqlx::query_scalar(
         "SELECT items FROM runs WHERE model = 'Test-Lawyer' AND benchmark = 'dlawbench'",
@@ -507,18 +507,15 @@ async fn a_dlawbench_job_interviews_in_the_chosen_styles_and_lands_on_its_leader
     let h = &run.header;
     assert_eq!(h.client_model.as_deref(), Some("Test-Client"));
     assert_eq!(h.horizon, 4);
-    assert_eq!(
-        h.dataset.as_deref(),
-        Some(format!("{}-first3", dataset.name).as_str())
-    );
-    // Every case in both styles: the three run, the rest unavailable.
+    assert_eq!(h.dataset.as_deref(), Some(dataset.name.as_str()));
+    // Every case in both styles.
     assert_eq!(run.sessions.len(), 2 * cases.len());
     let run_sessions: Vec<_> = run
         .sessions
         .iter()
         .filter(|s| s.unavailable.is_none())
         .collect();
-    assert_eq!(run_sessions.len(), 6);
+    assert_eq!(run_sessions.len(), 24);
     assert!(run_sessions.iter().all(|s| s.status == Status::Submitted));
     assert!(run_sessions
         .iter()
@@ -555,6 +552,10 @@ async fn a_dlawbench_job_interviews_in_the_chosen_styles_and_lands_on_its_leader
         "entry",
         1e-12,
     );
+
+    // The adversarial client costs the lawyer Inquiry points: the style gap.
+    let gap = &entry["null_as_zero"]["style_gap"]["adversarial"]["inquiry"]["mean"];
+    assert!(gap.as_f64().is_some_and(|g| g < -0.1), "{entry}");
 
     let page = app.get_with_cookie("/admin/runs", Some(&admin)).await;
     assert!(

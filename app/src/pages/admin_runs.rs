@@ -163,8 +163,8 @@ pub fn AdminRunsPage() -> impl IntoView {
         <section class="panel">
             <h1>"Benchmark runs 评测任务"</h1>
             <p>
-                "Run LexPilot or PLawBench against OpenAI-compatible endpoints in the background; the runs land on the leaderboard of the benchmark's current dataset when the job is done. "
-                "在后台对 OpenAI 兼容接口运行 LexPilot 或 PLawBench 评测，完成后结果自动进入该评测当前数据集的排行榜。"
+                "Run LexPilot, PLawBench or DLawBench against OpenAI-compatible endpoints in the background; the runs land on the leaderboard of the benchmark's current dataset when the job is done. "
+                "在后台对 OpenAI 兼容接口运行 LexPilot、PLawBench 或 DLawBench 评测，完成后结果自动进入该评测当前数据集的排行榜。"
             </p>
         </section>
         <Transition fallback=Loading>
@@ -369,7 +369,7 @@ fn StartForm(endpoints: Vec<EndpointView>, start: ServerAction<StartJob>) -> imp
                     </label>
                 </div>
                 <fieldset class="choice-group">
-                    <legend>"Judges 评审模型 (several form a panel; LexPilot: same-vendor judges recuse 同厂商回避)"</legend>
+                    <legend>"Judges 评审模型 (several form a panel; LexPilot and DLawBench: a judge of the evaluated model's vendor recuses 同厂商回避)"</legend>
                     {endpoints.iter().map(|e| &e.endpoint).enumerate().map(|(i, e)| view! {
                         <label class="inline-check">
                             <input type="checkbox" name=format!("judges[{i}]") value=e.id.to_string() />

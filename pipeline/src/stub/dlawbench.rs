@@ -119,3 +119,82 @@ pub fn oracle(cases: &[Case]) -> impl Fn(&StubCall) -> StubReply + Send + Sync +
         }
     }
 }
+
+/// The style whose persona a client-simulator prompt carries.
+pub fn client_style(prompt: &str) -> Option<engine::dlawbench::dataset::Style> {
+    use engine::dlawbench::dataset::{Language, Style};
+    use engine::dlawbench::prompts::persona;
+
+    Style::ALL.into_iter().find(|&style| {
+        [Language::Zh, Language::En]
+            .into_iter()
+            .filter_map(|language| persona(style, language))
+            .any(|p| prompt.contains(p.persona_who.trim()))
+    })
+}
+
+/// The mark a [`styled_oracle`] client puts in its answers: the style's
+/// wire name in brackets.
+fn style_mark(style: engine::dlawbench::dataset::Style) -> String {
+    format!("[style:{}]", style.as_str())
+}
+
+/// A script like [`oracle`] whose scores fall with the client's style, for
+/// trying jobs in the browser and for the end-to-end tests: the lawyer asks
+/// `1 + i % 3` questions, the client marks each answer with its style
+/// (read from the persona in its prompt), and the rubric judge scores the
+/// last `k` Inquiry items 0, where `k` is the style's position in
+/// cooperative, dependent, withdrawn, adversarial (0 to 3, at most every
+/// item). The fact judge answers as in [`oracle`].
+pub fn styled_oracle(cases: &[Case]) -> impl Fn(&StubCall) -> StubReply + Send + Sync + 'static {
+    use engine::dlawbench::dataset::Style;
+
+    let cases = cases.to_vec();
+    move |call: &StubCall| {
+        let Some(i) = case_index(&cases, call) else {
+            return StubReply::Status {
+                status: 400,
+                retry_after: None,
+            };
+        };
+        match call.kind {
+            PromptKind::DlawLawyer if is_last_call(&call.prompt) || asked(call) > questions(i) => {
+                StubReply::Text(submit())
+            }
+            PromptKind::DlawLawyer => StubReply::Text(ask()),
+            PromptKind::DlawClient => {
+                let mark = client_style(&call.prompt)
+                    .map(style_mark)
+                    .unwrap_or_default();
+                StubReply::Text(format!(
+                    "{ANSWER} {mark} It was last spring; I have the letters."
+                ))
+            }
+            PromptKind::DlawJudgeRubric => {
+                let case = &cases[i];
+                let fallen = Style::ALL
+                    .iter()
+                    .position(|&s| call.prompt.contains(&style_mark(s)))
+                    .unwrap_or(0);
+                let n = case.inquiry_rubrics.len();
+                let inquiry: Vec<u8> = (0..n).map(|k| u8::from(k + fallen < n)).collect();
+                let issue: Vec<u8> = (0..case.issue_rubrics.len())
+                    .map(|k| u8::from(k % 2 == 0))
+                    .collect();
+                StubReply::Text(
+                    json!({
+                        "expected_action_scores": inquiry,
+                        "memo_expectation_scores": issue,
+                        "rationale": "rubric checked item by item",
+                    })
+                    .to_string(),
+                )
+            }
+            PromptKind::DlawJudgeFacts => StubReply::Text(fact_reply(&cases[i])),
+            _ => StubReply::Status {
+                status: 400,
+                retry_after: None,
+            },
+        }
+    }
+}
