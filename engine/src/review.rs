@@ -121,9 +121,9 @@ pub use records::{
     auto_assignments, AssignmentRecord, FinalSource, ItemRecord, ItemStatus, Submission,
     EXPERTS_PER_ITEM,
 };
-pub use sample::sample_stratified;
+pub use sample::{draw_per_target, sample_stratified};
 pub use sheet::{
-    pearson, sheet_rows, PairStats, Sheet, SheetError, SheetItem, SheetRow, SheetUnit,
+    pearson, sheet_rows, PairStats, Sheet, SheetError, SheetGroup, SheetItem, SheetRow, SheetUnit,
 };
 pub use view::{neighbours, queue, ItemGuide, ItemVisibility, QueueEntry, Revealed, Viewer};
 

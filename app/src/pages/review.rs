@@ -18,7 +18,10 @@ pub fn kind_label(lang: Lang, kind: ReviewKind) -> &'static str {
         ReviewKind::SeedDialogue => lang.t("种子对话", "Seed dialogue"),
         ReviewKind::CaseCheck => lang.t("案例核查", "Case check"),
         ReviewKind::JudgeVerdict => lang.t("裁判评估复核", "Judge verdict"),
-        ReviewKind::RubricVerdict => lang.t("PLawBench 评分复核", "PLawBench rubric verdict"),
+        ReviewKind::RubricVerdict => lang.t(
+            "评分复核（PLawBench 分项 / DLawBench 评审团）",
+            "Rubric verdict (PLawBench points / DLawBench panel)",
+        ),
     }
 }
 

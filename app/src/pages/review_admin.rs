@@ -2,6 +2,7 @@
 //! disagreements, and the live agreement dashboard (which experts see too,
 //! without the disagreement list).
 
+use engine::benchmark::Benchmark;
 use engine::lexpilot::run::Task;
 use engine::review::ReviewKind;
 use leptos::prelude::*;
@@ -31,15 +32,20 @@ pub fn ReviewManagePage() -> impl IntoView {
     let cap = RwSignal::new("100".to_owned());
     let seed = RwSignal::new("1".to_owned());
     let message = RwSignal::new(None::<(bool, String)>);
+    // The benchmark of rubric verdicts: PLawBench's per task, DLawBench's
+    // panel per style.
+    let bench = RwSignal::new(Benchmark::Plawbench);
     let create = Action::new(move |_: &()| {
         let kind = kind.get_untracked();
         let judge = kind == ReviewKind::JudgeVerdict;
+        let rubric = kind == ReviewKind::RubricVerdict;
         create_review_items(
             kind.as_str().to_owned(),
             judge.then(|| task.get_untracked().as_str().to_owned()),
             per_model.get_untracked().parse().ok(),
             cap.get_untracked().parse().ok(),
             seed.get_untracked().parse().ok(),
+            rubric.then(|| bench.get_untracked().as_str().to_owned()),
         )
     });
     let item_id = RwSignal::new(String::new());
@@ -90,12 +96,19 @@ pub fn ReviewManagePage() -> impl IntoView {
             <div class="filters">
                 <label class="field">{move || lang.get().t("类型", "Kind")}
                     <select data-testid="create-kind" on:change=move |ev| {
-                        if let Some(k) = ReviewKind::parse(&event_target_value(&ev)) { kind.set(k) }
+                        let value = event_target_value(&ev);
+                        let (value, b) = match value.split_once('@') {
+                            Some((k, b)) => (k.to_owned(), Benchmark::parse(b)),
+                            None => (value, None),
+                        };
+                        if let Some(k) = ReviewKind::parse(&value) { kind.set(k) }
+                        bench.set(b.unwrap_or(Benchmark::Plawbench));
                     }>
                         <option value=ReviewKind::CaseCheck.as_str() selected>{move || lang.get().t("案例核查（每个案例）", "Case check (every case)")}</option>
                         <option value=ReviewKind::SeedDialogue.as_str()>{move || lang.get().t("种子对话（每个种子）", "Seed dialogue (every seed)")}</option>
                         <option value=ReviewKind::JudgeVerdict.as_str()>{move || lang.get().t("评审模型复核（抽样）", "Judge verdicts (sample)")}</option>
                         <option value=ReviewKind::RubricVerdict.as_str()>{move || lang.get().t("PLawBench 评分复核（按任务抽样）", "PLawBench rubric verdicts (sample per task)")}</option>
+                        <option value=format!("{}@dlawbench", ReviewKind::RubricVerdict.as_str())>{move || lang.get().t("DLawBench 评审团复核（按风格抽样，逐项 0/1）", "DLawBench panel decisions (sample per style, each rubric item 0/1)")}</option>
                     </select>
                 </label>
                 <label class="field">{move || lang.get().t("任务", "Task")}
@@ -107,7 +120,11 @@ pub fn ReviewManagePage() -> impl IntoView {
                         <option value=Task::Ljp.as_str()>"LJP"</option>
                     </select>
                 </label>
-                <label class="field">{move || if kind.get() == ReviewKind::RubricVerdict { lang.get().t("每个任务", "Per task") } else { lang.get().t("每个模型", "Per model") }}
+                <label class="field">{move || match (kind.get(), bench.get()) {
+                    (ReviewKind::RubricVerdict, Benchmark::Dlawbench) => lang.get().t("每种风格", "Per style"),
+                    (ReviewKind::RubricVerdict, _) => lang.get().t("每个任务", "Per task"),
+                    _ => lang.get().t("每个模型", "Per model"),
+                }}
                     <input type="number" min="1" prop:value=move || per_model.get() on:input=move |ev| per_model.set(event_target_value(&ev)) /></label>
                 <label class="field">{move || lang.get().t("上限", "Cap")}
                     <input type="number" min="1" prop:value=move || cap.get() on:input=move |ev| cap.set(event_target_value(&ev)) /></label>
@@ -380,6 +397,47 @@ fn SheetTable(rows: Vec<engine::review::SheetRow>, lang: Lang) -> impl IntoView 
     }
 }
 
+/// DLawBench's panel against the experts: per dimension (Inquiry, Issue
+/// resolution), every 0/1 rubric mark of the reviewed sessions pooled.
+#[component]
+fn PanelTable(rows: Vec<engine::review::SheetRow>, lang: Lang) -> impl IntoView {
+    view! {
+        <h2>{lang.t("DLawBench 评审团复核：评审团与专家（逐项 0/1）", "DLawBench panel decisions: panel and experts (0/1 per rubric item)")}</h2>
+        <p class="legend">{lang.t(
+            "评审团的逐项决定取在席评审的多数；两位评审 1:1 时不作决定，不计入比较并单独计数。κ：Cohen's kappa；一致率：相同标记的比例。",
+            "The panel's decision on a rubric item is the majority of its seated judges; a 1–1 split decides nothing and is left out of the comparison and counted. κ: Cohen's kappa; agreement: share of equal marks.")}</p>
+        <div class="table-scroll">
+            <table class="leaderboard" data-testid="panel-table">
+                <thead>
+                    <tr>
+                        <th rowspan="2">{lang.t("维度", "Dimension")}</th><th rowspan="2" class="num">{lang.t("会话", "Sessions")}</th>
+                        <th colspan="4">{lang.t("评审团-人", "Panel-human")}</th><th colspan="3">{lang.t("人-人", "Human-human")}</th>
+                    </tr>
+                    <tr>
+                        <th class="num">{lang.t("项", "marks")}</th><th class="num">{lang.t("一致率", "agreement")}</th><th class="num">"κ"</th><th class="num">{lang.t("平票未计", "ties left out")}</th>
+                        <th class="num">{lang.t("项", "marks")}</th><th class="num">{lang.t("一致率", "agreement")}</th><th class="num">"κ"</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    {rows.into_iter().filter(|r| r.unit.is_some()).map(|r| view! {
+                        <tr data-dimension=r.unit.clone().unwrap_or_default()>
+                            <td>{r.name.clone().or(r.unit.clone()).unwrap_or_default()}</td>
+                            <td class="num">{r.n_items}</td>
+                            <td class="num">{r.judge.n}</td>
+                            <td class="num">{share(r.judge.exact)}</td>
+                            <td class="num" data-testid="panel-kappa">{num(r.judge.kappa)}</td>
+                            <td class="num" data-testid="panel-ties">{r.judge_left_out}</td>
+                            <td class="num">{r.human.n}</td>
+                            <td class="num">{share(r.human.exact)}</td>
+                            <td class="num">{num(r.human.kappa)}</td>
+                        </tr>
+                    }).collect_view()}
+                </tbody>
+            </table>
+        </div>
+    }
+}
+
 #[component]
 pub fn AgreementPage() -> impl IntoView {
     let lang = use_lang();
@@ -431,7 +489,13 @@ pub fn AgreementPage() -> impl IntoView {
                                     </tbody>
                                 </table>
                             </div>
-                            {(!d.sheets.is_empty()).then(|| view! { <SheetTable rows=d.sheets.clone() lang /> })}
+                            {
+                                let (dlaw, plaw): (Vec<_>, Vec<_>) = d.sheets.clone().into_iter().partition(|r| r.benchmark == Benchmark::Dlawbench);
+                                view! {
+                                    {(!plaw.is_empty()).then(|| view! { <SheetTable rows=plaw lang /> })}
+                                    {(!dlaw.is_empty()).then(|| view! { <PanelTable rows=dlaw lang /> })}
+                                }
+                            }
                             <h2>{lang.t("专家进度", "Progress per expert")}</h2>
                             <ul data-testid="expert-progress">{d.progress.into_iter().map(|(who, done, total)| view! { <li>{who} ": " {done} " / " {total}</li> }).collect_view()}</ul>
                             {(!d.disagreements.is_empty()).then(|| view! {

@@ -141,6 +141,11 @@ fn unit_name(lang: Lang, key: &str) -> String {
     }
 }
 
+/// Whether a rubric verdict is a DLawBench session's.
+fn is_dlaw(item: &ReviewItemView) -> bool {
+    item.input.get("benchmark").and_then(|b| b.as_str()) == Some("dlawbench")
+}
+
 /// The score sheet of a rubric verdict, from its input.
 fn sheet_of(item: &ReviewItemView) -> Option<engine::review::Sheet> {
     serde_json::from_value(item.input.get("sheet")?.clone()).ok()
@@ -199,6 +204,11 @@ fn guidelines(lang: Lang, item: &ReviewItemView) -> Vec<&'static str> {
             lang.t("按数字键为当前诉请选择判决，光标自动移到下一项。", "Digits set the current claim's verdict and move to the next claim."),
         ],
         (ReviewKind::JudgeVerdict, None) => vec![],
+        (ReviewKind::RubricVerdict, _) if is_dlaw(item) => vec![
+            lang.t("逐项标记 0 或 1：追问要点看律师在对话中是否问到或核实了该事项；争点要点看备忘录是否作出了该项分析。", "Mark each rubric item 0 or 1: an Inquiry item is 1 when the lawyer asked about or verified it in the dialogue; an Issue item when the memo makes that point."),
+            lang.t("以法院查明的事实为准：备忘录采纳了当事人错误认识的，不算解决。", "The court record decides: a memo that adopts the client's mistaken belief does not resolve the point."),
+            lang.t("你看不到评审团的决定；提交后才会显示。", "The panel's decisions are hidden until you submit."),
+        ],
         (ReviewKind::RubricVerdict, _) => vec![
             lang.t("按评分细则逐项给分：每个评分项的得分不超过其满分，可给半分。", "Score each section against its rubric: up to the section's points, half points allowed."),
             lang.t("与评审模型使用相同的标准（PLawBench 的评审提示）：只为回答中确实出现的要点给分。", "Use the judge's own criteria (PLawBench's judge prompt): award only what the answer actually states."),
@@ -550,6 +560,25 @@ fn ItemBody(item: ReviewItemView, set_version: WriteSignal<u32>) -> impl IntoVie
             let lang = lang.get();
             units.iter().enumerate().map(|(i, unit)| {
                 let max = unit.max;
+                if unit.binary() {
+                    let chosen = move |v: &'static str| move || draft.with(|d| d.points.get(i).is_some_and(|p| p.trim() == v));
+                    let choose = move |v: &'static str| move |_| draft.update(|d| if let Some(p) = d.points.get_mut(i) { *p = v.to_owned() });
+                    return view! {
+                        <div class="points-row mark-row" data-testid=format!("points-{}", unit.key)>
+                            <span class="mark-text"><strong>{unit.key.clone()}</strong> " " {unit.name.clone()}</span>
+                            <span class="choices">
+                                <label class="choice" class:chosen=chosen("1")>
+                                    <input type="radio" name=format!("mark-{}", unit.key) value="1" prop:checked=chosen("1") on:change=choose("1") />
+                                    " 1 " {lang.t("是", "yes")}
+                                </label>
+                                <label class="choice" class:chosen=chosen("0")>
+                                    <input type="radio" name=format!("mark-{}", unit.key) value="0" prop:checked=chosen("0") on:change=choose("0") />
+                                    " 0 " {lang.t("否", "no")}
+                                </label>
+                            </span>
+                        </div>
+                    }.into_any();
+                }
                 view! {
                     <div class="points-row" data-testid=format!("points-{}", unit.key)>
                         <label class="field">
@@ -559,7 +588,7 @@ fn ItemBody(item: ReviewItemView, set_version: WriteSignal<u32>) -> impl IntoVie
                                    on:input=move |ev| { let v = event_target_value(&ev); draft.update(|d| if let Some(p) = d.points.get_mut(i) { *p = v }) } />
                         </label>
                     </div>
-                }
+                }.into_any()
             }).collect_view()
         }
     };
@@ -589,7 +618,11 @@ fn ItemBody(item: ReviewItemView, set_version: WriteSignal<u32>) -> impl IntoVie
                     <h1 data-testid="item-title">{title.clone()}</h1>
                     <p>
                         <span class=format!("badge status-{}", status.as_str()) data-testid="item-status">{move || status_label(lang.get(), status)}</span>
-                        " " <a href=if item.kind == ReviewKind::RubricVerdict { format!("/plawbench/items/{}", item.case_id) } else { format!("/cases/{}", item.case_id) }>{move || lang.get().t("查看案例", "Open the case")}</a>
+                        " " <a href=match item.kind {
+                            ReviewKind::RubricVerdict if is_dlaw(&item) => format!("/dlawbench/cases/{}", item.case_id),
+                            ReviewKind::RubricVerdict => format!("/plawbench/items/{}", item.case_id),
+                            _ => format!("/cases/{}", item.case_id),
+                        }>{move || lang.get().t("查看案例", "Open the case")}</a>
                     </p>
                     <div class="case-nav">{nav(item.previous, "← p")}{nav(item.next, "n →")}</div>
                 </section>
@@ -661,6 +694,97 @@ fn ItemBody(item: ReviewItemView, set_version: WriteSignal<u32>) -> impl IntoVie
     }
 }
 
+/// A DLawBench session as the expert marks it: the case's opening and fact
+/// pairs (client belief beside court record), the dialogue with turn
+/// numbers, and the memo; the rubric items are the form's marks.
+fn dlaw_content(input: &serde_json::Value, lang: Memo<Lang>) -> impl IntoView {
+    let text = |v: &serde_json::Value, key: &str| {
+        v.get(key).and_then(|x| x.as_str()).unwrap_or("").to_owned()
+    };
+    let language = if text(input, "language") == "en" {
+        "en"
+    } else {
+        "zh"
+    };
+    let style = text(input, "style");
+    let jurisdiction = text(input, "jurisdiction");
+    let domain = text(input, "domain");
+    let opening = text(input, "opening");
+    let memo = text(input, "memo");
+    let facts: Vec<(String, bool, String, String)> = input
+        .get("facts")
+        .and_then(|f| f.as_array())
+        .map(|a| {
+            a.iter()
+                .map(|f| {
+                    (
+                        text(f, "id"),
+                        text(f, "type") == "disputed",
+                        text(f, "client_belief"),
+                        text(f, "court_record"),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut turn = 0;
+    let dialogue: Vec<(usize, bool, String)> = input
+        .get("dialogue")
+        .and_then(|d| d.as_array())
+        .map(|a| {
+            a.iter()
+                .map(|t| {
+                    let lawyer = text(t, "role") == "lawyer";
+                    if lawyer {
+                        turn += 1;
+                    }
+                    (turn, lawyer, text(t, "content"))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let style_label = engine::dlawbench::dataset::Style::parse(&style)
+        .map(|s| format!("{} {}", s.label_zh(), s.label_en()))
+        .unwrap_or(style);
+    view! {
+        <section class="panel" data-testid="dlaw-item">
+            <p class="muted">{format!("DLawBench · {jurisdiction} · {domain} · ")} <span class="badge">{style_label}</span></p>
+            <h2>{move || lang.get().t("当事人开场陈述", "The client's opening")}</h2>
+            <div class="reply" lang=language>{opening}</div>
+        </section>
+        <section class="panel">
+            <h2>{move || lang.get().t("事实对：当事人认识与法院查明", "Fact pairs: client belief and court record")}</h2>
+            <div class="fact-pairs" lang=language>
+                {facts.into_iter().map(|(id, disputed, belief, record)| view! {
+                    <article class="fact-pair" class:disputed=disputed>
+                        <header><strong>{id}</strong> " " {disputed.then(|| view! { <span class="badge disputed">"disputed 有争议"</span> })}</header>
+                        <div class="fact-sides">
+                            <div class="belief"><span class="side-label">"Client belief 当事人认识"</span><p>{belief}</p></div>
+                            <div class="record"><span class="side-label">"Court record 法院查明"</span><p>{record}</p></div>
+                        </div>
+                    </article>
+                }).collect_view()}
+            </div>
+        </section>
+        <section class="panel" data-testid="judge-input">
+            <h2>{move || lang.get().t("对话", "Dialogue")}</h2>
+            <ol class="dlaw-dialogue" lang=language>
+                {dialogue.into_iter().map(|(turn, lawyer, content)| view! {
+                    <li class="turn" class:role-lawyer=lawyer class:role-client=!lawyer>
+                        <div class="turn-head">
+                            <span class="turn-no">{format!("Turn {turn} 第{turn}轮")}</span>
+                            <span>{if lawyer { "律师 lawyer" } else { "当事人 client" }}</span>
+                        </div>
+                        <p class="turn-text">{content}</p>
+                    </li>
+                }).collect_view()}
+            </ol>
+            <h2>{move || lang.get().t("法律备忘录", "Memo")}</h2>
+            <div class="memo" lang=language>{memo}</div>
+        </section>
+    }
+}
+
 /// What the expert judges: the case (checks, seeds) or the judge's input.
 #[component]
 fn ItemContent(item: ReviewItemView) -> impl IntoView {
@@ -668,6 +792,7 @@ fn ItemContent(item: ReviewItemView) -> impl IntoView {
     let input = item.input.clone();
     let text = |key: &str| input.get(key).and_then(|v| v.as_str()).map(str::to_owned);
     match (item.kind, item.case.clone()) {
+        (ReviewKind::RubricVerdict, _) if is_dlaw(&item) => dlaw_content(&input, lang).into_any(),
         (ReviewKind::RubricVerdict, _) => {
             let question = text("question").unwrap_or_default();
             let context = text("context").filter(|c| !c.trim().is_empty());

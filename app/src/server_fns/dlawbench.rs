@@ -191,13 +191,16 @@ pub async fn dlaw_cell(
         .filter(|(k, _)| k == key)
         .map(|(_, r)| r)
         .collect();
-    let cell = engine::dlawbench::drilldown::cell_sessions(
+    let mut cell = engine::dlawbench::drilldown::cell_sessions(
         &snapshot.items,
         &of_entry,
         metric,
         view,
         &level,
     );
+    if let Some(hidden) = ssr::hidden_sessions(&state.db, &dataset.name, &model).await? {
+        cell.hide_values(&hidden);
+    }
     Ok(DlawCellView {
         dataset: dataset_view(&dataset),
         model,
@@ -239,8 +242,16 @@ pub async fn dlaw_session(
         .iter()
         .find(|c| c.case_id == session.case_id)
         .ok_or_else(|| not_found(format!("no case {}", session.case_id)))?;
-    let detail = engine::dlawbench::drilldown::session_detail(case, stored, index)
+    let mut detail = engine::dlawbench::drilldown::session_detail(case, stored, index)
         .ok_or_else(|| not_found(format!("run {run} of model {model} has no session {index}")))?;
+    if let Some(hidden) = ssr::hidden_sessions(&state.db, &dataset.name, &model).await? {
+        if hidden
+            .iter()
+            .any(|(r, c, s)| *r == run && *c == detail.case_id && *s == detail.style)
+        {
+            detail.hide_panel();
+        }
+    }
     Ok(DlawSessionView {
         dataset: dataset_view(&dataset),
         model,
@@ -254,6 +265,30 @@ pub async fn dlaw_session(
 /// Server-only helpers.
 #[cfg(feature = "ssr")]
 mod ssr {
+    /// The (run, case, style) sessions of `model` whose panel decisions are
+    /// kept back from the signed-in user: those open for blind review,
+    /// unless the user manages review (an admin); `None` when nothing is.
+    pub async fn hidden_sessions(
+        db: &db::Db,
+        dataset_name: &str,
+        model: &str,
+    ) -> Result<Option<Vec<(u32, String, Style)>>, leptos::prelude::ServerFnError> {
+        let admin = crate::ssr::current_user()
+            .await?
+            .is_some_and(|u| u.allows(engine::accounts::Permission::ManageReview));
+        if admin {
+            return Ok(None);
+        }
+        let open: Vec<(u32, String, Style)> =
+            db::review::open_rubric_verdicts(db, dataset_name, model)
+                .await
+                .map_err(crate::ssr::fail)?
+                .into_iter()
+                .filter_map(|(run, case, style)| Some((run, case, Style::parse(&style?)?)))
+                .collect();
+        Ok((!open.is_empty()).then_some(open))
+    }
+
     use engine::dlawbench::dataset::{Jurisdiction, Style};
     use engine::dlawbench::drilldown::Level;
     use engine::dlawbench::leaderboard::{main_table, StyleTable, TableView};

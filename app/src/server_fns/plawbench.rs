@@ -272,9 +272,12 @@ mod ssr {
         if admin {
             return Ok(None);
         }
-        let open = db::review::open_rubric_verdicts(db, dataset_name, model)
+        let open: Vec<(u32, String)> = db::review::open_rubric_verdicts(db, dataset_name, model)
             .await
-            .map_err(crate::ssr::fail)?;
+            .map_err(crate::ssr::fail)?
+            .into_iter()
+            .map(|(run, item, _)| (run, item))
+            .collect();
         Ok((!open.is_empty()).then_some(open))
     }
 }

@@ -255,9 +255,12 @@ pub struct ReviewDashboard {
 /// (one per seed case), `case_check` (one per case) or `judge_verdict` (a
 /// stratified sample of the stored judge decisions of `task`: `per_model`
 /// per model, default 10, `cap` in all, default 100, from `seed`); or, from
-/// the current PLawBench dataset, `rubric_verdict` (a sample of its judged
-/// items stratified by task: `per_model` is then per task, default 10, `cap`
-/// default 40). Items that exist already are left as they are.
+/// the current dataset of `benchmark` (`plawbench`, the default, or
+/// `dlawbench`), `rubric_verdict`: PLawBench's judged items stratified by
+/// task (`per_model` is then per task, default 10, `cap` default 40), or
+/// DLawBench's judged sessions stratified by style, each rubric item a 0/1
+/// mark against the panel's majority (`per_model` per style, default 5,
+/// `cap` default 20). Items that exist already are left as they are.
 #[server(prefix = "/sfn")]
 pub async fn create_review_items(
     kind: String,
@@ -265,6 +268,7 @@ pub async fn create_review_items(
     per_model: Option<usize>,
     cap: Option<usize>,
     seed: Option<u64>,
+    benchmark: Option<String>,
 ) -> Result<CreatedItems, ServerFnError> {
     use self::ssr::bad_request;
     use crate::ssr::{current_dataset, db, fail, require};
@@ -279,12 +283,30 @@ pub async fn create_review_items(
         )));
     };
     if kind == ReviewKind::RubricVerdict {
-        use engine::plawbench::review::{DEFAULT_CAP, DEFAULT_PER_TASK};
-        let dataset =
-            crate::ssr::current_dataset_of(&db, engine::benchmark::Benchmark::Plawbench).await?;
+        use engine::benchmark::Benchmark;
+        let benchmark = match benchmark.as_deref().map(str::trim) {
+            None | Some("") | Some("plawbench") => Benchmark::Plawbench,
+            Some("dlawbench") => Benchmark::Dlawbench,
+            Some(other) => {
+                return Err(bad_request(format!(
+                    "rubric verdicts are PLawBench's or DLawBench's, not {other:?}"
+                )))
+            }
+        };
+        let (per, all) = match benchmark {
+            Benchmark::Dlawbench => (
+                engine::dlawbench::review::DEFAULT_PER_STYLE,
+                engine::dlawbench::review::DEFAULT_CAP,
+            ),
+            _ => (
+                engine::plawbench::review::DEFAULT_PER_TASK,
+                engine::plawbench::review::DEFAULT_CAP,
+            ),
+        };
+        let dataset = crate::ssr::current_dataset_of(&db, benchmark).await?;
         let sample = db::review::RubricSample {
-            per_task: per_model.unwrap_or(DEFAULT_PER_TASK),
-            cap: cap.unwrap_or(DEFAULT_CAP),
+            per_task: per_model.unwrap_or(per),
+            cap: cap.unwrap_or(all),
             seed: seed.unwrap_or(DEFAULT_SEED),
         };
         let created = db::review::create_rubric_items(&db, &dataset, sample, &user)
@@ -619,9 +641,7 @@ mod ssr {
     ) -> Result<Vec<db::datasets::DatasetInfo>, ServerFnError> {
         let mut datasets = Vec::new();
         for benchmark in engine::benchmark::Benchmark::ALL {
-            // DLawBench's review of the panel (issue 13, item 6) has no
-            // review items yet.
-            if !benchmark.hosted() || benchmark == engine::benchmark::Benchmark::Dlawbench {
+            if !benchmark.hosted() {
                 continue;
             }
             if let Some(d) = db::datasets::current(db, benchmark)

@@ -205,11 +205,12 @@ pub async fn create_judge_items(
     insert_items(db, dataset, items, by).await
 }
 
-/// How to draw PLawBench rubric verdicts for review
-/// ([`engine::plawbench::review::draw_rubric_sample`]).
+/// How to draw rubric verdicts for review: PLawBench's per task
+/// ([`engine::plawbench::review::draw_rubric_sample`]), DLawBench's panel
+/// decisions per style ([`engine::dlawbench::review::draw_panel_sample`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RubricSample {
-    /// Verdicts drawn per task.
+    /// Verdicts drawn per task (PLawBench) or per style (DLawBench).
     pub per_task: usize,
     /// Verdicts drawn in all.
     pub cap: usize,
@@ -218,46 +219,64 @@ pub struct RubricSample {
 }
 
 /// Rubric-verdict items: a sample of the judged items of the stored runs of
-/// the PLawBench `dataset`, stratified by task
-/// ([`engine::plawbench::review`] says what the expert sees of each, its
-/// score sheet, and which judge points are kept apart).
+/// `dataset`, PLawBench's stratified by task ([`engine::plawbench::review`]
+/// says what the expert sees of each, its score sheet, and which judge
+/// points are kept apart) or DLawBench's sessions stratified by style, each
+/// rubric item a 0/1 mark against the panel's majority
+/// ([`engine::dlawbench::review`]).
 pub async fn create_rubric_items(
     db: &Db,
     dataset: &DatasetInfo,
     sample: RubricSample,
     by: &User,
 ) -> Result<Created> {
-    use engine::benchmark::{PLawBench, Suite};
-    if dataset.benchmark != engine::benchmark::Benchmark::Plawbench.as_str() {
+    use engine::benchmark::{Benchmark, DLawBench, PLawBench, Suite};
+    let benchmark = Benchmark::parse(&dataset.benchmark);
+    if !matches!(benchmark, Some(Benchmark::Plawbench | Benchmark::Dlawbench)) {
         return Err(DbError::Invalid(format!(
-            "rubric verdicts are PLawBench's; dataset {} is {}",
+            "rubric verdicts are PLawBench's and DLawBench's; dataset {} is {}",
             dataset.name, dataset.benchmark
         )));
     }
-    let items = crate::items::all::<engine::plawbench::dataset::Item>(db, dataset.id).await?;
     let runs = crate::runs::all_items(db, dataset.id).await?;
     let mut candidates = Vec::new();
+    let plaw_items = match benchmark {
+        Some(Benchmark::Plawbench) => {
+            Some(crate::items::all::<engine::plawbench::dataset::Item>(db, dataset.id).await?)
+        }
+        _ => None,
+    };
+    let dlaw_cases = match benchmark {
+        Some(Benchmark::Dlawbench) => {
+            Some(crate::items::all::<engine::dlawbench::dataset::Case>(db, dataset.id).await?)
+        }
+        _ => None,
+    };
     for stored in runs {
         let (run_id, model, run_number) = (stored.id, stored.model, stored.run_number);
-        let run = PLawBench::read_stored(&stored.items)
-            .map_err(|e| DbError::Corrupt(format!("stored run {model} {run_number}: {e}")))?;
-        candidates.extend(
-            engine::plawbench::review::judge_decisions(&run, &items)
-                .into_iter()
-                .map(|decision| JudgeCandidate {
-                    run_id,
-                    model: model.clone(),
-                    run_number,
-                    decision,
-                }),
-        );
+        let corrupt = |e: String| DbError::Corrupt(format!("stored run {model} {run_number}: {e}"));
+        let decisions = match (&plaw_items, &dlaw_cases) {
+            (Some(items), _) => {
+                let run =
+                    PLawBench::read_stored(&stored.items).map_err(|e| corrupt(e.to_string()))?;
+                engine::plawbench::review::judge_decisions(&run, items)
+            }
+            (_, Some(cases)) => {
+                let run =
+                    DLawBench::read_stored(&stored.items).map_err(|e| corrupt(e.to_string()))?;
+                engine::dlawbench::review::judge_decisions(&run, cases)
+            }
+            _ => Vec::new(),
+        };
+        candidates.extend(decisions.into_iter().map(|decision| JudgeCandidate {
+            run_id,
+            model: model.clone(),
+            run_number,
+            decision,
+        }));
     }
-    let drawn = engine::plawbench::review::draw_rubric_sample(
-        candidates,
-        sample.per_task,
-        sample.cap,
-        sample.seed,
-    );
+    let drawn =
+        engine::review::draw_per_target(candidates, sample.per_task, sample.cap, sample.seed);
     let items = drawn
         .into_iter()
         .map(|candidate| {
@@ -278,17 +297,17 @@ pub async fn create_rubric_items(
     insert_items(db, dataset, items, by).await
 }
 
-/// The rubric verdicts of `model` open for review on the PLawBench dataset
+/// The rubric verdicts of `model` open for review on the dataset
 /// `dataset_name` (made into review items, not final yet), as (run number,
-/// item id): what the PLawBench drill-down keeps back from everyone but
-/// admins.
+/// item or case id, target: PLawBench's task, DLawBench's style): what the
+/// PLawBench and DLawBench drill-downs keep back from everyone but admins.
 pub async fn open_rubric_verdicts(
     db: &Db,
     dataset_name: &str,
     model: &str,
-) -> Result<Vec<(u32, String)>> {
-    let rows: Vec<(i64, String)> = sqlx::query_as(
-        "SELECT run_number, case_id FROM review_items
+) -> Result<Vec<(u32, String, Option<String>)>> {
+    let rows: Vec<(i64, String, Option<String>)> = sqlx::query_as(
+        "SELECT run_number, case_id, target FROM review_items
          WHERE kind = 'rubric_verdict' AND final_label IS NULL
            AND dataset_name = ? AND model = ?",
     )
@@ -298,7 +317,7 @@ pub async fn open_rubric_verdicts(
     .await?;
     Ok(rows
         .into_iter()
-        .filter_map(|(run, item_id)| Some((u32::try_from(run).ok()?, item_id)))
+        .filter_map(|(run, id, target)| Some((u32::try_from(run).ok()?, id, target)))
         .collect())
 }
 

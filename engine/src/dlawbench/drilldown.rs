@@ -89,6 +89,9 @@ pub struct SessionRow {
     pub outcome: Outcome,
     /// Its value in the view; `None` when left out.
     pub value: Option<f64>,
+    /// Whether the value is kept back while the session is under review.
+    #[serde(default)]
+    pub hidden: bool,
     /// Whether the panel was degraded.
     pub degraded: bool,
 }
@@ -166,6 +169,7 @@ pub fn cell_sessions(
                         status: s.status,
                         outcome: score.outcome,
                         value: score.value(metric, view),
+                        hidden: false,
                         degraded: score.degraded,
                     })
                 })
@@ -315,6 +319,61 @@ pub struct SessionDetail {
     pub conditional_correctness: Option<f64>,
     /// Whether a component had fewer values than seated judges.
     pub degraded: bool,
+    /// Whether the panel's decisions are kept back ([`SessionDetail::hide_panel`]).
+    #[serde(default)]
+    pub panel_hidden: bool,
+}
+
+impl SessionDetail {
+    /// Keeps back everything the panel decided (each judge's decisions,
+    /// rationale and name, the panel values, conditional correctness): what
+    /// an expert must not see of a session open for blind review.
+    ///
+    /// ```
+    /// use engine::dlawbench::dataset::parse_dataset;
+    /// use engine::dlawbench::drilldown::session_detail;
+    /// use engine::dlawbench::run::parse_run;
+    ///
+    /// let dataset = parse_dataset(r#"{"case_id": "C", "jurisdiction": "us", "domain": "torts", "opening": "o", "facts": [{"id": "F1", "type": "disputed", "client_belief": "b", "court_record": "r"}], "inquiry_rubrics": [{"id": "Q1", "text": "q"}], "issue_rubrics": [{"id": "R1", "text": "r"}]}"#).unwrap();
+    /// let run = parse_run(concat!(
+    ///     r#"{"kind": "run", "benchmark": "dlawbench", "model": "M", "run": 1, "judges": [{"model": "J"}]}"#, "\n",
+    ///     r#"{"kind": "session", "case_id": "C", "style": "cooperative", "status": "submitted", "turns_used": 0, "memo": "m", "panel": [{"judge": "J", "recused": false, "decisions": {"inquiry": [1], "issue": [0], "covered": ["F1"], "correct": [], "claims_total": 1, "claims_grounded": 1}}]}"#, "\n",
+    /// ), &dataset).unwrap();
+    /// let mut detail = session_detail(&dataset[0], &run, 0).unwrap();
+    /// detail.hide_panel();
+    /// assert!(detail.panel_hidden && detail.judges.is_empty() && detail.panel.is_empty());
+    /// assert_eq!(detail.memo.as_deref(), Some("m"), "the interview stays");
+    /// ```
+    pub fn hide_panel(&mut self) {
+        self.judges.clear();
+        self.panel.clear();
+        self.conditional_correctness = None;
+        self.panel_hidden = true;
+    }
+}
+
+impl CellSessions {
+    /// Keeps back the values of the sessions `hidden` names (run, case,
+    /// style): sessions open for blind review.
+    pub fn hide_values(&mut self, hidden: &[(u32, String, Style)]) {
+        for run in &mut self.runs {
+            let number = run.run;
+            let mut any = false;
+            for session in &mut run.sessions {
+                if hidden
+                    .iter()
+                    .any(|(r, c, s)| *r == number && *c == session.case_id && *s == session.style)
+                {
+                    session.value = None;
+                    session.hidden = true;
+                    any = true;
+                }
+            }
+            if any {
+                run.value = None;
+            }
+        }
+    }
 }
 
 fn marks(rubrics: &[super::dataset::Rubric], bits: &[u8]) -> Vec<RubricMark> {
@@ -435,5 +494,6 @@ pub fn session_detail(case: &Case, run: &Run, index: usize) -> Option<SessionDet
         panel: score.values,
         conditional_correctness: score.conditional_correctness,
         degraded: score.degraded,
+        panel_hidden: false,
     })
 }

@@ -63,6 +63,7 @@ pub mod drilldown;
 pub mod leaderboard;
 pub mod prompts;
 pub mod query;
+pub mod review;
 pub mod run;
 pub mod score;
 

@@ -26,7 +26,7 @@ use super::dataset::{Item, Task};
 use super::run::Run;
 use super::score::{aggregate, score_item};
 use crate::benchmark::Benchmark;
-use crate::review::{sample_stratified, JudgeCandidate, JudgeDecision, Sheet, SheetUnit};
+use crate::review::{draw_per_target, JudgeCandidate, JudgeDecision, Sheet, SheetUnit};
 
 /// Rubric verdicts drawn per task when none is said.
 pub const DEFAULT_PER_TASK: usize = 10;
@@ -73,6 +73,7 @@ pub fn sheet(item: &Item) -> Sheet {
         benchmark: Benchmark::Plawbench,
         task: item.task.as_str().to_owned(),
         units,
+        groups: Vec::new(),
     }
 }
 
@@ -184,22 +185,7 @@ pub fn draw_rubric_sample(
     cap: usize,
     seed: u64,
 ) -> Vec<JudgeCandidate> {
-    type Key = (String, i64, String);
-    let mut by_key: BTreeMap<(String, Key), JudgeCandidate> = BTreeMap::new();
-    for candidate in candidates {
-        let task = candidate.decision.target.clone().unwrap_or_default();
-        let key = (
-            candidate.model.clone(),
-            candidate.run_number,
-            candidate.decision.case_id.clone(),
-        );
-        by_key.insert((task, key), candidate);
-    }
-    let keys: Vec<(String, Key)> = by_key.keys().cloned().collect();
-    sample_stratified(&keys, per_task, cap, seed)
-        .into_iter()
-        .filter_map(|key| by_key.remove(&key))
-        .collect()
+    draw_per_target(candidates, per_task, cap, seed)
 }
 
 /// The task a drawn decision is of.

@@ -203,8 +203,14 @@ impl<'de> Deserialize<'de> for OrderedPoints {
                 mut map: A,
             ) -> Result<OrderedPoints, A::Error> {
                 let mut points = Vec::new();
-                while let Some((key, value)) = map.next_entry::<String, serde_json::Number>()? {
-                    points.push((key, value.to_string()));
+                // A panel's label may leave a unit undecided (`null`).
+                while let Some((key, value)) =
+                    map.next_entry::<String, Option<serde_json::Number>>()?
+                {
+                    points.push((
+                        key,
+                        value.map_or_else(|| "undecided".to_owned(), |v| v.to_string()),
+                    ));
                 }
                 Ok(OrderedPoints(points))
             }

@@ -17,8 +17,18 @@
 //!   step. Two labels agree when their stored forms are equal, so experts
 //!   agree on an item when they gave the same points to every unit, and the
 //!   item goes to an adjudicator otherwise (as every other item does).
-//! - **Figures.** [`sheet_rows`] gives, per task and unit and for the item
-//!   totals of each task, two comparisons: the judge against the final label
+//! - **Groups.** A sheet may sort its units into [`SheetGroup`]s (DLawBench's
+//!   Inquiry and Issue rubric items, each a 0/1 mark): the dashboard then
+//!   pools each group's units into one row instead of a row per unit, since
+//!   units differ from item to item.
+//! - **Undecided units.** The judge's label (never an expert's) may leave a
+//!   unit `null`: a panel of two that split 1–1 on a rubric item decides
+//!   nothing. [`Sheet::stored_partial`] writes it, [`Sheet::points_partial`]
+//!   reads it; such a unit is left out of the judge comparison and counted
+//!   (`judge_left_out`), and the item's total is compared only when every
+//!   unit was decided.
+//! - **Figures.** [`sheet_rows`] gives, per task and unit (or group) and for
+//!   the item totals of each task, two comparisons: the judge against the final label
 //!   (agreed or adjudicated) and the first two experts' blind labels against
 //!   each other. Each is a [`PairStats`]: the mean absolute difference in
 //!   points, Pearson's r, the share of pairs within 10% of the unit's (or the
@@ -38,6 +48,7 @@
 //!     benchmark: Benchmark::Plawbench,
 //!     task: "case_analysis".into(),
 //!     units: vec![SheetUnit::new("conclusion", "结论", 5.0), SheetUnit::new("law", "法条依据", 15.0)],
+//!     groups: vec![],
 //! };
 //! assert_eq!(sheet.canonical("conclusion=5, law=7.5").unwrap(), r#"{"conclusion":5,"law":7.5}"#);
 //! assert_eq!(sheet.canonical(r#"{"law": "15", "conclusion": 0}"#).unwrap(), r#"{"conclusion":0,"law":15}"#);
@@ -66,6 +77,18 @@ pub struct SheetUnit {
     /// The step points come in (> 0): 0.5 lets an expert give half points.
     #[serde(default = "default_step")]
     pub step: f64,
+    /// The key of the [`SheetGroup`] it belongs to, if the sheet has groups.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
+}
+
+/// A set of a sheet's units the dashboard pools into one row.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SheetGroup {
+    /// Its key (`inquiry`).
+    pub key: String,
+    /// What the page calls it (`追问 Inquiry`).
+    pub name: String,
 }
 
 fn default_step() -> f64 {
@@ -80,6 +103,18 @@ impl SheetUnit {
             name: name.into(),
             max,
             step: default_step(),
+            group: None,
+        }
+    }
+
+    /// A 0/1 mark of group `group`.
+    pub fn mark(key: impl Into<String>, name: impl Into<String>, group: &str) -> Self {
+        SheetUnit {
+            key: key.into(),
+            name: name.into(),
+            max: 1.0,
+            step: 1.0,
+            group: Some(group.to_owned()),
         }
     }
 
@@ -98,6 +133,10 @@ pub struct Sheet {
     pub task: String,
     /// The units, in the order pages show them and labels list them.
     pub units: Vec<SheetUnit>,
+    /// The groups the units belong to, in the order the dashboard lists
+    /// them; empty for a sheet without groups.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub groups: Vec<SheetGroup>,
 }
 
 /// Why a sheet label is refused.
@@ -182,7 +221,7 @@ impl Sheet {
     /// use engine::benchmark::Benchmark;
     /// use engine::review::{Sheet, SheetUnit};
     ///
-    /// let sheet = Sheet { benchmark: Benchmark::Plawbench, task: "legal_qa".into(), units: vec![SheetUnit::new("total", "总分", 5.0)] };
+    /// let sheet = Sheet { benchmark: Benchmark::Plawbench, task: "legal_qa".into(), units: vec![SheetUnit::new("total", "总分", 5.0)], groups: vec![] };
     /// assert_eq!(sheet.stored(&[10.0 / 3.0]), r#"{"total":3.3333333333333335}"#);
     /// ```
     pub fn stored(&self, points: &[f64]) -> String {
@@ -196,6 +235,55 @@ impl Sheet {
         }
         stored.push('}');
         stored
+    }
+
+    /// The stored form of a judge's label that may leave units undecided
+    /// (`None` is written `null`).
+    ///
+    /// ```
+    /// use engine::benchmark::Benchmark;
+    /// use engine::review::{Sheet, SheetUnit};
+    ///
+    /// let sheet = Sheet { benchmark: Benchmark::Dlawbench, task: "session".into(), groups: vec![],
+    ///     units: vec![SheetUnit::mark("inquiry-1", "A", "inquiry"), SheetUnit::mark("inquiry-2", "B", "inquiry")] };
+    /// let label = sheet.stored_partial(&[Some(1.0), None]);
+    /// assert_eq!(label, r#"{"inquiry-1":1,"inquiry-2":null}"#);
+    /// assert_eq!(sheet.points_partial(&label), Some(vec![Some(1.0), None]));
+    /// assert_eq!(sheet.points(&label), None, "not a full label");
+    /// ```
+    pub fn stored_partial(&self, points: &[Option<f64>]) -> String {
+        let mut stored = String::from("{");
+        for (unit, points) in self.units.iter().zip(points) {
+            if stored.len() > 1 {
+                stored.push(',');
+            }
+            let key = serde_json::to_string(&unit.key).unwrap_or_default();
+            let value = points.map_or_else(|| "null".to_owned(), number);
+            let _ = write!(stored, "{key}:{value}");
+        }
+        stored.push('}');
+        stored
+    }
+
+    /// The points of a stored label that may leave units undecided (`null`),
+    /// in unit order; `None` when it is not a label of this sheet.
+    pub fn points_partial(&self, stored: &str) -> Option<Vec<Option<f64>>> {
+        let object: serde_json::Map<String, Value> = serde_json::from_str(stored).ok()?;
+        if object.len() != self.units.len() {
+            return None;
+        }
+        self.units
+            .iter()
+            .map(|u| match object.get(&u.key)? {
+                Value::Null => Some(None),
+                v => v.as_f64().filter(|p| p.is_finite()).map(Some),
+            })
+            .collect()
+    }
+
+    /// The group of key `key`.
+    pub fn group(&self, key: &str) -> Option<&SheetGroup> {
+        self.groups.iter().find(|g| g.key == key)
     }
 
     /// The points of a stored label, in unit order; `None` when it is not a
@@ -388,6 +476,10 @@ pub struct SheetRow {
     pub name: Option<String>,
     /// Items of the task with this unit.
     pub n_items: usize,
+    /// Units (for the totals row, items) the judge left undecided where a
+    /// final label exists: left out of the judge comparison.
+    #[serde(default)]
+    pub judge_left_out: usize,
     /// The judge against the final label.
     pub judge: PairStats,
     /// The first two experts' blind labels.
@@ -403,7 +495,7 @@ pub struct SheetRow {
 /// use engine::benchmark::Benchmark;
 /// use engine::review::{sheet_rows, Sheet, SheetItem, SheetUnit};
 ///
-/// let sheet = Sheet { benchmark: Benchmark::Plawbench, task: "legal_consultation".into(), units: vec![SheetUnit::new("total", "总分", 10.0)] };
+/// let sheet = Sheet { benchmark: Benchmark::Plawbench, task: "legal_consultation".into(), units: vec![SheetUnit::new("total", "总分", 10.0)], groups: vec![] };
 /// let item = |a: &str, b: &str, judge: &str, last: &str| SheetItem {
 ///     sheet: sheet.clone(),
 ///     submissions: vec![a.into(), b.into()],
@@ -420,14 +512,36 @@ pub struct SheetRow {
 pub fn sheet_rows(items: &[SheetItem]) -> Vec<SheetRow> {
     /// (one rater's points, the other's, the most points).
     type Pairs = Vec<(f64, f64, f64)>;
-    /// One (benchmark, task): its items, the pairs of item totals (judge,
-    /// human), and its units in order with their items and pairs.
+    /// A row being counted: a unit, or a group of units pooled.
+    struct Slot {
+        key: String,
+        name: String,
+        binary: bool,
+        n_items: usize,
+        left_out: usize,
+        judge: Pairs,
+        human: Pairs,
+    }
+    impl Slot {
+        fn new(key: &str, name: &str, binary: bool) -> Slot {
+            Slot {
+                key: key.to_owned(),
+                name: name.to_owned(),
+                binary,
+                n_items: 0,
+                left_out: 0,
+                judge: Vec::new(),
+                human: Vec::new(),
+            }
+        }
+    }
+    /// One (benchmark, task): its items, the item totals and its slots in
+    /// order.
     struct Group {
         benchmark: Benchmark,
         task: String,
-        n_items: usize,
-        totals: (Pairs, Pairs),
-        units: Vec<(SheetUnit, usize, Pairs, Pairs)>,
+        totals: Slot,
+        slots: Vec<Slot>,
     }
     let mut groups: Vec<Group> = Vec::new();
     for item in items {
@@ -441,70 +555,91 @@ pub fn sheet_rows(items: &[SheetItem]) -> Vec<SheetRow> {
                 groups.push(Group {
                     benchmark: sheet.benchmark,
                     task: sheet.task.clone(),
-                    n_items: 0,
-                    totals: (Vec::new(), Vec::new()),
-                    units: Vec::new(),
+                    totals: Slot::new("", "", false),
+                    slots: Vec::new(),
                 });
                 groups.len() - 1
             }
         };
         let group = &mut groups[at];
-        group.n_items += 1;
-        let read = |label: &Option<String>| sheet.points(label.as_deref()?);
-        let judged = read(&item.judge_label).zip(read(&item.final_label));
+        group.totals.n_items += 1;
+        let last = item.final_label.as_deref().and_then(|l| sheet.points(l));
+        let judged = item
+            .judge_label
+            .as_deref()
+            .and_then(|l| sheet.points_partial(l))
+            .zip(last);
         let humans = match item.submissions.as_slice() {
             [a, b, ..] => sheet.points(a).zip(sheet.points(b)),
             _ => None,
         };
         let sum = |v: &[f64]| v.iter().sum::<f64>();
         if let Some((j, f)) = &judged {
-            group.totals.0.push((sum(j), sum(f), sheet.max()));
+            match j.iter().copied().collect::<Option<Vec<f64>>>() {
+                Some(j) => group.totals.judge.push((sum(&j), sum(f), sheet.max())),
+                None => group.totals.left_out += 1,
+            }
         }
         if let Some((a, b)) = &humans {
-            group.totals.1.push((sum(a), sum(b), sheet.max()));
+            group.totals.human.push((sum(a), sum(b), sheet.max()));
         }
+        let mut counted: Vec<usize> = Vec::new();
         for (i, unit) in sheet.units.iter().enumerate() {
-            let at = match group.units.iter().position(|u| u.0.key == unit.key) {
+            let pooled = unit.group.as_deref().and_then(|g| sheet.group(g));
+            let (key, name) = match pooled {
+                Some(g) => (g.key.as_str(), g.name.as_str()),
+                None => (unit.key.as_str(), unit.name.as_str()),
+            };
+            let at = match group.slots.iter().position(|s| s.key == key) {
                 Some(at) => at,
                 None => {
-                    group.units.push((unit.clone(), 0, Vec::new(), Vec::new()));
-                    group.units.len() - 1
+                    group.slots.push(Slot::new(key, name, true));
+                    group.slots.len() - 1
                 }
             };
-            let slot = &mut group.units[at];
-            slot.1 += 1;
+            let slot = &mut group.slots[at];
+            slot.binary &= unit.binary();
+            if !counted.contains(&at) {
+                counted.push(at);
+                slot.n_items += 1;
+            }
             if let Some((j, f)) = &judged {
-                slot.2.push((j[i], f[i], unit.max));
+                match j[i] {
+                    Some(j) => slot.judge.push((j, f[i], unit.max)),
+                    None => slot.left_out += 1,
+                }
             }
             if let Some((a, b)) = &humans {
-                slot.3.push((a[i], b[i], unit.max));
+                slot.human.push((a[i], b[i], unit.max));
             }
         }
     }
     let mut rows = Vec::new();
     for group in groups {
-        let binary_item = group.units.len() == 1 && group.units[0].0.binary();
+        let binary_item = group.slots.len() == 1 && group.slots[0].binary;
+        let totals = &group.totals;
         rows.push(SheetRow {
             benchmark: group.benchmark,
             task: group.task.clone(),
             unit: None,
             name: None,
-            n_items: group.n_items,
-            judge: PairStats::of(&group.totals.0, binary_item),
-            human: PairStats::of(&group.totals.1, binary_item),
+            n_items: totals.n_items,
+            judge_left_out: totals.left_out,
+            judge: PairStats::of(&totals.judge, binary_item),
+            human: PairStats::of(&totals.human, binary_item),
         });
         // A sheet of one unit: its row would repeat the totals.
-        let single = group.units.len() == 1;
-        for (unit, n_items, judge, human) in group.units.into_iter().filter(|_| !single) {
-            let binary = unit.binary();
+        let single = group.slots.len() == 1;
+        for slot in group.slots.into_iter().filter(|_| !single) {
             rows.push(SheetRow {
                 benchmark: group.benchmark,
                 task: group.task.clone(),
-                unit: Some(unit.key),
-                name: Some(unit.name),
-                n_items,
-                judge: PairStats::of(&judge, binary),
-                human: PairStats::of(&human, binary),
+                unit: Some(slot.key),
+                name: Some(slot.name),
+                n_items: slot.n_items,
+                judge_left_out: slot.left_out,
+                judge: PairStats::of(&slot.judge, slot.binary),
+                human: PairStats::of(&slot.human, slot.binary),
             });
         }
     }
@@ -525,6 +660,7 @@ mod tests {
                 SheetUnit::new("reasoning", "推理过程", 20.0),
                 SheetUnit::new("law", "法条依据", 15.0),
             ],
+            groups: vec![],
         }
     }
 
@@ -591,6 +727,7 @@ mod tests {
             benchmark: Benchmark::Plawbench,
             task: "plaintiff_statement".into(),
             units: vec![SheetUnit::new("total", "总分", 30.0)],
+            groups: vec![],
         };
         assert_eq!(
             sheet.canonical(" 17.5 ").as_deref(),
@@ -662,11 +799,13 @@ mod tests {
             name: key.into(),
             max: 1.0,
             step: 1.0,
+            group: None,
         };
         let sheet = Sheet {
             benchmark: Benchmark::Dlawbench,
             task: "inquiry".into(),
             units: vec![mark("i1"), mark("i2")],
+            groups: vec![],
         };
         let items: Vec<SheetItem> = [("1", "1"), ("0", "1"), ("0", "0"), ("1", "1")]
             .iter()
@@ -691,6 +830,68 @@ mod tests {
         assert_eq!(
             rows[0].human.kappa, None,
             "totals of two marks are not a mark"
+        );
+    }
+
+    #[test]
+    fn grouped_marks_pool_into_a_row_per_group_and_undecided_units_are_counted() {
+        let sheet = Sheet {
+            benchmark: Benchmark::Dlawbench,
+            task: "session".into(),
+            units: vec![
+                SheetUnit::mark("inquiry-1", "asks A", "inquiry"),
+                SheetUnit::mark("inquiry-2", "asks B", "inquiry"),
+                SheetUnit::mark("issue-1", "resolves C", "issue"),
+            ],
+            groups: vec![
+                SheetGroup {
+                    key: "inquiry".into(),
+                    name: "Inquiry".into(),
+                },
+                SheetGroup {
+                    key: "issue".into(),
+                    name: "Issue".into(),
+                },
+            ],
+        };
+        let item = |judge: [Option<f64>; 3], last: &str| SheetItem {
+            sheet: sheet.clone(),
+            submissions: vec![last.into(), last.into()],
+            judge_label: Some(sheet.stored_partial(&judge)),
+            final_label: Some(last.into()),
+        };
+        let items = [
+            // The panel split 1–1 on inquiry-2.
+            item(
+                [Some(1.0), None, Some(0.0)],
+                r#"{"inquiry-1":1,"inquiry-2":0,"issue-1":1}"#,
+            ),
+            item(
+                [Some(1.0), Some(1.0), Some(1.0)],
+                r#"{"inquiry-1":1,"inquiry-2":1,"issue-1":1}"#,
+            ),
+        ];
+        let rows = sheet_rows(&items);
+        let keys: Vec<Option<&str>> = rows.iter().map(|r| r.unit.as_deref()).collect();
+        assert_eq!(keys, [None, Some("inquiry"), Some("issue")]);
+        // Totals: the first item has an undecided unit, so only the second counts.
+        assert_eq!((rows[0].judge.n, rows[0].judge_left_out), (1, 1));
+        let inquiry = &rows[1];
+        assert_eq!(inquiry.name.as_deref(), Some("Inquiry"));
+        assert_eq!(
+            (inquiry.n_items, inquiry.judge.n, inquiry.judge_left_out),
+            (2, 3, 1)
+        );
+        assert_eq!(inquiry.judge.exact, Some(1.0));
+        assert_eq!(inquiry.human.n, 4);
+        let issue = &rows[2];
+        assert_eq!((issue.judge.n, issue.judge_left_out), (2, 0));
+        // Judge 0, 1 against final 1, 1: p_o = 1/2, p_e = 1/2·1 + 1/2·0 = 1/2, kappa 0.
+        assert_eq!(issue.judge.exact, Some(0.5));
+        assert!(
+            issue.judge.kappa.is_some_and(|k| k.abs() < 1e-12),
+            "{:?}",
+            issue.judge
         );
     }
 }

@@ -149,6 +149,7 @@ fn CellView(cell: DlawCellView) -> impl IntoView {
                                         let href = session_url(&model, setting.as_deref(), run, s.index);
                                         let value = match s.outcome {
                                             Outcome::Unavailable => "unavailable".to_owned(),
+                                            _ if s.hidden => "under review 复核中".to_owned(),
                                             _ => rate(s.value),
                                         };
                                         view! {
@@ -240,7 +241,12 @@ fn SessionView(view: DlawSessionView) -> impl IntoView {
             <SyntheticNotice synthetic=dataset.synthetic />
             {d.unavailable.clone().map(|u| view! { <p class="error-box">"Unavailable 不可用: " {u}</p> })}
         </section>
-        <section class="panel">
+        {d.panel_hidden.then(|| view! {
+            <section class="panel">
+                <p class="info" data-testid="panel-hidden">"This session is open for blind expert review: the panel's decisions are kept back until the review is final. 该会话正在进行专家盲评，评审团结果在复核完成前不予显示。"</p>
+            </section>
+        })}
+        <section class="panel" hidden=d.panel_hidden>
             <h2>"Panel values 评审团得分"</h2>
             <div class="two-col">
                 <table data-testid="dlaw-panel-values">
@@ -305,7 +311,7 @@ fn SessionView(view: DlawSessionView) -> impl IntoView {
                 _ => view! { <p class="empty">"No memo 无备忘录"</p> }.into_any(),
             }}
         </section>
-        <section class="panel">
+        <section class="panel" hidden=d.panel_hidden>
             <h2>"Judges 评审"</h2>
             <div class="judges" data-testid="dlaw-judges">
                 {d.judges.iter().cloned().map(|j| view! { <JudgeCard judge=j lang /> }).collect_view()}
