@@ -370,7 +370,7 @@ pub async fn entry_runs(db: &Db, dataset_id: i64, model: &str) -> Result<Vec<Sto
 }
 
 /// Every run scored on a dataset version with its items, in upload order
-/// (the order [`scores`] gives, so entries group the same way).
+/// (the order [`scores`] gives).
 pub async fn all_items(db: &Db, dataset_id: i64) -> Result<Vec<StoredRun>> {
     let rows: Vec<StoredRow> = sqlx::query_as(&format!(
         "{STORED_RUN} WHERE s.dataset_id = ? ORDER BY r.id"

@@ -345,6 +345,31 @@ mod tests {
         assert!(out.contains(r#"{ "results": ["驳回", "支持", "部分支持"] }"#));
     }
 
+    /// The engine groups runs into entries by which parts each prompt
+    /// serves (`engine::lexpilot::entries::prompt_parts`): every template
+    /// a job of one part writes in its header must serve that part there.
+    #[test]
+    fn the_engine_knows_the_part_every_used_template_serves() {
+        use engine::lexpilot::entries::prompt_parts;
+        use engine::lexpilot::run::Part;
+
+        for t in ALL {
+            assert!(prompt_parts(t.name).is_some(), "{} is unknown", t.name);
+        }
+        for part in Part::ALL {
+            let tasks = Tasks::parse(&part.to_string()).unwrap_or_else(|e| panic!("{e}"));
+            for condition in UserCondition::ALL {
+                for t in used(&tasks, condition) {
+                    assert!(
+                        prompt_parts(t.name).is_some_and(|serves| serves.contains(&part)),
+                        "a {part} job under {condition} uses {}",
+                        t.name
+                    );
+                }
+            }
+        }
+    }
+
     #[test]
     fn used_templates_follow_the_tasks() {
         let names = |tasks: &str, c| -> Vec<&str> {

@@ -418,3 +418,190 @@ async fn open_pages_hear_of_stored_runs_over_server_sent_events() {
     assert_eq!(data["kind"], "runs_stored");
     assert_eq!(data["models"], serde_json::json!(["Live-Model"]));
 }
+
+/// Run `n` of model `Split-Model` on `cases` with LJP in `setup` alone, under
+/// the header a `lexpilot run --tasks ljp:<setup>` job writes; a case whose
+/// index `wrong` picks gets `supported` for every claim, the others their
+/// gold verdicts.
+fn ljp_only_run(
+    cases: &[engine::lexpilot::dataset::Case],
+    setup: engine::vocab::LjpSetup,
+    n: u32,
+    wrong: impl Fn(usize) -> bool,
+) -> engine::lexpilot::run::Run {
+    use engine::lexpilot::run::{LjpItem, Run};
+    use engine::vocab::Verdict;
+    use pipeline::config::{Config, Endpoint, Tasks};
+
+    let url = "http://127.0.0.1:9";
+    let mut config = Config::new(
+        Endpoint::new(url, "Split-Model"),
+        Endpoint::new(url, "Split-User"),
+        Endpoint::judge(url, "Split-Judge"),
+        std::env::temp_dir(),
+    );
+    config.tasks = Tasks::parse(&format!("ljp:{setup}")).expect("a setup");
+    config.dataset_name = Some("lexpilot-demo-synthetic".into());
+    config.first_run = n;
+    let job = pipeline::job::Job::new(config, cases.to_vec()).expect("a valid job");
+    let ljp = cases
+        .iter()
+        .enumerate()
+        .map(|(i, case)| LjpItem {
+            case_id: case.case_id.clone(),
+            setup,
+            predictions: Some(
+                case.claims
+                    .iter()
+                    .map(|c| {
+                        if wrong(i) {
+                            Verdict::Supported
+                        } else {
+                            c.verdict
+                        }
+                    })
+                    .collect(),
+            ),
+            response: None,
+            dialogue: None,
+            unavailable: None,
+        })
+        .collect();
+    Run {
+        header: job.header(n),
+        lca: Vec::new(),
+        dcg: Vec::new(),
+        ljp,
+    }
+}
+
+#[tokio::test]
+async fn separate_direct_interaction_and_gold_runs_are_one_entry_with_table_3() {
+    use engine::lexpilot::score::{score_run, Metric};
+    use engine::vocab::{Class, LjpSetup};
+    use leptos::server_fn::ServerFn;
+    use serde_json::{json, Value};
+
+    let app = TestApp::with_demo().await;
+    let researcher = token(&app, "researcher", Role::Researcher).await;
+    let dataset = db::datasets::current(&app.db, engine::benchmark::Benchmark::Lexpilot)
+        .await
+        .expect("query")
+        .expect("the demo dataset");
+    let cases = db::cases::all(&app.db, dataset.id).await.expect("cases");
+    // Three jobs, one per setup; a model's run numbers are its own.
+    let runs = [
+        ljp_only_run(&cases, LjpSetup::Direct, 1, |i| i % 2 == 0),
+        ljp_only_run(&cases, LjpSetup::Interaction, 2, |i| i % 3 == 0),
+        ljp_only_run(&cases, LjpSetup::Gold, 3, |i| i % 6 == 0),
+    ];
+    // Equal keys were the old rule: the interaction run, played against a
+    // user model with prompts of its own, was an entry apart.
+    assert_ne!(runs[0].header.entry_key(), runs[1].header.entry_key());
+    assert_ne!(runs[1].header.entry_key(), runs[2].header.entry_key());
+    for run in &runs {
+        let res = upload(&app, Some(&researcher), &run.to_jsonl(), "").await;
+        assert_eq!(res.status, StatusCode::CREATED, "{}", res.body);
+    }
+
+    let doc = app.get("/api/leaderboard").await.json();
+    let entries: Vec<&Value> = doc["entries"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|e| e["model"] == "Split-Model")
+        .collect();
+    assert_eq!(entries.len(), 1, "{doc}");
+    let (entry, others) = (entries[0], doc["entries"].as_array().map(Vec::len));
+    assert_eq!(entry["runs"], 3);
+    assert_eq!(others, Some(4), "the demo's three entries are as they were");
+
+    // Table 3 from each run's own QWK, computed here by the engine run by run.
+    let qwk = |run: usize, setup, class| {
+        score_run(&runs[run], &cases).metric(Metric::LjpQwk(setup), class)
+    };
+    let expected = |class: Option<Class>| {
+        let direct = qwk(0, LjpSetup::Direct, class);
+        let interaction = qwk(1, LjpSetup::Interaction, class);
+        let gold = qwk(2, LjpSetup::Gold, class);
+        let one_run = |q: Option<f64>| q.map(|mean| json!({"mean": mean, "std": null}));
+        json!({
+            "direct": {"qwk": one_run(direct)},
+            "interaction": {"qwk": one_run(interaction)},
+            "gold": {"qwk": one_run(gold)},
+            "gain": interaction.zip(direct).map(|(i, d)| i - d),
+            "relative_degradation": gold
+                .zip(interaction)
+                .filter(|&(g, _)| g != 0.0)
+                .map(|(g, i)| (g - i) / g),
+        })
+    };
+    let overall = &entry["ljp"]["overall"];
+    assert!(
+        overall["gain"].as_f64().is_some_and(|g| g > 0.0),
+        "{overall}"
+    );
+    assert!(overall["relative_degradation"].is_number(), "{overall}");
+    common::json::assert_close(overall, &expected(None), "overall", 1e-12);
+    for class in Class::ALL {
+        let path = format!("by_class.{class}");
+        common::json::assert_close(
+            &entry["ljp"]["by_class"][class.as_str()],
+            &expected(Some(class)),
+            &path,
+            1e-12,
+        );
+    }
+
+    // The export, the model page and the drill-down see the same one entry.
+    let table = app
+        .get("/api/leaderboard/export?task=ljp&format=json")
+        .await
+        .json();
+    let gain = table["columns"]
+        .as_array()
+        .and_then(|c| c.iter().position(|c| c[0] == "gain"))
+        .expect("a gain column");
+    let rows: Vec<&Value> = table["rows"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|r| r["model"] == "Split-Model")
+        .collect();
+    assert_eq!(rows.len(), 1, "{table}");
+    assert_eq!(rows[0]["cells"][gain]["mean"], overall["gain"]);
+
+    let model = app
+        .post_form(
+            <app::server_fns::models::GetModel as ServerFn>::PATH,
+            &common::form(&[("model", "Split-Model")]),
+            None,
+        )
+        .await;
+    assert_eq!(model.status, StatusCode::OK, "{}", model.body);
+    let model = model.json();
+    assert_eq!(
+        model["entries"].as_array().map(Vec::len),
+        Some(1),
+        "{model}"
+    );
+    assert_eq!(
+        model["entries"][0]["runs"].as_array().map(Vec::len),
+        Some(3)
+    );
+    assert!(model["entries"][0]["setting"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .any(|s| s == &json!(["user model", "Split-User"])));
+
+    let drill = app
+        .post_form(
+            <app::server_fns::drilldown::GetCellItems as ServerFn>::PATH,
+            &common::form(&[("model", "Split-Model"), ("task", "ljp"), ("setup", "gold")]),
+            None,
+        )
+        .await;
+    assert_eq!(drill.status, StatusCode::OK, "{}", drill.body);
+    assert_eq!(drill.json()["entries"], 1);
+}

@@ -4,11 +4,13 @@
 //!
 //! - [`Snapshot`]: one dataset version at one generation
 //!   (`db::runs::generation`, bumped in every transaction that changes runs
-//!   or versions): the score document (means ± std from the kept scores) and,
-//!   read when first needed ([`ReadModels::sampled`]), every entry's
-//!   resampling data at that same generation, so a cell's mean and its
-//!   interval always come from the same runs. Entries are joined by their
-//!   key, never by row position.
+//!   or versions): the score document (means ± std from the kept scores,
+//!   runs grouped into entries by `engine::lexpilot::entries::group_runs`),
+//!   which runs each entry has, and, read when first needed
+//!   ([`ReadModels::sampled`]), every entry's resampling data at that same
+//!   generation from exactly those runs, so a cell's mean and its interval
+//!   always come from the same runs. Resampling data and intervals are kept
+//!   per entry in the document's order; entry keys need not be unique.
 //! - [`ReadModels::intervals`]: the 95% bootstrap interval of every cell of a
 //!   leaderboard view; [`ReadModels::compare`]: the paired bootstrap of two
 //!   entries; [`ReadModels::model_runs`]: a model's stored runs read back
@@ -32,9 +34,12 @@ use db::datasets::DatasetInfo;
 use db::Db;
 use engine::benchmark::{DLawBench, LexPilot, Suite};
 use engine::lexpilot::dataset::Case;
+use engine::lexpilot::entries::group_runs;
 use engine::lexpilot::leaderboard::{column_metric, View};
 use engine::lexpilot::run::{EntryKey, Run, Task};
-use engine::lexpilot::score::{compare_entries, EntrySample, Metric, ScoreDocument};
+use engine::lexpilot::score::{
+    compare_entries, summarise_entries, EntrySample, Metric, RunScores, ScoreDocument,
+};
 use engine::metrics::PairedBootstrap;
 use engine::plawbench::PLawBench;
 use engine::vocab::{Class, LjpSetup};
@@ -59,8 +64,8 @@ const MODELS: usize = 8;
 /// (dataset version id, generation).
 type Key = (i64, i64);
 
-/// Every entry's runs ready for resampling, by entry key.
-pub type Samples = Vec<(EntryKey, EntrySample)>;
+/// Every entry's runs ready for resampling, in the document's order.
+pub type Samples = Vec<EntrySample>;
 
 /// A dataset version's figures at one generation; see the module docs.
 pub struct Snapshot {
@@ -69,6 +74,8 @@ pub struct Snapshot {
     pub cases: Arc<Vec<Case>>,
     /// The §5 score document, named after the dataset.
     pub document: ScoreDocument,
+    /// The ids of each entry's runs, in the document's order.
+    entry_runs: Vec<Vec<i64>>,
     /// The entries' resampling data, read (once, when first needed) at the
     /// same generation as the document.
     samples: tokio::sync::OnceCell<Arc<Samples>>,
@@ -79,13 +86,15 @@ impl Snapshot {
         (self.dataset.id, self.generation)
     }
 
-    /// The resampling data of the entry with `key`, once read.
-    pub fn sample(&self, key: &EntryKey) -> Option<&EntrySample> {
-        self.samples
-            .get()?
-            .iter()
-            .find(|(k, _)| k == key)
-            .map(|(_, s)| s)
+    /// The resampling data of entry `entry` (its position in the document),
+    /// once read.
+    pub fn sample(&self, entry: usize) -> Option<&EntrySample> {
+        self.samples.get()?.get(entry)
+    }
+
+    /// The position in the document of the first entry of `model`.
+    pub fn entry_of(&self, model: &str) -> Option<usize> {
+        self.document.entries.iter().position(|e| e.model == model)
     }
 
     /// The entries' keys, in the document's order.
@@ -94,8 +103,9 @@ impl Snapshot {
     }
 }
 
-/// Per entry (by key), the interval of each column of a view that has one.
-pub type Intervals = Vec<(EntryKey, HashMap<String, (f64, f64)>)>;
+/// Per entry, in the document's order, the interval of each column of a
+/// view that has one.
+pub type Intervals = Vec<HashMap<String, (f64, f64)>>;
 
 /// A model's stored runs on a version, read back, with their entry keys.
 pub type ModelRuns = Vec<(EntryKey, Run)>;
@@ -219,13 +229,22 @@ impl ReadModels {
             at_one_generation::<LexPilot>(db, dataset.id, generation).await?;
         let dataset = dataset.clone();
         let snapshot = blocking(move || -> Result<Snapshot> {
-            let document = LexPilot::summarise(kept_scores::<LexPilot>(scores)?, &cases)
-                .with_dataset(dataset.name.clone());
+            let run_ids: Vec<i64> = scores.iter().map(|s| s.run_id).collect();
+            let (keys, run_scores): (Vec<EntryKey>, Vec<RunScores>) =
+                kept_scores::<LexPilot>(scores)?.into_iter().unzip();
+            let entries = group_runs(keys.iter().zip(run_scores.iter().map(RunScores::parts)));
+            let entry_runs = entries
+                .iter()
+                .map(|e| e.runs.iter().map(|&i| run_ids[i]).collect())
+                .collect();
+            let document =
+                summarise_entries(entries, &run_scores, &cases).with_dataset(dataset.name.clone());
             Ok(Snapshot {
                 dataset,
                 generation,
                 cases,
                 document,
+                entry_runs,
                 samples: tokio::sync::OnceCell::new(),
             })
         })
@@ -251,26 +270,32 @@ impl ReadModels {
                     if db::runs::generation(db).await? != snapshot.generation {
                         return Err(Error::Conflict("stale".into()));
                     }
-                    let cases = Arc::clone(&snapshot.cases);
+                    let snapshot = Arc::clone(&snapshot);
                     blocking(move || -> Result<Arc<Samples>> {
-                        let mut groups: Vec<(EntryKey, Vec<Run>)> = Vec::new();
+                        let mut runs: HashMap<i64, Run> = HashMap::with_capacity(items.len());
                         for stored in items {
                             let run =
                                 LexPilot::read_stored(&stored.items).map_err(Error::internal)?;
-                            match groups.iter_mut().find(|(k, _)| *k == stored.entry_key) {
-                                Some((_, runs)) => runs.push(run),
-                                None => groups.push((stored.entry_key, vec![run])),
-                            }
+                            runs.insert(stored.id, run);
                         }
-                        Ok(Arc::new(
-                            groups
-                                .into_iter()
-                                .map(|(key, runs)| {
-                                    let sample = EntrySample::new(&runs, &cases);
-                                    (key, sample)
-                                })
-                                .collect(),
-                        ))
+                        let samples = snapshot
+                            .entry_runs
+                            .iter()
+                            .map(|ids| {
+                                let entry = ids
+                                    .iter()
+                                    .map(|id| {
+                                        runs.remove(id).ok_or_else(|| {
+                                            Error::internal(format!(
+                                                "run {id} is scored but has no items"
+                                            ))
+                                        })
+                                    })
+                                    .collect::<Result<Vec<Run>>>()?;
+                                Ok(EntrySample::new(&entry, &snapshot.cases))
+                            })
+                            .collect::<Result<Samples>>()?;
+                        Ok(Arc::new(samples))
                     })
                     .await?
                 })
@@ -310,16 +335,15 @@ impl ReadModels {
                     .map(|s| s.as_slice())
                     .unwrap_or_default()
                     .iter()
-                    .map(|(entry, sample)| {
-                        let cells = columns
+                    .map(|sample| {
+                        columns
                             .iter()
                             .filter_map(|col| {
                                 let (metric, class) = column_metric(&view, col)?;
                                 let ci = sample.ci(metric, class, RESAMPLES, SEED, LEVEL)?;
                                 Some((col.clone(), ci))
                             })
-                            .collect();
-                        (entry.clone(), cells)
+                            .collect()
                     })
                     .collect::<Intervals>()
             })
@@ -329,20 +353,20 @@ impl ReadModels {
         Ok(computed)
     }
 
-    /// The paired bootstrap of entry `a` against entry `b` of `snapshot` (from
-    /// [`ReadModels::sampled`]) for each of `metrics`, over all cases or one
-    /// class.
+    /// The paired bootstrap of entry `a` against entry `b` of `snapshot` (their
+    /// positions in its document; from [`ReadModels::sampled`]) for each of
+    /// `metrics`, over all cases or one class.
     pub async fn compare(
         &self,
         snapshot: &Arc<Snapshot>,
-        a: &EntryKey,
-        b: &EntryKey,
+        a: usize,
+        b: usize,
         metrics: Vec<Metric>,
         class: Option<Class>,
     ) -> Result<Vec<(Metric, Option<PairedBootstrap>)>> {
-        let (snapshot, a, b) = (Arc::clone(snapshot), a.clone(), b.clone());
+        let snapshot = Arc::clone(snapshot);
         blocking(move || {
-            let (Some(sa), Some(sb)) = (snapshot.sample(&a), snapshot.sample(&b)) else {
+            let (Some(sa), Some(sb)) = (snapshot.sample(a), snapshot.sample(b)) else {
                 return Vec::new();
             };
             metrics

@@ -79,12 +79,8 @@ pub async fn get_cell_items(
             "no run of model \"{model}\" contains {what}"
         ))));
     }
-    let mut entries: Vec<&engine::lexpilot::run::EntryKey> = Vec::new();
-    for (key, _) in stored.iter() {
-        if !entries.contains(&key) {
-            entries.push(key);
-        }
-    }
+    let entries =
+        engine::lexpilot::entries::group_runs(stored.iter().map(|(key, run)| (key, run.parts())));
     let heatmap = drill.confusion.map_or_else(String::new, |counts| {
         let labels: Vec<String> = engine::vocab::Verdict::ALL
             .into_iter()

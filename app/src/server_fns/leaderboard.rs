@@ -20,7 +20,7 @@ pub async fn get_leaderboard(
     let view = View::from_query(task, setup, sort);
     let state = state()?;
     let dataset = current_dataset(&state.db).await?;
-    // Means and intervals from one snapshot of the runs, joined by entry key.
+    // Means and intervals from one snapshot of the runs, joined by entry.
     let snapshot = state
         .read
         .sampled(&state.db, &dataset)
@@ -38,8 +38,7 @@ pub async fn get_leaderboard(
         .rows
         .iter()
         .map(|row| {
-            let entry = &doc.entries[row.entry].key;
-            let cells = by_entry.iter().find(|(k, _)| k == entry).map(|(_, c)| c);
+            let cells = by_entry.get(row.entry);
             keys.iter()
                 .map(|k| cells.and_then(|m| m.get(k)).copied())
                 .collect()

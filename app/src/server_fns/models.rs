@@ -10,6 +10,7 @@ use crate::types::{CompareView, ModelView};
 #[server(prefix = "/sfn")]
 pub async fn get_model(model: String) -> Result<ModelView, ServerFnError> {
     use db::DbError;
+    use engine::lexpilot::entries::group_runs;
     use engine::lexpilot::leaderboard::{build_table, View};
     use engine::lexpilot::run::Task;
     use engine::lexpilot::score::{summarise_entry, RunScores, ScoreDocument};
@@ -28,21 +29,25 @@ pub async fn get_model(model: String) -> Result<ModelView, ServerFnError> {
         ))));
     }
     let cases = db::cases::all(&db, dataset.id).await.map_err(fail)?;
-    let mut groups: Vec<(
-        engine::lexpilot::run::EntryKey,
-        Vec<(db::runs::ModelRun, RunScores)>,
-    )> = Vec::new();
-    for run in runs {
-        let scores: RunScores = serde_json::from_str(&run.scores).map_err(crate::ssr::internal)?;
-        let run = (run, scores);
-        match groups.iter_mut().find(|(k, _)| *k == run.0.entry_key) {
-            Some((_, g)) => g.push(run),
-            None => groups.push((run.0.entry_key.clone(), vec![run])),
-        }
-    }
+    let runs = runs
+        .into_iter()
+        .map(|run| {
+            let scores: RunScores =
+                serde_json::from_str(&run.scores).map_err(crate::ssr::internal)?;
+            Ok((run, scores))
+        })
+        .collect::<Result<Vec<(db::runs::ModelRun, RunScores)>, ServerFnError>>()?;
+    // The leaderboard's entries: the same grouping, whatever the order.
+    let groups = group_runs(
+        runs.iter()
+            .map(|(r, scores)| (&r.entry_key, scores.parts())),
+    );
     let entries = groups
         .into_iter()
-        .map(|(key, runs)| {
+        .map(|group| {
+            let key = group.key;
+            let runs: Vec<&(db::runs::ModelRun, RunScores)> =
+                group.runs.iter().map(|&i| &runs[i]).collect();
             // One row per run, then the entry itself.
             let mut rows: Vec<_> = runs
                 .iter()
@@ -150,38 +155,32 @@ pub async fn compare(
             models.push(key.model.clone());
         }
     }
-    let entry =
-        |name: &Option<String>| -> Result<Option<engine::lexpilot::run::EntryKey>, ServerFnError> {
-            match name.as_deref().filter(|n| !n.is_empty()) {
-                None => Ok(None),
-                Some(n) => snapshot
-                    .keys()
-                    .find(|k| k.model == n)
-                    .cloned()
-                    .map(Some)
-                    .ok_or_else(|| {
-                        set_status(StatusCode::NOT_FOUND);
-                        ServerFnError::new(format!("no entry of model \"{n}\" on this dataset"))
-                    }),
-            }
-        };
-    let (ka, kb) = (entry(&a)?, entry(&b)?);
-    let rows = match (ka, kb) {
-        (Some(ka), Some(kb)) => {
+    let entry = |name: &Option<String>| -> Result<Option<usize>, ServerFnError> {
+        match name.as_deref().filter(|n| !n.is_empty()) {
+            None => Ok(None),
+            Some(n) => snapshot.entry_of(n).map(Some).ok_or_else(|| {
+                set_status(StatusCode::NOT_FOUND);
+                ServerFnError::new(format!("no entry of model \"{n}\" on this dataset"))
+            }),
+        }
+    };
+    let (ea, eb) = (entry(&a)?, entry(&b)?);
+    let rows = match (ea, eb) {
+        (Some(ea), Some(eb)) => {
             let results = state
                 .read
-                .compare(&snapshot, &ka, &kb, Metric::ALL.to_vec(), class)
+                .compare(&snapshot, ea, eb, Metric::ALL.to_vec(), class)
                 .await
                 .map_err(fail)?;
-            let value = |key: &engine::lexpilot::run::EntryKey, metric, class| {
-                snapshot.sample(key).and_then(|s| s.value(metric, class))
+            let value = |entry: usize, metric, class| {
+                snapshot.sample(entry).and_then(|s| s.value(metric, class))
             };
             results
                 .into_iter()
                 .map(|(metric, result)| CompareRow {
                     metric: metric.label(),
-                    a: value(&ka, metric, class),
-                    b: value(&kb, metric, class),
+                    a: value(ea, metric, class),
+                    b: value(eb, metric, class),
                     result,
                 })
                 .filter(|r| r.a.is_some() || r.b.is_some())

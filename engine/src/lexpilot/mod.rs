@@ -8,6 +8,7 @@
 //! - [`run`]: the run file (§3): types, streaming parser and validation
 //!   against a dataset, with line- and field-named errors; the trusted
 //!   reader of stored runs.
+//! - [`entries`]: which runs form one leaderboard entry, for every caller.
 //! - [`score`]: a run's scores per task and class (§4) and the score document
 //!   of leaderboard entries (§5); bootstrap samples of entries.
 //! - [`leaderboard`]: leaderboard tables per task, and their CSV and LaTeX forms.
@@ -23,6 +24,7 @@ use crate::benchmark::{Benchmark, RunMeta, Suite};
 
 pub mod dataset;
 pub mod drilldown;
+pub mod entries;
 pub mod leaderboard;
 pub mod query;
 pub mod run;

@@ -6,8 +6,9 @@
 //!   dataset the run was made on and return the run, or every error found (up
 //!   to [`MAX_ERRORS`]), each naming its 1-based line, the case and the field.
 //!   Errors are the dataset's types under run names: [`RunError`], [`RunErrors`].
-//! - Entries: [`RunHeader::entry_key`] names the leaderboard entry a run belongs
-//!   to; [`RunHeader::same_run`] tells a duplicate file.
+//! - Entries: [`RunHeader::entry_key`] is what a run says of the leaderboard
+//!   entry it belongs to ([`crate::lexpilot::entries`] groups runs by it and
+//!   the [`Part`]s they contain); [`RunHeader::same_run`] tells a duplicate file.
 //! - Writing: [`Run::to_jsonl`], which [`parse_run`] reads back unchanged.
 //!
 //! # Rules
@@ -43,7 +44,7 @@
 //! the items kept, not with the text of the file: lines are read one at a time.
 
 use std::collections::hash_map::Entry;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::hash::Hash;
 use std::io::BufRead;
 
@@ -87,6 +88,65 @@ vocabulary! {
     }
 }
 
+/// A part of the benchmark that a run may contain on its own: a task, and
+/// for LJP each setup (§3: "any subset of the tasks (and of the LJP
+/// setups)"). Runs of one entry may each contain other parts
+/// ([`crate::lexpilot::entries`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Part {
+    /// Legal Completeness Assessment.
+    Lca,
+    /// Detail Completion Guidance.
+    Dcg,
+    /// Legal Judgment Prediction in one setup.
+    Ljp(LjpSetup),
+}
+
+impl Part {
+    /// Every part, in the order tables list them.
+    pub const ALL: [Part; 5] = [
+        Part::Lca,
+        Part::Dcg,
+        Part::Ljp(LjpSetup::Direct),
+        Part::Ljp(LjpSetup::Interaction),
+        Part::Ljp(LjpSetup::Gold),
+    ];
+
+    /// Whether the part is played against the user model: DCG (its
+    /// questions are answered) and Interaction-Based LJP. The others never
+    /// call it, so a run of those alone says nothing about the user model.
+    ///
+    /// ```
+    /// use engine::lexpilot::run::Part;
+    /// use engine::vocab::LjpSetup;
+    ///
+    /// let played: Vec<Part> = Part::ALL.into_iter().filter(|p| p.uses_user_model()).collect();
+    /// assert_eq!(played, [Part::Dcg, Part::Ljp(LjpSetup::Interaction)]);
+    /// ```
+    pub fn uses_user_model(self) -> bool {
+        matches!(self, Part::Dcg | Part::Ljp(LjpSetup::Interaction))
+    }
+
+    /// The task the part belongs to.
+    pub fn task(self) -> Task {
+        match self {
+            Part::Lca => Task::Lca,
+            Part::Dcg => Task::Dcg,
+            Part::Ljp(_) => Task::Ljp,
+        }
+    }
+}
+
+impl std::fmt::Display for Part {
+    /// `lca`, `dcg`, or `ljp:<setup>`, as `lexpilot run --tasks` names them.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Part::Ljp(setup) => write!(f, "ljp:{setup}"),
+            other => f.write_str(other.task().as_str()),
+        }
+    }
+}
+
 /// The first line of a run file: which model, which repetition, made how.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RunHeader {
@@ -114,8 +174,12 @@ pub struct RunHeader {
     pub extra: Map<String, Value>,
 }
 
-/// What makes runs one leaderboard entry (§3): the model and every header
-/// field except `run` and `created_at`.
+/// What a run's header says of the leaderboard entry it belongs to (§3): the
+/// model and every header field except `run` and `created_at`. Which runs
+/// form one entry is [`crate::lexpilot::entries::group_runs`]'s to decide:
+/// runs with equal keys always do, and so do runs whose keys differ only in
+/// what describes parts the other run lacks (the prompts of another task or
+/// LJP setup, the user model of a run that never called one).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct EntryKey {
     /// The evaluated model's name.
@@ -133,7 +197,7 @@ pub struct EntryKey {
 }
 
 impl RunHeader {
-    /// The leaderboard entry this run belongs to.
+    /// What this run says of the leaderboard entry it belongs to.
     ///
     /// # Examples
     ///
@@ -351,6 +415,16 @@ impl Run {
         LjpSetup::ALL
             .into_iter()
             .filter(|&s| self.ljp.iter().any(|item| item.setup == s))
+            .collect()
+    }
+
+    /// The parts the run contains: its tasks, LJP by setup.
+    pub fn parts(&self) -> BTreeSet<Part> {
+        let lca = self.has(Task::Lca).then_some(Part::Lca);
+        let dcg = self.has(Task::Dcg).then_some(Part::Dcg);
+        lca.into_iter()
+            .chain(dcg)
+            .chain(self.ljp_setups().into_iter().map(Part::Ljp))
             .collect()
     }
 

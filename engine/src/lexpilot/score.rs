@@ -26,16 +26,24 @@
 //! - **Unavailable items** are left out of every metric and counted in
 //!   [`RunScores::unavailable`]. A set whose items are all unavailable has no
 //!   score for that run (`None`).
-//! - **Entries.** Runs with equal [`RunHeader::entry_key`](crate::lexpilot::run::RunHeader::entry_key)
-//!   (model and every header field but `run` and `created_at`) form one entry.
-//!   Entries, and runs within them, keep the order in which their first run
-//!   appears in the input. Duplicate runs (same model and run number) are the
-//!   storage layer's to reject; here every run given is counted.
+//! - **Entries.** [`crate::lexpilot::entries::group_runs`] decides which runs
+//!   form one entry: runs of one model that agree on the dataset, the judge,
+//!   the user model where they use one and, task by task, the prompts, even
+//!   when each contains other tasks or LJP setups. Entries, and runs within
+//!   them, keep the order in which their first run appears in the input.
+//!   Duplicate runs (same model and run number) are the storage layer's to
+//!   reject; here every run given is counted.
 //! - **Means over runs.** A score's mean and std are over the runs of the entry
 //!   that have a value for it: runs without the task or setup, and runs where
 //!   it is undefined (say a QWK whose instances share one verdict), are left
 //!   out; the std is null when one run remains and the whole score is null when
 //!   none does. `runs` counts every run of the entry.
+//! - **Table 3 across runs.** `gain` and `relative_degradation` compare the
+//!   entry's mean QWKs of the setups (§4), never QWKs paired within a run: an
+//!   entry whose Direct, Interaction-Based and Gold-Standard LJP come from
+//!   three separate runs has them as every other entry does. Where every run
+//!   has both setups, the gain is also the mean of the runs' own gains (a
+//!   mean is linear); the relative degradation, a ratio, is of the means.
 //! - **Absent and null.** A task (or LJP setup) that no run of the entry
 //!   contains is absent. For LCA and DCG a class with no case in the dataset is
 //!   null; for LJP such a class keeps one key per setup, each null, and has no
@@ -97,7 +105,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::lexpilot::dataset::Case;
-use crate::lexpilot::run::{EntryKey, Family, Run, Task, UnavailableCounts};
+use crate::lexpilot::entries::{group_runs, Entry};
+use crate::lexpilot::run::{EntryKey, Family, Part, Run, Task, UnavailableCounts};
 use crate::metrics::{
     accuracy, bootstrap_ci, lca_scores, mean_std, paired_bootstrap, quadratic_weighted_kappa,
     weighted_kappa, ClassCounts, ConfusionMatrix, KappaWeights, LcaScores, MeanStd,
@@ -234,6 +243,16 @@ impl Metric {
 }
 
 impl RunScores {
+    /// The parts of the run scored: its tasks, LJP by setup.
+    pub fn parts(&self) -> BTreeSet<Part> {
+        let lca = self.lca.as_ref().map(|_| Part::Lca);
+        let dcg = self.dcg.as_ref().map(|_| Part::Dcg);
+        lca.into_iter()
+            .chain(dcg)
+            .chain(self.ljp.keys().map(|&setup| Part::Ljp(setup)))
+            .collect()
+    }
+
     /// The value of `metric` over all cases (`class` `None`) or one class;
     /// `None` when the run lacks the task or setup, or the value is undefined.
     pub fn metric(&self, metric: Metric, class: Option<Class>) -> Option<f64> {
@@ -396,31 +415,95 @@ pub fn score_entries(runs: &[Run], dataset: &[Case]) -> ScoreDocument {
 }
 
 /// Like [`score_entries`], for runs already scored (say, scores kept beside
-/// stored runs): groups them by entry key in order of first appearance and
-/// summarises each group.
+/// stored runs): groups them into entries
+/// ([`group_runs`](crate::lexpilot::entries::group_runs)) in order of first
+/// appearance and summarises each.
 pub fn summarise_runs(
     runs: impl IntoIterator<Item = (EntryKey, RunScores)>,
     dataset: &[Case],
 ) -> ScoreDocument {
-    let mut groups: Vec<(EntryKey, Vec<RunScores>)> = Vec::new();
-    for (key, scores) in runs {
-        match groups.iter_mut().find(|(k, _)| *k == key) {
-            Some((_, group)) => group.push(scores),
-            None => groups.push((key, vec![scores])),
-        }
-    }
+    let (keys, scores): (Vec<EntryKey>, Vec<RunScores>) = runs.into_iter().unzip();
+    let entries = group_runs(keys.iter().zip(scores.iter().map(RunScores::parts)));
+    summarise_entries(entries, &scores, dataset)
+}
+
+/// The score document of `entries`, grouped
+/// ([`group_runs`](crate::lexpilot::entries::group_runs)) from runs whose
+/// scores are `runs`, in the same order: for a caller that keeps which runs
+/// each entry has.
+pub fn summarise_entries(
+    entries: Vec<Entry>,
+    runs: &[RunScores],
+    dataset: &[Case],
+) -> ScoreDocument {
     ScoreDocument {
         dataset: None,
         cases: dataset.len(),
-        entries: groups
+        entries: entries
             .into_iter()
-            .map(|(key, scores)| summarise_entry(key, &scores, dataset))
+            .map(|entry| {
+                let scores: Vec<RunScores> = entry
+                    .runs
+                    .iter()
+                    .filter_map(|&i| runs.get(i).cloned())
+                    .collect();
+                summarise_entry(entry.key, &scores, dataset)
+            })
             .collect(),
     }
 }
 
 /// Summarises the scores of one entry's runs (from [`score_run`]) over the
 /// dataset they were made on, as [`score_entries`] does for each entry.
+///
+/// Each score is over the runs that contain its task or setup, so runs that
+/// each contain only some of them make one entry as well as runs of every
+/// task do; Table 3's `gain` and `relative_degradation` compare the setups'
+/// means over the entry's runs, whichever runs these are (see the
+/// [module documentation](self)).
+///
+/// # Examples
+///
+/// Direct, Interaction-Based and Gold-Standard LJP of one model, each made by
+/// a job of its own (so in runs 1, 2 and 3): the gain is the interaction
+/// run's QWK less the direct run's.
+///
+/// ```
+/// use engine::lexpilot::dataset::parse_dataset;
+/// use engine::lexpilot::run::parse_run;
+/// use engine::lexpilot::score::{score_entries, score_run, Metric};
+/// use engine::vocab::LjpSetup::{self, Direct, Gold, Interaction};
+///
+/// let case = |id: &str, verdict: &str| format!(r#"{{"case_id": "{id}", "cause": "离婚纠纷", "class": "family",
+///   "plaintiff_type": "natural", "claims": [{{"id": "c1", "text": "判令离婚", "verdict": "{verdict}"}}],
+///   "focal_points": [], "key_facts": [], "missing_facts": [],
+///   "consultations": {{"complete": [{{"role": "user", "content": "甲"}}],
+///                      "underspecified": [{{"role": "user", "content": "乙"}}]}}}}"#).replace('\n', " ");
+/// let truth = ["supported", "partially_supported", "dismissed", "dismissed"];
+/// let ids = ["A", "B", "C", "D"];
+/// let dataset = parse_dataset(&ids.iter().zip(truth).map(|(id, v)| case(id, v)).collect::<Vec<_>>().join("\n")).unwrap();
+/// let run = |n: u32, setup: LjpSetup, predicted: [&str; 4]| {
+///     let mut text = format!(r#"{{"kind": "run", "model": "M", "run": {n}}}"#);
+///     for (id, p) in ids.iter().zip(predicted) {
+///         text += &format!("\n{{\"kind\": \"ljp\", \"case_id\": \"{id}\", \"setup\": \"{setup}\", \"predictions\": [\"{p}\"]}}");
+///     }
+///     parse_run(&text, &dataset).unwrap()
+/// };
+/// let runs = [
+///     run(1, Direct, ["supported", "supported", "supported", "dismissed"]),
+///     run(2, Interaction, ["supported", "dismissed", "dismissed", "dismissed"]),
+///     run(3, Gold, ["supported", "partially_supported", "dismissed", "dismissed"]),
+/// ];
+/// let doc = score_entries(&runs, &dataset);
+/// assert_eq!(doc.entries.len(), 1);
+/// let ljp = &doc.entries[0].ljp.as_ref().unwrap().overall;
+///
+/// let qwk = |run: usize, setup| score_run(&runs[run], &dataset).metric(Metric::LjpQwk(setup), None).unwrap();
+/// let (direct, interaction, gold) = (qwk(0, Direct), qwk(1, Interaction), qwk(2, Gold));
+/// assert_eq!(ljp.gain, Some(Some(interaction - direct)));
+/// assert_eq!(ljp.relative_degradation, Some(Some((gold - interaction) / gold)));
+/// assert!(interaction > direct && gold == 1.0);
+/// ```
 pub fn summarise_entry(key: EntryKey, runs: &[RunScores], dataset: &[Case]) -> EntryScores {
     let has_cases = |class: Option<Class>| match class {
         None => !dataset.is_empty(),
