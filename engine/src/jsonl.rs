@@ -341,3 +341,80 @@ impl LineReader {
         read.into_iter().collect()
     }
 }
+
+/// What a line of a run file with a header line and one kind of body line
+/// (PLawBench's `rubric`, DLawBench's `session`) is to its parser.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum RunLine {
+    /// The header: the first line, of kind `run`.
+    Header,
+    /// A body line (read even when misplaced, so that all its problems show).
+    Body,
+    /// Nothing to read further (an error was recorded).
+    Skip,
+}
+
+/// Reads line `number` of a run file of `benchmark` whose body lines are of
+/// kind `body`: a JSON object with a `kind`, the header first and only
+/// there. Records every problem of the line's shape in `r` and returns the
+/// object and what it is, for the caller to read.
+pub(crate) fn run_line(
+    r: &mut LineReader,
+    text: &str,
+    header_line: usize,
+    benchmark: &str,
+    body: &str,
+) -> Option<(Map<String, Value>, RunLine)> {
+    let obj = match serde_json::from_str::<Value>(text) {
+        Err(e) => {
+            r.fail("", json_message(&e, text));
+            return None;
+        }
+        Ok(Value::Object(obj)) => obj,
+        Ok(other) => {
+            r.fail(
+                "",
+                format!(
+                    "expected a JSON object (the header, then one {} per line), got {}",
+                    if body == "rubric" { "item" } else { body },
+                    describe(&other)
+                ),
+            );
+            return None;
+        }
+    };
+    let kind = r.required(&obj, "", "kind", LineReader::string)?;
+    let is_first = header_line == r.line;
+    let line = match (is_first, kind.as_str()) {
+        (true, "run") => RunLine::Header,
+        (true, _) => {
+            r.fail(
+                "kind",
+                format!(
+                    "line {} must be the run header, {{\"kind\": \"run\", \"benchmark\": \
+                     \"{benchmark}\", …}}, not kind \"{kind}\"",
+                    r.line
+                ),
+            );
+            RunLine::Skip
+        }
+        (false, "run") => {
+            r.fail(
+                "kind",
+                format!("a second run header; the header is the first line, line {header_line}"),
+            );
+            RunLine::Skip
+        }
+        (false, _) if kind == body => RunLine::Body,
+        (false, _) => {
+            r.fail(
+                "kind",
+                format!("unknown kind \"{kind}\"; expected \"{body}\""),
+            );
+            RunLine::Skip
+        }
+    };
+    // A body line in the header's place is read all the same.
+    let line = if kind == body { RunLine::Body } else { line };
+    Some((obj, line))
+}

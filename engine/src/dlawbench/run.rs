@@ -63,7 +63,7 @@ use serde_json::{Map, Value};
 use super::dataset::{Case, Style};
 use crate::benchmark::Benchmark;
 use crate::jsonl::{
-    describe, is_blank, json_message, line_error, plural, read_lines, ErrorLog, LineReader,
+    describe, is_blank, line_error, plural, read_lines, run_line, ErrorLog, LineReader, RunLine,
 };
 use crate::lexpilot::dataset::{DatasetError, DatasetErrors};
 pub use crate::lexpilot::run::{EntryKey, Family, RunError, RunErrors};
@@ -586,28 +586,9 @@ impl<'d> Parser<'d> {
     fn line(&mut self, number: usize, text: &str) {
         let header_line = *self.first_line.get_or_insert(number);
         let mut r = LineReader::new(number);
-        match serde_json::from_str::<Value>(text) {
-            Err(e) => r.fail("", json_message(&e, text)),
-            Ok(Value::Object(obj)) => self.object(&mut r, &obj, header_line),
-            Ok(other) => r.fail(
-                "",
-                format!(
-                    "expected a JSON object (the header, then one session per line), got {}",
-                    describe(&other)
-                ),
-            ),
-        }
-        r.errors.into_iter().for_each(|e| self.errors.push(e));
-    }
-
-    fn object(&mut self, r: &mut LineReader, obj: &Map<String, Value>, header_line: usize) {
-        let Some(kind) = r.required(obj, "", "kind", LineReader::string) else {
-            return;
-        };
-        let is_first = header_line == r.line;
-        match (is_first, kind.as_str()) {
-            (true, "run") => {
-                self.header = r.dlaw_header(obj);
+        match run_line(&mut r, text, header_line, "dlawbench", "session") {
+            Some((obj, RunLine::Header)) => {
+                self.header = r.dlaw_header(&obj);
                 self.panel = self.header.as_ref().map(|h| Panel {
                     judges: h.judges.iter().map(|j| j.model.clone()).collect(),
                     vendors: h.judge_vendors(),
@@ -617,30 +598,15 @@ impl<'d> Parser<'d> {
                     horizon: h.horizon,
                 });
             }
-            (true, _) => r.fail(
-                "kind",
-                format!(
-                    "line {} must be the run header, {{\"kind\": \"run\", \"benchmark\": \
-                     \"dlawbench\", …}}, not kind \"{kind}\"",
-                    r.line
-                ),
-            ),
-            (false, "run") => r.fail(
-                "kind",
-                format!("a second run header; the header is the first line, line {header_line}"),
-            ),
-            (false, "session") => {}
-            (false, _) => r.fail(
-                "kind",
-                format!("unknown kind \"{kind}\"; expected \"session\""),
-            ),
-        }
-        if kind == "session" {
-            self.session_lines += 1;
-            if let Some(session) = self.session(r, obj) {
-                self.sessions.push(session);
+            Some((obj, RunLine::Body)) => {
+                self.session_lines += 1;
+                if let Some(session) = self.session(&mut r, &obj) {
+                    self.sessions.push(session);
+                }
             }
+            Some((_, RunLine::Skip)) | None => {}
         }
+        r.errors.into_iter().for_each(|e| self.errors.push(e));
     }
 
     fn session(&mut self, r: &mut LineReader, obj: &Map<String, Value>) -> Option<Session> {

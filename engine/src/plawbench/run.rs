@@ -53,7 +53,7 @@ use serde_json::{Map, Value};
 use super::dataset::{Item, Section, Task};
 use crate::benchmark::Benchmark;
 use crate::jsonl::{
-    describe, is_blank, json_message, line_error, plural, read_lines, ErrorLog, LineReader,
+    describe, is_blank, line_error, plural, read_lines, run_line, ErrorLog, LineReader, RunLine,
 };
 use crate::lexpilot::dataset::{DatasetError, DatasetErrors};
 pub use crate::lexpilot::run::{EntryKey, Family, RunError, RunErrors};
@@ -538,51 +538,19 @@ impl<'d> Parser<'d> {
     fn line(&mut self, number: usize, text: &str) {
         let header_line = *self.first_line.get_or_insert(number);
         let mut r = LineReader::new(number);
-        match serde_json::from_str::<Value>(text) {
-            Err(e) => r.fail("", json_message(&e, text)),
-            Ok(Value::Object(obj)) => self.object(&mut r, &obj, header_line),
-            Ok(other) => r.fail(
-                "",
-                format!(
-                    "expected a JSON object (the header, then one item per line), got {}",
-                    describe(&other)
-                ),
-            ),
+        match run_line(&mut r, text, header_line, "plawbench", "rubric") {
+            Some((obj, RunLine::Header)) => {
+                self.header = r.plaw_header(&obj);
+            }
+            Some((obj, RunLine::Body)) => {
+                self.item_lines += 1;
+                if let Some(item) = self.item(&mut r, &obj) {
+                    self.items.push(item);
+                }
+            }
+            Some((_, RunLine::Skip)) | None => {}
         }
         r.errors.into_iter().for_each(|e| self.errors.push(e));
-    }
-
-    fn object(&mut self, r: &mut LineReader, obj: &Map<String, Value>, header_line: usize) {
-        let Some(kind) = r.required(obj, "", "kind", LineReader::string) else {
-            return;
-        };
-        let is_first = header_line == r.line;
-        match (is_first, kind.as_str()) {
-            (true, "run") => self.header = r.plaw_header(obj),
-            (true, _) => r.fail(
-                "kind",
-                format!(
-                    "line {} must be the run header, {{\"kind\": \"run\", \"benchmark\": \
-                     \"plawbench\", …}}, not kind \"{kind}\"",
-                    r.line
-                ),
-            ),
-            (false, "run") => r.fail(
-                "kind",
-                format!("a second run header; the header is the first line, line {header_line}"),
-            ),
-            (false, "rubric") => {}
-            (false, _) => r.fail(
-                "kind",
-                format!("unknown kind \"{kind}\"; expected \"rubric\""),
-            ),
-        }
-        if kind == "rubric" {
-            self.item_lines += 1;
-            if let Some(item) = self.item(r, obj) {
-                self.items.push(item);
-            }
-        }
     }
 
     fn item(&mut self, r: &mut LineReader, obj: &Map<String, Value>) -> Option<RubricItem> {

@@ -265,7 +265,7 @@ impl ItemRecord {
     ///
     /// let mut item = ItemRecord::new(3, ReviewKind::RubricVerdict, "legal_consultation-1");
     /// assert!(item.check_label(None, "3", None).is_err(), "no sheet, no label");
-    /// item.sheet = Some(Sheet { benchmark: Benchmark::Plawbench, task: "legal_consultation".into(), units: vec![SheetUnit::new("total", "总分", 5.0)] });
+    /// item.sheet = Some(Sheet { benchmark: Benchmark::Plawbench, task: "legal_consultation".into(), units: vec![SheetUnit::new("total", "总分", 5.0)], groups: vec![] });
     /// assert_eq!(item.check_label(None, "3", None).unwrap().label, r#"{"total":3}"#);
     /// assert_eq!(item.check_label(None, "3", Some("{}")), Err(InputError::UnexpectedProposal));
     /// ```

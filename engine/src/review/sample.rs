@@ -108,6 +108,49 @@ fn shuffle_prefix<T>(v: &mut [T], k: usize, rng: &mut Xoshiro256StarStar) {
     }
 }
 
+/// Up to `per_target` of `candidates` of each target (a PLawBench task, a
+/// DLawBench style) and `cap` in all, with [`sample_stratified`] over
+/// (target, (model, run, case)) pairs, reproducibly from `seed`; a decision
+/// listed twice (same target, model, run and case) counts once, as its last
+/// listing. The result is sorted by target, then model, run and case.
+///
+/// ```
+/// use engine::review::{draw_per_target, JudgeCandidate, JudgeDecision};
+///
+/// let candidate = |target: &str, case: &str| JudgeCandidate {
+///     run_id: 1, model: "M".into(), run_number: 1,
+///     decision: JudgeDecision { case_id: case.into(), target: Some(target.into()), judge_label: "1".into(), input: serde_json::json!({}) },
+/// };
+/// let all: Vec<_> = ["a", "b", "c"].iter().flat_map(|t| (0..5).map(move |i| candidate(t, &i.to_string()))).collect();
+/// let drawn = draw_per_target(all.clone(), 2, 100, 3);
+/// assert_eq!(drawn.len(), 6);
+/// assert_eq!(drawn.iter().filter(|c| c.decision.target.as_deref() == Some("b")).count(), 2);
+/// assert_eq!(drawn, draw_per_target(all, 2, 100, 3));
+/// ```
+pub fn draw_per_target(
+    candidates: Vec<super::JudgeCandidate>,
+    per_target: usize,
+    cap: usize,
+    seed: u64,
+) -> Vec<super::JudgeCandidate> {
+    type Key = (String, i64, String);
+    let mut by_key: BTreeMap<(String, Key), super::JudgeCandidate> = BTreeMap::new();
+    for candidate in candidates {
+        let target = candidate.decision.target.clone().unwrap_or_default();
+        let key = (
+            candidate.model.clone(),
+            candidate.run_number,
+            candidate.decision.case_id.clone(),
+        );
+        by_key.insert((target, key), candidate);
+    }
+    let keys: Vec<(String, Key)> = by_key.keys().cloned().collect();
+    sample_stratified(&keys, per_target, cap, seed)
+        .into_iter()
+        .filter_map(|key| by_key.remove(&key))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -164,47 +207,4 @@ mod tests {
         sorted.sort();
         assert_eq!(sample, sorted);
     }
-}
-
-/// Up to `per_target` of `candidates` of each target (a PLawBench task, a
-/// DLawBench style) and `cap` in all, with [`sample_stratified`] over
-/// (target, (model, run, case)) pairs, reproducibly from `seed`; a decision
-/// listed twice (same target, model, run and case) counts once, as its last
-/// listing. The result is sorted by target, then model, run and case.
-///
-/// ```
-/// use engine::review::{draw_per_target, JudgeCandidate, JudgeDecision};
-///
-/// let candidate = |target: &str, case: &str| JudgeCandidate {
-///     run_id: 1, model: "M".into(), run_number: 1,
-///     decision: JudgeDecision { case_id: case.into(), target: Some(target.into()), judge_label: "1".into(), input: serde_json::json!({}) },
-/// };
-/// let all: Vec<_> = ["a", "b", "c"].iter().flat_map(|t| (0..5).map(move |i| candidate(t, &i.to_string()))).collect();
-/// let drawn = draw_per_target(all.clone(), 2, 100, 3);
-/// assert_eq!(drawn.len(), 6);
-/// assert_eq!(drawn.iter().filter(|c| c.decision.target.as_deref() == Some("b")).count(), 2);
-/// assert_eq!(drawn, draw_per_target(all, 2, 100, 3));
-/// ```
-pub fn draw_per_target(
-    candidates: Vec<super::JudgeCandidate>,
-    per_target: usize,
-    cap: usize,
-    seed: u64,
-) -> Vec<super::JudgeCandidate> {
-    type Key = (String, i64, String);
-    let mut by_key: BTreeMap<(String, Key), super::JudgeCandidate> = BTreeMap::new();
-    for candidate in candidates {
-        let target = candidate.decision.target.clone().unwrap_or_default();
-        let key = (
-            candidate.model.clone(),
-            candidate.run_number,
-            candidate.decision.case_id.clone(),
-        );
-        by_key.insert((target, key), candidate);
-    }
-    let keys: Vec<(String, Key)> = by_key.keys().cloned().collect();
-    sample_stratified(&keys, per_target, cap, seed)
-        .into_iter()
-        .filter_map(|key| by_key.remove(&key))
-        .collect()
 }

@@ -27,6 +27,8 @@ use pipeline::stub::{PromptKind, Stub, StubCall, StubReply};
 const USAGE: &str = "usage: lexpilot-stub [--addr 127.0.0.1:PORT] [--lexpilot FILE] [--plawbench FILE] [--dlawbench FILE]";
 
 type Script = Box<dyn Fn(&StubCall) -> StubReply + Send + Sync>;
+/// A script with the prompt kinds it answers.
+type Routed = (fn(PromptKind) -> bool, Script);
 
 /// What the command line asks for.
 #[derive(Default)]
@@ -72,8 +74,8 @@ fn read(path: &PathBuf) -> Result<String, String> {
 }
 
 /// The script of each dataset given, or the first error naming its file.
-fn scripts(options: &Options) -> Result<Vec<(fn(PromptKind) -> bool, Script)>, String> {
-    let mut scripts: Vec<(fn(PromptKind) -> bool, Script)> = Vec::new();
+fn scripts(options: &Options) -> Result<Vec<Routed>, String> {
+    let mut scripts: Vec<Routed> = Vec::new();
     if let Some(path) = &options.dlawbench {
         let cases = engine::dlawbench::dataset::parse_dataset(&read(path)?)
             .map_err(|e| format!("{}: {e}", path.display()))?;

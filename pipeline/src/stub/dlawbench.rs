@@ -63,11 +63,16 @@ pub fn submit() -> String {
 
 /// The rubric call's reply for `case`.
 pub fn rubric_reply(case: &Case) -> String {
+    rubric_reply_with(case, vec![1; case.inquiry_rubrics.len()])
+}
+
+/// The rubric call's reply for `case` with these Inquiry scores.
+fn rubric_reply_with(case: &Case, inquiry: Vec<u8>) -> String {
     let issue: Vec<u8> = (0..case.issue_rubrics.len())
         .map(|k| u8::from(k % 2 == 0))
         .collect();
     json!({
-        "expected_action_scores": vec![1; case.inquiry_rubrics.len()],
+        "expected_action_scores": inquiry,
         "memo_expectation_scores": issue,
         "rationale": "rubric checked item by item",
     })
@@ -149,19 +154,19 @@ fn style_mark(style: engine::dlawbench::dataset::Style) -> String {
 pub fn styled_oracle(cases: &[Case]) -> impl Fn(&StubCall) -> StubReply + Send + Sync + 'static {
     use engine::dlawbench::dataset::Style;
 
+    let base = oracle(cases);
     let cases = cases.to_vec();
     move |call: &StubCall| {
         let Some(i) = case_index(&cases, call) else {
-            return StubReply::Status {
-                status: 400,
-                retry_after: None,
-            };
+            return base(call);
         };
         match call.kind {
-            PromptKind::DlawLawyer if is_last_call(&call.prompt) || asked(call) > questions(i) => {
-                StubReply::Text(submit())
+            // One question more than the plain script asks.
+            PromptKind::DlawLawyer
+                if !is_last_call(&call.prompt) && asked(call) == questions(i) =>
+            {
+                StubReply::Text(ask())
             }
-            PromptKind::DlawLawyer => StubReply::Text(ask()),
             PromptKind::DlawClient => {
                 let mark = client_style(&call.prompt)
                     .map(style_mark)
@@ -178,23 +183,9 @@ pub fn styled_oracle(cases: &[Case]) -> impl Fn(&StubCall) -> StubReply + Send +
                     .unwrap_or(0);
                 let n = case.inquiry_rubrics.len();
                 let inquiry: Vec<u8> = (0..n).map(|k| u8::from(k + fallen < n)).collect();
-                let issue: Vec<u8> = (0..case.issue_rubrics.len())
-                    .map(|k| u8::from(k % 2 == 0))
-                    .collect();
-                StubReply::Text(
-                    json!({
-                        "expected_action_scores": inquiry,
-                        "memo_expectation_scores": issue,
-                        "rationale": "rubric checked item by item",
-                    })
-                    .to_string(),
-                )
+                StubReply::Text(rubric_reply_with(case, inquiry))
             }
-            PromptKind::DlawJudgeFacts => StubReply::Text(fact_reply(&cases[i])),
-            _ => StubReply::Status {
-                status: 400,
-                retry_after: None,
-            },
+            _ => base(call),
         }
     }
 }
