@@ -755,6 +755,10 @@ fn dlaw_content(input: &serde_json::Value, lang: Memo<Lang>) -> impl IntoView {
         <section class="panel">
             <h2>{move || lang.get().t("事实对：当事人认识与法院查明", "Fact pairs: client belief and court record")}</h2>
             <div class="fact-pairs" lang=language>
+                <div class="fact-head" aria-hidden="true">
+                    <span>"Client belief 当事人认识"</span>
+                    <span>"Court record 法院查明"</span>
+                </div>
                 {facts.into_iter().map(|(id, disputed, belief, record)| view! {
                     <article class="fact-pair" class:disputed=disputed>
                         <header><strong>{id}</strong> " " {disputed.then(|| view! { <span class="badge disputed">"disputed 有争议"</span> })}</header>
