@@ -177,6 +177,7 @@ fn run(rng: &mut Rng, cases: &[Case], header: RunHeader, styles: &[Style]) -> Ru
                 memo: (status == Status::Submitted).then(|| "m".into()),
                 panel,
                 unavailable: rng.chance(3).then(|| "transport".into()),
+                error: (status == Status::LawyerError).then(|| "no valid action".into()),
             });
         }
     }

@@ -215,3 +215,27 @@ fn a_dialogue_must_open_with_the_client_and_match_turns_used() {
         "{text}"
     );
 }
+
+#[test]
+fn only_a_lawyer_error_session_says_why_the_lawyer_failed() {
+    let failed = r#"{"kind": "session", "case_id": "DL-CN-1", "style": "cooperative", "status": "lawyer_error", "turns_used": 0, "error": "after 6 attempts: no JSON action"}"#;
+    let gpt = seated("GPT-5.1", &decisions("[1, 1]", "[0]", r#"["F2", "F1"]"#));
+    let run = parse_run(&file(&[failed.to_owned(), us_session()]), &dataset())
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        run.sessions[0].error.as_deref(),
+        Some("after 6 attempts: no JSON action")
+    );
+    assert!(
+        run.to_stored().contains("no JSON action"),
+        "kept when stored"
+    );
+    let submitted = cn_session(&gpt, CLAUDE_RECUSED).replacen(
+        r#""kind": "session","#,
+        r#""kind": "session", "error": "none","#,
+        1,
+    );
+    let (found, text) = refused(&file(&[submitted, us_session()]));
+    assert_eq!(found, [(2, "error".to_owned())], "{text}");
+    assert!(text.contains("only a lawyer_error session"), "{text}");
+}

@@ -480,8 +480,8 @@ struct Ctx {
 enum Ending {
     /// The lawyer submitted (or, in the last call, did not write) a memo.
     Memo { status: Status, memo: String },
-    /// The lawyer's replies never read.
-    LawyerError,
+    /// The lawyer's replies never read: why the last did not.
+    LawyerError(String),
     /// A call failed for good.
     Unavailable(String),
 }
@@ -564,10 +564,14 @@ impl Maker for Ctx {
             memo: None,
             panel: Vec::new(),
             unavailable: None,
+            error: None,
         };
         match ending {
             Ending::Unavailable(reason) => session.unavailable = Some(reason),
-            Ending::LawyerError => session.status = Status::LawyerError,
+            Ending::LawyerError(error) => {
+                session.status = Status::LawyerError;
+                session.error = Some(error);
+            }
             Ending::Memo { status, memo } => {
                 session.status = status;
                 if status.judged() {
@@ -610,7 +614,10 @@ impl Ctx {
                         case.case_id,
                         self.lawyer_attempts
                     );
-                    return Ok(Ending::LawyerError);
+                    return Ok(Ending::LawyerError(format!(
+                        "after {} attempts: {error}",
+                        self.lawyer_attempts
+                    )));
                 }
                 Step::Acted {
                     action: LawyerAction::Submit { memo },

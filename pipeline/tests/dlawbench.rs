@@ -219,6 +219,12 @@ async fn empty_or_unparsable_lawyer_replies_end_in_lawyer_error_after_six_attemp
             "a task failure, not unavailable"
         );
         assert!(session.panel.is_empty());
+        // The session says why: the last reply's problem.
+        let error = session.error.as_deref().unwrap_or_default();
+        assert!(
+            error.starts_with("after 6 attempts: ") && error.len() > "after 6 attempts: ".len(),
+            "{error:?}"
+        );
     }
     // Six calls per session: the client's transport retries do not repeat
     // an empty lawyer reply on top of them.

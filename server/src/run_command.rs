@@ -164,7 +164,8 @@ pub struct RunArgs {
     /// Time limit of one request, in seconds
     #[arg(long, default_value_t = 600.0)]
     timeout: f64,
-    /// Attempts per call (429, 5xx, timeouts and empty replies are retried)
+    /// Attempts per call (429, 5xx and timeouts are retried, and so are empty replies except a
+    /// DLawBench lawyer's, which --lawyer-attempts counts)
     #[arg(long, default_value_t = 6)]
     max_attempts: u32,
     /// Backoff before the first retry, in seconds (doubled for each later one)

@@ -303,6 +303,9 @@ pub struct SessionDetail {
     pub horizon: u32,
     /// Why the session was not scored, if so.
     pub unavailable: Option<String>,
+    /// Why the lawyer failed, for a `lawyer_error` session that says.
+    #[serde(default)]
+    pub error: Option<String>,
     /// The fact pairs.
     pub facts: Vec<FactRow>,
     /// The dialogue (empty when the run kept none).
@@ -476,6 +479,7 @@ pub fn session_detail(case: &Case, run: &Run, index: usize) -> Option<SessionDet
         turns_used: session.turns_used,
         horizon: run.header.horizon,
         unavailable: session.unavailable.clone(),
+        error: session.error.clone(),
         facts: case
             .facts
             .iter()

@@ -46,6 +46,8 @@
 //!   `correct` distinct and ⊆ `covered`; `claims_total` ≥ 0,
 //!   0 ≤ `claims_grounded` ≤ `claims_total`; optional `ungrounded_claims`
 //!   (strings) and `incorrect` (`{fact_id, reason}`, fact ids of the case).
+//!   An optional `error` (ours, added) says why a `lawyer_error` session's
+//!   lawyer failed; any other session with one is refused.
 //! - A (case, style) appears once; every style the run contains covers
 //!   every case (the missing ones, five and a count, are reported on the
 //!   line of the style's first session). A file with no session is refused.
@@ -360,6 +362,11 @@ pub struct Session {
     /// ignored.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unavailable: Option<String>,
+    /// A `lawyer_error` session's reason: what was wrong with the lawyer's
+    /// last reply (empty, no valid action, a refusal). Optional, and only
+    /// on `lawyer_error` sessions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
 }
 
 /// A whole run: its header and its sessions in file order.
@@ -444,6 +451,7 @@ impl Run {
                         memo: None,
                         panel: Vec::new(),
                         unavailable: Some(reason.to_owned()),
+                        error: None,
                     });
                 self.sessions.push(session);
             }
@@ -652,6 +660,15 @@ impl<'d> Parser<'d> {
             r.check_dialogue(dialogue, turns);
         }
         let memo = r.optional(obj, "", "memo", LineReader::string);
+        let error = r.optional(obj, "", "error", LineReader::string);
+        if let (Some(Some(_)), Some(status)) = (&error, status) {
+            if status != Status::LawyerError {
+                r.fail(
+                    "error",
+                    format!("only a lawyer_error session says why the lawyer failed, not a {status} one"),
+                );
+            }
+        }
         let is_unavailable = matches!(unavailable, Some(Some(_)));
         if let (Some(status), Some(memo)) = (status, &memo) {
             let blank = memo.as_deref().is_none_or(is_blank);
@@ -726,6 +743,7 @@ impl<'d> Parser<'d> {
             memo: memo?,
             panel: panel?,
             unavailable: unavailable?,
+            error: error?,
         })
     }
 

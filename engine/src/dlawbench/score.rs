@@ -359,7 +359,7 @@ pub struct ItemDecisions {
 ///
 /// let seat = |judge: &str, inquiry: Vec<u8>| Seat { judge: judge.into(), recused: false, rationale: None, unavailable: None,
 ///     decisions: Some(Decisions { inquiry, issue: vec![1], covered: vec![], correct: vec![], claims_total: 0, claims_grounded: 0, ungrounded_claims: None, incorrect: None }) };
-/// let mut session = Session { case_id: "C".into(), style: Style::Cooperative, status: Status::Submitted, turns_used: 0,
+/// let mut session = Session { case_id: "C".into(), style: Style::Cooperative, status: Status::Submitted, turns_used: 0, error: None,
 ///     dialogue: None, memo: Some("m".into()), panel: vec![seat("A", vec![1, 0]), seat("B", vec![1, 1]), seat("C", vec![0, 1])], unavailable: None };
 /// assert_eq!(item_decisions(&session).unwrap().inquiry, [Some(1), Some(1)]);
 /// session.panel[0].recused = true;

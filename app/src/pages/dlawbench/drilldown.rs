@@ -240,6 +240,7 @@ fn SessionView(view: DlawSessionView) -> impl IntoView {
             </p>
             <SyntheticNotice synthetic=dataset.synthetic />
             {d.unavailable.clone().map(|u| view! { <p class="error-box">"Unavailable 不可用: " {u}</p> })}
+            {d.error.clone().map(|e| view! { <p class="error-box" data-testid="lawyer-error">"Lawyer error 律师模型出错: " {e}</p> })}
         </section>
         {d.panel_hidden.then(|| view! {
             <section class="panel">
