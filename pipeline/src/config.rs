@@ -204,6 +204,24 @@ impl UserCondition {
         Self::ALL.into_iter().find(|c| c.as_str() == s)
     }
 
+    /// The condition DCG's user turns follow. The paper's non-ideal
+    /// conditions, delayed disclosure and self-correction (Appendix E.5),
+    /// are defined on interaction-based LJP only, so under them DCG's user
+    /// answers as the standard one; the four client styles apply to both.
+    ///
+    /// ```
+    /// use pipeline::config::UserCondition;
+    /// assert_eq!(UserCondition::Delayed.for_dcg(), UserCondition::Standard);
+    /// assert_eq!(UserCondition::SelfCorrection.for_dcg(), UserCondition::Standard);
+    /// assert_eq!(UserCondition::Withdrawn.for_dcg(), UserCondition::Withdrawn);
+    /// ```
+    pub fn for_dcg(self) -> UserCondition {
+        match self {
+            UserCondition::Delayed | UserCondition::SelfCorrection => UserCondition::Standard,
+            other => other,
+        }
+    }
+
     /// The instruction added to the standard user prompt, if any.
     pub fn addition(self) -> Option<&'static Template> {
         match self {

@@ -303,7 +303,10 @@ pub fn used(tasks: &crate::config::Tasks, condition: UserCondition) -> Vec<&'sta
         n if n == JUDGE_LCA.name => tasks.lca || interaction,
         n if n == JUDGE_DCG.name => tasks.dcg,
         n if n == JUDGE_LJP.name => !tasks.ljp.is_empty(),
-        n => tasks.uses_user_model() && condition.addition().is_some_and(|a| a.name == n),
+        n => {
+            let adds = |c: UserCondition| c.addition().is_some_and(|a| a.name == n);
+            (tasks.dcg && adds(condition.for_dcg())) || (interaction && adds(condition))
+        }
     };
     ALL.into_iter().filter(|t| wanted(t)).collect()
 }

@@ -316,7 +316,9 @@ impl Ctx {
                 Ok(false) if round == MAX_DCG_ROUNDS => break,
                 Ok(false) => {}
             }
-            let prompt = prompts::user(self.condition, &history, case, round);
+            // Delayed disclosure and self-correction are interaction-LJP
+            // conditions (`UserCondition::for_dcg`).
+            let prompt = prompts::user(self.condition.for_dcg(), &history, case, round);
             match self.user(run, &prompt).await? {
                 Ok(answer) => {
                     let answered = turn(Role::User, &answer);

@@ -84,7 +84,6 @@ async fn every_style_adds_its_instruction() {
         UserCondition::Dependent,
         UserCondition::Withdrawn,
         UserCondition::Adversarial,
-        UserCondition::Delayed,
     ] {
         let base = oracle(&cases);
         let saw = Arc::new(Mutex::new(String::new()));
@@ -118,5 +117,75 @@ async fn every_style_adds_its_instruction() {
                 .unwrap_or("-")
         ));
         assert!(prompt.contains(first_line), "{condition}: {prompt}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn delayed_and_self_correction_leave_dcg_standard_and_reach_interaction_ljp() {
+    // The second case's first DCG request is rejected, so the user answers
+    // in DCG; interaction LJP asks the user too.
+    let cases = common::demo_cases(2);
+    for condition in [UserCondition::Delayed, UserCondition::SelfCorrection] {
+        let base = oracle(&cases);
+        let seen: Arc<Mutex<Vec<String>>> = Arc::new(Mutex::new(Vec::new()));
+        let keep = seen.clone();
+        let stub = Stub::start(move |call: &StubCall| -> StubReply {
+            if call.kind == PromptKind::User {
+                keep.lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push(call.prompt.clone());
+            }
+            base(call)
+        })
+        .await
+        .expect("stub");
+        let addition = condition.addition().expect("an addition");
+        let first_line = addition.text.lines().next().unwrap_or_default().to_owned();
+
+        // DCG alone: the standard user, and no condition template in the header.
+        let dir = tempfile::tempdir().expect("temp dir");
+        let mut config = common::config(&stub.base_url, dir.path());
+        config.tasks = Tasks::parse("dcg").expect("tasks");
+        config.user_condition = condition;
+        let outputs = Job::new(config, cases.clone())
+            .expect("valid config")
+            .run(CancellationToken::new())
+            .await
+            .expect("job runs");
+        let text = std::fs::read_to_string(&outputs[0].path).expect("run file");
+        let run = parse_run(&text, &cases).expect("valid run");
+        assert!(
+            run.header.extra["prompts"].get(addition.name).is_none(),
+            "{condition}"
+        );
+        let dcg_prompts = std::mem::take(&mut *seen.lock().unwrap_or_else(|e| e.into_inner()));
+        assert!(!dcg_prompts.is_empty(), "the DCG user answered");
+        assert!(
+            dcg_prompts.iter().all(|p| !p.contains(&first_line)),
+            "{condition}: DCG's user got the condition"
+        );
+
+        // Interaction LJP: the condition applies.
+        let dir = tempfile::tempdir().expect("temp dir");
+        let mut config = common::config(&stub.base_url, dir.path());
+        config.tasks = Tasks::parse("ljp:interaction").expect("tasks");
+        config.user_condition = condition;
+        let outputs = Job::new(config, cases.clone())
+            .expect("valid config")
+            .run(CancellationToken::new())
+            .await
+            .expect("job runs");
+        let text = std::fs::read_to_string(&outputs[0].path).expect("run file");
+        let run = parse_run(&text, &cases).expect("valid run");
+        assert!(
+            run.header.extra["prompts"].get(addition.name).is_some(),
+            "{condition}"
+        );
+        let ljp_prompts = seen.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        assert!(!ljp_prompts.is_empty());
+        assert!(
+            ljp_prompts.iter().all(|p| p.contains(&first_line)),
+            "{condition}: interaction LJP's user lacks the condition"
+        );
     }
 }

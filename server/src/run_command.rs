@@ -129,8 +129,9 @@ pub struct RunArgs {
     /// lawyer_error [default: 6]
     #[arg(long)]
     lawyer_attempts: Option<u32>,
-    /// LexPilot: how the user model behaves: standard (default), delayed, self_correction,
-    /// cooperative, dependent, withdrawn, adversarial
+    /// LexPilot: how the user model behaves: standard (default), delayed, self_correction
+    /// (these two in interaction LJP only, as the paper), cooperative, dependent, withdrawn,
+    /// adversarial
     #[arg(long, value_parser = parse_condition)]
     user_condition: Option<UserCondition>,
     /// Repetitions (LexPilot default: 5, as the paper makes; PLawBench, DLawBench default: 1)
