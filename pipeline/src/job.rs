@@ -204,6 +204,12 @@ impl Job {
             extra.insert("recused_judges".into(), Value::Array(recused));
         }
         extra.insert("judge_aggregation".into(), json!(panel::rule(seated.len())));
+        if c.tasks.dcg {
+            extra.insert(
+                "dcg_judge_key_facts".into(),
+                json!(prompts::DCG_JUDGE_KEY_FACTS),
+            );
+        }
         let prompts: Map<String, Value> = prompts::used(&c.tasks, c.user_condition)
             .into_iter()
             .map(|t| (t.name.to_owned(), Value::String(t.sha256())))

@@ -275,8 +275,17 @@ pub fn judge_lca(reply: &str) -> String {
     JUDGE_LCA.render(&[("history", reply.trim())])
 }
 
+/// What the DCG judge's `{key_facts}` holds, recorded in the header of every
+/// run with DCG as `dcg_judge_key_facts` (so entries made with another choice
+/// are not mixed): `all`, every key fact of the case. Appendix F's judge
+/// prompt asks whether a request targets "the key facts" without saying
+/// which; giving only the missing ones (`missing`) would be the other
+/// reading. With all of them, a request about a fact the consultation
+/// already states can still be accepted when it serves a focal point.
+pub const DCG_JUDGE_KEY_FACTS: &str = "all";
+
 /// The DCG judge's prompt on one request, against the case's focal points and
-/// key facts.
+/// key facts (all of them: [`DCG_JUDGE_KEY_FACTS`]).
 pub fn judge_dcg(request: &str, case: &Case) -> String {
     JUDGE_DCG.render(&[
         ("ai_response", request.trim()),

@@ -121,6 +121,8 @@ async fn the_header_records_the_sha256_of_every_prompt_file_used() {
     let outputs = job.run(CancellationToken::new()).await.expect("job runs");
     let header = &outputs[0].parsed.header;
     assert_eq!(header.extra["user_condition"], "delayed");
+    // The recorded reading of the DCG judge's {key_facts}: every key fact.
+    assert_eq!(header.extra["dcg_judge_key_facts"], "all");
     assert!(outputs[0]
         .path
         .to_string_lossy()
