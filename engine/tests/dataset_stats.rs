@@ -279,3 +279,31 @@ fn stats_serialise_and_read_back() {
         serde_json::from_str(&json).expect("deserialises");
     assert_eq!(back, stats);
 }
+
+#[test]
+fn cases_per_province_most_first_then_by_name() {
+    let mut cases = three_cases();
+    let mut more = three_cases();
+    for (case, province) in cases.iter_mut().chain(more.iter_mut()).zip([
+        Some("湖南"),
+        Some("广东"),
+        Some("湖南"),
+        Some(" "),
+        None,
+        Some("北京"),
+    ]) {
+        case.province = province.map(str::to_owned);
+    }
+    cases.extend(more);
+    let stats = dataset_stats(&cases);
+    // 湖南 twice; 北京 and 广东 once each, in name (code point) order.
+    assert_eq!(
+        stats.by_province,
+        [
+            ("湖南".to_owned(), 2),
+            ("北京".to_owned(), 1),
+            ("广东".to_owned(), 1)
+        ]
+    );
+    assert_eq!(stats.province_unknown, 2, "a blank name counts as none");
+}

@@ -13,6 +13,23 @@ async fn the_overview_renders_the_statistics() {
     assert!(res.body.contains("Dataset overview"), "{}", res.body);
     assert!(res.body.contains("lexpilot-demo-synthetic"));
     assert!(res.body.contains("Synthetic demo data"));
+    // Table 9: cases per province, counted from the demo file: 15
+    // provinces of 4, 河北, 辽宁 and 福建 with 3, 天津 2, 山西 1.
+    let table = res
+        .body
+        .split("data-testid=\"province-table\"")
+        .nth(1)
+        .and_then(|t| t.split("</table>").next())
+        .expect("the province table");
+    let counts: Vec<usize> = table
+        .split("<td class=\"num\">")
+        .skip(1)
+        .filter_map(|c| c.split('<').next()?.trim().parse().ok())
+        .collect();
+    assert_eq!(counts.len(), 20, "{table}");
+    assert_eq!(counts.iter().sum::<usize>(), 72);
+    assert_eq!(counts.iter().filter(|&&n| n == 4).count(), 15);
+    assert!(table.contains("山西"));
 }
 
 #[tokio::test]

@@ -89,9 +89,52 @@ fn OverviewView(o: Overview) -> impl IntoView {
         </section>
         <section class="panel">
             <h2>"By class 按案件大类"</h2>
-            <ClassTable s />
+            <ClassTable s=s.clone() />
+        </section>
+        <section class="panel">
+            <h2>"By province or region 按地域"</h2>
+            <ProvinceTable s />
         </section>
     }
+}
+
+/// Cases per province or region of the court, laid out as the paper's
+/// Table 9: two (province, count) column pairs, most first down the left
+/// pair, then down the right.
+#[component]
+fn ProvinceTable(s: DatasetStats) -> impl IntoView {
+    if s.by_province.is_empty() {
+        return view! { <p class="muted">"No case names its province. 案例均未注明地域。"</p> }
+            .into_any();
+    }
+    let list = s.by_province.clone();
+    let half = list.len().div_ceil(2);
+    let (left, right) = list.split_at(half);
+    let cell = |entry: Option<&(String, usize)>| match entry {
+        Some((p, n)) => view! { <td>{p.clone()}</td><td class="num">{*n}</td> }.into_any(),
+        None => view! { <td></td><td></td> }.into_any(),
+    };
+    let rows = (0..half)
+        .map(|i| view! { <tr>{cell(left.get(i))}{cell(right.get(i))}</tr> })
+        .collect_view();
+    view! {
+        <div class="table-scroll">
+            <table class="stats" data-testid="province-table">
+                <caption>"Cases per province or region (as the paper's Table 9) 各地域案例数"</caption>
+                <thead>
+                    <tr>
+                        <th>"Province / Region 地域"</th><th class="num">"Count"</th>
+                        <th>"Province / Region 地域"</th><th class="num">"Count"</th>
+                    </tr>
+                </thead>
+                <tbody>{rows}</tbody>
+            </table>
+        </div>
+        {(s.province_unknown > 0).then(|| view! {
+            <p class="muted">{format!("{} case(s) name no province 个案例未注明地域", s.province_unknown)}</p>
+        })}
+    }
+    .into_any()
 }
 
 #[component]

@@ -7,7 +7,7 @@
 //! character is one character. With nothing to average, an average is `0.0`,
 //! never NaN. Depends on [`crate::lexpilot::dataset`] and [`crate::vocab`].
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
@@ -125,6 +125,14 @@ pub struct DatasetStats {
     pub seeds: usize,
     /// One entry per class, in [`Class::ALL`] order, empty classes included.
     pub by_class: Vec<ClassStats>,
+    /// Cases per province or region of the court (the paper's Table 9),
+    /// most first, then by name; cases that name none are left out and
+    /// counted in `province_unknown`.
+    #[serde(default)]
+    pub by_province: Vec<(String, usize)>,
+    /// Cases that name no province.
+    #[serde(default)]
+    pub province_unknown: usize,
 }
 
 /// Computes the statistics of a dataset.
@@ -153,6 +161,7 @@ pub struct DatasetStats {
 /// assert_eq!(stats.by_class[2].class, Class::Tort);
 /// assert_eq!(stats.by_class[2].cases, 1);
 /// assert_eq!(dataset_stats(&[]).avg_chars, 0.0);
+/// assert_eq!((stats.by_province.len(), stats.province_unknown), (0, 1));
 /// ```
 pub fn dataset_stats(cases: &[Case]) -> DatasetStats {
     let mut all = Tally::default();
@@ -161,9 +170,20 @@ pub fn dataset_stats(cases: &[Case]) -> DatasetStats {
     let mut focal_points_by_type: Vec<(FocalPointType, usize)> =
         FocalPointType::ALL.iter().map(|&t| (t, 0)).collect();
     let mut seeds = 0;
+    let mut provinces: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut province_unknown = 0;
 
     for case in cases {
         all.add(case);
+        match case
+            .province
+            .as_deref()
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+        {
+            Some(p) => *provinces.entry(p).or_default() += 1,
+            None => province_unknown += 1,
+        }
         if let Some((_, tally)) = by_class.iter_mut().find(|(c, _)| *c == case.class) {
             tally.add(case);
         }
@@ -194,6 +214,16 @@ pub fn dataset_stats(cases: &[Case]) -> DatasetStats {
         verdicts: all.verdicts,
         focal_points_by_type,
         seeds,
+        by_province: {
+            let mut list: Vec<(String, usize)> = provinces
+                .into_iter()
+                .map(|(p, n)| (p.to_owned(), n))
+                .collect();
+            // Stable: names stay in order within a count.
+            list.sort_by(|a, b| b.1.cmp(&a.1));
+            list
+        },
+        province_unknown,
         by_class: by_class
             .into_iter()
             .map(|(class, t)| ClassStats {
