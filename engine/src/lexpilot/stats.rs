@@ -220,7 +220,7 @@ pub fn dataset_stats(cases: &[Case]) -> DatasetStats {
                 .map(|(p, n)| (p.to_owned(), n))
                 .collect();
             // Stable: names stay in order within a count.
-            list.sort_by(|a, b| b.1.cmp(&a.1));
+            list.sort_by_key(|e| std::cmp::Reverse(e.1));
             list
         },
         province_unknown,
