@@ -102,7 +102,16 @@ pub fn ReviewManagePage() -> impl IntoView {
                             None => (value, None),
                         };
                         if let Some(k) = ReviewKind::parse(&value) { kind.set(k) }
-                        bench.set(b.unwrap_or(Benchmark::Plawbench));
+                        let b = b.unwrap_or(Benchmark::Plawbench);
+                        bench.set(b);
+                        // Each draw's own defaults.
+                        let (per, all) = match (kind.get_untracked(), b) {
+                            (ReviewKind::RubricVerdict, Benchmark::Dlawbench) => (engine::dlawbench::review::DEFAULT_PER_STYLE, engine::dlawbench::review::DEFAULT_CAP),
+                            (ReviewKind::RubricVerdict, _) => (engine::plawbench::review::DEFAULT_PER_TASK, engine::plawbench::review::DEFAULT_CAP),
+                            _ => (10, 100),
+                        };
+                        per_model.set(per.to_string());
+                        cap.set(all.to_string());
                     }>
                         <option value=ReviewKind::CaseCheck.as_str() selected>{move || lang.get().t("案例核查（每个案例）", "Case check (every case)")}</option>
                         <option value=ReviewKind::SeedDialogue.as_str()>{move || lang.get().t("种子对话（每个种子）", "Seed dialogue (every seed)")}</option>
