@@ -168,3 +168,24 @@ pub async fn require(permission: engine::accounts::Permission) -> Result<User, S
         Some(user) => Ok(user),
     }
 }
+
+/// The rubric verdicts of `model` on dataset `dataset_name` to keep back from
+/// the signed-in user, as (run, item or case, target): those open for blind
+/// review, unless the user manages review (an admin); `None` when nothing is
+/// kept back. The PLawBench and DLawBench drill-downs both ask this.
+pub async fn hidden_rubric_verdicts(
+    db: &db::Db,
+    dataset_name: &str,
+    model: &str,
+) -> Result<Option<Vec<(u32, String, Option<String>)>>, ServerFnError> {
+    let admin = current_user()
+        .await?
+        .is_some_and(|u| u.allows(engine::accounts::Permission::ManageReview));
+    if admin {
+        return Ok(None);
+    }
+    let open = db::review::open_rubric_verdicts(db, dataset_name, model)
+        .await
+        .map_err(fail)?;
+    Ok((!open.is_empty()).then_some(open))
+}

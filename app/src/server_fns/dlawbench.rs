@@ -266,27 +266,20 @@ pub async fn dlaw_session(
 #[cfg(feature = "ssr")]
 mod ssr {
     /// The (run, case, style) sessions of `model` whose panel decisions are
-    /// kept back from the signed-in user: those open for blind review,
-    /// unless the user manages review (an admin); `None` when nothing is.
+    /// kept back from the signed-in user
+    /// ([`crate::ssr::hidden_rubric_verdicts`]).
     pub async fn hidden_sessions(
         db: &db::Db,
         dataset_name: &str,
         model: &str,
     ) -> Result<Option<Vec<(u32, String, Style)>>, leptos::prelude::ServerFnError> {
-        let admin = crate::ssr::current_user()
+        Ok(crate::ssr::hidden_rubric_verdicts(db, dataset_name, model)
             .await?
-            .is_some_and(|u| u.allows(engine::accounts::Permission::ManageReview));
-        if admin {
-            return Ok(None);
-        }
-        let open: Vec<(u32, String, Style)> =
-            db::review::open_rubric_verdicts(db, dataset_name, model)
-                .await
-                .map_err(crate::ssr::fail)?
-                .into_iter()
-                .filter_map(|(run, case, style)| Some((run, case, Style::parse(&style?)?)))
-                .collect();
-        Ok((!open.is_empty()).then_some(open))
+            .map(|open| {
+                open.into_iter()
+                    .filter_map(|(run, case, style)| Some((run, case, Style::parse(&style?)?)))
+                    .collect()
+            }))
     }
 
     use engine::dlawbench::dataset::{Jurisdiction, Style};

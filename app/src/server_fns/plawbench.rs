@@ -259,25 +259,14 @@ mod ssr {
     use leptos::prelude::ServerFnError;
 
     /// The (run, item) verdicts of `model` to keep back for the signed-in
-    /// user: those open for blind review, unless the user manages review (an
-    /// admin); `None` when nothing is kept back.
+    /// user ([`crate::ssr::hidden_rubric_verdicts`]).
     pub async fn hidden_verdicts(
         db: &db::Db,
         dataset_name: &str,
         model: &str,
     ) -> Result<Option<Vec<(u32, String)>>, ServerFnError> {
-        let admin = crate::ssr::current_user()
+        Ok(crate::ssr::hidden_rubric_verdicts(db, dataset_name, model)
             .await?
-            .is_some_and(|u| u.allows(engine::accounts::Permission::ManageReview));
-        if admin {
-            return Ok(None);
-        }
-        let open: Vec<(u32, String)> = db::review::open_rubric_verdicts(db, dataset_name, model)
-            .await
-            .map_err(crate::ssr::fail)?
-            .into_iter()
-            .map(|(run, item, _)| (run, item))
-            .collect();
-        Ok((!open.is_empty()).then_some(open))
+            .map(|open| open.into_iter().map(|(run, item, _)| (run, item)).collect()))
     }
 }

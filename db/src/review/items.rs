@@ -231,42 +231,37 @@ pub async fn create_rubric_items(
     by: &User,
 ) -> Result<Created> {
     use engine::benchmark::{Benchmark, DLawBench, PLawBench, Suite};
-    let benchmark = Benchmark::parse(&dataset.benchmark);
-    if !matches!(benchmark, Some(Benchmark::Plawbench | Benchmark::Dlawbench)) {
-        return Err(DbError::Invalid(format!(
-            "rubric verdicts are PLawBench's and DLawBench's; dataset {} is {}",
-            dataset.name, dataset.benchmark
-        )));
+    /// The dataset the stored runs are judged against.
+    enum Reference {
+        Plaw(std::sync::Arc<Vec<engine::plawbench::dataset::Item>>),
+        Dlaw(std::sync::Arc<Vec<engine::dlawbench::dataset::Case>>),
     }
+    let reference = match Benchmark::parse(&dataset.benchmark) {
+        Some(Benchmark::Plawbench) => Reference::Plaw(crate::items::all(db, dataset.id).await?),
+        Some(Benchmark::Dlawbench) => Reference::Dlaw(crate::items::all(db, dataset.id).await?),
+        _ => {
+            return Err(DbError::Invalid(format!(
+                "rubric verdicts are PLawBench's and DLawBench's; dataset {} is {}",
+                dataset.name, dataset.benchmark
+            )))
+        }
+    };
     let runs = crate::runs::all_items(db, dataset.id).await?;
     let mut candidates = Vec::new();
-    let plaw_items = match benchmark {
-        Some(Benchmark::Plawbench) => {
-            Some(crate::items::all::<engine::plawbench::dataset::Item>(db, dataset.id).await?)
-        }
-        _ => None,
-    };
-    let dlaw_cases = match benchmark {
-        Some(Benchmark::Dlawbench) => {
-            Some(crate::items::all::<engine::dlawbench::dataset::Case>(db, dataset.id).await?)
-        }
-        _ => None,
-    };
     for stored in runs {
         let (run_id, model, run_number) = (stored.id, stored.model, stored.run_number);
         let corrupt = |e: String| DbError::Corrupt(format!("stored run {model} {run_number}: {e}"));
-        let decisions = match (&plaw_items, &dlaw_cases) {
-            (Some(items), _) => {
+        let decisions = match &reference {
+            Reference::Plaw(items) => {
                 let run =
                     PLawBench::read_stored(&stored.items).map_err(|e| corrupt(e.to_string()))?;
                 engine::plawbench::review::judge_decisions(&run, items)
             }
-            (_, Some(cases)) => {
+            Reference::Dlaw(cases) => {
                 let run =
                     DLawBench::read_stored(&stored.items).map_err(|e| corrupt(e.to_string()))?;
                 engine::dlawbench::review::judge_decisions(&run, cases)
             }
-            _ => Vec::new(),
         };
         candidates.extend(decisions.into_iter().map(|decision| JudgeCandidate {
             run_id,
