@@ -103,8 +103,8 @@ pub use checks::{CaseCheck, CheckKind, CheckOutcome, CheckResult};
 pub use correction::{apply_correction, Correction};
 pub use dashboard::{
     agreed, canonical_label, dashboard_rows, disagreements, export_csv, submission_is_blind,
-    unit_labels, unit_space, Agreed, DashboardRow, ExportChange, ExportItem, ExportLabel,
-    LabelError, ReviewedItem, EXPORT_COLUMNS, SEED_LABELS,
+    task_average, unit_labels, unit_space, Agreed, DashboardRow, ExportChange, ExportItem,
+    ExportLabel, LabelError, ReviewedItem, TaskAverage, EXPORT_COLUMNS, SEED_LABELS,
 };
 pub use diff::{diff_cases, EditOp, FieldChange, TextEdit};
 pub use flags::{flag_spans, Flag, FlagKind};

@@ -1336,3 +1336,93 @@ async fn a_designated_expert_adjudicates_other_items_only_and_stays_blind_on_the
     let res = call::<AdjudicationQueue>(&r.app, Some(&c), &[]).await;
     assert_eq!(res.status, StatusCode::FORBIDDEN);
 }
+
+/// The paper's Table 12 counts LJP agreement per item (case): two experts
+/// who differ on one claim of a two-claim case disagree on that item, and
+/// kappa takes each verdict list as one category. The Average row is the
+/// mean over the judge-verdict tasks present.
+#[tokio::test]
+async fn ljp_agreement_is_per_case_and_the_average_row_spans_the_tasks() {
+    let r = setup().await;
+    let lca = lca_sample(&r).await;
+    for (i, &id) in lca.iter().enumerate() {
+        submit(&r, &r.a, id, LCA_A[i], "").await;
+        submit(&r, &r.b, id, LCA_B[i], "").await;
+    }
+    create(
+        &r,
+        "judge_verdict",
+        &[("task", "ljp"), ("per_model", "2"), ("seed", "5")],
+    )
+    .await;
+    ok::<AssignReviews>(&r.app, &r.admin, &[]).await;
+    let items: Vec<i64> = sqlx::query_scalar("SELECT id FROM review_items WHERE task = 'ljp'")
+        .fetch_all(r.app.db.pool())
+        .await
+        .expect("LJP items");
+    assert!(items.len() >= 3, "{items:?}");
+    let mut human = Vec::new();
+    let mut disagreeing = 0;
+    let mut all_claims = 0;
+    for (i, &id) in items.iter().enumerate() {
+        let claims = item(&r, &r.a, id).await.json()["claims"]
+            .as_u64()
+            .unwrap_or(0) as usize;
+        all_claims += claims;
+        let a = vec!["supported"; claims];
+        let mut b = a.clone();
+        // Every other item: B differs on the last claim only.
+        if i % 2 == 1 {
+            b[claims - 1] = "dismissed";
+            disagreeing += 1;
+        }
+        let (sa, _, body) = submit(&r, &r.a, id, &a.join(","), "").await;
+        assert_eq!(sa, StatusCode::OK, "{body}");
+        let (sb, _, body) = submit(&r, &r.b, id, &b.join(","), "").await;
+        assert_eq!(sb, StatusCode::OK, "{body}");
+        human.push(Annotation {
+            item: id.to_string(),
+            annotator: "expert-a".into(),
+            label: a.join(","),
+        });
+        human.push(Annotation {
+            item: id.to_string(),
+            annotator: "expert-b".into(),
+            label: b.join(","),
+        });
+    }
+    assert!(
+        all_claims > items.len(),
+        "the sample holds a case with several claims, so items and claims differ"
+    );
+    let board = ok::<LoadReviewDashboard>(&r.app, &r.admin, &[]).await;
+    let rows = board["rows"].as_array().cloned().unwrap_or_default();
+    let overall = |task: &str| {
+        rows.iter()
+            .find(|row| row["task"] == task && row["class"].is_null())
+            .cloned()
+            .unwrap_or_else(|| panic!("no {task} row"))
+    };
+    let ljp = overall("ljp");
+    assert_eq!(ljp["n_pairs"], items.len(), "one unit per case: {ljp}");
+    let agreement = ljp["human_agreement"].as_f64().expect("agreement");
+    let want = (items.len() - disagreeing) as f64 / items.len() as f64;
+    assert!((agreement - want).abs() < 1e-12, "{ljp}");
+    // Kappa of whole verdict lists, from engine::agreement on the joined labels.
+    let report = agreement_report(&human, None).expect("report");
+    let kappa = ljp["human_kappa"].as_f64();
+    match (kappa, report.pairs[0].kappa) {
+        (Some(got), Some(want)) => assert!((got - want).abs() < 1e-12, "{ljp}"),
+        (got, want) => assert_eq!(got, want, "{ljp}"),
+    }
+    assert!(ljp["qwk"].is_number() || ljp["qwk"].is_null());
+
+    let average = &board["average"];
+    assert_eq!(average["tasks"], serde_json::json!(["lca", "ljp"]));
+    let lca_row = overall("lca");
+    let mean = |key: &str| {
+        (lca_row[key].as_f64().unwrap_or(f64::NAN) + ljp[key].as_f64().unwrap_or(f64::NAN)) / 2.0
+    };
+    let got = average["human_agreement"].as_f64().expect("an average");
+    assert!((got - mean("human_agreement")).abs() < 1e-12, "{average}");
+}

@@ -458,8 +458,8 @@ pub fn AgreementPage() -> impl IntoView {
             <p><a href=move || lang.get().link("/review")>{move || lang.get().t("← 审核", "← Review")}</a> " " <LangSwitch path="/review/agreement".into() /></p>
             <h1>{move || lang.get().t("标注一致性看板", "Agreement dashboard")} " " <LiveBadge live /></h1>
             <p class="legend">{move || lang.get().t(
-                "人-人：两位专家裁决前的标签；评审-人：评审模型与最终共识。LJP 以每项诉请为单位，QWK 为二次加权 kappa。",
-                "Human-human: the two experts before adjudication; judge-human: the judge against the final consensus. LJP counts each claim as a unit; QWK is quadratic weighted kappa.")}</p>
+                "人-人：两位专家裁决前的标签；评审-人：评审模型与最终共识。LJP 以每个案件为单位（各项诉请的判决全部一致才算一致，同论文表 12），QWK 为按诉请计的二次加权 kappa。平均行为 LCA、DCG、LJP 三项的算术平均。",
+                "Human-human: the two experts before adjudication; judge-human: the judge against the final consensus. LJP counts each case as a unit (agreeing when every claim's verdict does, as the paper's Table 12); QWK is quadratic weighted kappa over the claims. The Average row is the mean over LCA, DCG and LJP.")}</p>
             <Transition fallback=Loading>
                 {move || Suspend::new(async move {
                     let lang = lang.get();
@@ -495,6 +495,21 @@ pub fn AgreementPage() -> impl IntoView {
                                                 <td class="num">{r.overruled}</td>
                                             </tr>
                                         }).collect_view()}
+                                        {d.average.map(|a| view! {
+                                            <tr class="average-row" data-testid="agreement-average">
+                                                <td>{lang.t("平均", "Average")} " · " {a.tasks.iter().map(|t| t.as_str().to_uppercase()).collect::<Vec<_>>().join(" / ")}</td>
+                                                <td>{lang.t("总体", "overall")}</td>
+                                                <td class="num">"—"</td>
+                                                <td class="num">{num(a.human_agreement)}</td>
+                                                <td class="num">{num(a.human_kappa)}</td>
+                                                <td class="num">"—"</td>
+                                                <td class="num">{num(a.judge_agreement)}</td>
+                                                <td class="num">{num(a.judge_kappa)}</td>
+                                                <td class="num">"—"</td>
+                                                <td class="num">"—"</td>
+                                                <td class="num">"—"</td>
+                                            </tr>
+                                        })}
                                     </tbody>
                                 </table>
                             </div>

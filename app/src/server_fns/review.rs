@@ -213,8 +213,8 @@ pub struct DashboardRow {
     /// The class of case; `None` for the row over every class.
     pub class: Option<Class>,
     pub n_items: usize,
-    /// Units labelled by two experts (items; checks of case checks; claims
-    /// of LJP items).
+    /// Units labelled by two experts (items, LJP items among them; checks of
+    /// case checks).
     pub n_pairs: usize,
     pub human_agreement: Option<f64>,
     pub human_kappa: Option<f64>,
@@ -236,6 +236,9 @@ pub struct DashboardRow {
 #[derive(Serialize, Deserialize, Clone, PartialEq, Debug)]
 pub struct ReviewDashboard {
     pub rows: Vec<DashboardRow>,
+    /// The paper's Table 12 Average row over the LCA, DCG and LJP judge
+    /// verdicts.
+    pub average: Option<engine::review::TaskAverage>,
     /// Rubric verdicts per task and section: judge against the final label,
     /// expert against expert (points).
     pub sheets: Vec<engine::review::SheetRow>,
@@ -590,6 +593,7 @@ pub async fn review_dashboard() -> Result<ReviewDashboard, ServerFnError> {
     }
     let board = ssr::merge_boards(boards);
     Ok(ReviewDashboard {
+        average: engine::review::task_average(&board.rows),
         sheets: board.sheets,
         rows: board
             .rows

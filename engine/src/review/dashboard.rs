@@ -9,9 +9,12 @@
 //!   array of one verdict per claim (`["supported","dismissed"]`) for an LJP
 //!   judge verdict.
 //! - **Units.** Agreement is counted over units, not items ([`unit_labels`]):
-//!   one per check of a case check (pass / fail), one per claim of an LJP
-//!   item (the verdict), one for every other item. A seed dialogue's unit is
-//!   `approve` or `correct`, whatever the correction.
+//!   one per check of a case check (pass / fail), one for every other item. A
+//!   seed dialogue's unit is `approve` or `correct`, whatever the
+//!   correction. An LJP item (a case) is one unit, as in the paper's
+//!   Table 12: two labels agree when every claim's verdict does, and kappa
+//!   takes each list of verdicts as one category; its claims are the units of
+//!   the quadratic weighted kappa.
 //! - **Consensus.** [`agreed`] gives the final label when every expert of an
 //!   item gave the same units (and, for a seed correction, the same corrected
 //!   case). Case checks that agree keep every expert's comment.
@@ -20,8 +23,9 @@
 //!   (the first two experts of each item), the judge–human agreement and
 //!   kappa (the judge's label against the final label), quadratic weighted
 //!   kappa for LJP verdicts, Fleiss' kappa where three or more experts
-//!   labelled, and how often the judge was overruled. [`disagreements`] lists
-//!   the items whose experts disagreed.
+//!   labelled, and how often the judge was overruled. [`task_average`] is
+//!   Table 12's Average row over the LCA, DCG and LJP judge verdicts.
+//!   [`disagreements`] lists the items whose experts disagreed.
 //! - **Export.** [`ExportItem`] is one item with every label, its final label
 //!   and its history; [`export_csv`] flattens them to one row per label.
 //!
@@ -360,14 +364,15 @@ pub struct DashboardRow {
     pub class: Option<Class>,
     /// Items.
     pub n_items: usize,
-    /// Units labelled by at least two experts (items for most kinds; checks
-    /// of case checks; claims of LJP items).
+    /// Units labelled by at least two experts (items for most kinds, LJP
+    /// items among them; checks of case checks).
     pub n_pairs: usize,
     /// Share of those units on which the first two experts agree.
     pub human_agreement: Option<f64>,
     /// Cohen's kappa of the first two experts over those units.
     pub human_kappa: Option<f64>,
-    /// Quadratic weighted kappa of the first two experts (LJP verdicts only).
+    /// Quadratic weighted kappa of the first two experts over the claims of
+    /// LJP items (LJP verdicts only).
     pub qwk: Option<f64>,
     /// Units of judge verdicts with a final label.
     pub n_judged: usize,
@@ -375,7 +380,8 @@ pub struct DashboardRow {
     pub judge_agreement: Option<f64>,
     /// Cohen's kappa of the judge against the final label.
     pub judge_kappa: Option<f64>,
-    /// Quadratic weighted kappa of the judge against the final label (LJP only).
+    /// Quadratic weighted kappa of the judge against the final label, over
+    /// the claims (LJP only).
     pub judge_qwk: Option<f64>,
     /// Fleiss' kappa over units labelled by three or more experts, each taken
     /// with as many labels as the unit with fewest; `None` normally.
@@ -388,9 +394,15 @@ pub struct DashboardRow {
 #[derive(Default)]
 struct Tally {
     n_items: usize,
+    /// Unit codes of the first two experts, and of judge and final label
+    /// (claims, for LJP items).
     human: (Vec<u8>, Vec<u8>),
     judge: (Vec<u8>, Vec<u8>),
     many: Vec<Vec<u8>>,
+    /// For LJP items, the same pairs with each item's verdict list as one
+    /// label: the units agreement and kappa are counted on.
+    human_items: (Vec<Vec<u8>>, Vec<Vec<u8>>),
+    judge_items: (Vec<Vec<u8>>, Vec<Vec<u8>>),
 }
 
 impl Tally {
@@ -412,6 +424,8 @@ impl Tally {
             if a.len() == b.len() {
                 self.human.0.extend(a);
                 self.human.1.extend(b);
+                self.human_items.0.push(a.clone());
+                self.human_items.1.push(b.clone());
             }
         }
         if units.len() >= 3 && units.iter().all(|u| u.len() == units[0].len()) {
@@ -425,8 +439,10 @@ impl Tally {
         };
         if let (Some(judge), Some(human)) = (coded(&item.judge_label), coded(&item.final_label)) {
             if judge.len() == human.len() {
-                self.judge.0.extend(judge);
-                self.judge.1.extend(human);
+                self.judge.0.extend(&judge);
+                self.judge.1.extend(&human);
+                self.judge_items.0.push(judge);
+                self.judge_items.1.push(human);
             }
         }
     }
@@ -461,29 +477,113 @@ impl Tally {
                 .collect();
             fleiss_kappa(&table)
         };
+        // Agreement and kappa over the units of agreement: claims' verdicts
+        // recoded per item for LJP, the unit codes themselves otherwise.
+        let (human, judge) = if ordinal {
+            (per_item(&self.human_items), per_item(&self.judge_items))
+        } else {
+            ((self.human.clone(), n), (self.judge.clone(), n))
+        };
         DashboardRow {
             kind,
             task,
             class,
             n_items: self.n_items,
-            n_pairs: self.human.0.len(),
-            human_agreement: share(&self.human),
-            human_kappa: cohen_kappa(&self.human.0, &self.human.1, n),
+            n_pairs: human.0 .0.len(),
+            human_agreement: share(&human.0),
+            human_kappa: cohen_kappa(&human.0 .0, &human.0 .1, human.1),
             qwk: qwk(&self.human),
-            n_judged: self.judge.0.len(),
-            judge_agreement: share(&self.judge),
-            judge_kappa: cohen_kappa(&self.judge.0, &self.judge.1, n),
+            n_judged: judge.0 .0.len(),
+            judge_agreement: share(&judge.0),
+            judge_kappa: cohen_kappa(&judge.0 .0, &judge.0 .1, judge.1),
             judge_qwk: qwk(&self.judge),
             fleiss_kappa: fleiss,
-            overruled: self
-                .judge
+            overruled: judge
                 .0
+                 .0
                 .iter()
-                .zip(&self.judge.1)
+                .zip(&judge.0 .1)
                 .filter(|(j, h)| j != h)
                 .count(),
         }
     }
+}
+
+/// Pairs of whole labels (lists of unit codes) recoded as one category per
+/// distinct list, with the number of categories: nominal codes for Cohen's
+/// kappa. More than 256 distinct lists leave the codes empty (no figure).
+fn per_item((a, b): &(Vec<Vec<u8>>, Vec<Vec<u8>>)) -> ((Vec<u8>, Vec<u8>), usize) {
+    let mut categories: Vec<&Vec<u8>> = a.iter().chain(b).collect();
+    categories.sort();
+    categories.dedup();
+    let code = |label: &Vec<u8>| {
+        categories
+            .binary_search(&label)
+            .ok()
+            .and_then(|p| u8::try_from(p).ok())
+    };
+    let codes: Option<(Vec<u8>, Vec<u8>)> = a
+        .iter()
+        .zip(b)
+        .map(|(x, y)| Some((code(x)?, code(y)?)))
+        .collect();
+    (codes.unwrap_or_default(), categories.len())
+}
+
+/// Table 12's Average row: the unweighted mean over the judge-verdict tasks
+/// present (LCA, DCG, LJP; the rows over every class) of each figure.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TaskAverage {
+    /// The tasks averaged over.
+    pub tasks: Vec<Task>,
+    /// Mean human–human agreement (of the tasks that have one).
+    pub human_agreement: Option<f64>,
+    /// Mean human–human Cohen's kappa.
+    pub human_kappa: Option<f64>,
+    /// Mean judge–human agreement.
+    pub judge_agreement: Option<f64>,
+    /// Mean judge–human Cohen's kappa.
+    pub judge_kappa: Option<f64>,
+}
+
+/// The Average row of [`dashboard_rows`]' judge-verdict rows over every
+/// class; `None` when there are none.
+///
+/// # Examples
+///
+/// ```
+/// use engine::review::{task_average, DashboardRow, ReviewKind};
+/// use engine::lexpilot::run::Task;
+///
+/// // The paper's Table 12: LCA, DCG, LJP human–human 96.0%, 92.0%, 98.0%.
+/// let row = |task, agree, kappa| DashboardRow {
+///     kind: ReviewKind::JudgeVerdict, task: Some(task), class: None,
+///     n_items: 100, n_pairs: 100, human_agreement: Some(agree), human_kappa: Some(kappa),
+///     qwk: None, n_judged: 0, judge_agreement: None, judge_kappa: None,
+///     judge_qwk: None, fleiss_kappa: None, overruled: 0,
+/// };
+/// let rows = [row(Task::Lca, 0.96, 0.92), row(Task::Dcg, 0.92, 0.84), row(Task::Ljp, 0.98, 0.96)];
+/// let average = task_average(&rows).unwrap();
+/// assert_eq!(format!("{:.1}%", average.human_agreement.unwrap() * 100.0), "95.3%");
+/// assert_eq!(format!("{:.2}", average.human_kappa.unwrap()), "0.91");
+/// assert_eq!(average.judge_kappa, None);
+/// ```
+pub fn task_average(rows: &[DashboardRow]) -> Option<TaskAverage> {
+    let tasks: Vec<&DashboardRow> = rows
+        .iter()
+        .filter(|r| r.kind == ReviewKind::JudgeVerdict && r.class.is_none() && r.task.is_some())
+        .collect();
+    let mean = |pick: fn(&DashboardRow) -> Option<f64>| {
+        let values: Vec<f64> = tasks.iter().filter_map(|r| pick(r)).collect();
+        (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
+    };
+    (!tasks.is_empty()).then(|| TaskAverage {
+        tasks: tasks.iter().filter_map(|r| r.task).collect(),
+        human_agreement: mean(|r| r.human_agreement),
+        human_kappa: mean(|r| r.human_kappa),
+        judge_agreement: mean(|r| r.judge_agreement),
+        judge_kappa: mean(|r| r.judge_kappa),
+    })
 }
 
 /// The dashboard's rows: for each kind of item present (seed dialogues, case
@@ -792,7 +892,7 @@ mod tests {
     }
 
     #[test]
-    fn ljp_claims_are_the_units_and_get_qwk() {
+    fn ljp_items_are_the_units_of_agreement_and_claims_of_qwk() {
         let mut a = item(
             1,
             ReviewKind::JudgeVerdict,
@@ -804,13 +904,29 @@ mod tests {
         );
         a.judge_label = Some(r#"["supported","supported"]"#.into());
         a.final_label = Some(r#"["supported","dismissed"]"#.into());
-        let rows = dashboard_rows(&[a]);
+        let mut b = item(
+            2,
+            ReviewKind::JudgeVerdict,
+            Some(Task::Ljp),
+            &[r#"["dismissed"]"#, r#"["dismissed"]"#],
+        );
+        b.judge_label = Some(r#"["dismissed"]"#.into());
+        b.final_label = Some(r#"["dismissed"]"#.into());
+        let rows = dashboard_rows(&[a, b]);
         let row = &rows[0];
+        // Two items: the first splits on one of its two claims, the second agrees.
         assert_eq!((row.n_pairs, row.n_judged, row.overruled), (2, 2, 1));
         assert_eq!(row.human_agreement, Some(0.5));
-        // Codes (0, 2) against (0, 1): QWK with three categories.
-        assert_eq!(row.qwk, quadratic_weighted_kappa(&[0, 2], &[0, 1], 3));
-        assert_eq!(row.judge_qwk, quadratic_weighted_kappa(&[0, 0], &[0, 2], 3));
+        // Three distinct verdict lists, sorted [0,1], [0,2], [2]: the first
+        // expert's items are codes (1, 2), the second's (0, 2).
+        assert_eq!(row.human_kappa, cohen_kappa(&[1, 2], &[0, 2], 3));
+        // The claims: codes (0, 2, 2) against (0, 1, 2).
+        assert_eq!(row.qwk, quadratic_weighted_kappa(&[0, 2, 2], &[0, 1, 2], 3));
+        assert_eq!(
+            row.judge_qwk,
+            quadratic_weighted_kappa(&[0, 0, 2], &[0, 2, 2], 3)
+        );
+        assert_eq!(row.judge_agreement, Some(0.5));
     }
 
     #[test]
