@@ -97,6 +97,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::metrics::pearson;
 pub use adjudication::NotAdjudicable;
 pub use board::{Dashboard, ExpertProgress};
 pub use checks::{CaseCheck, CheckKind, CheckOutcome, CheckResult};
@@ -123,7 +124,7 @@ pub use records::{
 };
 pub use sample::{draw_per_target, sample_stratified};
 pub use sheet::{
-    pearson, sheet_rows, PairStats, Sheet, SheetError, SheetGroup, SheetItem, SheetRow, SheetUnit,
+    sheet_rows, PairStats, Sheet, SheetError, SheetGroup, SheetItem, SheetRow, SheetUnit,
 };
 pub use view::{neighbours, queue, ItemGuide, ItemVisibility, QueueEntry, Revealed, Viewer};
 

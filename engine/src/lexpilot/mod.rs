@@ -12,6 +12,8 @@
 //! - [`score`]: a run's scores per task and class (§4) and the score document
 //!   of leaderboard entries (§5); bootstrap samples of entries.
 //! - [`leaderboard`]: leaderboard tables per task, and their CSV and LaTeX forms.
+//! - [`paper`]: the paper's other results as views (Tables 3, 15, 16, 17;
+//!   Figures 3 and 4), exported the same way.
 //! - [`drilldown`]: the items behind one leaderboard cell, per case and run,
 //!   with the gold and, for LJP, the confusion matrix of verdicts.
 //! - [`stats`]: dataset statistics (the paper's Table 1), overall and per class.
@@ -26,6 +28,7 @@ pub mod dataset;
 pub mod drilldown;
 pub mod entries;
 pub mod leaderboard;
+pub mod paper;
 pub mod query;
 pub mod run;
 pub mod score;

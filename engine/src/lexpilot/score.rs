@@ -399,6 +399,42 @@ pub struct LjpSummary {
     pub relative_degradation: Option<Option<f64>>,
 }
 
+impl LjpSummary {
+    /// The summary of these setups' QWKs over a set of cases that has some:
+    /// Table 3's gain and relative degradation from their means.
+    ///
+    /// ```
+    /// use engine::lexpilot::score::LjpSummary;
+    /// use engine::metrics::MeanStd;
+    /// use engine::vocab::LjpSetup;
+    ///
+    /// let qwk = |mean| Some(MeanStd { mean, std: None });
+    /// let ljp = LjpSummary::of_setups(
+    ///     [(LjpSetup::Direct, qwk(0.4)), (LjpSetup::Interaction, qwk(0.5)), (LjpSetup::Gold, qwk(0.8))].into(),
+    /// );
+    /// assert!((ljp.gain.flatten().unwrap() - 0.1).abs() < 1e-12);
+    /// assert!((ljp.relative_degradation.flatten().unwrap() - 0.375).abs() < 1e-12);
+    /// ```
+    pub fn of_setups(qwk: BTreeMap<LjpSetup, Option<MeanStd>>) -> Self {
+        let mean = |setup| qwk.get(&setup).copied().flatten().map(|s| s.mean);
+        let gain = mean(LjpSetup::Interaction)
+            .zip(mean(LjpSetup::Direct))
+            .map(|(interaction, direct)| interaction - direct);
+        let relative_degradation = mean(LjpSetup::Gold)
+            .zip(mean(LjpSetup::Interaction))
+            .filter(|&(gold, _)| gold != 0.0)
+            .map(|(gold, interaction)| (gold - interaction) / gold);
+        LjpSummary {
+            setups: qwk
+                .iter()
+                .map(|(&s, &qwk)| (s, Some(SetupSummary { qwk })))
+                .collect(),
+            gain: Some(gain),
+            relative_degradation: Some(relative_degradation),
+        }
+    }
+}
+
 /// A key that is present, possibly null (absent keys take the `default`).
 fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Option<f64>>, D::Error> {
     Option::<f64>::deserialize(d).map(Some)
@@ -543,28 +579,12 @@ pub fn summarise_entry(key: EntryKey, runs: &[RunScores], dataset: &[Case]) -> E
                     relative_degradation: None,
                 };
             }
-            let qwk = |setup| {
+            LjpSummary::of_setups(
                 setups
-                    .contains(&setup)
-                    .then(|| summary(Metric::LjpQwk(setup), class))
-                    .flatten()
-            };
-            let mean = |setup| qwk(setup).map(|s| s.mean);
-            let gain = mean(LjpSetup::Interaction)
-                .zip(mean(LjpSetup::Direct))
-                .map(|(interaction, direct)| interaction - direct);
-            let relative_degradation = mean(LjpSetup::Gold)
-                .zip(mean(LjpSetup::Interaction))
-                .filter(|&(gold, _)| gold != 0.0)
-                .map(|(gold, interaction)| (gold - interaction) / gold);
-            LjpSummary {
-                setups: setups
                     .iter()
-                    .map(|&s| (s, Some(SetupSummary { qwk: qwk(s) })))
+                    .map(|&s| (s, summary(Metric::LjpQwk(s), class)))
                     .collect(),
-                gain: Some(gain),
-                relative_degradation: Some(relative_degradation),
-            }
+            )
         })
     });
 
@@ -698,9 +718,11 @@ impl EntrySample {
             .collect()
     }
 
-    /// The mean over the runs of `metric` on `cases` (runs where it is
-    /// undefined left out); `None` when no run gives a value.
-    fn statistic(&self, metric: Metric, cases: &[usize]) -> Option<f64> {
+    /// The mean over the runs of `metric` on `cases`, indices into the
+    /// dataset (runs where it is undefined left out); `None` when no run
+    /// gives a value. The paper's per-cause and per-focal-point-type figures
+    /// ([`crate::lexpilot::paper`]) are this over their cases.
+    pub fn value_over(&self, metric: Metric, cases: &[usize]) -> Option<f64> {
         let values: Vec<f64> = self
             .runs
             .iter()
@@ -712,7 +734,7 @@ impl EntrySample {
     /// The entry's mean of `metric` over all cases or one class's (the mean
     /// over its runs where the metric is defined); `None` when no run gives one.
     pub fn value(&self, metric: Metric, class: Option<Class>) -> Option<f64> {
-        self.statistic(metric, &self.units(class))
+        self.value_over(metric, &self.units(class))
     }
 
     /// A percentile bootstrap interval of the entry's mean of `metric` over
@@ -733,7 +755,7 @@ impl EntrySample {
         let units = self.units(class);
         let statistic = |sample: &[usize]| {
             let cases: Vec<usize> = sample.iter().map(|&i| units[i]).collect();
-            self.statistic(metric, &cases)
+            self.value_over(metric, &cases)
         };
         bootstrap_ci(units.len(), statistic, resamples, seed, level)
     }
@@ -763,8 +785,8 @@ pub fn compare_entries(
     let cases = |sample: &[usize]| -> Vec<usize> { sample.iter().map(|&i| units[i]).collect() };
     paired_bootstrap(
         units.len(),
-        |sample| a.statistic(metric, &cases(sample)),
-        |sample| b.statistic(metric, &cases(sample)),
+        |sample| a.value_over(metric, &cases(sample)),
+        |sample| b.value_over(metric, &cases(sample)),
         resamples,
         seed,
         level,

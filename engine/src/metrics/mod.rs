@@ -24,6 +24,8 @@
 //!   (on a matrix) share its one implementation.
 //! - **Runs.** [`mean_std`] gives an entry's [`MeanStd`] over its runs: the
 //!   mean and the sample standard deviation (n − 1), `None` for one run.
+//! - **Association.** [`pearson`] and [`spearman`] (Figure 3's complexity
+//!   against score; rubric points of two experts).
 //! - **Uncertainty.** [`bootstrap_ci`] resamples cases with replacement and
 //!   reports a percentile interval; [`paired_bootstrap`] compares two
 //!   statistics on the same resamples. Both are reproducible from a seed
@@ -70,6 +72,7 @@
 
 mod bootstrap;
 mod confusion;
+mod correlation;
 mod f1;
 mod lca;
 mod qwk;
@@ -77,6 +80,7 @@ mod summary;
 
 pub use bootstrap::{bootstrap_ci, paired_bootstrap, PairedBootstrap, Xoshiro256StarStar};
 pub use confusion::{ClassCounts, ConfusionMatrix};
+pub use correlation::{pearson, spearman};
 pub use f1::{macro_f1, macro_f1_over, recall};
 pub use lca::{lca_scores, LcaScores};
 pub use qwk::{

@@ -63,7 +63,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::benchmark::Benchmark;
-use crate::metrics::cohen_kappa;
+use crate::metrics::{cohen_kappa, pearson};
 
 /// One thing a sheet gives points to.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -437,30 +437,6 @@ impl PairStats {
             kappa,
         }
     }
-}
-
-/// Pearson's correlation of `a` and `b`; `None` when they differ in length,
-/// hold fewer than two values, or either has no spread.
-///
-/// ```
-/// use engine::review::pearson;
-/// assert!((pearson(&[1.0, 2.0, 3.0], &[2.0, 4.0, 7.0]).unwrap() - 0.9933992677987828).abs() < 1e-12);
-/// assert_eq!(pearson(&[1.0, 1.0], &[2.0, 3.0]), None);
-/// ```
-pub fn pearson(a: &[f64], b: &[f64]) -> Option<f64> {
-    let n = a.len();
-    if n < 2 || b.len() != n {
-        return None;
-    }
-    let mean = |v: &[f64]| v.iter().sum::<f64>() / n as f64;
-    let (ma, mb) = (mean(a), mean(b));
-    let (mut sab, mut saa, mut sbb) = (0.0, 0.0, 0.0);
-    for (x, y) in a.iter().zip(b) {
-        sab += (x - ma) * (y - mb);
-        saa += (x - ma) * (x - ma);
-        sbb += (y - mb) * (y - mb);
-    }
-    (saa > 0.0 && sbb > 0.0).then(|| sab / (saa * sbb).sqrt())
 }
 
 /// The figures of one task and unit (or of the item totals).
