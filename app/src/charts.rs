@@ -5,6 +5,8 @@
 //!
 //! - [`grouped_bars`]: one group of bars per column (the six classes and
 //!   overall), one bar per entry, with a ± std whisker.
+//! - [`scatter`]: points per entry (Figure 3: a score per cause against the
+//!   cause's complexity) with each entry's least-squares line.
 //! - [`heatmap`]: a square count matrix (the 3×3 LJP confusion matrix),
 //!   darker for larger counts, each cell labelled with its count.
 
@@ -136,6 +138,104 @@ fn draw_bars(
     }
     root.present()?;
     Ok(())
+}
+
+/// One entry's points of a [`scatter`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Points {
+    pub name: String,
+    pub points: Vec<(f64, f64)>,
+}
+
+/// A scatter of `series` (y from 0 to 1), each entry in its colour with its
+/// least-squares line, `x_label` and `y_label` on the axes. An empty string
+/// when there is no point or drawing fails.
+pub fn scatter(title: &str, series: &[Points], x_label: &str, y_label: &str) -> String {
+    let xs: Vec<f64> = series
+        .iter()
+        .flat_map(|s| s.points.iter().map(|p| p.0))
+        .collect();
+    if xs.is_empty() {
+        return String::new();
+    }
+    let lo = xs.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let pad = ((hi - lo) * 0.05).max(0.1);
+    let mut svg = String::new();
+    let legend_rows = series.len().div_ceil(3) as u32;
+    let size = (900, 380 + 22 * legend_rows);
+    let range = (lo - pad, hi + pad);
+    if let Err(e) = draw_scatter(&mut svg, size, title, series, range, (x_label, y_label)) {
+        tracing::warn!("cannot draw the scatter {title:?}: {e}");
+        return String::new();
+    }
+    responsive(svg, size)
+}
+
+fn draw_scatter(
+    svg: &mut String,
+    size: (u32, u32),
+    title: &str,
+    series: &[Points],
+    (x_min, x_max): (f64, f64),
+    (x_label, y_label): (&str, &str),
+) -> Result<(), Box<dyn std::error::Error>> {
+    let root = SVGBackend::with_string(svg, size).into_drawing_area();
+    root.fill(&WHITE)?;
+    let legend_height = 22 * series.len().div_ceil(3) as u32;
+    let (plot, legend) = root.split_vertically(size.1 - legend_height - 8);
+    let mut chart = ChartBuilder::on(&plot)
+        .caption(title, (FONT, 17))
+        .margin(12)
+        .x_label_area_size(44)
+        .y_label_area_size(52)
+        .build_cartesian_2d(x_min..x_max, 0.0..1.0)?;
+    chart
+        .configure_mesh()
+        .x_desc(x_label)
+        .y_desc(y_label)
+        .x_label_formatter(&|v| format!("{v:.1}"))
+        .y_label_formatter(&|v| format!("{v:.1}"))
+        .light_line_style(RGBColor(238, 241, 245))
+        .draw()?;
+    for (k, s) in series.iter().enumerate() {
+        let colour = PALETTE[k % PALETTE.len()];
+        chart.draw_series(
+            s.points
+                .iter()
+                .map(|&(x, y)| Circle::new((x, y), 4, colour.filled())),
+        )?;
+        if let Some((slope, intercept)) = least_squares(&s.points) {
+            let at = |x: f64| (x, (slope * x + intercept).clamp(0.0, 1.0));
+            chart.draw_series(std::iter::once(PathElement::new(
+                vec![at(x_min), at(x_max)],
+                colour.stroke_width(2),
+            )))?;
+        }
+    }
+    for (k, s) in series.iter().enumerate() {
+        let colour = PALETTE[k % PALETTE.len()];
+        let x = 70 + 280 * (k % 3) as i32;
+        let y = 4 + 22 * (k / 3) as i32;
+        legend.draw(&Circle::new((x + 7, y + 7), 6, colour.filled()))?;
+        legend.draw(&Text::new(s.name.clone(), (x + 20, y), (FONT, 13)))?;
+    }
+    root.present()?;
+    Ok(())
+}
+
+/// Slope and intercept of the least-squares line through `points`; `None`
+/// with fewer than two distinct x.
+fn least_squares(points: &[(f64, f64)]) -> Option<(f64, f64)> {
+    let n = points.len() as f64;
+    let mx = points.iter().map(|p| p.0).sum::<f64>() / n;
+    let my = points.iter().map(|p| p.1).sum::<f64>() / n;
+    let sxx: f64 = points.iter().map(|p| (p.0 - mx).powi(2)).sum();
+    let sxy: f64 = points.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
+    (sxx > 0.0).then(|| {
+        let slope = sxy / sxx;
+        (slope, my - slope * mx)
+    })
 }
 
 /// `label` in lines of at most `per_line` characters, two at most (the
@@ -287,6 +387,29 @@ mod tests {
         // Three bars and two legend swatches, plus the background.
         let filled_rects = svg.matches("<rect").count();
         assert!(filled_rects >= 5, "{filled_rects} rects");
+    }
+
+    #[test]
+    fn scatters_draw_each_point_and_a_line_per_entry() {
+        let series = vec![
+            Points {
+                name: "模型甲".into(),
+                points: vec![(2.0, 0.8), (4.0, 0.6), (6.0, 0.4)],
+            },
+            Points {
+                name: "B".into(),
+                points: vec![(3.0, 0.5)],
+            },
+        ];
+        let svg = scatter("DCG", &series, "provisions", "accuracy");
+        assert!(svg.starts_with("<svg"), "{svg}");
+        // Four points and two legend dots.
+        assert_eq!(svg.matches("<circle").count(), 6, "{svg}");
+        // One entry has a line (two distinct x), the other not.
+        assert_eq!(least_squares(&series[1].points), None);
+        let (slope, intercept) = least_squares(&series[0].points).unwrap();
+        assert!((slope + 0.1).abs() < 1e-12 && (intercept - 1.0).abs() < 1e-12);
+        assert!(scatter("empty", &[], "x", "y").is_empty());
     }
 
     #[test]

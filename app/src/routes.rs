@@ -27,6 +27,7 @@ use crate::pages::leaderboard::LeaderboardPage;
 use crate::pages::model::ModelPage;
 use crate::pages::not_found::NotFoundPage;
 use crate::pages::overview::OverviewPage;
+use crate::pages::paper::PaperPageView;
 use crate::pages::plawbench::drilldown::{PlawCellPage, PlawItemRunPage};
 use crate::pages::plawbench::item::PlawItemPage;
 use crate::pages::plawbench::items::PlawItemsPage;
@@ -94,6 +95,7 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/leaderboard/items") view=DrilldownPage ssr=SsrMode::Async />
                     <Route path=path!("/models/:model") view=ModelPage ssr=SsrMode::Async />
                     <Route path=path!("/compare") view=ComparePage ssr=SsrMode::Async />
+                    <Route path=path!("/paper") view=PaperPageView ssr=SsrMode::Async />
                     <Route path=path!("/plawbench") view=PlawOverviewPage ssr=SsrMode::Async />
                     <Route path=path!("/plawbench/items") view=PlawItemsPage ssr=SsrMode::Async />
                     <Route path=path!("/plawbench/items/:item_id") view=PlawItemPage ssr=SsrMode::Async />

@@ -605,3 +605,82 @@ async fn separate_direct_interaction_and_gold_runs_are_one_entry_with_table_3() 
     assert_eq!(drill.status, StatusCode::OK, "{}", drill.body);
     assert_eq!(drill.json()["entries"], 1);
 }
+
+/// The paper page and its exports on the demo: Table 3 with its row over
+/// models, Tables 16 and 17, the figures drawn; Table 15 fills in once a
+/// model has an entry under a non-ideal user condition.
+#[tokio::test]
+async fn the_paper_views_are_live_over_the_stored_runs() {
+    use engine::vocab::LjpSetup;
+    use serde_json::{json, Value};
+
+    let app = TestApp::with_demo().await;
+    let page = app.get("/paper").await;
+    assert_eq!(page.status, StatusCode::OK);
+    for text in [
+        "Table 3",
+        "Mean over 3 models",
+        "Table 16",
+        "Table 17",
+        "data-testid=\"figure-3-dcg\"",
+        "data-testid=\"table-15-empty\"",
+        "Amount Assessment",
+    ] {
+        assert!(page.body.contains(text), "the page shows {text}");
+    }
+    assert!(page.body.matches("<svg").count() >= 5, "five figures drawn");
+
+    let csv = app
+        .get("/api/leaderboard/export?paper=table_3&format=csv")
+        .await;
+    assert_eq!(csv.status, StatusCode::OK);
+    assert!(
+        csv.body.starts_with("group,row,direct_mean"),
+        "{}",
+        csv.body
+    );
+    assert_eq!(csv.body.lines().count(), 1 + 3 + 1, "{}", csv.body);
+    let latex = app
+        .get("/api/leaderboard/export?paper=figure_4c&format=latex")
+        .await;
+    assert!(latex.body.contains("\\begin{table*}") && latex.body.contains("Finance Contract"));
+    let bad = app
+        .get("/api/leaderboard/export?paper=table_99&format=csv")
+        .await;
+    assert_eq!(bad.status, StatusCode::BAD_REQUEST);
+    assert!(bad.body.contains("table_15"), "{}", bad.body);
+
+    // A standard and a delayed-disclosure interaction run of one model.
+    let researcher = token(&app, "researcher", Role::Researcher).await;
+    let dataset = db::datasets::current(&app.db, engine::benchmark::Benchmark::Lexpilot)
+        .await
+        .expect("query")
+        .expect("the demo dataset");
+    let cases = db::cases::all(&app.db, dataset.id).await.expect("cases");
+    let standard = ljp_only_run(&cases, LjpSetup::Interaction, 1, |i| i % 4 == 0);
+    let mut delayed = ljp_only_run(&cases, LjpSetup::Interaction, 2, |i| i % 2 == 0);
+    delayed
+        .header
+        .extra
+        .insert("user_condition".into(), json!("delayed"));
+    for run in [&standard, &delayed] {
+        let res = upload(&app, Some(&researcher), &run.to_jsonl(), "").await;
+        assert_eq!(res.status, StatusCode::CREATED, "{}", res.body);
+    }
+    let table: Value = app
+        .get("/api/leaderboard/export?paper=table_15&format=json")
+        .await
+        .json();
+    let rows = table["rows"].as_array().cloned().unwrap_or_default();
+    assert_eq!(rows.len(), 1, "{table}");
+    assert_eq!(rows[0]["label"], "Split-Model");
+    let cell = |i: usize| rows[0]["cells"][i]["mean"].as_f64();
+    let (s, d) = (cell(0).expect("standard"), cell(1).expect("delayed"));
+    assert!(
+        s > d,
+        "fewer wrong verdicts under the standard user: {s} vs {d}"
+    );
+    assert!(rows[0]["cells"][2].is_null(), "no self-correction entry");
+    let page = app.get("/paper").await;
+    assert!(!page.body.contains("table-15-empty"));
+}

@@ -92,6 +92,19 @@ impl Snapshot {
         self.samples.get()?.get(entry)
     }
 
+    /// Every entry's resampling data in the document's order, once read
+    /// ([`ReadModels::sampled`]); empty before.
+    pub fn samples(&self) -> &[EntrySample] {
+        self.samples.get().map_or(&[], |s| s.as_slice())
+    }
+
+    /// The paper's other results over this snapshot
+    /// ([`engine::lexpilot::paper`]); the figures over causes and focal
+    /// points need the resampling data ([`ReadModels::sampled`]).
+    pub fn paper(&self) -> engine::lexpilot::paper::PaperViews {
+        engine::lexpilot::paper::PaperViews::of(&self.document, self.samples(), &self.cases)
+    }
+
     /// The position in the document of the first entry of `model`.
     pub fn entry_of(&self, model: &str) -> Option<usize> {
         self.document.entries.iter().position(|e| e.model == model)

@@ -233,6 +233,7 @@ fn LeaderboardTable(board: LeaderboardView, view: View) -> impl IntoView {
         <p class="legend"><span class="best">"Bold"</span> " = best mean in the column. ⚠ = the entry has items the judge could not label; they are left out of its scores, never counted as wrong."</p>
         <figure class="chart-figure" data-testid="leaderboard-chart" inner_html=chart></figure>
         <p><a href=compare_url(table.rows.first().map(|r| r.model.as_str()), table.rows.get(1).map(|r| r.model.as_str()))>"Compare two entries (paired bootstrap) →"</a></p>
+        <p><a href="/paper" data-testid="paper-link">"The paper's other tables and figures (Tables 3, 15–17; Figures 3, 4) →"</a></p>
     }
     .into_any()
 }

@@ -13,6 +13,7 @@ pub mod leaderboard;
 pub mod model;
 pub mod not_found;
 pub mod overview;
+pub mod paper;
 pub mod plawbench;
 pub mod review;
 pub mod review_admin;

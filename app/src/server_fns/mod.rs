@@ -11,6 +11,7 @@ pub mod jobs;
 pub mod leaderboard;
 pub mod models;
 pub mod overview;
+pub mod paper;
 pub mod plawbench;
 pub mod review;
 pub mod runs;

@@ -134,6 +134,10 @@ pub struct ExportQuery {
     setup: Option<String>,
     sort: Option<String>,
     format: Option<String>,
+    /// LexPilot: one of the paper's other tables by name (`table_3`,
+    /// `table_15`, `table_16`, `table_17`, `figure_3`, `figure_3_association`,
+    /// `figure_4a`, `figure_4b`, `figure_4c`) instead of a leaderboard view.
+    paper: Option<String>,
 }
 
 /// One leaderboard table (the page's view) as CSV, JSON or LaTeX.
@@ -155,6 +159,9 @@ async fn export(
         Some(Benchmark::Lexpilot) | None => {}
     }
     let dataset = current_dataset(&state).await?;
+    if let Some(name) = q.paper.as_deref() {
+        return paper_export(&state, &dataset, name, &format).await;
+    }
     let snapshot = state.read.snapshot(&state.db, &dataset).await?;
     let view = View::from_query(q.task, q.setup, q.sort);
     let table = build_table(&snapshot.document, &view);
@@ -165,6 +172,35 @@ async fn export(
         _ => to_csv(&table),
     };
     Ok(file_response(&name, &format, body))
+}
+
+/// One of the LexPilot paper's other tables (`paper=<name>`) as a file.
+async fn paper_export(
+    state: &AppState,
+    dataset: &db::datasets::DatasetInfo,
+    name: &str,
+    format: &str,
+) -> Result<axum::response::Response, ApiError> {
+    use engine::lexpilot::paper::{to_csv, to_latex};
+    let snapshot = state.read.sampled(&state.db, dataset).await?;
+    let views = snapshot.paper();
+    let Some(table) = views.table(name) else {
+        let names: Vec<&str> = views.tables().iter().map(|t| t.name.as_str()).collect();
+        return Err(ApiError::bad_request(format!(
+            "query parameter paper: {name:?} is not a table of the paper; expected one of {}",
+            names.join(", ")
+        )));
+    };
+    let body = match format {
+        "json" => serde_json::to_string_pretty(table).map_err(ApiError::internal)?,
+        "latex" => to_latex(table),
+        _ => to_csv(table),
+    };
+    Ok(file_response(
+        &format!("paper-{}-{}", dataset.name, table.name),
+        format,
+        body,
+    ))
 }
 
 /// A PLawBench table (the official ranking or Task 2 by category) as a file.

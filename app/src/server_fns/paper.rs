@@ -1,0 +1,128 @@
+//! The LexPilot paper's other results (Tables 3, 15, 16, 17; Figures 3 and
+//! 4) over the current dataset's stored runs, with their SVG figures.
+
+use leptos::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::types::DatasetView;
+
+/// The paper page: every view and the figures drawn from them.
+#[derive(Serialize, Deserialize, Clone, PartialEq, Debug)]
+pub struct PaperPage {
+    pub dataset: DatasetView,
+    pub views: engine::lexpilot::paper::PaperViews,
+    /// Figure 3: LCA and DCG per cause against complexity (SVG, empty
+    /// without points).
+    pub figure_3_lca: String,
+    pub figure_3_dcg: String,
+    /// Figure 4 (a), (b) and (c) as bars.
+    pub figure_4a: String,
+    pub figure_4b: String,
+    pub figure_4c: String,
+}
+
+/// The paper's views of the current LexPilot dataset.
+#[server(prefix = "/sfn")]
+pub async fn get_paper() -> Result<PaperPage, ServerFnError> {
+    use crate::ssr::{current_dataset, dataset_view, fail, state};
+
+    let state = state()?;
+    let dataset = current_dataset(&state.db).await?;
+    let snapshot = state
+        .read
+        .sampled(&state.db, &dataset)
+        .await
+        .map_err(fail)?;
+    let views = snapshot.paper();
+    Ok(ssr::page(dataset_view(&dataset), views))
+}
+
+#[cfg(feature = "ssr")]
+mod ssr {
+    use engine::lexpilot::paper::{PaperTable, PaperViews};
+
+    use super::PaperPage;
+    use crate::charts::{grouped_bars, scatter, Points, Series};
+    use crate::types::DatasetView;
+
+    /// Bars of `table`'s rows (not its summary rows, unless `summaries`)
+    /// over its columns, values scaled by `scale` (1 for scores).
+    fn bars(table: &PaperTable, title: &str, y_label: &str, summaries: bool, scale: f64) -> String {
+        let groups: Vec<String> = table.columns.iter().map(|c| c.label.clone()).collect();
+        let series: Vec<Series> = table
+            .rows
+            .iter()
+            .filter(|r| r.summary == summaries)
+            .map(|r| Series {
+                name: r.label.clone(),
+                values: r
+                    .cells
+                    .iter()
+                    .map(|c| c.map(|m| (m.mean / scale, m.std.map(|s| s / scale))))
+                    .collect(),
+            })
+            .collect();
+        grouped_bars(title, &groups, &series, y_label)
+    }
+
+    pub fn page(dataset: DatasetView, views: PaperViews) -> PaperPage {
+        let points =
+            |pick: fn(&engine::lexpilot::paper::CausePoint) -> Option<f64>| -> Vec<Points> {
+                views
+                    .figure_3
+                    .series
+                    .iter()
+                    .map(|s| Points {
+                        name: s.model.clone(),
+                        points: s
+                            .points
+                            .iter()
+                            .filter_map(|p| Some((p.complexity, pick(p)?)))
+                            .collect(),
+                    })
+                    .filter(|p| !p.points.is_empty())
+                    .collect()
+            };
+        let x = "provisions cited per judgment 判决引用法条数（均值）";
+        let figure_3_lca = scatter("LCA Macro-F1 per cause", &points(|p| p.lca), x, "Macro-F1");
+        let figure_3_dcg = scatter("DCG accuracy per cause", &points(|p| p.dcg), x, "accuracy");
+        let figure_4a = bars(
+            &views.figure_4.by_type,
+            "(a) DCG per focal-point type",
+            "accuracy",
+            false,
+            1.0,
+        );
+        let figure_4b = bars(
+            &views.figure_4.by_class,
+            "(b) DCG per class, mean over models",
+            "accuracy",
+            true,
+            1.0,
+        );
+        // Counts drawn as shares of the largest, so the bars' axis (0–1) fits.
+        let largest = views
+            .figure_4
+            .types_per_class
+            .rows
+            .iter()
+            .flat_map(|r| r.cells.iter().flatten().map(|m| m.mean))
+            .fold(1.0_f64, f64::max);
+        let figure_4c = bars(
+            &views.figure_4.types_per_class,
+            &format!("(c) focal points per type and class (share of the largest, {largest:.0})"),
+            "share of the largest count",
+            false,
+            largest,
+        );
+        PaperPage {
+            dataset,
+            views,
+            figure_3_lca,
+            figure_3_dcg,
+            figure_4a,
+            figure_4b,
+            figure_4c,
+        }
+    }
+}
