@@ -684,3 +684,49 @@ async fn the_paper_views_are_live_over_the_stored_runs() {
     let page = app.get("/paper").await;
     assert!(!page.body.contains("table-15-empty"));
 }
+
+/// An entry judged by another judge is flagged on the leaderboard with what
+/// differs, and the compare view refuses to pair it with one of the rest.
+#[tokio::test]
+async fn incomparable_entries_are_flagged_and_refused_by_the_compare_view() {
+    let app = TestApp::with_demo().await;
+    let researcher = token(&app, "researcher", Role::Researcher).await;
+    let other_judge = run_file("Other-Judge-Model", 1).replacen(
+        "\"judge\": \"Sim-Judge (simulated)\"",
+        "\"judge\": \"Another-Judge\"",
+        1,
+    );
+    let res = upload(&app, Some(&researcher), &other_judge, "").await;
+    assert_eq!(res.status, StatusCode::CREATED, "{}", res.body);
+
+    let page = app.get("/leaderboard?task=lca").await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert_eq!(
+        page.body.matches("data-testid=\"incomparable-flag\"").count(),
+        1,
+        "only the new entry is flagged"
+    );
+    assert!(page
+        .body
+        .contains("judge: Another-Judge vs Sim-Judge (simulated)"));
+
+    let encode = app::url::encode;
+    let refused = app
+        .get(&format!(
+            "/compare?a={}&b={}",
+            encode("Other-Judge-Model"),
+            encode("Sim-Frontier-2 (simulated)")
+        ))
+        .await;
+    assert_eq!(refused.status, StatusCode::CONFLICT);
+    assert!(refused.body.contains("cannot be compared"), "{}", refused.body);
+    assert!(refused.body.contains("judge: Another-Judge vs Sim-Judge (simulated)"));
+    let fine = app
+        .get(&format!(
+            "/compare?a={}&b={}",
+            encode("Sim-OpenChat-72B (simulated)"),
+            encode("Sim-Frontier-2 (simulated)")
+        ))
+        .await;
+    assert_eq!(fine.status, StatusCode::OK);
+}

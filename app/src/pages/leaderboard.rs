@@ -170,6 +170,12 @@ fn LeaderboardTable(board: LeaderboardView, view: View) -> impl IntoView {
                             <td class="model">
                                 <a href=model_url(&row.model)>{row.model.clone()}</a>
                                 {row.setting.clone().map(|c| view! { <span class="setting" title="user condition 用户条件">{c}</span> })}
+                                {(!row.not_comparable.is_empty()).then(|| view! {
+                                    <span class="flag" data-testid="incomparable-flag"
+                                          title=format!("Not comparable with the other entries: {}", row.not_comparable.join("; "))>
+                                        "≠ setting"
+                                    </span>
+                                })}
                                 {(row.unavailable > 0).then(|| view! {
                                     <span class="flag" data-testid="unavailable-flag"
                                           title=format!("{} item(s) the judge could not label are left out of this entry's scores", row.unavailable)>
@@ -230,7 +236,7 @@ fn LeaderboardTable(board: LeaderboardView, view: View) -> impl IntoView {
                 })
                 .collect_view()}
         </p>
-        <p class="legend"><span class="best">"Bold"</span> " = best mean in the column. ⚠ = the entry has items the judge could not label; they are left out of its scores, never counted as wrong."</p>
+        <p class="legend"><span class="best">"Bold"</span> " = best mean in the column. ⚠ = the entry has items the judge could not label; they are left out of its scores, never counted as wrong. ≠ setting = produced with another dataset, judge, user model or prompt than most entries (hover for what differs; the model page lists every setting); compare it with care."</p>
         <figure class="chart-figure" data-testid="leaderboard-chart" inner_html=chart></figure>
         <p><a href=compare_url(table.rows.first().map(|r| r.model.as_str()), table.rows.get(1).map(|r| r.model.as_str()))>"Compare two entries (paired bootstrap) →"</a></p>
         <p><a href="/paper" data-testid="paper-link">"The paper's other tables and figures (Tables 3, 15–17; Figures 3, 4) →"</a></p>

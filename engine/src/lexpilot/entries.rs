@@ -222,6 +222,108 @@ pub fn group_runs<'a>(
         .collect()
 }
 
+/// Why entries `a` and `b` (of two models, say) cannot be compared: what
+/// they were produced with differs where the scores depend on it. The
+/// dataset, the judge and the judge's generation settings, the DCG judge's
+/// key-facts reading, the user model and its condition (when both name
+/// one), and every prompt template both name (version and hash). The
+/// evaluated models' own settings are what is being compared and are not.
+/// Empty when they are comparable.
+///
+/// # Examples
+///
+/// ```
+/// use engine::lexpilot::entries::not_comparable;
+/// use engine::lexpilot::run::RunHeader;
+///
+/// let key = |text: &str| serde_json::from_str::<RunHeader>(text).unwrap().entry_key();
+/// let a = key(r#"{"model": "A", "run": 1, "judge": "J", "prompts": {"lexawn.v1": "h1"}}"#);
+/// let b = key(r#"{"model": "B", "run": 1, "judge": "J", "prompts": {"lexawn.v1": "h1", "dcg.v1": "h2"}}"#);
+/// let c = key(r#"{"model": "C", "run": 1, "judge": "K", "prompts": {"lexawn.v2": "h3"}}"#);
+/// assert!(not_comparable(&a, &b).is_empty());
+/// assert_eq!(not_comparable(&a, &c), ["judge: J vs K", "prompt lexawn: lexawn.v1 vs lexawn.v2"]);
+/// ```
+pub fn not_comparable(a: &EntryKey, b: &EntryKey) -> Vec<String> {
+    let mut reasons = Vec::new();
+    let show = |v: Option<&str>| v.unwrap_or("none").to_owned();
+    let mut differ = |what: &str, x: Option<String>, y: Option<String>, both_needed: bool| {
+        if x != y && !(both_needed && (x.is_none() || y.is_none())) {
+            reasons.push(format!("{what}: {} vs {}", show(x.as_deref()), show(y.as_deref())));
+        }
+    };
+    let text = |key: &EntryKey, field: &str| -> Option<String> {
+        key.extra.get(field).map(|v| match v {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        })
+    };
+    let judge_generation = |key: &EntryKey| -> Option<String> {
+        key.extra
+            .get(GENERATION)?
+            .get("judge")
+            .map(Value::to_string)
+    };
+    differ("dataset", a.dataset.clone(), b.dataset.clone(), false);
+    differ("judge", a.judge.clone(), b.judge.clone(), false);
+    differ("judge generation settings", judge_generation(a), judge_generation(b), true);
+    differ("DCG judge key facts", text(a, "dcg_judge_key_facts"), text(b, "dcg_judge_key_facts"), true);
+    differ("user model", a.user_model.clone(), b.user_model.clone(), true);
+    let condition = |key: &EntryKey| text(key, USER_CONDITION).or_else(|| Some("standard".into()));
+    differ("user condition", condition(a), condition(b), false);
+    let templates = |key: &EntryKey| -> BTreeMap<String, (String, Value)> {
+        match key.extra.get(PROMPTS) {
+            Some(Value::Object(named)) => named
+                .iter()
+                .map(|(name, hash)| {
+                    let template = name.split_once('.').map_or(name.as_str(), |(t, _)| t);
+                    (template.to_owned(), (name.clone(), hash.clone()))
+                })
+                .collect(),
+            _ => BTreeMap::new(),
+        }
+    };
+    let (ta, tb) = (templates(a), templates(b));
+    for (template, (name_a, hash_a)) in &ta {
+        if let Some((name_b, hash_b)) = tb.get(template) {
+            if name_a != name_b {
+                reasons.push(format!("prompt {template}: {name_a} vs {name_b}"));
+            } else if hash_a != hash_b {
+                reasons.push(format!("prompt {name_a}: another text (hash)"));
+            }
+        }
+    }
+    reasons
+}
+
+/// Per entry, why it cannot be compared with the reference entry: the one
+/// comparable with the most others (the first such). All empty when every
+/// entry is comparable with it.
+///
+/// ```
+/// use engine::lexpilot::entries::not_comparable_with_most;
+/// use engine::lexpilot::run::RunHeader;
+///
+/// let key = |m: &str, judge: &str| serde_json::from_str::<RunHeader>(
+///     &format!(r#"{{"model": "{m}", "run": 1, "judge": "{judge}"}}"#)).unwrap().entry_key();
+/// let keys = [key("A", "J"), key("B", "K"), key("C", "J")];
+/// let flags = not_comparable_with_most(&keys.iter().collect::<Vec<_>>());
+/// assert!(flags[0].is_empty() && flags[2].is_empty());
+/// assert_eq!(flags[1], ["judge: K vs J"]);
+/// ```
+pub fn not_comparable_with_most(keys: &[&EntryKey]) -> Vec<Vec<String>> {
+    let comparable_with = |i: usize| {
+        keys.iter()
+            .filter(|other| not_comparable(keys[i], other).is_empty())
+            .count()
+    };
+    let Some(reference) = (0..keys.len()).max_by_key(|&i| (comparable_with(i), std::cmp::Reverse(i))) else {
+        return Vec::new();
+    };
+    keys.iter()
+        .map(|key| not_comparable(key, keys[reference]))
+        .collect()
+}
+
 /// What one run's key says, split by what it describes.
 #[derive(Debug, Clone, PartialEq)]
 struct Setting {

@@ -55,6 +55,11 @@ pub struct Row {
     pub runs: usize,
     /// Items the entry's runs left unavailable (excluded from its scores).
     pub unavailable: usize,
+    /// Why the entry cannot be compared with the rest (with the entry most
+    /// others are comparable with,
+    /// [`crate::lexpilot::entries::not_comparable_with_most`]); empty when it can.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub not_comparable: Vec<String>,
     pub cells: Vec<Option<MeanStd>>,
 }
 
@@ -218,6 +223,8 @@ fn family_rank(f: Option<Family>) -> usize {
 /// and, within a family, sorted by the `sort` column (best first, missing last).
 pub fn build_table(doc: &ScoreDocument, view: &View) -> Table {
     let cols = columns(view);
+    let keys: Vec<&crate::lexpilot::run::EntryKey> = doc.entries.iter().map(|e| &e.key).collect();
+    let flags = crate::lexpilot::entries::not_comparable_with_most(&keys);
     let mut rows: Vec<Row> = doc
         .entries
         .iter()
@@ -240,6 +247,7 @@ pub fn build_table(doc: &ScoreDocument, view: &View) -> Table {
             family: e.family,
             runs: e.runs,
             unavailable: e.unavailable,
+            not_comparable: flags.get(entry).cloned().unwrap_or_default(),
             cells: cols.iter().map(|(_, _, pick)| pick(e)).collect(),
         })
         .collect();
@@ -426,6 +434,7 @@ mod export_tests {
                     family: Some(Family::Legal),
                     runs: 2,
                     unavailable: 0,
+                    not_comparable: Vec::new(),
                     cells: vec![cell(0.5, Some(0.01)), None],
                 },
                 Row {
@@ -435,6 +444,7 @@ mod export_tests {
                     family: Some(Family::Closed),
                     runs: 1,
                     unavailable: 0,
+                    not_comparable: Vec::new(),
                     cells: vec![cell(0.7, None), cell(0.1, None)],
                 },
             ],
