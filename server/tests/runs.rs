@@ -702,7 +702,9 @@ async fn incomparable_entries_are_flagged_and_refused_by_the_compare_view() {
     let page = app.get("/leaderboard?task=lca").await;
     assert_eq!(page.status, StatusCode::OK);
     assert_eq!(
-        page.body.matches("data-testid=\"incomparable-flag\"").count(),
+        page.body
+            .matches("data-testid=\"incomparable-flag\"")
+            .count(),
         1,
         "only the new entry is flagged"
     );
@@ -719,8 +721,14 @@ async fn incomparable_entries_are_flagged_and_refused_by_the_compare_view() {
         ))
         .await;
     assert_eq!(refused.status, StatusCode::CONFLICT);
-    assert!(refused.body.contains("cannot be compared"), "{}", refused.body);
-    assert!(refused.body.contains("judge: Another-Judge vs Sim-Judge (simulated)"));
+    assert!(
+        refused.body.contains("cannot be compared"),
+        "{}",
+        refused.body
+    );
+    assert!(refused
+        .body
+        .contains("judge: Another-Judge vs Sim-Judge (simulated)"));
     let fine = app
         .get(&format!(
             "/compare?a={}&b={}",

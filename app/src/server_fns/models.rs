@@ -167,8 +167,7 @@ pub async fn compare(
     let (ea, eb) = (entry(&a)?, entry(&b)?);
     if let (Some(ea), Some(eb)) = (ea, eb) {
         let entries = &snapshot.document.entries;
-        let reasons =
-            engine::lexpilot::entries::not_comparable(&entries[ea].key, &entries[eb].key);
+        let reasons = engine::lexpilot::entries::not_comparable(&entries[ea].key, &entries[eb].key);
         if !reasons.is_empty() {
             set_status(StatusCode::CONFLICT);
             return Err(ServerFnError::new(format!(

@@ -248,7 +248,11 @@ pub fn not_comparable(a: &EntryKey, b: &EntryKey) -> Vec<String> {
     let show = |v: Option<&str>| v.unwrap_or("none").to_owned();
     let mut differ = |what: &str, x: Option<String>, y: Option<String>, both_needed: bool| {
         if x != y && !(both_needed && (x.is_none() || y.is_none())) {
-            reasons.push(format!("{what}: {} vs {}", show(x.as_deref()), show(y.as_deref())));
+            reasons.push(format!(
+                "{what}: {} vs {}",
+                show(x.as_deref()),
+                show(y.as_deref())
+            ));
         }
     };
     let text = |key: &EntryKey, field: &str| -> Option<String> {
@@ -265,9 +269,24 @@ pub fn not_comparable(a: &EntryKey, b: &EntryKey) -> Vec<String> {
     };
     differ("dataset", a.dataset.clone(), b.dataset.clone(), false);
     differ("judge", a.judge.clone(), b.judge.clone(), false);
-    differ("judge generation settings", judge_generation(a), judge_generation(b), true);
-    differ("DCG judge key facts", text(a, "dcg_judge_key_facts"), text(b, "dcg_judge_key_facts"), true);
-    differ("user model", a.user_model.clone(), b.user_model.clone(), true);
+    differ(
+        "judge generation settings",
+        judge_generation(a),
+        judge_generation(b),
+        true,
+    );
+    differ(
+        "DCG judge key facts",
+        text(a, "dcg_judge_key_facts"),
+        text(b, "dcg_judge_key_facts"),
+        true,
+    );
+    differ(
+        "user model",
+        a.user_model.clone(),
+        b.user_model.clone(),
+        true,
+    );
     let condition = |key: &EntryKey| text(key, USER_CONDITION).or_else(|| Some("standard".into()));
     differ("user condition", condition(a), condition(b), false);
     let templates = |key: &EntryKey| -> BTreeMap<String, (String, Value)> {
@@ -316,7 +335,9 @@ pub fn not_comparable_with_most(keys: &[&EntryKey]) -> Vec<Vec<String>> {
             .filter(|other| not_comparable(keys[i], other).is_empty())
             .count()
     };
-    let Some(reference) = (0..keys.len()).max_by_key(|&i| (comparable_with(i), std::cmp::Reverse(i))) else {
+    let Some(reference) =
+        (0..keys.len()).max_by_key(|&i| (comparable_with(i), std::cmp::Reverse(i)))
+    else {
         return Vec::new();
     };
     keys.iter()
