@@ -45,6 +45,9 @@
 //!   accounts): not blank, at most 200 characters, no control characters.
 //! - [`spreadsheet`]: CSV whose cells a spreadsheet never runs as formulas.
 //! - [`vendor`]: a model's vendor and who sits on a panel after recusal.
+//! - [`statutes`]: the articles of Chinese law as imported, and the
+//!   citations of them in any text: found in both numeral styles, resolved,
+//!   checked (no such article, repealed) and marked for pages.
 
 pub mod accounts;
 pub mod agreement;
@@ -59,5 +62,6 @@ pub mod names;
 pub mod plawbench;
 pub mod review;
 pub mod spreadsheet;
+pub mod statutes;
 pub mod vendor;
 pub mod vocab;
