@@ -83,6 +83,9 @@ pub struct CaseDetail {
     pub position: i64,
     pub previous: Option<String>,
     pub next: Option<String>,
+    /// The statute citations in the case's texts.
+    #[serde(default)]
+    pub marks: engine::statutes::MarkMap,
 }
 
 /// One leaderboard view (a task, for LJP a setup, a sort), built on the server.

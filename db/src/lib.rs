@@ -19,6 +19,8 @@
 //! - [`users`]: accounts with argon2 password hashes.
 //! - [`sessions`]: server-side sessions and sign-in throttling.
 //! - [`tokens`]: API tokens for scripts.
+//! - [`statutes`]: the imported articles of Chinese law, and reading a
+//!   statute package's SQLite file.
 //! - [`jobs`]: benchmark endpoints and jobs started from the browser.
 //! - [`events`]: a feed of committed changes, for pages that update live.
 
@@ -31,6 +33,7 @@ pub mod review;
 pub mod revisions;
 pub mod runs;
 pub mod sessions;
+pub mod statutes;
 pub mod tokens;
 pub mod users;
 

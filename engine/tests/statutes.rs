@@ -164,17 +164,14 @@ fn bad_package_rows_are_named() {
         article_no_arabic: arabic,
         article_text: Some("条文".into()),
     };
-    let errors = from_rows(
-        vec![law("a", "现行有效"), law("b", "有效")],
-        vec![
-            article(1, "a", "第一条", Some(1)),
-            article(2, "a", "第二条", Some(3)),
-            article(3, "z", "第一条", Some(1)),
-            article(4, "a", "第一条", Some(1)),
-            article(5, "a", "第X条", Some(5)),
-        ],
-    )
-    .unwrap_err();
+    let rows = vec![
+        article(1, "a", "第一条", Some(1)),
+        article(2, "a", "第二条", Some(3)),
+        article(3, "z", "第一条", Some(1)),
+        article(4, "a", "第一条", Some(1)),
+        article(5, "a", "第X条", Some(5)),
+    ];
+    let errors = from_rows(vec![law("a", "现行有效"), law("b", "有效")], rows).unwrap_err();
     let text: Vec<String> = errors.iter().map(ToString::to_string).collect();
     assert_eq!(
         text,
@@ -182,8 +179,40 @@ fn bad_package_rows_are_named() {
             "table laws, row b, field status: \"有效\" is not one of 现行有效, 已被修改, 历史版本, 已废止",
             "table articles, row 2, field article_no_arabic: 3 disagrees with article_no \"第二条\" (2)",
             "table articles, row 3, field law_id: \"z\" is not in table laws",
-            "table articles, row 4, field article_no: \"第一条\" of law a is also row 1",
             "table articles, row 5, field article_no: \"第X条\" is not an article number (第…条)",
         ]
+    );
+}
+
+#[test]
+fn decision_items_are_numbered_and_repeated_numbers_keep_the_first() {
+    let law = LawRow {
+        law_id: "d".into(),
+        law_name: "全国人民代表大会常务委员会关于某事项的决定".into(),
+        status: Some("现行有效".into()),
+        effective_date: None,
+    };
+    let article = |id: i64, no: &str, text: &str| ArticleRow {
+        id,
+        law_id: "d".into(),
+        chapter: None,
+        article_no: Some(no.into()),
+        article_no_arabic: Some(7),
+        article_text: Some(text.into()),
+    };
+    let statutes = from_rows(
+        vec![law],
+        vec![
+            article(1, "条目七", "七、第一段"),
+            article(2, "第七条", "另一公约的第七条"),
+        ],
+    )
+    .unwrap();
+    assert_eq!(statutes.provisions.len(), 1);
+    assert_eq!(statutes.provisions[0].number, 7);
+    assert_eq!(statutes.skipped, 1);
+    assert_eq!(
+        statutes.warnings[0].to_string(),
+        "table articles, row 2, field article_no: \"第七条\" of law d is also row 1; the first is kept"
     );
 }

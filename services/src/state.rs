@@ -18,6 +18,8 @@ pub struct AppState {
     pub network: Network,
     /// The figures derived from stored runs, with their caches.
     pub read: ReadModels,
+    /// The imported statutes, indexed for citation lookup.
+    pub statutes: crate::statutes::StatuteCache,
 }
 
 /// How the server is reached, which decides what it may trust of a request.

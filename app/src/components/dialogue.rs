@@ -3,7 +3,10 @@
 
 use engine::lexpilot::dataset::{Case, Turn};
 use engine::vocab::{Consultation, Role};
+use engine::statutes::{split, Piece};
 use leptos::prelude::*;
+
+use crate::components::cited::{cite_view, marks_for};
 
 /// A piece of a turn's text: plain, or a marked key fact (with its id).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -77,7 +80,19 @@ fn TurnCell(
     let Some(turn) = turn else {
         return view! { <div class="turn empty"></div> }.into_any();
     };
-    let segments = mark_quotes(&turn.content, &quotes);
+    // Citations first (their marks hold offsets into the whole turn), then
+    // the missing facts within the plain pieces.
+    let marks = marks_for(&turn.content);
+    let pieces: Vec<AnyView> = split(&turn.content, &marks)
+        .into_iter()
+        .flat_map(|piece| match piece {
+            Piece::Cited(words, mark) => vec![cite_view(words, mark)],
+            Piece::Plain(text) => mark_quotes(text, &quotes)
+                .into_iter()
+                .map(segment_view)
+                .collect(),
+        })
+        .collect();
     view! {
         <div class=format!("turn role-{} c-{}", turn.role.as_str(), consultation.as_str())>
             <div class="turn-head">
@@ -85,26 +100,23 @@ fn TurnCell(
                 <span class="turn-role">{role_label(turn.role)}</span>
                 <span class="turn-kind">{consultation.label_zh()}</span>
             </div>
-            <p class="turn-text">
-                {segments
-                    .into_iter()
-                    .map(|s| match s {
-                        Segment::Plain(t) => t.into_any(),
-                        Segment::Marked { fact, text } => {
-                            view! {
-                                <mark class="missing-fact" data-fact=fact.clone() title=format!("缺失事实 missing fact {fact}")>
-                                    {text}
-                                    <sup>{fact.clone()}</sup>
-                                </mark>
-                            }
-                                .into_any()
-                        }
-                    })
-                    .collect_view()}
-            </p>
+            <p class="turn-text">{pieces}</p>
         </div>
     }
     .into_any()
+}
+
+fn segment_view(segment: Segment) -> AnyView {
+    match segment {
+        Segment::Plain(t) => t.into_any(),
+        Segment::Marked { fact, text } => view! {
+            <mark class="missing-fact" data-fact=fact.clone() title=format!("缺失事实 missing fact {fact}")>
+                {text}
+                <sup>{fact.clone()}</sup>
+            </mark>
+        }
+        .into_any(),
+    }
 }
 
 /// The paired consultations as one grid: row i holds turn i of each.

@@ -1,5 +1,6 @@
 //! Pieces shared by pages.
 
+pub mod cited;
 pub mod dialogue;
 pub mod header;
 pub mod history;

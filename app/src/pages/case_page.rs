@@ -6,6 +6,7 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_params_map;
 
+use crate::components::cited::{provide_marks, Cited};
 use crate::components::dialogue::{missing_quotes, DialogueComparison};
 use crate::components::history::CaseHistoryPanel;
 use crate::components::labels::{
@@ -58,6 +59,7 @@ fn CaseNav(detail: CaseDetail) -> impl IntoView {
 
 #[component]
 fn CaseView(detail: CaseDetail) -> impl IntoView {
+    provide_marks(detail.marks.clone());
     let case = detail.case.clone();
     view! {
         <Title text=format!("{} {}", case.case_id, case.cause) />
@@ -134,7 +136,7 @@ fn Claims(case: Case) -> impl IntoView {
                             <li>
                                 <span class="claim-id">{c.id}</span>
                                 " "
-                                {c.text}
+                                <Cited text=c.text />
                                 " "
                                 <VerdictBadge verdict=c.verdict />
                             </li>
@@ -173,7 +175,7 @@ fn FocalPoints(case: Case) -> impl IntoView {
                         let facts: Vec<_> = case.key_facts.iter().filter(|k| k.focal_point == f.id).cloned().collect();
                         view! {
                             <li>
-                                <div><span class="claim-id">{f.id.clone()}</span> " " {f.text.clone()} " " <FocalTypeBadge point_type=f.r#type /></div>
+                                <div><span class="claim-id">{f.id.clone()}</span> " " <Cited text=f.text.clone() /> " " <FocalTypeBadge point_type=f.r#type /></div>
                                 <ul class="key-facts">
                                     {facts
                                         .into_iter()
@@ -184,7 +186,7 @@ fn FocalPoints(case: Case) -> impl IntoView {
                                                 <li class:missing=is_missing data-fact=k.id.clone()>
                                                     <span class="claim-id">{k.id.clone()}</span>
                                                     " "
-                                                    {k.text.clone()}
+                                                    <Cited text=k.text.clone() />
                                                     {is_missing.then(|| view! { <span class="badge missing" data-testid="missing-badge">"缺失 missing"</span> })}
                                                     {(is_missing && !is_located).then(|| view! { <span class="muted">" (not located in the dialogue 未在对话中定位)"</span> })}
                                                 </li>

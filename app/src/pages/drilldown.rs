@@ -16,6 +16,7 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
+use crate::components::cited::{provide_marks, CitationSummary, Cited};
 use crate::components::labels::{ClassBadge, ErrorBox, Loading, SyntheticNotice, VerdictBadge};
 use crate::pages::leaderboard::view_url;
 use crate::pages::model::model_url;
@@ -91,6 +92,11 @@ fn cell_label(drill: &Drilldown) -> String {
 
 #[component]
 fn CellItemsView(items: CellItems) -> impl IntoView {
+    provide_marks(items.marks);
+    let citation_scope = format!(
+        "all {} stored runs of this model, every task 该模型全部运行",
+        items.citation_runs
+    );
     let drill = items.drill;
     let heatmap = items.heatmap;
     let label = cell_label(&drill);
@@ -127,6 +133,7 @@ fn CellItemsView(items: CellItems) -> impl IntoView {
                     }
                 })}
             <Tallies tallies=drill.runs.clone() task=drill.task />
+            <CitationSummary check=items.citations scope=citation_scope />
         </section>
         {drill
             .confusion
@@ -309,7 +316,7 @@ fn mark(outcome: &Outcome, with_reason: bool) -> AnyView {
 
 fn response(text: Option<String>) -> AnyView {
     match text {
-        Some(text) => view! { <p class="response">{text}</p> }.into_any(),
+        Some(text) => view! { <p class="response"><Cited text /></p> }.into_any(),
         None => view! { <p class="response muted">"(no response kept 未保存回复)"</p> }.into_any(),
     }
 }
@@ -395,7 +402,7 @@ fn DcgTable(
                                 view! {
                                     <li>
                                         <span class="muted">{accepted}</span>
-                                        {r.text.map(|text| view! { <p class="response">{text}</p> })}
+                                        {r.text.map(|text| view! { <p class="response"><Cited text /></p> })}
                                     </li>
                                 }
                             })
@@ -450,7 +457,7 @@ fn LjpTable(
                 .collect_view();
             view! {
                 <tr>
-                    <td class="claim"><span class="claim-id">{row.id}</span> " " {row.text}</td>
+                    <td class="claim"><span class="claim-id">{row.id}</span> " " <Cited text=row.text /></td>
                     <td class="gold"><VerdictBadge verdict=row.gold /></td>
                     {cells}
                 </tr>
@@ -499,7 +506,7 @@ fn Dialogue(turns: Vec<Turn>) -> impl IntoView {
                         view! {
                             <li class=format!("role-{}", t.role.as_str())>
                                 <strong>{t.role.label_zh()} ": "</strong>
-                                {t.content}
+                                <Cited text=t.content />
                             </li>
                         }
                     })

@@ -24,13 +24,17 @@ pub async fn list_cases(filter: CaseFilter, page: u32) -> Result<CaseList, Serve
 
 #[server(prefix = "/sfn")]
 pub async fn get_case(case_id: String) -> Result<CaseDetail, ServerFnError> {
-    use crate::ssr::{current_dataset, dataset_view, db, fail};
-    let db = db()?;
-    let dataset = current_dataset(&db).await?;
-    let found = db::cases::get(&db, dataset.id, &case_id)
+    use crate::ssr::{current_dataset, dataset_view, fail, state};
+    let state = state()?;
+    let db = &state.db;
+    let dataset = current_dataset(db).await?;
+    let found = db::cases::get(db, dataset.id, &case_id)
         .await
         .map_err(fail)?;
+    let statutes = state.statutes.index(db).await.map_err(fail)?;
+    let marks = statutes.mark_map(found.case.texts());
     Ok(CaseDetail {
+        marks,
         dataset: dataset_view(&dataset),
         case: found.case,
         position: found.position + 1,

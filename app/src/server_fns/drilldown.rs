@@ -19,6 +19,13 @@ pub struct CellItems {
     pub drill: Drilldown,
     /// For LJP, the confusion matrix as an SVG heat map (empty otherwise).
     pub heatmap: String,
+    /// The statute citations in the texts the page shows.
+    pub marks: engine::statutes::MarkMap,
+    /// How the citations in all of the model's responses (every stored
+    /// run, every task) stand against the imported statutes.
+    pub citations: engine::statutes::CitationCheck,
+    /// How many runs `citations` counts over.
+    pub citation_runs: usize,
 }
 
 /// The items behind cell (`task`, `setup`, `class`) of `model`'s row; 400 for
@@ -92,11 +99,17 @@ pub async fn get_cell_items(
             .collect();
         crate::charts::heatmap("Gold vs predicted verdicts", &labels, &counts)
     });
+    let statutes = state.statutes.index(db).await.map_err(fail)?;
+    let marks = statutes.mark_map(drill.texts());
+    let citations = statutes.check(runs.iter().flat_map(|run| run.responses()));
     Ok(CellItems {
         dataset: dataset_view(&dataset),
         entries: entries.len(),
         model,
         drill,
         heatmap,
+        marks,
+        citations,
+        citation_runs: runs.len(),
     })
 }

@@ -164,6 +164,23 @@ impl Case {
         }
     }
 
+    /// Every text of the case a page shows: claims, focal points, key facts
+    /// and the turns of both consultations (for marking citations in them).
+    pub fn texts(&self) -> impl Iterator<Item = &str> + '_ {
+        self.claims
+            .iter()
+            .map(|c| c.text.as_str())
+            .chain(self.focal_points.iter().map(|f| f.text.as_str()))
+            .chain(self.key_facts.iter().map(|k| k.text.as_str()))
+            .chain(
+                self.consultations
+                    .complete
+                    .iter()
+                    .chain(&self.consultations.underspecified)
+                    .map(|t| t.content.as_str()),
+            )
+    }
+
     /// The key facts named in `missing_facts`, in `key_facts` order.
     pub fn missing_key_facts(&self) -> impl Iterator<Item = &KeyFact> {
         self.key_facts

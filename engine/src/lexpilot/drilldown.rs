@@ -487,6 +487,36 @@ pub struct HiddenVerdict {
 }
 
 impl Drilldown {
+    /// Every text the page shows for the items: replies, requests and the
+    /// turns of interaction dialogues, for marking citations in them.
+    pub fn texts(&self) -> Vec<&str> {
+        let mut out = Vec::new();
+        for case in &self.cases {
+            match &case.items {
+                CaseItems::Lca { consultations } => out.extend(
+                    consultations
+                        .iter()
+                        .flat_map(|row| row.runs.iter().flatten())
+                        .filter_map(|cell| cell.response.as_deref()),
+                ),
+                CaseItems::Dcg { runs, .. } => out.extend(
+                    runs.iter()
+                        .flatten()
+                        .flat_map(|cell| cell.requests.iter())
+                        .filter_map(|r| r.text.as_deref()),
+                ),
+                CaseItems::Ljp { claims, replies } => {
+                    out.extend(claims.iter().map(|c| c.text.as_str()));
+                    for reply in replies.iter().flatten() {
+                        out.extend(reply.response.as_deref());
+                        out.extend(reply.dialogue.iter().flatten().map(|t| t.content.as_str()));
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// Keeps back the judge's labels of `hidden` (judge verdicts that experts
     /// are reviewing blind): their label, request decisions or predicted
     /// verdicts become `None` and their outcome [`Outcome::Hidden`], and the

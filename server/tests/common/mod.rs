@@ -116,6 +116,7 @@ impl TestApp {
             jobs: services::jobs::JobManager::new(dir.path().join("data")),
             network,
             read: services::read::ReadModels::default(),
+            statutes: services::statutes::StatuteCache::default(),
         };
         TestApp {
             db,
