@@ -284,6 +284,9 @@ pub struct PlawItemRunView {
     pub dataset: DatasetView,
     pub setting: Option<String>,
     pub detail: engine::plawbench::drilldown::ItemDetail,
+    /// The statute citations in the answer.
+    #[serde(default)]
+    pub marks: engine::statutes::MarkMap,
 }
 
 /// The DLawBench dataset page: its §A1.2a statistics.
@@ -350,4 +353,7 @@ pub struct DlawSessionView {
     pub run: u32,
     pub index: usize,
     pub detail: engine::dlawbench::drilldown::SessionDetail,
+    /// The statute citations in the memo and the dialogue.
+    #[serde(default)]
+    pub marks: engine::statutes::MarkMap,
 }

@@ -11,6 +11,17 @@ use sqlx::{Connection, SqliteConnection};
 
 use crate::{begin_write, now, Db, DbError, Result};
 
+/// A row of the package's `articles` table: id, law_id, chapter,
+/// article_no, article_no_arabic, article_text.
+type PackageArticle = (
+    i64,
+    String,
+    Option<String>,
+    Option<String>,
+    Option<i64>,
+    Option<String>,
+);
+
 /// The rows of a package file: its `laws` and `articles` tables. The file is
 /// opened read-only; a file that is not SQLite, or lacks a table or column,
 /// is [`DbError::Invalid`] naming the file and what is missing.
@@ -25,10 +36,20 @@ pub async fn read_package(path: &Path) -> Result<(Vec<LawRow>, Vec<ArticleRow>)>
         .await
         .map_err(|e| invalid(format!("cannot be opened as SQLite ({e})")))?;
     for (table, columns) in [
-        ("laws", &["law_id", "law_name", "status", "effective_date"][..]),
+        (
+            "laws",
+            &["law_id", "law_name", "status", "effective_date"][..],
+        ),
         (
             "articles",
-            &["id", "law_id", "chapter", "article_no", "article_no_arabic", "article_text"][..],
+            &[
+                "id",
+                "law_id",
+                "chapter",
+                "article_no",
+                "article_no_arabic",
+                "article_text",
+            ][..],
         ),
     ] {
         let present: Vec<(String,)> = sqlx::query_as("SELECT name FROM pragma_table_info(?)")
@@ -50,18 +71,16 @@ pub async fn read_package(path: &Path) -> Result<(Vec<LawRow>, Vec<ArticleRow>)>
             )));
         }
     }
-    let laws: Vec<(String, String, Option<String>, Option<String>)> = sqlx::query_as(
-        "SELECT law_id, law_name, status, effective_date FROM laws ORDER BY rowid",
+    let laws: Vec<(String, String, Option<String>, Option<String>)> =
+        sqlx::query_as("SELECT law_id, law_name, status, effective_date FROM laws ORDER BY rowid")
+            .fetch_all(&mut conn)
+            .await?;
+    let articles: Vec<PackageArticle> = sqlx::query_as(
+        "SELECT id, law_id, chapter, article_no, article_no_arabic, article_text
+             FROM articles ORDER BY id",
     )
     .fetch_all(&mut conn)
     .await?;
-    let articles: Vec<(i64, String, Option<String>, Option<String>, Option<i64>, Option<String>)> =
-        sqlx::query_as(
-            "SELECT id, law_id, chapter, article_no, article_no_arabic, article_text
-             FROM articles ORDER BY id",
-        )
-        .fetch_all(&mut conn)
-        .await?;
     conn.close().await?;
     Ok((
         laws.into_iter()

@@ -47,7 +47,9 @@ fn both_numeral_styles_resolve_to_the_same_article() {
                 .starts_with("侵害自然人人身权益造成严重精神损害的"),
             "{text}"
         );
-        assert!(marks[0].title.starts_with("《中华人民共和国民法典》第一千一百八十三条"));
+        assert!(marks[0]
+            .title
+            .starts_with("《中华人民共和国民法典》第一千一百八十三条"));
     }
     // The mark covers the law's name, not the words before it.
     assert_eq!(
@@ -60,7 +62,10 @@ fn both_numeral_styles_resolve_to_the_same_article() {
 fn a_nonexistent_article_and_paragraph_are_flagged() {
     assert_eq!(
         states("《民法典》第一千三百零五条"),
-        [("《民法典》第一千三百零五条".to_owned(), CiteState::NoSuchArticle)]
+        [(
+            "《民法典》第一千三百零五条".to_owned(),
+            CiteState::NoSuchArticle
+        )]
     );
     let marks = index().marks("《民法典》第1260条");
     assert_eq!(marks[0].state, CiteState::InForce);
@@ -83,12 +88,13 @@ fn laws_the_civil_code_repealed_are_marked_repealed() {
     let got: Vec<CiteState> = marks.iter().map(|m| m.state).collect();
     assert_eq!(got, [CiteState::Repealed, CiteState::Repealed]);
     assert!(marks[0].note.contains("2021-01-01"), "{}", marks[0].note);
-    assert!(marks[0].note.contains("第一千二百六十条"), "{}", marks[0].note);
-    // A law the data itself marks repealed.
-    assert_eq!(
-        states("《乡镇企业法》第一条")[0].1,
-        CiteState::Repealed
+    assert!(
+        marks[0].note.contains("第一千二百六十条"),
+        "{}",
+        marks[0].note
     );
+    // A law the data itself marks repealed.
+    assert_eq!(states("《乡镇企业法》第一条")[0].1, CiteState::Repealed);
 }
 
 #[test]
@@ -97,14 +103,22 @@ fn the_version_in_force_is_read() {
     assert_eq!(marks[0].state, CiteState::InForce);
     // The 2017 version's article 58 is on setting awards aside; today's is
     // on preserving evidence.
-    assert!(marks[0].text.as_deref().unwrap().starts_with("在证据可能灭失"));
+    assert!(marks[0]
+        .text
+        .as_deref()
+        .unwrap()
+        .starts_with("在证据可能灭失"));
 }
 
 #[test]
 fn sub_articles_resolve() {
     let marks = index().marks("《刑法》第一百二十条之一");
     assert_eq!(marks[0].state, CiteState::InForce);
-    assert!(marks[0].text.as_deref().unwrap().starts_with("资助恐怖活动组织"));
+    assert!(marks[0]
+        .text
+        .as_deref()
+        .unwrap()
+        .starts_with("资助恐怖活动组织"));
     assert_eq!(
         states("《刑法》第一百二十条之九")[0].1,
         CiteState::NoSuchArticle
@@ -143,7 +157,12 @@ fn marks_split_the_text_back_into_itself() {
     assert_eq!(joined, text);
     let check = CitationCheck::of(&marks);
     assert_eq!(
-        (check.citations, check.in_force, check.repealed, check.flagged()),
+        (
+            check.citations,
+            check.in_force,
+            check.repealed,
+            check.flagged()
+        ),
         (3, 2, 1, 1)
     );
 }

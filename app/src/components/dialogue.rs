@@ -2,8 +2,8 @@
 //! missing key facts marked where the complete consultation states them.
 
 use engine::lexpilot::dataset::{Case, Turn};
-use engine::vocab::{Consultation, Role};
 use engine::statutes::{split, Piece};
+use engine::vocab::{Consultation, Role};
 use leptos::prelude::*;
 
 use crate::components::cited::{cite_view, marks_for};

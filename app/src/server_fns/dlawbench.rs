@@ -252,6 +252,14 @@ pub async fn dlaw_session(
             detail.hide_panel();
         }
     }
+    let statutes = state.statutes.index(&state.db).await.map_err(fail)?;
+    let marks = statutes.mark_map(
+        detail
+            .memo
+            .as_deref()
+            .into_iter()
+            .chain(detail.dialogue.iter().map(|t| t.content.as_str())),
+    );
     Ok(DlawSessionView {
         dataset: dataset_view(&dataset),
         model,
@@ -259,6 +267,7 @@ pub async fn dlaw_session(
         run,
         index,
         detail,
+        marks,
     })
 }
 

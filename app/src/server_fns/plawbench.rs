@@ -246,10 +246,13 @@ pub async fn plaw_item_run(
             detail.hide_verdict();
         }
     }
+    let statutes = state.statutes.index(&state.db).await.map_err(fail)?;
+    let marks = statutes.mark_map(detail.response.as_deref());
     Ok(PlawItemRunView {
         dataset: dataset_view(&dataset),
         setting,
         detail,
+        marks,
     })
 }
 

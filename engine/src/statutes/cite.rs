@@ -178,7 +178,10 @@ mod tests {
         assert_eq!(b.article.paragraph, Some(2));
         // （三）项 is not the 第N项 form: the mention ends at 款.
         assert_eq!(b.article.item, None);
-        assert_eq!(&"民法典第1183条第2款第（三）项"[b.start..b.end], "第1183条第2款");
+        assert_eq!(
+            &"民法典第1183条第2款第（三）项"[b.start..b.end],
+            "第1183条第2款"
+        );
         let c = one("刑法第一百二十条之一第一款第二项");
         assert_eq!(
             c.article,

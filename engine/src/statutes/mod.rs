@@ -357,7 +357,8 @@ pub struct StatuteIndex {
 
 /// The short name a law is cited by: without 中华人民共和国.
 fn short_name(name: &str) -> Option<&str> {
-    name.strip_prefix("中华人民共和国").filter(|s| s.chars().count() >= 2)
+    name.strip_prefix("中华人民共和国")
+        .filter(|s| s.chars().count() >= 2)
 }
 
 impl StatuteIndex {
@@ -571,10 +572,7 @@ impl StatuteIndex {
                 mark(
                     CiteState::Repealed,
                     format!("《{name}》{}", article.label()),
-                    format!(
-                        "已废止 repealed: {since}由《{}》{clause}废止",
-                        by.name
-                    ),
+                    format!("已废止 repealed: {since}由《{}》{clause}废止", by.name),
                     None,
                 )
             }
@@ -602,9 +600,10 @@ impl StatuteIndex {
                     LawStatus::InForce | LawStatus::Amended => {
                         (CiteState::InForce, CiteState::InForce.note().to_owned())
                     }
-                    LawStatus::Historical => {
-                        (CiteState::Historical, CiteState::Historical.note().to_owned())
-                    }
+                    LawStatus::Historical => (
+                        CiteState::Historical,
+                        CiteState::Historical.note().to_owned(),
+                    ),
                     LawStatus::Repealed => {
                         (CiteState::Repealed, CiteState::Repealed.note().to_owned())
                     }
@@ -619,7 +618,11 @@ impl StatuteIndex {
 #[derive(Debug, Clone)]
 enum Named {
     Law(usize),
-    RepealedBy { name: String, by: usize, clause: String },
+    RepealedBy {
+        name: String,
+        by: usize,
+        clause: String,
+    },
     Unknown(String),
 }
 
@@ -634,8 +637,12 @@ fn continues_list(gap: &str) -> bool {
     for word in ["以及", "同法", "该法"] {
         rest = rest.replace(word, "");
     }
-    rest.chars()
-        .all(|c| matches!(c, '、' | '，' | ',' | '和' | '及' | '与' | '或' | '并' | ' ' | '　'))
+    rest.chars().all(|c| {
+        matches!(
+            c,
+            '、' | '，' | ',' | '和' | '及' | '与' | '或' | '并' | ' ' | '　'
+        )
+    })
 }
 
 /// Whether a title in 《》 may be a law, regulation, interpretation or
@@ -643,8 +650,21 @@ fn continues_list(gap: &str) -> bool {
 /// or a document (《房屋买卖协议》第八条, 《担保书》).
 fn looks_like_law(name: &str) -> bool {
     [
-        "法", "法典", "条例", "规定", "解释", "决定", "办法", "规则", "公约", "通则", "意见",
-        "批复", "纪要", "细则", "修正案",
+        "法",
+        "法典",
+        "条例",
+        "规定",
+        "解释",
+        "决定",
+        "办法",
+        "规则",
+        "公约",
+        "通则",
+        "意见",
+        "批复",
+        "纪要",
+        "细则",
+        "修正案",
     ]
     .iter()
     .any(|suffix| name.ends_with(suffix))

@@ -24,7 +24,10 @@ pub fn parse(text: &str) -> Option<u32> {
     if text.is_empty() {
         return None;
     }
-    if text.chars().all(|c| c.is_ascii_digit() || ('０'..='９').contains(&c)) {
+    if text
+        .chars()
+        .all(|c| c.is_ascii_digit() || ('０'..='９').contains(&c))
+    {
         return text.chars().try_fold(0u32, |acc, c| {
             let d = if c.is_ascii_digit() {
                 c as u32 - '0' as u32
@@ -65,9 +68,7 @@ pub fn parse(text: &str) -> Option<u32> {
         };
         section = section.checked_add(d.checked_mul(unit)?)?;
     }
-    total
-        .checked_add(section)?
-        .checked_add(digit.unwrap_or(0))
+    total.checked_add(section)?.checked_add(digit.unwrap_or(0))
 }
 
 fn digit_value(c: char) -> Option<u32> {

@@ -217,7 +217,9 @@ fn SessionView(view: DlawSessionView) -> impl IntoView {
         run,
         index: _,
         detail,
+        marks,
     } = view;
+    crate::components::cited::provide_marks(marks);
     let d: SessionDetail = detail;
     let lang = d.language.as_str();
     let title = d.title.as_ref().and_then(|t| t.as_str()).map(str::to_owned);
@@ -297,7 +299,7 @@ fn SessionView(view: DlawSessionView) -> impl IntoView {
                                             <span>{t.role.label_zh()} " " {t.role.as_str()}</span>
                                             {t.action.map(|a| view! { <span class="badge">{a.as_str()}</span> })}
                                         </div>
-                                        <p class="turn-text">{t.content.clone()}</p>
+                                        <p class="turn-text"><crate::components::cited::Cited text=t.content.clone() /></p>
                                     </li>
                                 }
                             })
@@ -308,7 +310,7 @@ fn SessionView(view: DlawSessionView) -> impl IntoView {
             }}
             <h2>"Memo 法律备忘录"</h2>
             {match d.memo.clone() {
-                Some(m) if !m.trim().is_empty() => view! { <div class="memo" data-testid="dlaw-memo" lang=lang>{m}</div> }.into_any(),
+                Some(m) if !m.trim().is_empty() => view! { <div class="memo" data-testid="dlaw-memo" lang=lang><crate::components::cited::Cited text=m /></div> }.into_any(),
                 _ => view! { <p class="empty">"No memo 无备忘录"</p> }.into_any(),
             }}
         </section>

@@ -197,7 +197,7 @@ pub fn PlawItemRunPage() -> impl IntoView {
                 match data.await {
                     Ok(view) => view! {
                         <SyntheticNotice synthetic=view.dataset.synthetic />
-                        <ItemRunView detail=view.detail setting=view.setting />
+                        <ItemRunView detail=view.detail setting=view.setting marks=view.marks />
                     }
                     .into_any(),
                     Err(e) => view! { <ErrorBox error=e /> }.into_any(),
@@ -216,7 +216,12 @@ fn points(v: f64) -> String {
 }
 
 #[component]
-fn ItemRunView(detail: ItemDetail, setting: Option<String>) -> impl IntoView {
+fn ItemRunView(
+    detail: ItemDetail,
+    setting: Option<String>,
+    marks: engine::statutes::MarkMap,
+) -> impl IntoView {
+    crate::components::cited::provide_marks(marks);
     let d = detail;
     let hidden = d.hidden;
     let title = format!("{} · {} run {}", d.item_id, d.model, d.run);
@@ -298,7 +303,9 @@ fn ItemRunView(detail: ItemDetail, setting: Option<String>) -> impl IntoView {
                 "Answer 回答"
                 {d.truncated.then(|| view! { <span class="flag" data-testid="truncated">"✂ truncated at the token limit (finish_reason = length)"</span> })}
             </h2>
-            <pre class="prose response" data-testid="response">{d.response.clone().unwrap_or_else(|| "(no answer recorded)".to_owned())}</pre>
+            <pre class="prose response" data-testid="response">
+                <crate::components::cited::Cited text=d.response.clone().unwrap_or_else(|| "(no answer recorded)".to_owned()) />
+            </pre>
             <details>
                 <summary>"Prompt the model got 模型收到的提示词"</summary>
                 <pre class="prose">{d.prompt.clone()}</pre>
