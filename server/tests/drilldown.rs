@@ -26,7 +26,9 @@ async fn the_ljp_cell_shows_the_confusion_matrix_and_each_claim_against_its_gold
     let figure = &body[body
         .find("data-testid=\"confusion-heatmap\"")
         .expect("heat map")..];
-    assert!(figure.contains("<svg") && figure.contains("partially_supported"));
+    let svg = &figure[..figure.find("</svg>").expect("the svg ends")];
+    assert!(svg.contains("<svg") && svg.contains("部分支持") && svg.contains("驳回"));
+    assert!(!svg.contains("partially_supported"), "no identifiers on the axes");
     assert!(body.contains("href=\"/cases/DEMO-0001\""));
     assert!(body.contains("DEMO-0010"));
     assert!(

@@ -91,7 +91,9 @@ pub async fn get_cell_items(
     let heatmap = drill.confusion.map_or_else(String::new, |counts| {
         let labels: Vec<String> = engine::vocab::Verdict::ALL
             .into_iter()
-            .map(|v| format!("{} {}", v.label_zh(), v.as_str()))
+            // Chinese names only: with the English beside them the axis
+            // labels ran into each other, and identifiers are not words.
+            .map(|v| v.label_zh().to_owned())
             .collect();
         let counts: Vec<Vec<usize>> = counts
             .iter()
