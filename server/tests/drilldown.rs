@@ -28,7 +28,10 @@ async fn the_ljp_cell_shows_the_confusion_matrix_and_each_claim_against_its_gold
         .expect("heat map")..];
     let svg = &figure[..figure.find("</svg>").expect("the svg ends")];
     assert!(svg.contains("<svg") && svg.contains("部分支持") && svg.contains("驳回"));
-    assert!(!svg.contains("partially_supported"), "no identifiers on the axes");
+    assert!(
+        !svg.contains("partially_supported"),
+        "no identifiers on the axes"
+    );
     assert!(body.contains("href=\"/cases/DEMO-0001\""));
     assert!(body.contains("DEMO-0010"));
     assert!(

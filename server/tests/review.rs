@@ -1344,6 +1344,17 @@ async fn a_designated_expert_adjudicates_other_items_only_and_stays_blind_on_the
 #[tokio::test]
 async fn ljp_agreement_is_per_case_and_the_average_row_spans_the_tasks() {
     let r = setup().await;
+    // Before any item exists the dashboard says what to do next.
+    let empty = r
+        .app
+        .get_with_cookie("/review/agreement", Some(&r.admin))
+        .await;
+    assert!(
+        empty.body.contains("data-testid=\"agreement-empty\""),
+        "{}",
+        empty.body
+    );
+    assert!(empty.body.contains("href=\"/review/manage"));
     let lca = lca_sample(&r).await;
     for (i, &id) in lca.iter().enumerate() {
         submit(&r, &r.a, id, LCA_A[i], "").await;

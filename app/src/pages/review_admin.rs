@@ -471,6 +471,16 @@ pub fn AgreementPage() -> impl IntoView {
                                 {lang.t("条目", "Items")} " " {d.items} " · " {lang.t("已定稿", "final")} " " {d.items_final}
                                 " · " {lang.t("待裁决", "in adjudication")} " " {d.items_in_adjudication}
                             </p>
+                            {(d.items == 0).then(|| view! {
+                                <p class="empty" data-testid="agreement-empty">
+                                    {lang.t(
+                                        "还没有审核条目，一致性无从计算。管理员可在",
+                                        "No review items yet, so there is no agreement to show. An admin creates them (seed dialogues, case checks, judge verdicts) on",
+                                    )}
+                                    " " <a href=lang.link("/review/manage")>{lang.t("审核管理页", "the review management page")}</a> " "
+                                    {lang.t("创建（种子对话、案例核查、评审判定），两位专家标注后此处即时更新。", "; once two experts have labelled, this page fills in live.")}
+                                </p>
+                            })}
                             <div class="table-scroll" hidden=no_rows>
                                 <table class="leaderboard" data-testid="agreement-table">
                                     <thead><tr>
@@ -520,7 +530,7 @@ pub fn AgreementPage() -> impl IntoView {
                                     {(!dlaw.is_empty()).then(|| view! { <PanelTable rows=dlaw lang /> })}
                                 }
                             }
-                            <h2>{lang.t("专家进度", "Progress per expert")}</h2>
+                            <h2 hidden=d.progress.is_empty()>{lang.t("专家进度", "Progress per expert")}</h2>
                             <ul data-testid="expert-progress">{d.progress.into_iter().map(|(who, done, total)| view! { <li>{who} ": " {done} " / " {total}</li> }).collect_view()}</ul>
                             {(!d.disagreements.is_empty()).then(|| view! {
                                 <h2>{lang.t("分歧条目", "Disagreements")}</h2>
