@@ -102,7 +102,7 @@ impl Snapshot {
     /// ([`engine::lexpilot::paper`]); the figures over causes and focal
     /// points need the resampling data ([`ReadModels::sampled`]).
     pub fn paper(&self) -> engine::lexpilot::paper::PaperViews {
-        engine::lexpilot::paper::PaperViews::of(&self.document, self.samples(), &self.cases)
+        engine::lexpilot::paper::PaperViews::of(&self.document, self.samples(), &self.cases, &[])
     }
 
     /// The position in the document of the first entry of `model`.
