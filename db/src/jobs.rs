@@ -414,6 +414,7 @@ mod tests {
             family: None,
             plawbench: None,
             dlawbench: None,
+            experiment: None,
         }
     }
 

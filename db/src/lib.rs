@@ -16,6 +16,8 @@
 //!   adjudication, dashboard and export queries.
 //! - [`revisions`]: corrections of cases as revisions, each a new dataset
 //!   version with the runs re-scored (by the caller) and linked.
+//! - [`targeted`]: results of the Targeted vs Off-target experiment
+//!   (Table 4), beside the runs and bumping the same generation.
 //! - [`users`]: accounts with argon2 password hashes.
 //! - [`sessions`]: server-side sessions and sign-in throttling.
 //! - [`tokens`]: API tokens for scripts.
@@ -34,6 +36,7 @@ pub mod revisions;
 pub mod runs;
 pub mod sessions;
 pub mod statutes;
+pub mod targeted;
 pub mod tokens;
 pub mod users;
 

@@ -202,6 +202,15 @@ impl Default for DlawbenchSettings {
     }
 }
 
+crate::vocab::vocabulary! {
+    /// An experiment a LexPilot job runs instead of the benchmark's tasks.
+    Experiment, kind "experiment" {
+        /// The Targeted vs Off-target experiment (Table 4,
+        /// [`crate::lexpilot::targeted`]).
+        Targeted = "targeted", zh "定向与偏离追问实验（表4）", en "Targeted vs Off-target (Table 4)";
+    }
+}
+
 /// What a job runs, stored with it as JSON.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct JobSpec {
@@ -240,6 +249,10 @@ pub struct JobSpec {
     /// others.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dlawbench: Option<DlawbenchSettings>,
+    /// LexPilot: an experiment run instead of `tasks` (which are then
+    /// empty), writing its own results; `None` runs the tasks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub experiment: Option<Experiment>,
 }
 
 impl JobSpec {
@@ -259,6 +272,7 @@ impl JobSpec {
     /// let spec: JobSpec = serde_json::from_str(&stored).unwrap();
     /// assert_eq!((spec.benchmark, &spec.plawbench), (Benchmark::Lexpilot, &None));
     /// assert_eq!(spec.dlawbench, None);
+    /// assert_eq!(spec.experiment, None);
     /// assert_eq!(spec.header_dataset(), "d-first3");
     /// ```
     pub fn header_dataset(&self) -> String {

@@ -21,6 +21,9 @@
 //!   [`plawbench::Job`], on the same machinery.
 //! - [`dlawbench`]: DLawBench's [`dlawbench::Config`] and
 //!   [`dlawbench::Job`], on the same machinery.
+//! - [`targeted`]: the Targeted vs Off-target experiment (Table 4,
+//!   Appendix E.7): [`targeted::Config`] and [`targeted::Job`], on the same
+//!   machinery, writing the engine's result files.
 //! - `runner` (private): the loop every job shares (cache, items in flight,
 //!   progress, cancellation, one write per finished run).
 //! - [`error`]: [`PipelineError`] and [`CallError`].
@@ -73,6 +76,7 @@ pub mod prompts;
 mod runner;
 #[cfg(feature = "stub")]
 pub mod stub;
+pub mod targeted;
 mod tasks;
 pub mod usage;
 

@@ -150,6 +150,39 @@ template!(
     "user_adversarial.v1"
 );
 
+template!(
+    /// Workbench-authored, not the paper's: the Targeted construction of
+    /// Table 4 (Appendix E.7 describes it but gives no prompt).
+    TARGETED_CONSTRUCT,
+    "targeted_construct.v1"
+);
+template!(
+    /// Workbench-authored, not the paper's: the Off-target construction of
+    /// Table 4.
+    OFFTARGET_CONSTRUCT,
+    "offtarget_construct.v1"
+);
+template!(
+    /// Workbench-authored, not the paper's: the validation judge of a
+    /// constructed dialogue (recovered / absent / contradicted per missing
+    /// fact, with user turns, and violations), as JSON.
+    TARGETED_VALIDATE,
+    "targeted_validate.v1"
+);
+
+/// Every template of the Targeted vs Off-target experiment, each hashed in
+/// its result header: the workbench's three, and the paper's user model,
+/// direct prediction and extraction prompts it reuses. Not in [`ALL`]:
+/// no run file uses the three.
+pub const TARGETED: [&Template; 6] = [
+    &TARGETED_CONSTRUCT,
+    &OFFTARGET_CONSTRUCT,
+    &TARGETED_VALIDATE,
+    &USER_STANDARD,
+    &LJP_DIRECT,
+    &JUDGE_LJP,
+];
+
 /// Every template.
 pub const ALL: [&Template; 13] = [
     &LEXAWN,
@@ -299,6 +332,74 @@ pub fn judge_ljp(reply: &str, case: &Case) -> String {
     JUDGE_LJP.render(&[("history", reply.trim()), ("claims", &format_claims(case))])
 }
 
+/// The missing key facts of the case as `id：text` lines (the
+/// construction prompts' `{key_facts}` and the validation judge's
+/// `{missing_facts}`).
+pub fn format_missing_facts(case: &Case) -> String {
+    case.missing_key_facts()
+        .map(|k| format!("- {}：{}", k.id, one_line(&k.text)))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// A constructed dialogue for the validation judge: one block per round,
+/// `第N轮` numbering the user turns from 1.
+pub fn format_rounds(dialogue: &[Turn]) -> String {
+    let mut round = 0;
+    dialogue
+        .iter()
+        .map(|t| {
+            if t.role == Role::Assistant {
+                round += 1;
+            }
+            format!("第{round}轮 {}：{}", speaker(t.role), t.content.trim())
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The construction prompt of `condition` for round `round` of attempt
+/// `attempt`, on the dialogue so far, with the previous attempt's rejection
+/// reasons (`feedback`, empty on the first).
+pub fn construct(
+    condition: engine::lexpilot::targeted::Condition,
+    history: &[Turn],
+    case: &Case,
+    attempt: usize,
+    round: usize,
+    feedback: &[String],
+) -> String {
+    use engine::lexpilot::targeted::Condition;
+    let template = match condition {
+        Condition::Targeted => &TARGETED_CONSTRUCT,
+        Condition::OffTarget => &OFFTARGET_CONSTRUCT,
+    };
+    let feedback = if feedback.is_empty() {
+        "无（首次构建）".to_owned()
+    } else {
+        bullets(feedback.iter().map(String::as_str))
+    };
+    template.render(&[
+        ("history", &format_history(history)),
+        ("key_facts", &format_missing_facts(case)),
+        ("attempt", &attempt.to_string()),
+        ("round", &round.to_string()),
+        ("feedback", &feedback),
+    ])
+}
+
+/// The validation judge's prompt on a constructed dialogue of `case`.
+pub fn validate(case: &Case, dialogue: &[Turn]) -> String {
+    TARGETED_VALIDATE.render(&[
+        (
+            "history",
+            &format_history(&case.consultations.underspecified),
+        ),
+        ("dialogue", &format_rounds(dialogue)),
+        ("missing_facts", &format_missing_facts(case)),
+    ])
+}
+
 /// The templates a job with these tasks and this condition may use, each
 /// once, in [`ALL`] order.
 pub fn used(tasks: &crate::config::Tasks, condition: UserCondition) -> Vec<&'static Template> {
@@ -346,6 +447,17 @@ mod tests {
             assert_eq!(t.sha256().len(), 64);
         }
         assert!(USER_DELAYED.text.contains("{new_rounds}"));
+        for t in [&TARGETED_CONSTRUCT, &OFFTARGET_CONSTRUCT] {
+            for n in ["history", "key_facts", "attempt", "round", "feedback"] {
+                assert!(t.text.contains(&format!("{{{n}}}")), "{} lacks {n}", t.name);
+            }
+        }
+        for n in ["history", "dialogue", "missing_facts"] {
+            assert!(TARGETED_VALIDATE.text.contains(&format!("{{{n}}}")));
+        }
+        for t in TARGETED {
+            assert!(!t.text.contains("gkai"), "{}", t.name);
+        }
         assert!(USER_SELF_CORRECTION.text.contains(NO_CORRECTION));
     }
 

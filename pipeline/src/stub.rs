@@ -29,6 +29,7 @@ use tokio::sync::oneshot;
 
 pub mod dlawbench;
 pub mod plawbench;
+pub mod targeted;
 
 /// Which prompt of the pipeline a request carries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -51,6 +52,12 @@ pub enum PromptKind {
     PlawModel,
     /// A PLawBench judge's messages (system, then user).
     PlawJudge,
+    /// The Targeted construction prompt (evaluated model).
+    TargetedConstruct,
+    /// The Off-target construction prompt (evaluated model).
+    OffTargetConstruct,
+    /// The validation judge of a constructed dialogue.
+    TargetedValidate,
     /// A DLawBench lawyer call (system, then the dialogue).
     DlawLawyer,
     /// A DLawBench client-simulator call.
@@ -112,6 +119,12 @@ impl PromptKind {
         } else if prompt.starts_with("你现在需要扮演一名正在进行民事案件法律咨询的原告当事人")
         {
             PromptKind::User
+        } else if prompt.starts_with("【实验对话构建：定向追问】") {
+            PromptKind::TargetedConstruct
+        } else if prompt.starts_with("【实验对话构建：偏离追问】") {
+            PromptKind::OffTargetConstruct
+        } else if prompt.starts_with("你是一个严谨的对话事实核查专家") {
+            PromptKind::TargetedValidate
         } else if prompt.starts_with("你是一个严谨的文本分类器") {
             PromptKind::JudgeLca
         } else if prompt.starts_with("你是一个法律逻辑评估专家") {
@@ -376,7 +389,7 @@ async fn respond(reply: StubReply, call: &StubCall) -> Response {
 
 /// The marker the oracle's model puts at the start of each reply, which its
 /// judges read back.
-const MARK: &str = "[[case=";
+pub(crate) const MARK: &str = "[[case=";
 /// The marker of the oracle's user answers.
 pub const ANSWER: &str = "[[answer]]";
 
@@ -410,7 +423,7 @@ fn verdict_zh(v: Verdict) -> &'static str {
 }
 
 /// The fields of the last model marker in `text`.
-fn last_mark(text: &str) -> Option<HashMap<&str, &str>> {
+pub(crate) fn last_mark(text: &str) -> Option<HashMap<&str, &str>> {
     let start = text.rfind(MARK)?;
     let body = &text[start + 2..];
     let end = body.find("]]")?;
@@ -553,6 +566,12 @@ mod tests {
             (&prompts::JUDGE_LCA, PromptKind::JudgeLca),
             (&prompts::JUDGE_DCG, PromptKind::JudgeDcg),
             (&prompts::JUDGE_LJP, PromptKind::JudgeLjp),
+            (&prompts::TARGETED_CONSTRUCT, PromptKind::TargetedConstruct),
+            (
+                &prompts::OFFTARGET_CONSTRUCT,
+                PromptKind::OffTargetConstruct,
+            ),
+            (&prompts::TARGETED_VALIDATE, PromptKind::TargetedValidate),
         ];
         for (template, kind) in kinds {
             assert_eq!(PromptKind::detect(template.text), kind, "{}", template.name);

@@ -16,6 +16,7 @@ use engine::benchmark::Benchmark;
 use server::suites::CliSuite;
 use server::{config, demo, for_benchmark, router, AppState};
 
+mod experiment_command;
 mod run_command;
 
 #[derive(Debug, Parser)]
@@ -171,6 +172,12 @@ enum Command {
     /// recusing judge panel, in each of --styles); resumable, with a progress bar and the scores
     /// at the end
     Run(Box<run_command::RunArgs>),
+    /// The paper's experiments beyond the tasks: `targeted` runs the Targeted vs Off-target
+    /// experiment (Table 4) and writes result files; `store-targeted` stores such files
+    Experiment {
+        #[command(subcommand)]
+        command: experiment_command::ExperimentCommand,
+    },
     /// Manage accounts
     User {
         #[command(subcommand)]
@@ -319,6 +326,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 .map(|()| ExitCode::SUCCESS)
         }
         Command::Run(args) => run_command::run(*args).await,
+        Command::Experiment { command } => experiment_command::run(command).await,
         Command::Validate {
             dataset,
             files,

@@ -194,7 +194,7 @@ pub struct RunArgs {
     db: Option<PathBuf>,
 }
 
-fn parse_family(s: &str) -> Result<Family, String> {
+pub(crate) fn parse_family(s: &str) -> Result<Family, String> {
     Family::parse(s).ok_or_else(|| format!("unknown family {s:?}; expected legal, open or closed"))
 }
 
@@ -261,7 +261,7 @@ fn per_judge<'a>(
     }
 }
 
-fn seconds(s: f64, flag: &str) -> anyhow::Result<Duration> {
+pub(crate) fn seconds(s: f64, flag: &str) -> anyhow::Result<Duration> {
     Duration::try_from_secs_f64(s)
         .map_err(|_| anyhow::anyhow!("{flag} must be a number of seconds ≥ 0"))
 }
@@ -554,7 +554,7 @@ fn bar_message(p: &Progress) -> String {
 
 /// Runs a job with a progress bar and Ctrl-C handling: its outputs, or
 /// `None` when it was cancelled (the message is printed).
-async fn follow<T, F>(
+pub(crate) async fn follow<T, F>(
     total: usize,
     mut progress: watch::Receiver<Progress>,
     run: impl FnOnce(CancellationToken) -> F,

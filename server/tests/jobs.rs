@@ -873,3 +873,74 @@ async fn every_jobs_function_refuses_anyone_but_an_admin() {
     let header = app.get_with_cookie("/", Some(&researcher)).await;
     assert!(!header.body.contains("href=\"/admin/runs\""));
 }
+
+/// The Targeted vs Off-target experiment as a job kind: started from the
+/// page's form, run against the stub in the background, its results stored
+/// and shown as Table 4 on `/paper`; with a limit, or without a user model,
+/// it is refused up front.
+#[tokio::test]
+async fn a_targeted_experiment_job_lands_as_table_4_on_the_paper_page() {
+    std::env::set_var(KEY_VAR, KEY);
+    let (app, admin) = setup().await;
+    let stub = Stub::start(pipeline::stub::targeted::oracle(&cases(&app).await))
+        .await
+        .expect("stub");
+    let [model, user, judge] = endpoints(&app, &admin, &stub.base_url, KEY_VAR).await;
+    let page = app.get_with_cookie("/admin/runs", Some(&admin)).await;
+    assert!(page.body.contains("data-testid=\"job-experiment\""));
+    assert!(page.body.contains("Targeted vs Off-target (Table 4)"));
+
+    let pairs = |limit: &'static str, user: &str| {
+        vec![
+            ("experiment".to_owned(), "targeted".to_owned()),
+            ("model".to_owned(), model.clone()),
+            ("user".to_owned(), user.to_owned()),
+            ("judges[0]".to_owned(), judge.clone()),
+            ("runs".to_owned(), "1".to_owned()),
+            ("concurrency".to_owned(), "8".to_owned()),
+            ("limit".to_owned(), limit.to_owned()),
+            ("family".to_owned(), "closed".to_owned()),
+        ]
+    };
+    for (bad, why) in [(pairs("5", &user), "limit"), (pairs("", ""), "user model")] {
+        let refs: Vec<(&str, &str)> = bad.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        let res = call::<StartJob>(&app, Some(&admin), &refs).await;
+        assert_eq!(res.status, StatusCode::BAD_REQUEST, "{}", res.body);
+        assert!(res.body.contains(why), "{}", res.body);
+    }
+
+    let good = pairs("", &user);
+    let refs: Vec<(&str, &str)> = good.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let started = ok::<StartJob>(&app, &admin, &refs).await.json();
+    assert_eq!(started["spec"]["experiment"], "targeted");
+    assert_eq!(started["spec"]["tasks"], serde_json::json!([]));
+    let id = started["id"].to_string();
+    let job = until_stopped(&app, &admin, &id).await;
+    assert_eq!(job["status"], "done", "{job}");
+    assert_eq!(job["runs_stored"], 1);
+    assert_eq!(count(&app, "SELECT COUNT(*) FROM targeted_runs").await, 1);
+    assert_eq!(
+        count(&app, "SELECT COUNT(*) FROM runs WHERE model = 'Test-Model'").await,
+        0,
+        "the experiment's results are not leaderboard runs"
+    );
+
+    let page = app.get("/paper").await;
+    assert!(page.body.contains("data-testid=\"paper-table_4\""));
+    let table: Value = app
+        .get("/api/leaderboard/export?paper=table_4&format=json")
+        .await
+        .json();
+    let rows = table["rows"].as_array().cloned().unwrap_or_default();
+    assert_eq!(rows.len(), 1, "{table}");
+    assert_eq!(rows[0]["label"], "Test-Model");
+    assert!(
+        rows[0]["cells"][0].is_null(),
+        "no Direct runs of Test-Model"
+    );
+    assert_eq!(rows[0]["cells"][1]["mean"], 1.0);
+    let jobs = app.get_with_cookie("/admin/runs", Some(&admin)).await;
+    assert!(jobs
+        .body
+        .contains("Targeted vs Off-target (Table 4) · user Test-User"));
+}

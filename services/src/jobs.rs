@@ -27,6 +27,11 @@
 //!    an error the job is `failed` with the message, on a cancel
 //!    `cancelled`; nothing is stored then.
 //!
+//! A LexPilot job may run an experiment instead of the tasks
+//! ([`JobSpec::experiment`]): the Targeted vs Off-target experiment
+//! ([`targeted_config`], [`pipeline::targeted::Job`]) writes result files,
+//! stored through [`crate::targeted::store`] (Table 4 on `/paper`).
+//!
 //! The pipeline writes run files and its call cache under the job's out dir
 //! (`<data dir>/jobs/<id>`), so a restarted job repeats no finished call. A
 //! job cut off by a server stop is marked `interrupted` at the next start
@@ -43,8 +48,8 @@ use db::runs::OnDuplicate;
 use db::Db;
 use engine::benchmark::Benchmark;
 use engine::jobs::{
-    DlawbenchSettings, Endpoint as JobEndpoint, EndpointView, Job, JobSpec, JobStatus, JobView,
-    PlawbenchSettings, Progress,
+    DlawbenchSettings, Endpoint as JobEndpoint, EndpointView, Experiment, Job, JobSpec, JobStatus,
+    JobView, PlawbenchSettings, Progress,
 };
 use pipeline::config::{Config, Endpoint, Limits, Tasks, UserCondition};
 use pipeline::{CancellationToken, PipelineError};
@@ -255,6 +260,9 @@ impl Work {
         if self.cancel.is_cancelled() {
             return Err(Stop::Cancelled);
         }
+        if self.spec.experiment == Some(Experiment::Targeted) {
+            return self.targeted(last).await;
+        }
         let files = match self.spec.benchmark {
             Benchmark::Lexpilot => self.lexpilot_runs(last).await?,
             Benchmark::Plawbench => self.plawbench_runs(last).await?,
@@ -277,6 +285,38 @@ impl Work {
             )),
             other => Stop::Failed(format!("cannot store the runs: {other}")),
         })?;
+        Ok(stored.len())
+    }
+
+    /// The Targeted vs Off-target experiment on the job's cases: its result
+    /// files stored in one transaction; how many.
+    async fn targeted(&self, last: &mut Option<Progress>) -> Result<usize, Stop> {
+        let dataset = db::datasets::by_id(&self.db, self.dataset_id)
+            .await
+            .map_err(|e| Stop::Failed(format!("cannot read the dataset: {e}")))?;
+        let cases = db::cases::all(&self.db, self.dataset_id)
+            .await
+            .map_err(|e| Stop::Failed(format!("cannot read the dataset: {e}")))?;
+        let config = targeted_config(&self.spec, self.out_dir.clone()).map_err(Stop::Failed)?;
+        let job = pipeline::targeted::Job::new(config, cases.to_vec())
+            .map_err(|e| Stop::Failed(e.to_string()))?;
+        let (total, progress) = (job.total_items(), job.progress());
+        let outputs = self
+            .follow(total, progress, job.run(self.cancel.clone()), last)
+            .await?;
+        let files: Vec<RunFile> = outputs
+            .into_iter()
+            .map(|o| RunFile::new(format!("run {}", o.run), o.parsed.to_jsonl()))
+            .collect();
+        let stored = crate::targeted::store(
+            &self.db,
+            &dataset,
+            &files,
+            self.created_by,
+            OnDuplicate::Refuse,
+        )
+        .await
+        .map_err(|e| Stop::Failed(format!("cannot store the results: {e}")))?;
         Ok(stored.len())
     }
 
@@ -440,6 +480,9 @@ fn check_common(spec: &JobSpec) -> Result<&JobEndpoint, String> {
 /// ([`pipeline_config`], [`plawbench_config`]); `Err` with a message for the
 /// admin.
 pub fn check_spec(spec: &JobSpec) -> Result<(), String> {
+    if spec.experiment.is_some() {
+        return targeted_config(spec, PathBuf::new()).map(drop);
+    }
     match spec.benchmark {
         Benchmark::Lexpilot => pipeline_config(spec, PathBuf::new()).map(drop),
         Benchmark::Plawbench => plawbench_config(spec, PathBuf::new()).map(drop),
@@ -477,6 +520,45 @@ pub fn pipeline_config(spec: &JobSpec, out_dir: PathBuf) -> Result<Config, Strin
     config.family = spec.family;
     config.tasks = tasks;
     config.user_condition = condition;
+    config.runs = spec.runs;
+    config.first_run = spec.first_run;
+    config.dataset_name = Some(spec.header_dataset());
+    config.limits = Limits {
+        concurrency: spec.concurrency as usize,
+        requests_per_minute: None,
+    };
+    Ok(config)
+}
+
+/// The configuration of Targeted vs Off-target job `spec` (a LexPilot job
+/// with that experiment: the evaluated model, the user model, the first
+/// judge), writing under `out_dir`; `Err` with a message for the admin.
+pub fn targeted_config(
+    spec: &JobSpec,
+    out_dir: PathBuf,
+) -> Result<pipeline::targeted::Config, String> {
+    if spec.benchmark != Benchmark::Lexpilot || spec.experiment != Some(Experiment::Targeted) {
+        return Err("not a LexPilot Targeted vs Off-target job".into());
+    }
+    let judge = check_common(spec)?;
+    if spec.limit.is_some() {
+        return Err(
+            "the Targeted vs Off-target experiment runs on every underspecified case; \
+             leave the limit empty (or use `lexpilot experiment targeted --limit`)"
+                .into(),
+        );
+    }
+    let user = spec
+        .user
+        .as_ref()
+        .ok_or("the Targeted vs Off-target experiment needs a user model endpoint")?;
+    let mut config = pipeline::targeted::Config::new(
+        endpoint(&spec.model, false),
+        endpoint(user, false),
+        endpoint(judge, true),
+        out_dir,
+    );
+    config.family = spec.family;
     config.runs = spec.runs;
     config.first_run = spec.first_run;
     config.dataset_name = Some(spec.header_dataset());
@@ -631,6 +713,8 @@ pub struct NewJobRequest {
     pub family: Option<engine::lexpilot::run::Family>,
     pub plawbench: Option<PlawbenchSettings>,
     pub dlawbench: Option<DlawbenchSettings>,
+    /// LexPilot: an experiment instead of the tasks (which are dropped).
+    pub experiment: Option<Experiment>,
 }
 
 impl JobManager {
@@ -689,8 +773,23 @@ impl JobManager {
             Some(id) => Some(job_endpoint(db, id).await?),
             None => None,
         };
-        let first_run = first_free_run(db, dataset.id, &model.model).await?;
-        let (tasks, user_condition) = if plawbench || dlawbench {
+        let experiment = match request.experiment {
+            Some(_) if request.benchmark != Benchmark::Lexpilot => {
+                return Err(Error::Invalid(
+                    "the Targeted vs Off-target experiment is LexPilot's".into(),
+                ))
+            }
+            e => e,
+        };
+        let first_run = match experiment {
+            Some(Experiment::Targeted) => {
+                db::targeted::next_run_number(db, dataset.id, &model.model).await?
+            }
+            None => first_free_run(db, dataset.id, &model.model).await?,
+        };
+        let (tasks, user_condition) = if experiment.is_some() {
+            (Vec::new(), "standard".to_owned())
+        } else if plawbench || dlawbench {
             (Vec::new(), String::new())
         } else {
             let tasks = request
@@ -716,6 +815,7 @@ impl JobManager {
             family: request.family,
             plawbench: plawbench.then(|| request.plawbench.unwrap_or_default()),
             dlawbench: dlawbench.then(|| request.dlawbench.unwrap_or_default()),
+            experiment,
         };
         check_spec(&spec).map_err(Error::Invalid)?;
         let new = db::jobs::NewJob {
@@ -829,6 +929,7 @@ mod tests {
             family: Some(Family::Open),
             plawbench: None,
             dlawbench: None,
+            experiment: None,
         }
     }
 
@@ -870,6 +971,52 @@ mod tests {
         ] {
             assert!(pipeline_config(&bad, PathBuf::new()).is_err(), "{bad:?}");
         }
+    }
+
+    #[test]
+    fn a_targeted_spec_becomes_the_experiment_configuration() {
+        let targeted = JobSpec {
+            user: Some(spec().model),
+            tasks: Vec::new(),
+            limit: None,
+            experiment: Some(Experiment::Targeted),
+            ..spec()
+        };
+        let config = targeted_config(&targeted, PathBuf::from("/out")).expect("config");
+        assert_eq!((config.runs, config.first_run), (2, 3));
+        assert_eq!(config.judge.settings, pipeline::config::Settings::JUDGE);
+        assert_eq!(config.dataset_name.as_deref(), Some("demo"));
+        assert!(check_spec(&targeted).is_ok());
+        for (bad, why) in [
+            (
+                JobSpec {
+                    user: None,
+                    ..targeted.clone()
+                },
+                "user model",
+            ),
+            (
+                JobSpec {
+                    limit: Some(5),
+                    ..targeted.clone()
+                },
+                "limit",
+            ),
+            (
+                JobSpec {
+                    experiment: None,
+                    ..targeted.clone()
+                },
+                "not a LexPilot",
+            ),
+        ] {
+            let e = targeted_config(&bad, PathBuf::new()).expect_err("refused");
+            assert!(e.contains(why), "{e}");
+        }
+        assert!(
+            pipeline_config(&targeted, PathBuf::new()).is_err(),
+            "no tasks"
+        );
     }
 
     #[test]

@@ -12,6 +12,8 @@
 //!   one) converted, reconciled and stored through the ingest.
 //! - [`jobs`]: the in-process runner of benchmark jobs started from
 //!   `/admin/runs`.
+//! - [`targeted`]: Targeted vs Off-target result files (Table 4) checked,
+//!   scored and stored in one transaction.
 //! - [`read`]: the read models (score document, cell intervals, paired
 //!   comparisons, a model's runs) with their caches, keyed by the generation
 //!   the store bumps in every transaction that changes runs.
@@ -25,6 +27,7 @@ pub mod jobs;
 pub mod read;
 pub mod state;
 pub mod statutes;
+pub mod targeted;
 
 pub use error::{Error, Result};
 pub use state::{AppState, Network};

@@ -76,6 +76,9 @@ pub struct Snapshot {
     pub document: ScoreDocument,
     /// The ids of each entry's runs, in the document's order.
     entry_runs: Vec<Vec<i64>>,
+    /// The Targeted vs Off-target results on this version, at the same
+    /// generation (Table 4).
+    pub targeted: Vec<engine::lexpilot::targeted::TargetedScores>,
     /// The entries' resampling data, read (once, when first needed) at the
     /// same generation as the document.
     samples: tokio::sync::OnceCell<Arc<Samples>>,
@@ -102,7 +105,12 @@ impl Snapshot {
     /// ([`engine::lexpilot::paper`]); the figures over causes and focal
     /// points need the resampling data ([`ReadModels::sampled`]).
     pub fn paper(&self) -> engine::lexpilot::paper::PaperViews {
-        engine::lexpilot::paper::PaperViews::of(&self.document, self.samples(), &self.cases)
+        engine::lexpilot::paper::PaperViews::of(
+            &self.document,
+            self.samples(),
+            &self.cases,
+            &self.targeted,
+        )
     }
 
     /// The position in the document of the first entry of `model`.
@@ -238,8 +246,18 @@ impl ReadModels {
         if let Some(hit) = self.cached((dataset.id, generation)) {
             return Ok(hit);
         }
-        let (generation, cases, scores) =
-            at_one_generation::<LexPilot>(db, dataset.id, generation).await?;
+        let (generation, cases, scores, targeted) = {
+            let mut generation = generation;
+            loop {
+                let (at, cases, scores) =
+                    at_one_generation::<LexPilot>(db, dataset.id, generation).await?;
+                let targeted = crate::targeted::scores(db, dataset.id).await?;
+                generation = db::runs::generation(db).await?;
+                if generation == at {
+                    break (at, cases, scores, targeted);
+                }
+            }
+        };
         let dataset = dataset.clone();
         let snapshot = blocking(move || -> Result<Snapshot> {
             let run_ids: Vec<i64> = scores.iter().map(|s| s.run_id).collect();
@@ -258,6 +276,7 @@ impl ReadModels {
                 cases,
                 document,
                 entry_runs,
+                targeted,
                 samples: tokio::sync::OnceCell::new(),
             })
         })

@@ -12,7 +12,9 @@
 
 use engine::benchmark::Benchmark;
 use engine::dlawbench::dataset::Style;
-use engine::jobs::{DlawbenchSettings, Endpoint, JobSpec, JobStatus, PlawbenchSettings};
+use engine::jobs::{
+    DlawbenchSettings, Endpoint, Experiment, JobSpec, JobStatus, PlawbenchSettings,
+};
 use engine::lexpilot::run::{Family, Task};
 use engine::plawbench::run::{Aggregation, ParseMode};
 use engine::vocab::LjpSetup;
@@ -91,6 +93,14 @@ fn job_summary(spec: &JobSpec) -> String {
     } else {
         format!("runs {}–{last_run}", spec.first_run)
     };
+    if let Some(experiment) = spec.experiment {
+        return format!(
+            "{} · user {} · judge {judges} · {} · {runs} · all underspecified cases",
+            experiment.label_en(),
+            spec.user.as_ref().map_or("—", |u| u.model.as_str()),
+            spec.dataset,
+        );
+    }
     match spec.benchmark {
         Benchmark::Dlawbench => {
             let s = spec.dlawbench.clone().unwrap_or_default();
@@ -355,6 +365,14 @@ fn StartForm(endpoints: Vec<EndpointView>, start: ServerAction<StartJob>) -> imp
                     <label class="field" hidden=hide_unless(&[Benchmark::Lexpilot, Benchmark::Dlawbench])>
                         <span>"User model 用户模拟模型 (LexPilot; DLawBench: the client 模拟当事人)"</span>
                         <select name="user">{endpoint_options(&endpoints, true)}</select>
+                    </label>
+                    <label class="field" hidden=hide(Benchmark::Lexpilot)><span>"Job kind 任务类型 (LexPilot)"</span>
+                        <select name="experiment" data-testid="job-experiment">
+                            <option value="">"The tasks below 下列评测任务"</option>
+                            <option value=Experiment::Targeted.as_str()>
+                                {format!("{} · {} (user model + first judge; the workbench's own construction and validation prompts)", Experiment::Targeted.label_en(), Experiment::Targeted.label_zh())}
+                            </option>
+                        </select>
                     </label>
                     <label class="field" hidden=hide(Benchmark::Lexpilot)><span>"User condition 用户设定 (LexPilot)"</span>
                         <select name="user_condition">

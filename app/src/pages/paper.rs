@@ -1,5 +1,6 @@
 //! The LexPilot paper's results beyond the per-task leaderboard, live over
-//! the stored runs: Table 3 with its cross-model rows, Table 15 (user
+//! the stored runs: Table 3 with its cross-model rows, Table 4 (Targeted
+//! vs Off-target, from the stored experiment results), Table 15 (user
 //! conditions), Tables 16 and 17 (LJP per class), Figure 3 (LCA and DCG per
 //! cause against case complexity) and Figure 4 (DCG per focal-point type and
 //! class). Tables render on the server, figures are server-drawn SVG, so the
@@ -29,7 +30,7 @@ pub fn PaperPageView() -> impl IntoView {
                 <a href="/review/agreement">"agreement dashboard"</a> "."
             </p>
             <nav class="tabs" aria-label="Paper results">
-                <a href="#table-3">"Table 3"</a> <a href="#table-15">"Table 15"</a> <a href="#table-16">"Table 16"</a>
+                <a href="#table-3">"Table 3"</a> <a href="#table-4">"Table 4"</a> <a href="#table-15">"Table 15"</a> <a href="#table-16">"Table 16"</a>
                 <a href="#table-17">"Table 17"</a> <a href="#figure-3">"Figure 3"</a> <a href="#figure-4">"Figure 4"</a>
             </nav>
             <Transition fallback=Loading>
@@ -48,6 +49,8 @@ pub fn PaperPageView() -> impl IntoView {
 fn PaperBody(page: PaperPage) -> impl IntoView {
     let v = page.views;
     let empty_15 = v.table_15.rows.is_empty();
+    let empty_4 = v.table_4.rows.is_empty();
+    let unresolved = v.table_4_unresolved.clone();
     view! {
         <SyntheticNotice synthetic=page.dataset.synthetic />
         <p class="dataset-line">
@@ -58,6 +61,35 @@ fn PaperBody(page: PaperPage) -> impl IntoView {
             <h2>"Table 3 · LJP under three setups 三种设置下的判决预测"</h2>
             <p class="legend">"Gain = Interaction-Based − Direct; relative degradation = (Gold − Interaction) / Gold. The last row is the mean of the per-model values (the paper's 0.041 and 23.84%), not a ratio of averages."</p>
             <PaperTableView table=v.table_3 />
+        </section>
+        <section id="table-4" data-testid="paper-table-4">
+            <h2>"Table 4 · Targeted vs Off-target clarification 定向与偏离追问"</h2>
+            <p class="legend">"LJP QWK on the underspecified consultations: Direct (the model's own Direct runs) beside prediction after dialogues constructed to recover (Targeted) or avoid (Off-target) the missing facts, each validated by the judge, at most five attempts per case and condition (Appendix E.7). Unresolved cases are excluded from scoring and listed below; accepted, unresolved and attempts are means per run. The construction and validation prompts are the workbench's own, not the paper's."</p>
+            {empty_4.then(|| view! {
+                <p class="empty" data-testid="table-4-empty">
+                    "No Targeted vs Off-target results are stored yet. Run "
+                    <code>"lexpilot experiment targeted … --db"</code>
+                    " or start the experiment on the jobs page."
+                </p>
+            })}
+            {(!empty_4).then(|| view! { <PaperTableView table=v.table_4 /> })}
+            {(!unresolved.is_empty()).then(|| view! {
+                <details data-testid="table-4-unresolved">
+                    <summary>{format!("Unresolved cases ({})", unresolved.len())}</summary>
+                    <ul>
+                        {unresolved.into_iter().map(|u| {
+                            let runs: Vec<String> = u.runs.iter().map(u32::to_string).collect();
+                            view! {
+                                <li>
+                                    {u.model} " · " {u.condition.label_en()} " · "
+                                    <a href=format!("/cases/{}", u.case_id)>{u.case_id.clone()}</a>
+                                    " · runs " {runs.join(", ")}
+                                </li>
+                            }
+                        }).collect_view()}
+                    </ul>
+                </details>
+            })}
         </section>
         <section id="table-15" data-testid="paper-table-15">
             <h2>"Table 15 · Non-ideal users 非理想用户"</h2>

@@ -102,7 +102,10 @@ pub async fn get_job(id: i64) -> Result<JobView, ServerFnError> {
 /// `median`), `judge_parse` (`lenient`, `strict`), `max_tokens` and
 /// `model_family` default to evalscope's judging with the lenient parse and
 /// 8192 tokens. DLawBench's `styles` (at least one), `horizon` and
-/// `lawyer_attempts` default to §A2's horizon 10 and six attempts. A form
+/// `lawyer_attempts` default to §A2's horizon 10 and six attempts.
+/// `experiment` (LexPilot; `targeted`) runs the Targeted vs Off-target
+/// experiment (Table 4) instead of the tasks, with the user model and the
+/// first judge; empty runs the tasks. A form
 /// sends lists as `judges[0]=…&judges[1]=…`.
 #[server(prefix = "/sfn")]
 pub async fn start_job(
@@ -124,6 +127,7 @@ pub async fn start_job(
     styles: Option<Vec<String>>,
     horizon: Option<String>,
     lawyer_attempts: Option<String>,
+    experiment: Option<String>,
 ) -> Result<JobView, ServerFnError> {
     use engine::benchmark::Benchmark;
     use engine::dlawbench::dataset::Style;
@@ -227,6 +231,13 @@ pub async fn start_job(
             )))
         })?),
     };
+    let experiment = match given(experiment) {
+        None => None,
+        Some(e) => Some(word::<engine::jobs::Experiment>(
+            Some(e),
+            engine::jobs::Experiment::Targeted,
+        )?),
+    };
     let request = NewJobRequest {
         benchmark,
         model,
@@ -240,6 +251,7 @@ pub async fn start_job(
         family,
         plawbench: Some(plawbench),
         dlawbench: Some(dlawbench),
+        experiment,
     };
     state
         .jobs

@@ -12,13 +12,16 @@
 //! - [`score`]: a run's scores per task and class (§4) and the score document
 //!   of leaderboard entries (§5); bootstrap samples of entries.
 //! - [`leaderboard`]: leaderboard tables per task, and their CSV and LaTeX forms.
-//! - [`paper`]: the paper's other results as views (Tables 3, 15, 16, 17;
+//! - [`paper`]: the paper's other results as views (Tables 3, 4, 15, 16, 17;
 //!   Figures 3 and 4), exported the same way.
 //! - [`drilldown`]: the items behind one leaderboard cell, per case and run,
 //!   with the gold and, for LJP, the confusion matrix of verdicts.
 //! - [`stats`]: dataset statistics (the paper's Table 1), overall and per class.
 //! - [`query`]: case filters, summaries and paging for browsing.
 //! - [`synthetic`]: seeded synthetic dataset and run files for benchmarks.
+//! - [`targeted`]: the Targeted vs Off-target experiment (Table 4,
+//!   Appendix E.7): dialogue validation and its acceptance rule, the result
+//!   file, and its scores.
 
 use std::io::BufRead;
 
@@ -34,6 +37,7 @@ pub mod run;
 pub mod score;
 pub mod stats;
 pub mod synthetic;
+pub mod targeted;
 
 use dataset::{Case, DatasetErrors};
 use run::{EntryKey, Run, RunErrors};

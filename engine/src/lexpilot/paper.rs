@@ -7,6 +7,12 @@
 //!   the mean of the per-entry gains and the mean of the per-entry relative
 //!   degradations (the paper's 0.041 and 23.84%; a ratio of averages would
 //!   give 23.48%, so it is not what is shown).
+//! - **Table 4** ([`table_4`]): per model, Direct LJP QWK (the entry's
+//!   own Direct runs) beside the Targeted and Off-target QWK of the
+//!   experiment of [`crate::lexpilot::targeted`], mean ± std over its result
+//!   runs, with the accepted and unresolved cases and the construction
+//!   attempts per run; the unresolved cases are listed beside it
+//!   ([`Table4Unresolved`]).
 //! - **Table 15** ([`table_15`]): Interaction-Based QWK per model under the
 //!   standard user, delayed disclosure and self-correction
 //!   (`user_condition` of the entries' runs).
@@ -32,9 +38,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::lexpilot::dataset::Case;
 use crate::lexpilot::leaderboard::{format_cell, latex_escape};
+use crate::lexpilot::run::EntryKey;
 use crate::lexpilot::run::Family;
 use crate::lexpilot::score::{EntrySample, EntryScores, LjpSummary, Metric, ScoreDocument};
-use crate::metrics::{pearson, spearman, MeanStd};
+use crate::lexpilot::targeted::{Condition, ConditionScores, TargetedScores};
+use crate::metrics::{mean_std, pearson, spearman, MeanStd};
 use crate::vocab::{Class, FocalPointType, LjpSetup};
 
 /// How a column's values are written.
@@ -109,7 +117,7 @@ pub struct PaperRow {
 /// A table of the paper, ready to render or export.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PaperTable {
-    /// `table_3`, `table_15`, `table_16`, `table_17`, `figure_3`,
+    /// `table_3`, `table_4`, `table_15`, `table_16`, `table_17`, `figure_3`,
     /// `figure_3_association`, `figure_4a`, `figure_4b`, `figure_4c`.
     pub name: String,
     /// What the paper's caption says it holds.
@@ -263,6 +271,161 @@ pub fn table_3(doc: &ScoreDocument) -> PaperTable {
         columns,
         rows,
     }
+}
+
+/// One unresolved case of Table 4: a model, a condition, a case and the
+/// runs in which every construction attempt was rejected.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Table4Unresolved {
+    pub model: String,
+    pub condition: Condition,
+    pub case_id: String,
+    pub runs: Vec<u32>,
+}
+
+/// Table 4: for each model with Targeted vs Off-target results (`results`,
+/// one per result file; files with equal entry keys are one row), Direct
+/// QWK from the model's standard-user entry in `doc` (when it has Direct
+/// runs), Targeted and Off-target QWK as mean ± std over the row's runs,
+/// and, per condition, the accepted and unresolved cases and the
+/// construction attempts, each the mean over the runs. Rows in the paper's
+/// family order. Also every unresolved case with its runs.
+///
+/// # Examples
+///
+/// ```
+/// use std::collections::BTreeMap;
+///
+/// use engine::lexpilot::paper::table_4;
+/// use engine::lexpilot::run::EntryKey;
+/// use engine::lexpilot::score::ScoreDocument;
+/// use engine::lexpilot::targeted::{Condition, ConditionScores, TargetedScores};
+///
+/// let scores = |qwk, unresolved: &[&str]| ConditionScores {
+///     qwk: Some(qwk), claims: 10, accepted: 4 - unresolved.len(), unresolved: unresolved.len(),
+///     unavailable: 0, attempts: 6, unresolved_cases: unresolved.iter().map(|s| s.to_string()).collect(),
+/// };
+/// let run = |run, t, o| TargetedScores {
+///     key: EntryKey { model: "M".into(), ..EntryKey::default() },
+///     run,
+///     conditions: BTreeMap::from([(Condition::Targeted, scores(t, &[])), (Condition::OffTarget, scores(o, &["LP-9"]))]),
+/// };
+/// let doc: ScoreDocument = serde_json::from_str(r#"{"cases": 4, "entries": [{"model": "M", "runs": 1,
+///     "ljp": {"overall": {"direct": {"qwk": {"mean": 0.43}}}, "by_class": {}}}]}"#).unwrap();
+/// let (table, unresolved) = table_4(&doc, &[run(1, 0.5, 0.3), run(2, 0.6, 0.4)]);
+/// assert_eq!(table.text(0, 0), "0.4300");
+/// assert_eq!(table.text(0, 1), "0.5500 ± 0.0707");
+/// assert_eq!(table.text(0, 2), "0.3500 ± 0.0707");
+/// assert_eq!(unresolved[0].runs, [1, 2]);
+/// ```
+pub fn table_4(
+    doc: &ScoreDocument,
+    results: &[TargetedScores],
+) -> (PaperTable, Vec<Table4Unresolved>) {
+    let mut columns = vec![
+        column("direct", "Direct", Format::Score),
+        column("targeted", "Targeted", Format::Score),
+        column("off_target", "Off-target", Format::Score),
+    ];
+    for c in Condition::ALL {
+        let (key, label) = (c.as_str(), c.label_en());
+        columns.push(column(
+            &format!("{key}_accepted"),
+            &format!("{label} accepted"),
+            Format::Number,
+        ));
+        columns.push(column(
+            &format!("{key}_unresolved"),
+            &format!("{label} unresolved"),
+            Format::Number,
+        ));
+        columns.push(column(
+            &format!("{key}_attempts"),
+            &format!("{label} attempts"),
+            Format::Number,
+        ));
+    }
+    columns.push(column("runs", "Runs", Format::Count));
+
+    let mut groups: Vec<(&EntryKey, Vec<&TargetedScores>)> = Vec::new();
+    for r in results {
+        match groups.iter_mut().find(|(k, _)| **k == r.key) {
+            Some((_, runs)) => runs.push(r),
+            None => groups.push((&r.key, vec![r])),
+        }
+    }
+    groups.sort_by_key(|(k, _)| family_rank(k.family));
+    let mut unresolved: Vec<Table4Unresolved> = Vec::new();
+    let rows = groups
+        .iter()
+        .map(|(key, runs)| {
+            let of = |c: Condition| -> Vec<&ConditionScores> {
+                runs.iter().filter_map(|r| r.conditions.get(&c)).collect()
+            };
+            let qwk = |c: Condition| {
+                let values: Vec<f64> = of(c).iter().filter_map(|s| s.qwk).collect();
+                mean_std(&values)
+            };
+            let count = |c: Condition, pick: fn(&ConditionScores) -> usize| {
+                let values: Vec<f64> = of(c).iter().map(|s| pick(s) as f64).collect();
+                mean(values).map(value)
+            };
+            let direct = standard_entries(doc)
+                .into_iter()
+                .map(|i| &doc.entries[i])
+                .filter(|e| e.model == key.model)
+                .find_map(|e| qwk_of(e, LjpSetup::Direct));
+            let mut cells = vec![direct, qwk(Condition::Targeted), qwk(Condition::OffTarget)];
+            for c in Condition::ALL {
+                cells.push(count(c, |s| s.accepted));
+                cells.push(count(c, |s| s.unresolved));
+                cells.push(count(c, |s| s.attempts));
+            }
+            cells.push(Some(value(runs.len() as f64)));
+            for c in Condition::ALL {
+                for r in runs {
+                    let Some(s) = r.conditions.get(&c) else {
+                        continue;
+                    };
+                    for case_id in &s.unresolved_cases {
+                        let found = unresolved.iter_mut().find(|u| {
+                            u.model == key.model && u.condition == c && u.case_id == *case_id
+                        });
+                        match found {
+                            Some(u) => u.runs.push(r.run),
+                            None => unresolved.push(Table4Unresolved {
+                                model: key.model.clone(),
+                                condition: c,
+                                case_id: case_id.clone(),
+                                runs: vec![r.run],
+                            }),
+                        }
+                    }
+                }
+            }
+            PaperRow {
+                group: Some(family_label(key.family)),
+                label: key.model.clone(),
+                entry: None,
+                cells,
+                summary: false,
+                format: None,
+            }
+        })
+        .collect();
+    unresolved.iter_mut().for_each(|u| u.runs.sort_unstable());
+    let table = PaperTable {
+        name: "table_4".into(),
+        caption: "Table 4: LJP QWK on the underspecified consultations under Direct prediction and after Targeted and Off-target clarification (constructed, validated dialogues); accepted and unresolved cases and construction attempts are means per run".into(),
+        heads: ("Category".into(), "Model".into()),
+        columns,
+        rows,
+    };
+    (table, unresolved)
+}
+
+fn qwk_of(e: &EntryScores, setup: LjpSetup) -> Option<MeanStd> {
+    qwk(&e.ljp.as_ref()?.overall, setup)
 }
 
 /// The user conditions of Table 15, in its order, with the paper's headers.
@@ -725,6 +888,9 @@ pub fn figure_4(doc: &ScoreDocument, samples: &[EntrySample], cases: &[Case]) ->
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PaperViews {
     pub table_3: PaperTable,
+    pub table_4: PaperTable,
+    /// The unresolved cases of Table 4.
+    pub table_4_unresolved: Vec<Table4Unresolved>,
     pub table_15: PaperTable,
     pub table_16: PaperTable,
     pub table_17: PaperTable,
@@ -733,10 +899,19 @@ pub struct PaperViews {
 }
 
 impl PaperViews {
-    /// All views of `doc` (see [`figure_3`] for `samples` and `cases`).
-    pub fn of(doc: &ScoreDocument, samples: &[EntrySample], cases: &[Case]) -> Self {
+    /// All views of `doc` (see [`figure_3`] for `samples` and `cases`, and
+    /// [`table_4`] for `targeted`).
+    pub fn of(
+        doc: &ScoreDocument,
+        samples: &[EntrySample],
+        cases: &[Case],
+        targeted: &[TargetedScores],
+    ) -> Self {
+        let (table_4, table_4_unresolved) = table_4(doc, targeted);
         Self {
             table_3: table_3(doc),
+            table_4,
+            table_4_unresolved,
             table_15: table_15(doc),
             table_16: ljp_by_class(doc, LjpSetup::Gold),
             table_17: ljp_by_class(doc, LjpSetup::Interaction),
@@ -746,9 +921,10 @@ impl PaperViews {
     }
 
     /// Every table, in the paper's order.
-    pub fn tables(&self) -> [&PaperTable; 9] {
+    pub fn tables(&self) -> [&PaperTable; 10] {
         [
             &self.table_3,
+            &self.table_4,
             &self.table_15,
             &self.table_16,
             &self.table_17,

@@ -103,7 +103,7 @@ fn scripts(options: &Options) -> Result<Vec<Routed>, String> {
     if let Some(path) = &options.lexpilot {
         let cases = engine::lexpilot::dataset::parse_dataset(&read(path)?)
             .map_err(|e| format!("{}: {e}", path.display()))?;
-        scripts.push((|_| true, Box::new(pipeline::stub::oracle(&cases))));
+        scripts.push((|_| true, Box::new(pipeline::stub::targeted::oracle(&cases))));
     }
     Ok(scripts)
 }
