@@ -259,9 +259,20 @@ pub async fn count(db: &Db, dataset_id: i64) -> Result<i64> {
 /// The run number after the highest stored for `model` on the dataset
 /// version (1 when it has none).
 pub async fn next_run_number(db: &Db, dataset_id: i64, model: &str) -> Result<u32> {
-    let highest: Option<i64> = sqlx::query_scalar(
-        "SELECT MAX(run_number) FROM run_scores WHERE dataset_id = ? AND model = ?",
-    )
+    next_run_in(db, "run_scores", dataset_id, model).await
+}
+
+/// The run number after the highest of `model` on the dataset version in
+/// `table` (a table with `dataset_id`, `model` and `run_number` columns).
+pub(crate) async fn next_run_in(
+    db: &Db,
+    table: &'static str,
+    dataset_id: i64,
+    model: &str,
+) -> Result<u32> {
+    let highest: Option<i64> = sqlx::query_scalar(&format!(
+        "SELECT MAX(run_number) FROM {table} WHERE dataset_id = ? AND model = ?"
+    ))
     .bind(dataset_id)
     .bind(model)
     .fetch_one(db.pool())

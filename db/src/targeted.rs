@@ -133,14 +133,5 @@ pub async fn scores(db: &Db, dataset_id: i64) -> Result<Vec<String>> {
 /// The run number after the highest stored result of `model` on the
 /// dataset version (1 when it has none).
 pub async fn next_run_number(db: &Db, dataset_id: i64, model: &str) -> Result<u32> {
-    let highest: Option<i64> = sqlx::query_scalar(
-        "SELECT MAX(run_number) FROM targeted_runs WHERE dataset_id = ? AND model = ?",
-    )
-    .bind(dataset_id)
-    .bind(model)
-    .fetch_one(db.pool())
-    .await?;
-    Ok(u32::try_from(highest.unwrap_or(0))
-        .unwrap_or(u32::MAX - 1)
-        .saturating_add(1))
+    crate::runs::next_run_in(db, "targeted_runs", dataset_id, model).await
 }

@@ -263,16 +263,6 @@ impl CitationCheck {
         }
     }
 
-    pub fn merge(&mut self, other: &CitationCheck) {
-        self.citations += other.citations;
-        self.in_force += other.in_force;
-        self.historical += other.historical;
-        self.repealed += other.repealed;
-        self.no_such_article += other.no_such_article;
-        self.no_such_paragraph += other.no_such_paragraph;
-        self.unknown_law += other.unknown_law;
-    }
-
     /// Citations of a repealed law or of an article or paragraph that does not exist.
     pub fn flagged(&self) -> usize {
         self.repealed + self.no_such_article + self.no_such_paragraph
@@ -437,22 +427,8 @@ impl StatuteIndex {
         }
     }
 
-    /// How many laws and articles are indexed.
-    pub fn size(&self) -> (usize, usize) {
-        (
-            self.laws.len(),
-            self.articles.iter().map(BTreeMap::len).sum(),
-        )
-    }
-
     pub fn is_empty(&self) -> bool {
         self.laws.is_empty()
-    }
-
-    /// The article `article` of the law cited as `name`, when both exist.
-    pub fn article(&self, name: &str, number: u32, sub: u32) -> Option<&Provision> {
-        let &law = self.by_name.get(name)?;
-        self.articles[law].get(&(number, sub))
     }
 
     /// Every citation in `text`, resolved; references that name no law are
