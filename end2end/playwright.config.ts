@@ -38,7 +38,8 @@ export default defineConfig({
       command: 'bash end2end/serve.sh',
       cwd: '..',
       url: `http://127.0.0.1:${port}/api/stats`,
-      timeout: 60_000,
+      // serve.sh runs one Targeted vs Off-target experiment first (about 20 s).
+      timeout: 240_000,
       reuseExistingServer: false,
       stdout: 'pipe',
       stderr: 'pipe',

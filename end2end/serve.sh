@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
-# Starts the server for the browser tests on a fresh database with an account per role.
+# Starts the server for the browser tests on a fresh database with an account
+# per role, the demo data, and one stored Targeted vs Off-target run (Table 4)
+# made against the scripted endpoint playwright.config.ts starts beside it.
 set -euo pipefail
 BIN="${LEXPILOT_BIN:?set LEXPILOT_BIN to the lexpilot binary}"
+PORT="${E2E_PORT:-3100}"
+STUB="http://127.0.0.1:$((PORT + 1))/v1"
 DIR="$(mktemp -d)"
 DB="$DIR/e2e.db"
 python3 end2end/statute_package.py "$DIR/laws.db"
@@ -9,4 +13,19 @@ printf 'expert-pass-1\n' | "$BIN" user add --name 王律师 --role expert --db "
 printf 'expert-pass-2\n' | "$BIN" user add --name 李律师 --role expert --db "$DB"
 printf 'admin-pass-1\n' | "$BIN" user add --name admin --role admin --db "$DB"
 printf 'research-pass-1\n' | "$BIN" user add --name researcher --role researcher --db "$DB"
-exec "$BIN" serve --addr "127.0.0.1:${E2E_PORT:-3100}" --db "$DB" --statutes "$DIR/laws.db"
+
+# A first start on a private port loads the demo data and stops; the
+# experiment then stores its run under the demo dataset, and the server the
+# tests use starts only once it is there (so no spec sees Table 4 half-made).
+"$BIN" serve --addr "127.0.0.1:$((PORT + 2))" --db "$DB" --statutes "$DIR/laws.db" &
+FIRST=$!
+wait_for() { for _ in $(seq 1 600); do curl -fsS -o /dev/null "$1" && return 0; sleep 0.1; done; echo "no answer from $1" >&2; return 1; }
+wait_for "http://127.0.0.1:$((PORT + 2))/api/stats"
+# The stub answers only POSTs: wait for its port to accept connections.
+for _ in $(seq 1 600); do (exec 3<>"/dev/tcp/127.0.0.1/$((PORT + 1))") 2>/dev/null && break; sleep 0.1; done
+kill "$FIRST"; wait "$FIRST" || true
+"$BIN" experiment targeted --dataset server/data/demo-synthetic.jsonl --dataset-name lexpilot-demo-synthetic \
+  --model 'Sim-Frontier-2 (simulated)' --model-url "$STUB" --family closed \
+  --user-model E2E-User --user-url "$STUB" --judge E2E-Judge --judge-url "$STUB" \
+  --runs 1 --concurrency 8 --retry-delay 0.01 --out "$DIR/targeted" --db "$DB" > "$DIR/targeted.log"
+exec "$BIN" serve --addr "127.0.0.1:$PORT" --db "$DB" --statutes "$DIR/laws.db"
