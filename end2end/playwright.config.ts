@@ -38,7 +38,7 @@ export default defineConfig({
       command: 'bash end2end/serve.sh',
       cwd: '..',
       url: `http://127.0.0.1:${port}/api/stats`,
-      // serve.sh runs one Targeted vs Off-target experiment first (about 20 s).
+      // serve.sh runs one Targeted vs Off-target experiment first (about 10 s).
       timeout: 240_000,
       reuseExistingServer: false,
       stdout: 'pipe',

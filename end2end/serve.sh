@@ -14,16 +14,11 @@ printf 'expert-pass-2\n' | "$BIN" user add --name 李律师 --role expert --db "
 printf 'admin-pass-1\n' | "$BIN" user add --name admin --role admin --db "$DB"
 printf 'research-pass-1\n' | "$BIN" user add --name researcher --role researcher --db "$DB"
 
-# A first start on a private port loads the demo data and stops; the
-# experiment then stores its run under the demo dataset, and the server the
-# tests use starts only once it is there (so no spec sees Table 4 half-made).
-"$BIN" serve --addr "127.0.0.1:$((PORT + 2))" --db "$DB" --statutes "$DIR/laws.db" &
-FIRST=$!
-wait_for() { for _ in $(seq 1 600); do curl -fsS -o /dev/null "$1" && return 0; sleep 0.1; done; echo "no answer from $1" >&2; return 1; }
-wait_for "http://127.0.0.1:$((PORT + 2))/api/stats"
+# The demo data, then the experiment's run stored under the demo dataset;
+# the server starts only once it is there (no spec sees Table 4 half-made).
+"$BIN" load-demo --db "$DB"
 # The stub answers only POSTs: wait for its port to accept connections.
-for _ in $(seq 1 600); do (exec 3<>"/dev/tcp/127.0.0.1/$((PORT + 1))") 2>/dev/null && break; sleep 0.1; done
-kill "$FIRST"; wait "$FIRST" || true
+for _ in $(seq 1 300); do (exec 3<>"/dev/tcp/127.0.0.1/$((PORT + 1))") 2>/dev/null && break; sleep 0.1; done
 "$BIN" experiment targeted --dataset server/data/demo-synthetic.jsonl --dataset-name lexpilot-demo-synthetic \
   --model 'Sim-Frontier-2 (simulated)' --model-url "$STUB" --family closed \
   --user-model E2E-User --user-url "$STUB" --judge E2E-Judge --judge-url "$STUB" \

