@@ -168,6 +168,15 @@ pub fn AdminRunsPage() -> impl IntoView {
         move || (save.version().get(), delete.version().get()),
         |_| list_endpoints(),
     );
+    // The resource's source is first read after hydration; an endpoint saved
+    // before that (a quick first click under load) changed the versions
+    // before anything watched them, and the list kept its server-rendered
+    // rows. Any version past 0 means a save or delete came back: refetch.
+    Effect::new(move |_| {
+        if save.version().get() + delete.version().get() > 0 {
+            endpoints.refetch();
+        }
+    });
     view! {
         <Title text="Benchmark runs" />
         <section class="panel">
