@@ -30,6 +30,7 @@ use crate::benchmark::{Benchmark, RunMeta, Suite};
 pub mod dataset;
 pub mod drilldown;
 pub mod entries;
+pub mod fidelity;
 pub mod leaderboard;
 pub mod paper;
 pub mod query;
