@@ -68,6 +68,7 @@ mod client;
 pub mod config;
 pub mod dlawbench;
 pub mod error;
+pub mod fidelity;
 pub mod job;
 pub mod panel;
 pub mod parse;

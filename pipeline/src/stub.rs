@@ -28,6 +28,7 @@ use sha2::{Digest, Sha256};
 use tokio::sync::oneshot;
 
 pub mod dlawbench;
+pub mod fidelity;
 pub mod plawbench;
 pub mod targeted;
 
