@@ -29,6 +29,7 @@
 pub mod cases;
 pub mod datasets;
 pub mod events;
+pub mod fidelity;
 pub mod items;
 pub mod jobs;
 pub mod review;

@@ -22,6 +22,7 @@
 
 pub mod error;
 pub mod evalscope;
+pub mod fidelity;
 pub mod ingest;
 pub mod jobs;
 pub mod read;

@@ -58,7 +58,7 @@ pub struct ItemView {
 }
 
 /// An item to insert.
-struct NewItem {
+pub(crate) struct NewItem {
     kind: ReviewKind,
     case_id: String,
     run_id: Option<i64>,
@@ -71,6 +71,23 @@ struct NewItem {
 }
 
 impl NewItem {
+    /// A rubric-verdict item scored on the sheet in `input` without a judge
+    /// label (a fidelity reply: `target` its condition, `model` the user
+    /// model).
+    pub(crate) fn of_sheet(case_id: String, target: String, model: String, input: Value) -> Self {
+        NewItem {
+            kind: ReviewKind::RubricVerdict,
+            case_id,
+            run_id: None,
+            model: Some(model),
+            run_number: None,
+            task: None,
+            target: Some(target),
+            judge_label: None,
+            input,
+        }
+    }
+
     fn of_case(kind: ReviewKind, case: &Case) -> Self {
         NewItem {
             kind,
@@ -109,6 +126,22 @@ async fn insert_items(
     created_by: &User,
 ) -> Result<Created> {
     let mut tx = crate::begin_write(db).await?;
+    let outcome = insert_items_on(&mut tx, dataset, items, Some(created_by.id)).await?;
+    tx.commit().await?;
+    if outcome.created > 0 {
+        db.notify(Change::ReviewChanged { item_id: 0 });
+    }
+    Ok(outcome)
+}
+
+/// Inserts `items` on `conn` (in the caller's transaction), skipping those
+/// whose natural key exists; the caller notifies.
+pub(crate) async fn insert_items_on(
+    conn: &mut sqlx::SqliteConnection,
+    dataset: &DatasetInfo,
+    items: Vec<NewItem>,
+    created_by: Option<i64>,
+) -> Result<Created> {
     let mut outcome = Created::default();
     let at = now();
     for item in items {
@@ -129,18 +162,14 @@ async fn insert_items(
         .bind(&item.target)
         .bind(&item.judge_label)
         .bind(to_json(&item.input)?)
-        .bind(created_by.id)
+        .bind(created_by)
         .bind(&at)
-        .fetch_optional(&mut *tx)
+        .fetch_optional(&mut *conn)
         .await?;
         match id {
             Some(_) => outcome.created += 1,
             None => outcome.existing += 1,
         }
-    }
-    tx.commit().await?;
-    if outcome.created > 0 {
-        db.notify(Change::ReviewChanged { item_id: 0 });
     }
     Ok(outcome)
 }

@@ -62,7 +62,7 @@ mod adjudication;
 mod assignments;
 mod corrections;
 mod dashboard;
-mod items;
+pub(crate) mod items;
 mod labels;
 #[cfg(test)]
 mod testing;
@@ -281,7 +281,7 @@ async fn record_on(conn: &mut SqliteConnection, id: i64) -> Result<(ItemRow, Ite
 }
 
 /// Every item of the dataset with its assignments, by id, experts in id order.
-async fn records(db: &Db, dataset_name: &str) -> Result<Vec<ItemRecord>> {
+pub async fn records(db: &Db, dataset_name: &str) -> Result<Vec<ItemRecord>> {
     let items = item_rows(db, dataset_name).await?;
     let rows: Vec<AssignmentRow> = sqlx::query_as(&format!(
         "{ASSIGNMENT_SELECT} JOIN review_items i ON i.id = a.item_id

@@ -1,0 +1,4 @@
+fn main() {
+    // The migrations are embedded by sqlx::migrate!: a new or changed one rebuilds the crate.
+    println!("cargo:rerun-if-changed=../migrations");
+}
