@@ -32,6 +32,23 @@ pub enum ExperimentCommand {
     /// the judge (at most 5 attempts), then the model's direct prediction on each accepted
     /// dialogue; writes one result file per run
     Targeted(Box<TargetedArgs>),
+    /// The user-simulator fidelity study (Table 13): the user model's reply to each probe's
+    /// direct, indirect, broad and withheld question, and the DCG judge's decision on each
+    /// question; with --db, the replies become review items for two experts
+    Fidelity(Box<FidelityArgs>),
+    /// Draw the cases to write fidelity probes for (two per cause, as the paper) and print a
+    /// probe file to fill in, one line per case with its missing facts
+    FidelitySample {
+        /// The dataset file
+        #[arg(long)]
+        dataset: PathBuf,
+        /// Cases per cause
+        #[arg(long, default_value_t = engine::lexpilot::fidelity::PER_CAUSE)]
+        per_cause: usize,
+        /// The draw's seed
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Store Targeted vs Off-target result files in the database (validated against the
     /// dataset, which is imported first or its identical version reused)
     StoreTargeted {
@@ -51,6 +68,72 @@ pub enum ExperimentCommand {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
+}
+
+/// The arguments of `lexpilot experiment fidelity`.
+#[derive(Debug, Args)]
+pub struct FidelityArgs {
+    /// The dataset file (docs/formats.md §2)
+    #[arg(long)]
+    dataset: PathBuf,
+    /// The probe file (JSON Lines, one probe per case; engine::lexpilot::fidelity documents it)
+    #[arg(long)]
+    probes: PathBuf,
+    /// The user model under study (the standard user prompt)
+    #[arg(long)]
+    user_model: String,
+    /// The user model's base URL (OpenAI-compatible)
+    #[arg(long)]
+    user_url: String,
+    /// Environment variable holding the user model's API key
+    #[arg(long)]
+    user_key_env: Option<String>,
+    /// The DCG judge (the main evaluation's)
+    #[arg(long)]
+    judge: String,
+    /// The judge's base URL
+    #[arg(long)]
+    judge_url: String,
+    /// Environment variable holding the judge's API key
+    #[arg(long)]
+    judge_key_env: Option<String>,
+    /// Requests in flight at once, per endpoint
+    #[arg(long, default_value_t = 4)]
+    concurrency: usize,
+    /// Requests started per minute, per endpoint
+    #[arg(long)]
+    rpm: Option<u32>,
+    /// The user model's temperature
+    #[arg(long, default_value_t = Settings::GENERATION.temperature)]
+    user_temperature: f64,
+    /// The judge's temperature
+    #[arg(long, default_value_t = Settings::JUDGE.temperature)]
+    judge_temperature: f64,
+    /// max_tokens of both roles
+    #[arg(long, default_value_t = Settings::GENERATION.max_tokens)]
+    max_tokens: u32,
+    /// Time limit of one request, in seconds
+    #[arg(long, default_value_t = 600.0)]
+    timeout: f64,
+    /// Attempts per call (429, 5xx and timeouts are retried)
+    #[arg(long, default_value_t = 6)]
+    max_attempts: u32,
+    /// Requests to the judge until its reply parses [default: --max-attempts]
+    #[arg(long)]
+    judge_attempts: Option<u32>,
+    /// Backoff before the first retry, in seconds
+    #[arg(long, default_value_t = 1.0)]
+    retry_delay: f64,
+    /// The dataset name for the header (default: the file name without extension)
+    #[arg(long)]
+    dataset_name: Option<String>,
+    /// Where the result file, its usage sidecar and the call cache go
+    #[arg(long)]
+    out: PathBuf,
+    /// Also store the probes and replies in this SQLite database, each reply a review item
+    /// for two experts to label
+    #[arg(long)]
+    db: Option<PathBuf>,
 }
 
 /// The arguments of `lexpilot experiment targeted`.
@@ -156,6 +239,18 @@ fn stem(path: &Path) -> String {
 pub async fn run(command: ExperimentCommand) -> anyhow::Result<ExitCode> {
     match command {
         ExperimentCommand::Targeted(args) => targeted(*args).await,
+        ExperimentCommand::Fidelity(args) => fidelity(*args).await,
+        ExperimentCommand::FidelitySample {
+            dataset,
+            per_cause,
+            seed,
+        } => {
+            let Some(cases) = crate::dataset_or_report::<LexPilot>(&dataset)? else {
+                return Ok(ExitCode::FAILURE);
+            };
+            print!("{}", fidelity_template(&cases, per_cause, seed));
+            Ok(ExitCode::SUCCESS)
+        }
         ExperimentCommand::StoreTargeted {
             dataset,
             dataset_name,
@@ -307,6 +402,199 @@ fn render(scores: &[TargetedScores]) -> String {
     out
 }
 
+/// A probe file to fill in: one line per drawn case, with the target fact
+/// left for the experts to choose among the missing ones (listed).
+fn fidelity_template(cases: &[Case], per_cause: usize, seed: u64) -> String {
+    let drawn = engine::lexpilot::fidelity::sample_cases(cases, per_cause, seed);
+    let mut out = String::new();
+    for id in drawn {
+        let Some(case) = cases.iter().find(|c| c.case_id == id) else {
+            continue;
+        };
+        let missing: Vec<String> = case
+            .missing_key_facts()
+            .map(|k| format!("{}：{}", k.id, k.text))
+            .collect();
+        let line = serde_json::json!({
+            "case_id": case.case_id,
+            "fact": case.missing_facts.first(),
+            "direct": "", "indirect": "", "broad": "", "minimum_answer": "", "permitted": "",
+            "withheld_key_facts": case.key_facts.iter()
+                .filter(|k| !case.missing_facts.contains(&k.id))
+                .map(|k| &k.text).collect::<Vec<_>>(),
+            "_missing_facts": missing,
+        });
+        out.push_str(&format!("{line}\n"));
+    }
+    out
+}
+
+async fn fidelity(args: FidelityArgs) -> anyhow::Result<ExitCode> {
+    use engine::lexpilot::fidelity::{parse_probes, study, Condition, LabelledReply};
+    let Some(cases) = crate::dataset_or_report::<LexPilot>(&args.dataset)? else {
+        return Ok(ExitCode::FAILURE);
+    };
+    let name = args
+        .dataset_name
+        .clone()
+        .unwrap_or_else(|| stem(&args.dataset));
+    let probe_text = std::fs::read_to_string(&args.probes)
+        .with_context(|| format!("cannot read {}", args.probes.display()))?;
+    let probes = match parse_probes(&probe_text, &cases) {
+        Ok(p) => p,
+        Err(errors) => {
+            eprintln!(
+                "{} is not a valid probe file ({} error(s)):",
+                args.probes.display(),
+                errors.len()
+            );
+            for e in errors {
+                eprintln!("  {e}");
+            }
+            return Ok(ExitCode::FAILURE);
+        }
+    };
+    let settings = |temperature| Settings {
+        temperature,
+        max_tokens: args.max_tokens,
+    };
+    let mut config = pipeline::fidelity::Config::new(
+        endpoint(
+            &args.user_url,
+            &args.user_model,
+            &args.user_key_env,
+            settings(args.user_temperature),
+        ),
+        endpoint(
+            &args.judge_url,
+            &args.judge,
+            &args.judge_key_env,
+            settings(args.judge_temperature),
+        ),
+        args.out.clone(),
+    );
+    config.dataset_name = Some(name.clone());
+    config.limits = Limits {
+        concurrency: args.concurrency,
+        requests_per_minute: args.rpm,
+    };
+    config.retry = RetryPolicy {
+        max_attempts: args.max_attempts,
+        judge_attempts: args.judge_attempts.unwrap_or(args.max_attempts),
+        base_delay: seconds(args.retry_delay, "--retry-delay")?,
+        timeout: seconds(args.timeout, "--timeout")?,
+        ..RetryPolicy::default()
+    };
+    let job = pipeline::fidelity::Job::new(config, probes, &cases)?;
+    let Some(output) = follow(job.total_items(), job.progress(), |c| job.run(c)).await? else {
+        return Ok(ExitCode::from(130));
+    };
+    eprintln!(
+        "{} replies in {} ({} prompt + {} completion tokens)",
+        output.parsed.replies.len(),
+        output.path.display(),
+        output.usage.prompt_tokens,
+        output.usage.completion_tokens
+    );
+    let unlabelled: Vec<LabelledReply> = output
+        .parsed
+        .replies
+        .iter()
+        .map(|r| LabelledReply {
+            case_id: r.case_id.clone(),
+            condition: r.condition,
+            dcg_accepted: r.dcg_accepted,
+            final_marks: None,
+            blind: Vec::new(),
+        })
+        .collect();
+    let table = study(&unlabelled).table;
+    println!("{}", table.caption);
+    for (r, c) in Condition::ALL.iter().enumerate() {
+        println!("  {:<14} DCG+ {}", c.label_en(), table.text(r, 3));
+    }
+    let unavailable = output
+        .parsed
+        .replies
+        .iter()
+        .filter(|r| r.unavailable.is_some())
+        .count();
+    if unavailable > 0 {
+        eprintln!("{unavailable} replies are unavailable (their reasons are in the file)");
+    }
+    let Some(db_path) = &args.db else {
+        println!("the answer, over-disclosure and error columns come from the experts' labels: store the study with --db");
+        return Ok(ExitCode::SUCCESS);
+    };
+    let db = crate::open(db_path).await?;
+    let Some(dataset) = import_dataset(&db, &args.dataset, &name, &cases).await? else {
+        return Ok(ExitCode::FAILURE);
+    };
+    let read = |path: &Path| {
+        std::fs::read(path)
+            .map(|bytes| RunFile::new(path.display().to_string(), bytes))
+            .with_context(|| format!("cannot read {}", path.display()))
+    };
+    let stored = async {
+        let probes =
+            services::fidelity::store_probes(&db, &dataset, &read(&args.probes)?, None).await?;
+        let items =
+            services::fidelity::store_study(&db, &dataset, &read(&output.path)?, None).await?;
+        anyhow::Ok((probes, items))
+    };
+    match stored.await {
+        Ok((probes, items)) => {
+            eprintln!(
+                "stored {} probes and the study in {} (dataset {} version {}): {} review items \
+                 for the experts, {} existing",
+                probes.created + probes.existing,
+                db_path.display(),
+                dataset.name,
+                dataset.version,
+                items.created,
+                items.existing
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => {
+            eprintln!("{e}\nthe study was not stored in {}", db_path.display());
+            Ok(ExitCode::FAILURE)
+        }
+    }
+}
+
+/// Imports the dataset (or reuses its identical version); `None` (reported)
+/// when it cannot be imported.
+async fn import_dataset(
+    db: &db::Db,
+    dataset_file: &Path,
+    name: &str,
+    cases: &[Case],
+) -> anyhow::Result<Option<DatasetInfo>> {
+    let source = dataset_file.display().to_string();
+    let src = ImportSource {
+        name,
+        source: &source,
+        synthetic: false,
+    };
+    match LexPilot::import(db, src, cases).await {
+        Ok(ImportOutcome::Created(d)) => {
+            eprintln!(
+                "imported {} as dataset {} version {}",
+                dataset_file.display(),
+                d.name,
+                d.version
+            );
+            Ok(Some(d))
+        }
+        Ok(ImportOutcome::Unchanged(d)) => Ok(Some(d)),
+        Err(e) => {
+            eprintln!("cannot import the dataset {source}: {e}; nothing was stored");
+            Ok(None)
+        }
+    }
+}
+
 /// Imports the dataset (or reuses its identical version) and stores the
 /// result files against it, all or none.
 async fn store(
@@ -318,27 +606,8 @@ async fn store(
     on_duplicate: OnDuplicate,
 ) -> anyhow::Result<ExitCode> {
     let db = crate::open(db_path).await?;
-    let source = dataset_file.display().to_string();
-    let src = ImportSource {
-        name,
-        source: &source,
-        synthetic: false,
-    };
-    let dataset: DatasetInfo = match LexPilot::import(&db, src, cases).await {
-        Ok(ImportOutcome::Created(d)) => {
-            eprintln!(
-                "imported {} as dataset {} version {}",
-                dataset_file.display(),
-                d.name,
-                d.version
-            );
-            d
-        }
-        Ok(ImportOutcome::Unchanged(d)) => d,
-        Err(e) => {
-            eprintln!("cannot import the dataset {source}: {e}; nothing was stored");
-            return Ok(ExitCode::FAILURE);
-        }
+    let Some(dataset) = import_dataset(&db, dataset_file, name, cases).await? else {
+        return Ok(ExitCode::FAILURE);
     };
     let files = files
         .iter()

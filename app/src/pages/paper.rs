@@ -1,12 +1,14 @@
 //! The LexPilot paper's results beyond the per-task leaderboard, live over
 //! the stored runs: Table 3 with its cross-model rows, Table 4 (Targeted
-//! vs Off-target, from the stored experiment results), Table 15 (user
+//! vs Off-target, from the stored experiment results), Table 13 (the
+//! user-simulator fidelity study, over the review's labels), Table 15 (user
 //! conditions), Tables 16 and 17 (LJP per class), Figure 3 (LCA and DCG per
 //! cause against case complexity) and Figure 4 (DCG per focal-point type and
 //! class). Tables render on the server, figures are server-drawn SVG, so the
 //! page reads the same with JavaScript off; each table exports as CSV, JSON
 //! and LaTeX (`/api/leaderboard/export?paper=<name>`).
 
+use engine::lexpilot::fidelity::{Share, StudyView};
 use engine::lexpilot::paper::PaperTable;
 use leptos::prelude::*;
 use leptos_meta::Title;
@@ -18,7 +20,7 @@ use crate::server_fns::paper::{get_paper, PaperPage};
 
 #[component]
 pub fn PaperPageView() -> impl IntoView {
-    let live = use_live(&["runs", "cases"]);
+    let live = use_live(&["runs", "cases", "review"]);
     let data = Resource::new(move || live.changes.get(), |_| get_paper());
     view! {
         <Title text="Paper results" />
@@ -30,7 +32,7 @@ pub fn PaperPageView() -> impl IntoView {
                 <a href="/review/agreement">"agreement dashboard"</a> "."
             </p>
             <nav class="tabs" aria-label="Paper results">
-                <a href="#table-3">"Table 3"</a> <a href="#table-4">"Table 4"</a> <a href="#table-15">"Table 15"</a> <a href="#table-16">"Table 16"</a>
+                <a href="#table-3">"Table 3"</a> <a href="#table-4">"Table 4"</a> <a href="#table-13">"Table 13"</a> <a href="#table-15">"Table 15"</a> <a href="#table-16">"Table 16"</a>
                 <a href="#table-17">"Table 17"</a> <a href="#figure-3">"Figure 3"</a> <a href="#figure-4">"Figure 4"</a>
             </nav>
             <Transition fallback=Loading>
@@ -91,6 +93,7 @@ fn PaperBody(page: PaperPage) -> impl IntoView {
                 </details>
             })}
         </section>
+        <FidelitySection study=page.fidelity />
         <section id="table-15" data-testid="paper-table-15">
             <h2>"Table 15 · Non-ideal users 非理想用户"</h2>
             <p class="legend">"Interaction-Based LJP QWK per model under the standard user, delayed disclosure and self-correction. The DLawBench counterpart, the four client styles, is on "
@@ -134,6 +137,79 @@ fn PaperBody(page: PaperPage) -> impl IntoView {
             <PaperTableView table=v.figure_4.by_class />
             <figure class="chart-figure" data-testid="figure-4c" inner_html=page.figure_4c></figure>
             <PaperTableView table=v.figure_4.types_per_class />
+        </section>
+    }
+}
+
+/// `k/n (rate)`, or `—` with nothing to count.
+fn share_text(s: &Share) -> String {
+    match s.rate() {
+        Some(r) => format!("{:.1}% ({}/{})", 100.0 * r, s.k, s.n),
+        None => "— (0 labelled)".to_owned(),
+    }
+}
+
+/// Table 13 (Appendix E.3.2–E.3.3): the fidelity study's rates over the
+/// labelled replies, the figures the paper gives beside it, and how far the
+/// review has come.
+#[component]
+fn FidelitySection(study: Option<StudyView>) -> impl IntoView {
+    let body = match study {
+        None => view! {
+            <p class="empty" data-testid="table-13-empty">
+                "No user-simulator fidelity study on this version yet. Draw the cases with "
+                <code>"lexpilot experiment fidelity-sample --dataset FILE"</code>
+                ", let two experts write the A, B, C questions and the D key facts of each, then run "
+                <code>"lexpilot experiment fidelity --probes FILE … --db"</code>
+                ": every reply becomes a review item that two experts label blind."
+            </p>
+        }
+        .into_any(),
+        Some(view) => {
+            let s = view.study;
+            let diff = match s.b_minus_a {
+                Some(d) => format!(
+                    "{:+.1} percentage points (95% CI [{:+.1}, {:+.1}], paired case bootstrap over {} cases)",
+                    100.0 * d.diff,
+                    100.0 * d.ci.0,
+                    100.0 * d.ci.1,
+                    s.paired_cases
+                ),
+                None => "— (no case has both A and B labelled yet)".to_owned(),
+            };
+            let agreement = s
+                .agreement
+                .iter()
+                .map(|a| view! { <li>{format!("{}: {}", a.criterion.label_en(), share_text(&a.agree))}</li> })
+                .collect_view();
+            view! {
+                <p class="dataset-line" data-testid="table-13-progress">
+                    {format!(
+                        "Simulator {} · DCG judge {} · {} probes · {} of {} replies labelled (final, agreed or adjudicated)",
+                        view.user_model,
+                        view.judge.unwrap_or_else(|| "—".into()),
+                        view.probes,
+                        s.labelled,
+                        s.replies
+                    )}
+                    " · " <a href="/review">"label replies 去标注"</a>
+                </p>
+                <PaperTableView table=s.table />
+                <ul class="figures" data-testid="table-13-figures">
+                    <li data-testid="table-13-diff">{format!("Indirect − direct answer rate: {diff}")}</li>
+                    <li data-testid="table-13-ad">{format!("A sufficient and D appropriately uncertain: {}", share_text(&s.a_d_pairs))}</li>
+                    <li data-testid="table-13-failures">{format!("Accepted A/B requests without factual recovery (E.3.3): {}", share_text(&s.accepted_failures))}</li>
+                    <li>"Agreement before adjudication:" <ul data-testid="table-13-agreement">{agreement}</ul></li>
+                </ul>
+            }
+            .into_any()
+        }
+    };
+    view! {
+        <section id="table-13" data-testid="paper-table-13">
+            <h2>"Table 13 · User-simulator fidelity 用户模拟器保真度"</h2>
+            <p class="legend">"Expert-authored probes per sampled case: A asks directly for a missing fact, B indirectly, C only names the legal concept, D repeats A with the fact withheld from the simulator. Answer is sufficiency for A/B and appropriate uncertainty for D; OD is over-disclosure beyond the agreed permissions; rates are over the replies with a final label. DCG+ is the main evaluation's DCG judge accepting the question itself (Appendix E.3.3)."</p>
+            {body}
         </section>
     }
 }

@@ -43,6 +43,15 @@ pub fn item_title(
     task: Option<Task>,
     target: Option<&str>,
 ) -> String {
+    use engine::lexpilot::fidelity::Condition;
+    // A fidelity reply (a sheet item whose target is a probe condition).
+    if let (ReviewKind::RubricVerdict, Some(c)) = (kind, target.and_then(Condition::parse)) {
+        let condition = lang.t(c.label_zh(), c.label_en());
+        return format!(
+            "{} · {case_id} · {condition}",
+            lang.t("模拟用户回复", "Simulator reply")
+        );
+    }
     let mut parts = vec![kind_label(lang, kind).to_owned(), case_id.to_owned()];
     parts.extend(task.map(|t| t.as_str().to_uppercase()));
     parts.extend(target.map(str::to_owned));

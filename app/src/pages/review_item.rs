@@ -146,6 +146,11 @@ fn is_dlaw(item: &ReviewItemView) -> bool {
     item.input.get("benchmark").and_then(|b| b.as_str()) == Some("dlawbench")
 }
 
+/// Whether a rubric verdict is a reply of the user-simulator fidelity study.
+fn is_fidelity(item: &ReviewItemView) -> bool {
+    item.input.get("study").and_then(|b| b.as_str()) == Some(engine::lexpilot::fidelity::SHEET_TASK)
+}
+
 /// The score sheet of a rubric verdict, from its input.
 fn sheet_of(item: &ReviewItemView) -> Option<engine::review::Sheet> {
     serde_json::from_value(item.input.get("sheet")?.clone()).ok()
@@ -204,6 +209,12 @@ fn guidelines(lang: Lang, item: &ReviewItemView) -> Vec<&'static str> {
             lang.t("按数字键为当前诉请选择判决，光标自动移到下一项。", "Digits set the current claim's verdict and move to the next claim."),
         ],
         (ReviewKind::JudgeVerdict, None) => vec![],
+        (ReviewKind::RubricVerdict, _) if is_fidelity(item) => vec![
+            lang.t("A/B：回答是否正确且足以满足约定的最低答案；D：事实已被删除，恰当表示不知道或记不清为 1。C 不评回答。", "A/B: is the answer correct and at least the agreed minimum? D: the fact was withheld, so appropriate uncertainty is 1. C has no answer mark."),
+            lang.t("过度披露：回复透露了超出约定允许范围的隐藏事实（复述已有对话不算）。", "Over-disclosure: the reply reveals hidden facts beyond the agreed permissions (repeating the history does not count)."),
+            lang.t("事实错误：无依据的陈述、矛盾或混淆当事人。拒绝回答在 A/B 中不算充分。", "Factual error: unsupported assertions, contradictions or confused parties. A refusal is not sufficient for A/B."),
+            lang.t("你看不到评审模型对该问题的判定。", "The DCG judge's decision on the question is not shown."),
+        ],
         (ReviewKind::RubricVerdict, _) if is_dlaw(item) => vec![
             lang.t("逐项标记 0 或 1：追问要点看律师在对话中是否问到或核实了该事项；争点要点看备忘录是否作出了该项分析。", "Mark each rubric item 0 or 1: an Inquiry item is 1 when the lawyer asked about or verified it in the dialogue; an Issue item when the memo makes that point."),
             lang.t("以法院查明的事实为准：备忘录采纳了当事人错误认识的，不算解决。", "The court record decides: a memo that adopts the client's mistaken belief does not resolve the point."),
@@ -619,6 +630,7 @@ fn ItemBody(item: ReviewItemView, set_version: WriteSignal<u32>) -> impl IntoVie
                     <p>
                         <span class=format!("badge status-{}", status.as_str()) data-testid="item-status">{move || status_label(lang.get(), status)}</span>
                         " " <a href=match item.kind {
+                            ReviewKind::RubricVerdict if is_fidelity(&item) => format!("/cases/{}", item.case_id),
                             ReviewKind::RubricVerdict if is_dlaw(&item) => format!("/dlawbench/cases/{}", item.case_id),
                             ReviewKind::RubricVerdict => format!("/plawbench/items/{}", item.case_id),
                             _ => format!("/cases/{}", item.case_id),
@@ -789,6 +801,92 @@ fn dlaw_content(input: &serde_json::Value, lang: Memo<Lang>) -> impl IntoView {
     }
 }
 
+/// A simulator reply of the fidelity study as the expert labels it: the
+/// question (as the advisor asked it) and the reply first, then what the
+/// experts agreed a reply needs and may say, the key facts the simulator was
+/// given, and the consultation before the question.
+fn fidelity_content(input: &serde_json::Value, lang: Memo<Lang>) -> impl IntoView {
+    use engine::lexpilot::fidelity::Condition;
+    let text = |key: &str| {
+        input
+            .get(key)
+            .and_then(|x| x.as_str())
+            .unwrap_or("")
+            .to_owned()
+    };
+    let list = |key: &str| -> Vec<String> {
+        input
+            .get(key)
+            .and_then(|x| x.as_array())
+            .map(|a| {
+                a.iter()
+                    .filter_map(|v| v.as_str().map(str::to_owned))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let condition = Condition::parse(&text("condition"));
+    let history: Vec<(bool, String)> = input
+        .get("history")
+        .and_then(|h| h.as_array())
+        .map(|a| {
+            a.iter()
+                .map(|t| {
+                    (
+                        t.get("role").and_then(|r| r.as_str()) == Some("user"),
+                        t.get("content")
+                            .and_then(|c| c.as_str())
+                            .unwrap_or("")
+                            .to_owned(),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let (question, reply, target) = (text("question"), text("reply"), text("target_fact"));
+    let (minimum, permitted) = (text("minimum_answer"), text("permitted"));
+    let key_facts = list("key_facts");
+    let withheld = condition == Some(Condition::Withheld);
+    view! {
+        <section class="panel" data-testid="fidelity-item">
+            <p class="muted">
+                {move || lang.get().t("用户模拟器保真度（附录 E.3.2）", "User-simulator fidelity (Appendix E.3.2)")} " · "
+                <span class="badge" data-testid="fidelity-condition">{move || condition.map(|c| lang.get().t(c.label_zh(), c.label_en())).unwrap_or_default()}</span>
+            </p>
+            <h2>{move || lang.get().t("顾问的提问", "The advisor's question")}</h2>
+            <div class="reply" lang="zh">{question}</div>
+            <h2>{move || lang.get().t("模拟用户的回复", "The simulator's reply")}</h2>
+            <div class="reply" lang="zh" data-testid="judge-input">{reply}</div>
+        </section>
+        <section class="panel">
+            <h2>{move || lang.get().t("约定的标准", "What the experts agreed")}</h2>
+            <dl class="facts">
+                <dt>{move || lang.get().t("目标事实", "Target fact")}</dt>
+                <dd lang="zh">{target} {withheld.then(|| view! { " " <span class="badge missing">{move || lang.get().t("本条件下已从输入中删除", "withheld from the input here")}</span> })}</dd>
+                <dt>{move || lang.get().t("最低充分答案", "Minimum sufficient answer")}</dt>
+                <dd lang="zh">{minimum}</dd>
+                <dt>{move || lang.get().t("允许披露", "Permitted disclosures")}</dt>
+                <dd lang="zh">{if permitted.trim().is_empty() { "—".to_owned() } else { permitted }}</dd>
+            </dl>
+            <h3>{move || lang.get().t("模拟用户获得的关键事实", "Key facts the simulator was given")}</h3>
+            <ul lang="zh">{key_facts.into_iter().map(|k| view! { <li>{k}</li> }).collect_view()}</ul>
+        </section>
+        <section class="panel">
+            <details>
+                <summary>{move || lang.get().t("提问之前的咨询（不完整版本）", "The consultation before the question (underspecified)")}</summary>
+                <ol class="dlaw-dialogue" lang="zh">
+                    {history.into_iter().map(|(user, content)| view! {
+                        <li class="turn" class:role-client=user class:role-lawyer=!user>
+                            <div class="turn-head"><span>{if user { "用户 user" } else { "AI法律顾问 advisor" }}</span></div>
+                            <p class="turn-text">{content}</p>
+                        </li>
+                    }).collect_view()}
+                </ol>
+            </details>
+        </section>
+    }
+}
+
 /// What the expert judges: the case (checks, seeds) or the judge's input.
 #[component]
 fn ItemContent(item: ReviewItemView) -> impl IntoView {
@@ -796,6 +894,9 @@ fn ItemContent(item: ReviewItemView) -> impl IntoView {
     let input = item.input.clone();
     let text = |key: &str| input.get(key).and_then(|v| v.as_str()).map(str::to_owned);
     match (item.kind, item.case.clone()) {
+        (ReviewKind::RubricVerdict, _) if is_fidelity(&item) => {
+            fidelity_content(&input, lang).into_any()
+        }
         (ReviewKind::RubricVerdict, _) if is_dlaw(&item) => dlaw_content(&input, lang).into_any(),
         (ReviewKind::RubricVerdict, _) => {
             let question = text("question").unwrap_or_default();

@@ -1,5 +1,5 @@
-//! The LexPilot paper's other results (Tables 3, 15, 16, 17; Figures 3 and
-//! 4) over the current dataset's stored runs, with their SVG figures.
+//! The LexPilot paper's other results (Tables 3, 4, 13, 15, 16, 17; Figures 3
+//! and 4) over the current dataset's stored runs, with their SVG figures.
 
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -19,6 +19,9 @@ pub struct PaperPage {
     pub figure_4a: String,
     pub figure_4b: String,
     pub figure_4c: String,
+    /// Table 13: the user-simulator fidelity study of the version, with the
+    /// review's current labels (`None` without a study).
+    pub fidelity: Option<engine::lexpilot::fidelity::StudyView>,
 }
 
 /// The paper's views of the current LexPilot dataset.
@@ -34,7 +37,10 @@ pub async fn get_paper() -> Result<PaperPage, ServerFnError> {
         .await
         .map_err(fail)?;
     let views = snapshot.paper();
-    Ok(ssr::page(dataset_view(&dataset), views))
+    let fidelity = services::fidelity::view(&state.db, &dataset)
+        .await
+        .map_err(fail)?;
+    Ok(ssr::page(dataset_view(&dataset), views, fidelity))
 }
 
 #[cfg(feature = "ssr")]
@@ -65,7 +71,11 @@ mod ssr {
         grouped_bars(title, &groups, &series, y_label)
     }
 
-    pub fn page(dataset: DatasetView, views: PaperViews) -> PaperPage {
+    pub fn page(
+        dataset: DatasetView,
+        views: PaperViews,
+        fidelity: Option<engine::lexpilot::fidelity::StudyView>,
+    ) -> PaperPage {
         let points =
             |pick: fn(&engine::lexpilot::paper::CausePoint) -> Option<f64>| -> Vec<Points> {
                 views
@@ -123,6 +133,7 @@ mod ssr {
             figure_4a,
             figure_4b,
             figure_4c,
+            fidelity,
         }
     }
 }

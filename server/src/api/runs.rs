@@ -184,10 +184,25 @@ async fn paper_export(
     use engine::lexpilot::paper::{to_csv, to_latex};
     let snapshot = state.read.sampled(&state.db, dataset).await?;
     let views = snapshot.paper();
-    let Some(table) = views.table(name) else {
+    // Table 13 rests on review labels, read fresh (not on the snapshot).
+    let fidelity = match name {
+        "table_13" => services::fidelity::view(&state.db, dataset).await?,
+        _ => None,
+    };
+    let Some(table) = fidelity
+        .as_ref()
+        .map(|f| &f.study.table)
+        .or_else(|| views.table(name))
+    else {
+        if name == "table_13" {
+            return Err(ApiError::not_found(format!(
+                "dataset {} has no user-simulator fidelity study (Table 13) yet",
+                dataset.name
+            )));
+        }
         let names: Vec<&str> = views.tables().iter().map(|t| t.name.as_str()).collect();
         return Err(ApiError::bad_request(format!(
-            "query parameter paper: {name:?} is not a table of the paper; expected one of {}",
+            "query parameter paper: {name:?} is not a table of the paper; expected one of {}, table_13",
             names.join(", ")
         )));
     };
