@@ -350,8 +350,8 @@ pub fn sample_cases(cases: &[Case], per_cause: usize, seed: u64) -> Vec<String> 
     for (_, mut idx) in by_cause {
         // A partial Fisher–Yates shuffle: the first `per_cause` are the draw.
         for k in 0..idx.len().min(per_cause) {
-            let rest = (idx.len() - k) as u64;
-            let j = k + rng.below(std::num::NonZeroU64::new(rest).expect("rest ≥ 1")) as usize;
+            let rest = std::num::NonZeroU64::new((idx.len() - k) as u64);
+            let j = k + rest.map_or(0, |r| rng.below(r) as usize);
             idx.swap(k, j);
         }
         chosen.extend(idx.into_iter().take(per_cause));
@@ -848,8 +848,8 @@ pub fn shuffled(n: usize, seed: u64) -> Vec<usize> {
     let mut order: Vec<usize> = (0..n).collect();
     let mut rng = Xoshiro256StarStar::seed_from_u64(seed);
     for k in (1..n).rev() {
-        let bound = std::num::NonZeroU64::new(k as u64 + 1).expect("k + 1 ≥ 1");
-        order.swap(k, rng.below(bound) as usize);
+        let bound = std::num::NonZeroU64::new(k as u64 + 1);
+        order.swap(k, bound.map_or(0, |b| rng.below(b) as usize));
     }
     order
 }
