@@ -23,6 +23,7 @@ use crate::pages::dlawbench::drilldown::{DlawCellPage, DlawSessionPage};
 use crate::pages::dlawbench::leaderboard::DlawLeaderboardPage;
 use crate::pages::dlawbench::overview::DlawOverviewPage;
 use crate::pages::drilldown::DrilldownPage;
+use crate::pages::fidelity_probes::FidelityProbesPage;
 use crate::pages::leaderboard::LeaderboardPage;
 use crate::pages::model::ModelPage;
 use crate::pages::not_found::NotFoundPage;
@@ -42,7 +43,7 @@ use crate::Head;
 
 /// The pages only some roles may use, by route, with the permission each
 /// needs. `:name` matches one path segment.
-pub const PAGE_PERMISSIONS: [(&str, Permission); 9] = [
+pub const PAGE_PERMISSIONS: [(&str, Permission); 10] = [
     ("/cases/:case_id/edit", Permission::Adjudicate),
     ("/runs/upload", Permission::UploadRun),
     ("/review", Permission::Review),
@@ -50,6 +51,7 @@ pub const PAGE_PERMISSIONS: [(&str, Permission); 9] = [
     ("/review/manage", Permission::ManageReview),
     ("/review/adjudication", Permission::Adjudicate),
     ("/review/agreement", Permission::Review),
+    ("/review/fidelity", Permission::Review),
     ("/admin/users", Permission::ManageUsers),
     ("/admin/runs", Permission::RunBenchmark),
 ];
@@ -114,6 +116,7 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/review/manage") view=ReviewManagePage ssr=SsrMode::Async />
                     <Route path=path!("/review/adjudication") view=AdjudicationPage ssr=SsrMode::Async />
                     <Route path=path!("/review/agreement") view=AgreementPage ssr=SsrMode::Async />
+                    <Route path=path!("/review/fidelity") view=FidelityProbesPage ssr=SsrMode::Async />
                     <Route path=path!("/signin") view=SignInPage ssr=SsrMode::Async />
                     <Route path=path!("/admin/users") view=AdminUsersPage ssr=SsrMode::Async />
                     <Route path=path!("/admin/runs") view=AdminRunsPage ssr=SsrMode::Async />

@@ -208,6 +208,10 @@ crate::vocab::vocabulary! {
         /// The Targeted vs Off-target experiment (Table 4,
         /// [`crate::lexpilot::targeted`]).
         Targeted = "targeted", zh "定向与偏离追问实验（表4）", en "Targeted vs Off-target (Table 4)";
+        /// The user-simulator fidelity study (Table 13,
+        /// [`crate::lexpilot::fidelity`]): the user model's replies to the
+        /// stored probes, for the experts to label.
+        Fidelity = "fidelity", zh "用户模拟器保真度研究（表13）", en "User-simulator fidelity (Table 13)";
     }
 }
 

@@ -16,6 +16,7 @@ use db::datasets::{DatasetInfo, ImportOutcome, ImportSource};
 use db::runs::OnDuplicate;
 use engine::benchmark::LexPilot;
 use engine::lexpilot::dataset::Case;
+use engine::lexpilot::fidelity::Probe;
 use engine::lexpilot::run::Family;
 use engine::lexpilot::score::ScoreDocument;
 use engine::lexpilot::targeted::{score_targeted, TargetedScores};
@@ -415,15 +416,10 @@ fn fidelity_template(cases: &[Case], per_cause: usize, seed: u64) -> String {
             .missing_key_facts()
             .map(|k| format!("{}：{}", k.id, k.text))
             .collect();
-        let line = serde_json::json!({
-            "case_id": case.case_id,
-            "fact": case.missing_facts.first(),
-            "direct": "", "indirect": "", "broad": "", "minimum_answer": "", "permitted": "",
-            "withheld_key_facts": case.key_facts.iter()
-                .filter(|k| !case.missing_facts.contains(&k.id))
-                .map(|k| &k.text).collect::<Vec<_>>(),
-            "_missing_facts": missing,
-        });
+        let mut line = serde_json::to_value(Probe::draft(case)).unwrap_or_default();
+        if let Some(map) = line.as_object_mut() {
+            map.insert("_missing_facts".into(), missing.into());
+        }
         out.push_str(&format!("{line}\n"));
     }
     out

@@ -944,3 +944,193 @@ async fn a_targeted_experiment_job_lands_as_table_4_on_the_paper_page() {
         .body
         .contains("Targeted vs Off-target (Table 4) · user Test-User"));
 }
+
+/// The user-simulator fidelity study from the browser: an expert writes
+/// probes on `/review/fidelity` (a probe breaking a rule refused with its
+/// fields named, nothing stored), an admin starts the study as a job kind
+/// (refused up front while no probe exists), the stub answers each probe
+/// and condition over 127.0.0.1, and the replies land as review items
+/// with Table 13's progress on `/paper`; once they exist, the probes are
+/// fixed and a second study is refused.
+#[tokio::test]
+async fn probes_written_in_the_browser_and_a_fidelity_job_make_the_study() {
+    use app::server_fns::fidelity::SaveProbe;
+    use engine::lexpilot::fidelity::{Probe, ProbeSheet};
+
+    std::env::set_var(KEY_VAR, KEY);
+    let (app, admin) = setup().await;
+    app.user("王律师", Role::Expert, PASSWORD).await;
+    app.user("researcher", Role::Researcher, PASSWORD).await;
+    let expert = app.sign_in("王律师", PASSWORD).await;
+    let researcher = app.sign_in("researcher", PASSWORD).await;
+    let cases = cases(&app).await;
+    let sheet = ProbeSheet::of(&cases, Vec::new(), false);
+    assert!(sheet.cases.len() >= 3, "{} cases drawn", sheet.cases.len());
+
+    let page = app.get_with_cookie("/review/fidelity", Some(&expert)).await;
+    assert_eq!(page.status, StatusCode::OK);
+    for c in &sheet.cases {
+        assert!(page
+            .body
+            .contains(&format!("data-testid=\"probe-{}\"", c.case_id)));
+    }
+    assert!(page
+        .body
+        .contains(&format!("<strong>0 / {}</strong>", sheet.cases.len())));
+    let refused = app
+        .get_with_cookie("/review/fidelity", Some(&researcher))
+        .await;
+    assert!(
+        !refused.body.contains("data-testid=\"probe-"),
+        "a researcher sees no probe form"
+    );
+
+    // Three probes, the first two with D; the questions name their case.
+    let mut probes: Vec<Probe> = Vec::new();
+    for (i, c) in sheet.cases.iter().take(3).enumerate() {
+        let mut p = c.probe.clone();
+        let id = &c.case_id;
+        p.direct = format!("（{id}）请问借款约定的还款日期具体是哪一天？");
+        p.indirect = format!("（{id}）他当时说过什么时候把钱还给您吗？");
+        p.broad = format!("（{id}）您了解借款合同履行期限的法律规定吗？");
+        p.minimum_answer = "说出约定的日期".into();
+        if i == 2 {
+            p.withheld_key_facts = None;
+        }
+        probes.push(p);
+    }
+    let stub = Stub::start(pipeline::stub::fidelity::oracle(&cases, &probes))
+        .await
+        .expect("stub");
+    let [model, user, judge] = endpoints(&app, &admin, &stub.base_url, KEY_VAR).await;
+    let job = |user: &str| {
+        vec![
+            ("experiment".to_owned(), "fidelity".to_owned()),
+            ("model".to_owned(), model.clone()),
+            ("user".to_owned(), user.to_owned()),
+            ("judges[0]".to_owned(), judge.clone()),
+            ("runs".to_owned(), "1".to_owned()),
+            ("concurrency".to_owned(), "4".to_owned()),
+            ("limit".to_owned(), String::new()),
+        ]
+    };
+    let start = |pairs: Vec<(String, String)>| {
+        let app = &app;
+        let admin = admin.clone();
+        async move {
+            let refs: Vec<(&str, &str)> = pairs
+                .iter()
+                .map(|(k, v)| (k.as_str(), v.as_str()))
+                .collect();
+            call::<StartJob>(app, Some(&admin), &refs).await
+        }
+    };
+    let none = start(job(&user)).await;
+    assert_eq!(none.status, StatusCode::BAD_REQUEST, "{}", none.body);
+    assert!(none.body.contains("no probes"), "{}", none.body);
+
+    let fields = |p: &Probe| {
+        let mut pairs = vec![
+            ("case_id".to_owned(), p.case_id.clone()),
+            ("fact".to_owned(), p.fact.clone()),
+            ("direct".to_owned(), p.direct.clone()),
+            ("indirect".to_owned(), p.indirect.clone()),
+            ("broad".to_owned(), p.broad.clone()),
+            ("minimum_answer".to_owned(), p.minimum_answer.clone()),
+            ("permitted".to_owned(), p.permitted.clone()),
+            (
+                "withheld".to_owned(),
+                p.withheld_key_facts.clone().unwrap_or_default().join("\n"),
+            ),
+        ];
+        if p.withheld_key_facts.is_some() {
+            pairs.push(("ask_withheld".to_owned(), "on".to_owned()));
+        }
+        pairs
+    };
+    let save = |who: String, pairs: Vec<(String, String)>| {
+        let app = &app;
+        async move {
+            let refs: Vec<(&str, &str)> = pairs
+                .iter()
+                .map(|(k, v)| (k.as_str(), v.as_str()))
+                .collect();
+            call::<SaveProbe>(app, Some(&who), &refs).await
+        }
+    };
+    let mut bad = probes[0].clone();
+    bad.fact = "k99".into();
+    bad.broad = "  ".into();
+    let res = save(expert.clone(), fields(&bad)).await;
+    assert_eq!(res.status, StatusCode::BAD_REQUEST, "{}", res.body);
+    for said in [
+        probes[0].case_id.as_str(),
+        "fact: ",
+        "broad: must not be empty",
+    ] {
+        assert!(res.body.contains(said), "{said:?} in {}", res.body);
+    }
+    let res = save(researcher.clone(), fields(&probes[0])).await;
+    assert_eq!(res.status, StatusCode::FORBIDDEN, "{}", res.body);
+    assert_eq!(count(&app, "SELECT COUNT(*) FROM fidelity_probes").await, 0);
+
+    for p in &probes {
+        let res = save(expert.clone(), fields(p)).await;
+        assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+        assert_eq!(res.json(), Value::Bool(true), "a new probe");
+    }
+    // Saving again replaces (one probe per case).
+    let res = save(expert.clone(), fields(&probes[0])).await;
+    assert_eq!(res.json(), Value::Bool(false));
+    assert_eq!(count(&app, "SELECT COUNT(*) FROM fidelity_probes").await, 3);
+    let page = app.get_with_cookie("/review/fidelity", Some(&expert)).await;
+    assert!(page
+        .body
+        .contains(&format!("<strong>3 / {}</strong>", sheet.cases.len())));
+
+    // The job against the stub scripted for these probes.
+    let pairs = job(&user);
+    let started = start(pairs.clone()).await;
+    assert_eq!(started.status, StatusCode::OK, "{}", started.body);
+    let started = started.json();
+    assert_eq!(started["spec"]["experiment"], "fidelity");
+    let id = started["id"].to_string();
+    let done = until_stopped(&app, &admin, &id).await;
+    assert_eq!(done["status"], "done", "{done}");
+    // A–C for three probes, D for two; the judge on the nine A–C questions.
+    use pipeline::stub::PromptKind;
+    assert_eq!(stub.count(PromptKind::User), 11);
+    assert_eq!(stub.count(PromptKind::JudgeDcg), 9);
+    assert_eq!(count(&app, "SELECT COUNT(*) FROM fidelity_runs").await, 1);
+    assert_eq!(
+        count(
+            &app,
+            "SELECT COUNT(*) FROM review_items WHERE kind = 'rubric_verdict'"
+        )
+        .await,
+        11
+    );
+    let paper = app.get("/paper").await;
+    assert!(
+        paper.body.contains("0 of 11 replies labelled"),
+        "{}",
+        paper.body
+    );
+    let jobs = app.get_with_cookie("/admin/runs", Some(&admin)).await;
+    assert!(jobs
+        .body
+        .contains("User-simulator fidelity (Table 13) · user Test-User"));
+
+    // Fixed now: no probe changes, no second study.
+    let res = save(expert.clone(), fields(&probes[1])).await;
+    assert_eq!(res.status, StatusCode::CONFLICT, "{}", res.body);
+    let page = app.get_with_cookie("/review/fidelity", Some(&expert)).await;
+    assert!(page.body.contains("data-testid=\"probes-fixed\""));
+    let again = start(pairs).await;
+    assert_eq!(again.status, StatusCode::CONFLICT, "{}", again.body);
+    assert!(
+        again.body.contains("fidelity study already"),
+        "{}",
+        again.body
+    );
+}

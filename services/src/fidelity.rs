@@ -17,7 +17,7 @@ use engine::benchmark::{Benchmark, LexPilot};
 use engine::lexpilot::dataset::DatasetErrors;
 use engine::lexpilot::fidelity::{
     parse_fidelity, parse_probes, sheet, shuffled, study, Condition, LabelledReply, Marks, Probe,
-    StudyView, SEED, SHEET_TASK,
+    ProbeSheet, StudyView, SEED, SHEET_TASK,
 };
 use engine::review::ItemRecord;
 use serde_json::json;
@@ -64,6 +64,47 @@ pub async fn store_probes(
         })
         .collect::<Result<Vec<_>>>()?;
     Ok(db::fidelity::store_probes(db, dataset, &new, author).await?)
+}
+
+/// The probe-writing sheet of LexPilot version `dataset`.
+pub async fn probe_sheet(db: &Db, dataset: &DatasetInfo) -> Result<ProbeSheet> {
+    lexpilot(dataset)?;
+    let cases = LexPilot::cases(db, dataset.id).await?;
+    let fixed = db::fidelity::study(db, dataset.id).await?.is_some();
+    Ok(ProbeSheet::of(&cases, probes(db, dataset).await?, fixed))
+}
+
+/// Checks `probe` against its case of LexPilot version `dataset` and stores
+/// it (replacing the case's probe); refused, naming the case and every
+/// field at fault, when it breaks a rule, and once the study exists.
+pub async fn save_probe(
+    db: &Db,
+    dataset: &DatasetInfo,
+    probe: Probe,
+    author: Option<i64>,
+) -> Result<Created> {
+    lexpilot(dataset)?;
+    let cases = LexPilot::cases(db, dataset.id).await?;
+    let Some(case) = cases.iter().find(|c| c.case_id == probe.case_id) else {
+        return Err(Error::NotFound(format!(
+            "no case {} in dataset {} version {}",
+            probe.case_id, dataset.name, dataset.version
+        )));
+    };
+    let faults = probe.check(case);
+    if !faults.is_empty() {
+        let listed: Vec<String> = faults.iter().map(|(f, m)| format!("{f}: {m}")).collect();
+        return Err(Error::Invalid(format!(
+            "the probe of case {} is not stored: {}",
+            probe.case_id,
+            listed.join("; ")
+        )));
+    }
+    let new = NewProbe {
+        case_id: probe.case_id.clone(),
+        probe: serde_json::to_string(&probe).map_err(Error::internal)?,
+    };
+    Ok(db::fidelity::store_probes(db, dataset, &[new], author).await?)
 }
 
 /// The stored probes of version `dataset`, by case id.

@@ -260,8 +260,10 @@ impl Work {
         if self.cancel.is_cancelled() {
             return Err(Stop::Cancelled);
         }
-        if self.spec.experiment == Some(Experiment::Targeted) {
-            return self.targeted(last).await;
+        match self.spec.experiment {
+            Some(Experiment::Targeted) => return self.targeted(last).await,
+            Some(Experiment::Fidelity) => return self.fidelity(last).await,
+            None => {}
         }
         let files = match self.spec.benchmark {
             Benchmark::Lexpilot => self.lexpilot_runs(last).await?,
@@ -318,6 +320,33 @@ impl Work {
         .await
         .map_err(|e| Stop::Failed(format!("cannot store the results: {e}")))?;
         Ok(stored.len())
+    }
+
+    /// The user-simulator fidelity study over the version's stored probes:
+    /// its replies stored with one review item each, in one transaction.
+    async fn fidelity(&self, last: &mut Option<Progress>) -> Result<usize, Stop> {
+        let read = |e: Error| Stop::Failed(format!("cannot read the dataset: {e}"));
+        let dataset = db::datasets::by_id(&self.db, self.dataset_id)
+            .await
+            .map_err(|e| read(e.into()))?;
+        let cases = db::cases::all(&self.db, self.dataset_id)
+            .await
+            .map_err(|e| read(e.into()))?;
+        let probes = crate::fidelity::probes(&self.db, &dataset)
+            .await
+            .map_err(read)?;
+        let config = fidelity_config(&self.spec, self.out_dir.clone()).map_err(Stop::Failed)?;
+        let job = pipeline::fidelity::Job::new(config, probes, &cases)
+            .map_err(|e| Stop::Failed(e.to_string()))?;
+        let (total, progress) = (job.total_items(), job.progress());
+        let output = self
+            .follow(total, progress, job.run(self.cancel.clone()), last)
+            .await?;
+        let file = RunFile::new("study", output.parsed.to_jsonl());
+        crate::fidelity::store_study(&self.db, &dataset, &file, self.created_by)
+            .await
+            .map_err(|e| Stop::Failed(format!("cannot store the study: {e}")))?;
+        Ok(1)
     }
 
     /// A LexPilot job's runs, each covering the whole dataset.
@@ -480,8 +509,10 @@ fn check_common(spec: &JobSpec) -> Result<&JobEndpoint, String> {
 /// ([`pipeline_config`], [`plawbench_config`]); `Err` with a message for the
 /// admin.
 pub fn check_spec(spec: &JobSpec) -> Result<(), String> {
-    if spec.experiment.is_some() {
-        return targeted_config(spec, PathBuf::new()).map(drop);
+    match spec.experiment {
+        Some(Experiment::Targeted) => return targeted_config(spec, PathBuf::new()).map(drop),
+        Some(Experiment::Fidelity) => return fidelity_config(spec, PathBuf::new()).map(drop),
+        None => {}
     }
     match spec.benchmark {
         Benchmark::Lexpilot => pipeline_config(spec, PathBuf::new()).map(drop),
@@ -561,6 +592,38 @@ pub fn targeted_config(
     config.family = spec.family;
     config.runs = spec.runs;
     config.first_run = spec.first_run;
+    config.dataset_name = Some(spec.header_dataset());
+    config.limits = Limits {
+        concurrency: spec.concurrency as usize,
+        requests_per_minute: None,
+    };
+    Ok(config)
+}
+
+/// The configuration of fidelity job `spec` (a LexPilot job with that
+/// experiment: the user model under study and the first judge as the DCG
+/// judge), writing under `out_dir`; `Err` with a message for the admin.
+pub fn fidelity_config(
+    spec: &JobSpec,
+    out_dir: PathBuf,
+) -> Result<pipeline::fidelity::Config, String> {
+    if spec.benchmark != Benchmark::Lexpilot || spec.experiment != Some(Experiment::Fidelity) {
+        return Err("not a LexPilot user-simulator fidelity job".into());
+    }
+    let judge = check_common(spec)?;
+    if spec.limit.is_some() {
+        return Err(
+            "the fidelity study asks every stored probe; leave the limit empty (edit the probes \
+             to change what is asked)"
+                .into(),
+        );
+    }
+    let user = spec
+        .user
+        .as_ref()
+        .ok_or("the fidelity study needs a user model endpoint: the simulator under study")?;
+    let mut config =
+        pipeline::fidelity::Config::new(endpoint(user, false), endpoint(judge, true), out_dir);
     config.dataset_name = Some(spec.header_dataset());
     config.limits = Limits {
         concurrency: spec.concurrency as usize,
@@ -717,6 +780,25 @@ pub struct NewJobRequest {
     pub experiment: Option<Experiment>,
 }
 
+/// Refuses a fidelity job on `dataset` when it has no probes to ask or has
+/// its study already (one per version).
+async fn fidelity_ready(db: &Db, dataset: &db::datasets::DatasetInfo) -> Result<()> {
+    if db::fidelity::study(db, dataset.id).await?.is_some() {
+        return Err(Error::Conflict(format!(
+            "dataset {} version {} has its fidelity study already (Table 13 on /paper); a \
+             version has one",
+            dataset.name, dataset.version
+        )));
+    }
+    if db::fidelity::probes(db, dataset.id).await?.is_empty() {
+        return Err(Error::Invalid(format!(
+            "dataset {} version {} has no probes yet; the experts write them at /review/fidelity",
+            dataset.name, dataset.version
+        )));
+    }
+    Ok(())
+}
+
 impl JobManager {
     /// `job` as the page shows it.
     pub fn view(&self, job: Job) -> JobView {
@@ -781,10 +863,14 @@ impl JobManager {
             }
             e => e,
         };
+        if experiment == Some(Experiment::Fidelity) {
+            fidelity_ready(db, dataset).await?;
+        }
         let first_run = match experiment {
             Some(Experiment::Targeted) => {
                 db::targeted::next_run_number(db, dataset.id, &model.model).await?
             }
+            Some(Experiment::Fidelity) => 1,
             None => first_free_run(db, dataset.id, &model.model).await?,
         };
         let (tasks, user_condition) = if experiment.is_some() {

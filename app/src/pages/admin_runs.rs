@@ -94,8 +94,12 @@ fn job_summary(spec: &JobSpec) -> String {
         format!("runs {}–{last_run}", spec.first_run)
     };
     if let Some(experiment) = spec.experiment {
+        let scope = match experiment {
+            Experiment::Targeted => format!("{runs} · all underspecified cases"),
+            Experiment::Fidelity => "every stored probe 全部探针".to_owned(),
+        };
         return format!(
-            "{} · user {} · judge {judges} · {} · {runs} · all underspecified cases",
+            "{} · user {} · judge {judges} · {} · {scope}",
             experiment.label_en(),
             spec.user.as_ref().map_or("—", |u| u.model.as_str()),
             spec.dataset,
@@ -380,6 +384,9 @@ fn StartForm(endpoints: Vec<EndpointView>, start: ServerAction<StartJob>) -> imp
                             <option value="">"The tasks below 下列评测任务"</option>
                             <option value=Experiment::Targeted.as_str()>
                                 {format!("{} · {} (user model + first judge; the workbench's own construction and validation prompts)", Experiment::Targeted.label_en(), Experiment::Targeted.label_zh())}
+                            </option>
+                            <option value=Experiment::Fidelity.as_str()>
+                                {format!("{} · {} (the user model answers the experts' probes, the first judge as DCG judge; the evaluated model is not called; probes at /review/fidelity)", Experiment::Fidelity.label_en(), Experiment::Fidelity.label_zh())}
                             </option>
                         </select>
                     </label>

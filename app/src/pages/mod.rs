@@ -9,6 +9,7 @@ pub mod case_page;
 pub mod compare;
 pub mod dlawbench;
 pub mod drilldown;
+pub mod fidelity_probes;
 pub mod leaderboard;
 pub mod model;
 pub mod not_found;

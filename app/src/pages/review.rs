@@ -103,6 +103,7 @@ pub fn ReviewQueuePage() -> impl IntoView {
                             view! {
                                 <p class="review-links">
                                     <a href=lang.link("/review/agreement")>{lang.t("一致性看板", "Agreement dashboard")}</a>
+                                    " · " <a href=lang.link("/review/fidelity") data-testid="probes-link">{lang.t("模拟器保真度探针", "Simulator fidelity probes")}</a>
                                     {adjudication}
                                     {manage}
                                 </p>

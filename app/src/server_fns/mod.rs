@@ -7,6 +7,7 @@ pub mod cases;
 pub mod corrections;
 pub mod dlawbench;
 pub mod drilldown;
+pub mod fidelity;
 pub mod jobs;
 pub mod leaderboard;
 pub mod models;

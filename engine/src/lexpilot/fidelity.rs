@@ -171,6 +171,95 @@ impl Probe {
         }
         case
     }
+
+    /// The rules one probe keeps against its `case` (the rest of the
+    /// [module documentation](self)'s rules are about the file): each
+    /// broken one as `(field, message)`, in field order; empty when the
+    /// probe can be stored.
+    ///
+    /// ```
+    /// use engine::lexpilot::fidelity::Probe;
+    /// let cases = engine::lexpilot::dataset::parse_dataset(&engine::lexpilot::synthetic::dataset_file(2)).unwrap();
+    /// let case = cases.iter().find(|c| !c.missing_facts.is_empty()).unwrap();
+    /// let mut probe = Probe::draft(case);
+    /// assert_eq!(probe.check(case).iter().map(|(f, _)| f.as_str()).collect::<Vec<_>>(),
+    ///            ["direct", "indirect", "broad", "minimum_answer"]);
+    /// probe.direct = "借款是哪天？".into();
+    /// probe.indirect = "他什么时候拿的钱？".into();
+    /// probe.broad = "借款合同怎么规定？".into();
+    /// probe.minimum_answer = "日期".into();
+    /// assert!(probe.check(case).is_empty());
+    /// probe.fact = "k99".into();
+    /// assert_eq!(probe.check(case)[0].0, "fact");
+    /// ```
+    pub fn check(&self, case: &Case) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        if !case.missing_facts.contains(&self.fact) {
+            out.push((
+                "fact".to_owned(),
+                format!(
+                    "{:?} is not a missing fact of the case; expected one of {}",
+                    self.fact,
+                    case.missing_facts.join(", ")
+                ),
+            ));
+        }
+        for (field, text) in [
+            ("direct", &self.direct),
+            ("indirect", &self.indirect),
+            ("broad", &self.broad),
+            ("minimum_answer", &self.minimum_answer),
+        ] {
+            if text.trim().is_empty() {
+                out.push((field.to_owned(), "must not be empty".into()));
+            }
+        }
+        if let Some(facts) = &self.withheld_key_facts {
+            let target = case
+                .key_facts
+                .iter()
+                .find(|k| k.id == self.fact)
+                .map(|k| k.text.trim());
+            if facts.is_empty() {
+                out.push((
+                    "withheld_key_facts".to_owned(),
+                    "is empty; leave it out (or null) to keep A–C only".into(),
+                ));
+            }
+            for (i, f) in facts.iter().enumerate() {
+                let field = format!("withheld_key_facts[{i}]");
+                if f.trim().is_empty() {
+                    out.push((field, "must not be empty".into()));
+                } else if Some(f.trim()) == target {
+                    out.push((field, format!("is the withheld fact {} itself", self.fact)));
+                }
+            }
+        }
+        out
+    }
+
+    /// A probe of `case` to fill in: its first missing fact targeted, the
+    /// questions and answers empty, and D's key facts the case's key facts
+    /// that are not missing (the experts then remove anything sufficient to
+    /// infer the target).
+    pub fn draft(case: &Case) -> Probe {
+        Probe {
+            case_id: case.case_id.clone(),
+            fact: case.missing_facts.first().cloned().unwrap_or_default(),
+            direct: String::new(),
+            indirect: String::new(),
+            broad: String::new(),
+            minimum_answer: String::new(),
+            permitted: String::new(),
+            withheld_key_facts: Some(
+                case.key_facts
+                    .iter()
+                    .filter(|k| !case.missing_facts.contains(&k.id))
+                    .map(|k| k.text.clone())
+                    .collect(),
+            ),
+        }
+    }
 }
 
 fn error(line: usize, case_id: Option<&str>, field: &str, message: String) -> DatasetError {
@@ -263,49 +352,8 @@ pub fn parse_probes(text: &str, cases: &[Case]) -> Result<Vec<Probe>, Vec<Datase
                 format!("a second probe of the case (the first is on line {first})"),
             ));
         }
-        if !case.missing_facts.contains(&probe.fact) {
-            errors.push(at(
-                "fact",
-                format!(
-                    "{:?} is not a missing fact of the case; expected one of {}",
-                    probe.fact,
-                    case.missing_facts.join(", ")
-                ),
-            ));
-        }
-        for (field, text) in [
-            ("direct", &probe.direct),
-            ("indirect", &probe.indirect),
-            ("broad", &probe.broad),
-            ("minimum_answer", &probe.minimum_answer),
-        ] {
-            if text.trim().is_empty() {
-                errors.push(at(field, "must not be empty".into()));
-            }
-        }
-        if let Some(facts) = &probe.withheld_key_facts {
-            let target = case
-                .key_facts
-                .iter()
-                .find(|k| k.id == probe.fact)
-                .map(|k| k.text.trim());
-            if facts.is_empty() {
-                errors.push(at(
-                    "withheld_key_facts",
-                    "is empty; leave it out (or null) to keep A–C only".into(),
-                ));
-            }
-            for (i, f) in facts.iter().enumerate() {
-                let field = format!("withheld_key_facts[{i}]");
-                if f.trim().is_empty() {
-                    errors.push(at(&field, "must not be empty".into()));
-                } else if Some(f.trim()) == target {
-                    errors.push(at(
-                        &field,
-                        format!("is the withheld fact {} itself", probe.fact),
-                    ));
-                }
-            }
+        for (field, message) in probe.check(case) {
+            errors.push(at(&field, message));
         }
         probes.push(probe);
     }
@@ -314,6 +362,88 @@ pub fn parse_probes(text: &str, cases: &[Case]) -> Result<Vec<Probe>, Vec<Datase
         Ok(probes)
     } else {
         Err(errors)
+    }
+}
+
+/// One case to write a probe for, with what the expert needs beside the
+/// form: the case's cause, its key facts (marked when missing) and the
+/// stored probe, else a [`Probe::draft`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProbeCase {
+    pub case_id: String,
+    pub cause: String,
+    /// `(id, text, missing)` of every key fact.
+    pub key_facts: Vec<(String, String, bool)>,
+    pub probe: Probe,
+    /// Whether `probe` is stored (else it is the draft).
+    pub written: bool,
+}
+
+/// The probe-writing sheet of a dataset version: the sampled cases
+/// ([`sample_cases`], [`PER_CAUSE`] per cause from [`SEED`]) and any other
+/// case with a stored probe, in dataset order; `fixed` once the study's
+/// replies exist (its probes can no longer change).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProbeSheet {
+    pub cases: Vec<ProbeCase>,
+    pub fixed: bool,
+}
+
+impl ProbeSheet {
+    /// The sheet of `cases` with the probes `stored`.
+    ///
+    /// ```
+    /// use engine::lexpilot::fidelity::{ProbeSheet, Probe, PER_CAUSE};
+    /// let cases = engine::lexpilot::dataset::parse_dataset(&engine::lexpilot::synthetic::dataset_file(3)).unwrap();
+    /// let sheet = ProbeSheet::of(&cases, Vec::new(), false);
+    /// let causes: std::collections::BTreeSet<_> = cases.iter().filter(|c| !c.missing_facts.is_empty()).map(|c| &c.cause).collect();
+    /// assert!(sheet.cases.len() <= causes.len() * PER_CAUSE && !sheet.cases.is_empty());
+    /// assert_eq!(sheet.written(), 0);
+    ///
+    /// // A stored probe of a case not drawn is listed too, as written.
+    /// let other = cases.iter().find(|c| !c.missing_facts.is_empty() && sheet.cases.iter().all(|s| s.case_id != c.case_id));
+    /// if let Some(other) = other {
+    ///     let sheet = ProbeSheet::of(&cases, vec![Probe::draft(other)], false);
+    ///     assert!(sheet.cases.iter().any(|c| c.case_id == other.case_id && c.written));
+    ///     assert_eq!(sheet.written(), 1);
+    /// }
+    /// ```
+    pub fn of(cases: &[Case], stored: Vec<Probe>, fixed: bool) -> ProbeSheet {
+        let mut stored: HashMap<String, Probe> =
+            stored.into_iter().map(|p| (p.case_id.clone(), p)).collect();
+        let drawn: HashSet<String> = sample_cases(cases, PER_CAUSE, SEED).into_iter().collect();
+        let cases = cases
+            .iter()
+            .filter_map(|c| {
+                let probe = stored.remove(&c.case_id);
+                if probe.is_none() && !drawn.contains(&c.case_id) {
+                    return None;
+                }
+                Some(ProbeCase {
+                    case_id: c.case_id.clone(),
+                    cause: c.cause.clone(),
+                    key_facts: c
+                        .key_facts
+                        .iter()
+                        .map(|k| {
+                            (
+                                k.id.clone(),
+                                k.text.clone(),
+                                c.missing_facts.contains(&k.id),
+                            )
+                        })
+                        .collect(),
+                    written: probe.is_some(),
+                    probe: probe.unwrap_or_else(|| Probe::draft(c)),
+                })
+            })
+            .collect();
+        ProbeSheet { cases, fixed }
+    }
+
+    /// How many of the cases have a stored probe.
+    pub fn written(&self) -> usize {
+        self.cases.iter().filter(|c| c.written).count()
     }
 }
 
