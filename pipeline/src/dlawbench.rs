@@ -92,9 +92,7 @@ use crate::client::{split, Caller, Client, Stop};
 use crate::config::{ApiKey, Endpoint, Limits, RetryPolicy};
 use crate::error::PipelineError;
 use crate::job::{Progress, RunOutput};
-use crate::runner::{
-    self, read_key, slug, write_atomically, write_usage, ItemOut, Maker, Plan, RunState,
-};
+use crate::runner::{self, read_key, slug, ItemOut, Maker, Plan, RunState};
 use crate::usage::RunUsage;
 
 /// Lawyer calls per step until a reply reads, the first included (§A2.1:
@@ -433,32 +431,16 @@ impl Job {
         let mut header = self.header(run);
         header.created_at =
             Some(chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true));
-        let mut text = Run {
+        let files = (self.run_path(run), self.usage_path(run));
+        let text = Run {
             header,
             sessions: Vec::new(),
         }
         .to_stored();
-        for (_, item) in &items {
-            text.push_str(&item.line);
-            text.push('\n');
-        }
-        let path = self.run_path(run);
-        write_atomically(&path, text.as_bytes(), "write the run file").await?;
-        let usage_path = self.usage_path(run);
-        write_usage(&usage_path, &usage).await?;
-        let parsed = engine::dlawbench::run::parse_run(&text, &self.cases).map_err(|errors| {
-            PipelineError::InvalidRun {
-                path: path.clone(),
-                errors,
-            }
-        })?;
-        Ok(RunOutput {
-            run,
-            path,
-            usage_path,
-            usage,
-            parsed,
+        runner::finish_run(run, files, text, &items, usage, "write the run file", |t| {
+            engine::dlawbench::run::parse_run(t, &self.cases)
         })
+        .await
     }
 }
 

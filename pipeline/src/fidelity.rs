@@ -40,7 +40,7 @@ use crate::job::{Progress, RunOutput};
 use crate::parse;
 use crate::prompts;
 use crate::runner::RunState;
-use crate::runner::{self, read_key, slug, write_atomically, write_usage, ItemOut, Maker, Plan};
+use crate::runner::{self, read_key, slug, ItemOut, Maker, Plan};
 use crate::usage::RunUsage;
 
 /// Everything a [`Job`] needs besides the cases and probes.
@@ -228,32 +228,24 @@ impl Job {
         let mut header = self.header();
         header.created_at =
             Some(chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true));
-        let mut text = FidelityRun {
+        let path = self.path();
+        let files = (path.clone(), path.with_extension("usage.json"));
+        let text = FidelityRun {
             header,
             replies: Vec::new(),
         }
         .to_jsonl();
-        for (_, item) in &items {
-            text.push_str(&item.line);
-            text.push('\n');
-        }
-        let path = self.path();
-        write_atomically(&path, text.as_bytes(), "write the result file").await?;
-        let usage_path = path.with_extension("usage.json");
-        write_usage(&usage_path, &usage).await?;
         let probes: Vec<Probe> = self.probes.iter().map(|(p, _)| p.clone()).collect();
-        let parsed =
-            parse_fidelity(&text, &probes).map_err(|errors| PipelineError::InvalidRun {
-                path: path.clone(),
-                errors: DatasetErrors(errors),
-            })?;
-        Ok(RunOutput {
+        runner::finish_run(
             run,
-            path,
-            usage_path,
+            files,
+            text,
+            &items,
             usage,
-            parsed,
-        })
+            "write the result file",
+            |t| parse_fidelity(t, &probes).map_err(DatasetErrors),
+        )
+        .await
     }
 }
 

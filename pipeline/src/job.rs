@@ -39,7 +39,7 @@ use crate::config::{ApiKey, Config, Endpoint, UserCondition};
 use crate::error::PipelineError;
 use crate::panel;
 use crate::prompts;
-use crate::runner::{self, read_key, slug, write_atomically, write_usage, ItemOut, Plan};
+use crate::runner::{self, read_key, slug, ItemOut, Plan};
 use crate::tasks::{Ctx, Unit};
 use crate::usage::RunUsage;
 
@@ -322,28 +322,12 @@ impl Job {
         let mut header = self.header(run);
         header.created_at =
             Some(chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true));
-        let mut text = header_line_text(&header);
-        for (_, item) in items.iter() {
-            text.push_str(&item.line);
-            text.push('\n');
-        }
-        let path = self.run_path(run);
-        write_atomically(&path, text.as_bytes(), "write the run file").await?;
-        let usage_path = self.usage_path(run);
-        write_usage(&usage_path, &usage).await?;
-        let parsed = engine::lexpilot::run::parse_run(&text, &self.cases).map_err(|errors| {
-            PipelineError::InvalidRun {
-                path: path.clone(),
-                errors,
-            }
-        })?;
-        Ok(RunOutput {
-            run,
-            path,
-            usage_path,
-            usage,
-            parsed,
+        let files = (self.run_path(run), self.usage_path(run));
+        let text = header_line_text(&header);
+        runner::finish_run(run, files, text, &items, usage, "write the run file", |t| {
+            engine::lexpilot::run::parse_run(t, &self.cases)
         })
+        .await
     }
 }
 

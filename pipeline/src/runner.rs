@@ -271,6 +271,39 @@ pub(crate) async fn write_usage(path: &Path, usage: &RunUsage) -> Result<(), Pip
     write_atomically(path, text.as_bytes(), "write the usage file").await
 }
 
+/// Finishes repetition `run`'s result file: `text` (its header lines) then
+/// each item's line in the order given, written atomically at `path` with
+/// its usage sidecar at `usage_path` (`action` names the write in an error),
+/// and read back by `parse`; a file that does not read back is
+/// [`PipelineError::InvalidRun`].
+pub(crate) async fn finish_run<U, R>(
+    run: u32,
+    (path, usage_path): (PathBuf, PathBuf),
+    mut text: String,
+    items: &[(U, ItemOut)],
+    usage: RunUsage,
+    action: &'static str,
+    parse: impl FnOnce(&str) -> Result<R, engine::lexpilot::dataset::DatasetErrors>,
+) -> Result<crate::job::RunOutput<R>, PipelineError> {
+    for (_, item) in items {
+        text.push_str(&item.line);
+        text.push('\n');
+    }
+    write_atomically(&path, text.as_bytes(), action).await?;
+    write_usage(&usage_path, &usage).await?;
+    let parsed = parse(&text).map_err(|errors| PipelineError::InvalidRun {
+        path: path.clone(),
+        errors,
+    })?;
+    Ok(crate::job::RunOutput {
+        run,
+        path,
+        usage_path,
+        usage,
+        parsed,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

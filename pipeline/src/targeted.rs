@@ -58,7 +58,7 @@ use crate::job::{Progress, RunOutput};
 use crate::parse;
 use crate::prompts;
 use crate::runner::RunState;
-use crate::runner::{self, read_key, slug, write_atomically, write_usage, ItemOut, Maker, Plan};
+use crate::runner::{self, read_key, slug, ItemOut, Maker, Plan};
 use crate::usage::RunUsage;
 
 /// Everything a [`Job`] needs besides the cases.
@@ -275,31 +275,22 @@ impl Job {
         let mut header = self.header(run);
         header.created_at =
             Some(chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true));
-        let mut text = TargetedRun {
+        let files = (self.run_path(run), self.usage_path(run));
+        let text = TargetedRun {
             header,
             items: Vec::new(),
         }
         .to_jsonl();
-        for (_, item) in &items {
-            text.push_str(&item.line);
-            text.push('\n');
-        }
-        let path = self.run_path(run);
-        write_atomically(&path, text.as_bytes(), "write the result file").await?;
-        let usage_path = self.usage_path(run);
-        write_usage(&usage_path, &usage).await?;
-        let parsed =
-            parse_targeted(&text, &self.cases).map_err(|errors| PipelineError::InvalidRun {
-                path: path.clone(),
-                errors: DatasetErrors(errors),
-            })?;
-        Ok(RunOutput {
+        runner::finish_run(
             run,
-            path,
-            usage_path,
+            files,
+            text,
+            &items,
             usage,
-            parsed,
-        })
+            "write the result file",
+            |t| parse_targeted(t, &self.cases).map_err(DatasetErrors),
+        )
+        .await
     }
 }
 

@@ -204,14 +204,13 @@ pub async fn view(db: &Db, dataset: &DatasetInfo) -> Result<Option<StudyView>> {
         return Ok(None);
     };
     let probes = probes(db, dataset).await?;
-    let records = db::review::records(db, &dataset.name).await?;
+    let records =
+        db::review::records_of_kind(db, dataset.id, engine::review::ReviewKind::RubricVerdict)
+            .await?;
     let run = parse_fidelity(&stored.items, &probes)
         .map_err(|e| Error::internal(format!("stored fidelity study: {}", DatasetErrors(e))))?;
     let mut labels: HashMap<(String, Condition), &ItemRecord> = HashMap::new();
-    for item in records
-        .iter()
-        .filter(|i| i.dataset_id == dataset.id && is_fidelity(i))
-    {
+    for item in records.iter().filter(|i| is_fidelity(i)) {
         if let Some(c) = item.target.as_deref().and_then(Condition::parse) {
             labels.insert((item.case_id.clone(), c), item);
         }

@@ -290,6 +290,37 @@ pub async fn records(db: &Db, dataset_name: &str) -> Result<Vec<ItemRecord>> {
     .bind(dataset_name)
     .fetch_all(db.pool())
     .await?;
+    with_assignments(items, rows)
+}
+
+/// The items of `kind` on version `dataset_id` with their assignments, as
+/// [`records`] gives them (a page that needs one kind of one version reads
+/// only those).
+pub async fn records_of_kind(
+    db: &Db,
+    dataset_id: i64,
+    kind: ReviewKind,
+) -> Result<Vec<ItemRecord>> {
+    let items: Vec<ItemRow> = sqlx::query_as(&format!(
+        "{ITEM_SELECT} WHERE i.dataset_id = ? AND i.kind = ? ORDER BY i.id"
+    ))
+    .bind(dataset_id)
+    .bind(kind.as_str())
+    .fetch_all(db.pool())
+    .await?;
+    let rows: Vec<AssignmentRow> = sqlx::query_as(&format!(
+        "{ASSIGNMENT_SELECT} JOIN review_items i ON i.id = a.item_id
+         WHERE i.dataset_id = ? AND i.kind = ? ORDER BY a.item_id, a.expert_id"
+    ))
+    .bind(dataset_id)
+    .bind(kind.as_str())
+    .fetch_all(db.pool())
+    .await?;
+    with_assignments(items, rows)
+}
+
+/// `items` as records, each with its rows of `rows`.
+fn with_assignments(items: Vec<ItemRow>, rows: Vec<AssignmentRow>) -> Result<Vec<ItemRecord>> {
     let mut by_item: HashMap<i64, Vec<AssignmentRecord>> = HashMap::new();
     for row in rows {
         by_item.entry(row.item_id).or_default().push(row.record()?);
