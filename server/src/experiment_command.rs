@@ -46,8 +46,8 @@ pub enum ExperimentCommand {
         /// Cases per cause
         #[arg(long, default_value_t = engine::lexpilot::fidelity::PER_CAUSE)]
         per_cause: usize,
-        /// The draw's seed
-        #[arg(long, default_value_t = 1)]
+        /// The draw's seed (the default draws the cases the probes page lists)
+        #[arg(long, default_value_t = engine::lexpilot::fidelity::SEED)]
         seed: u64,
     },
     /// Store Targeted vs Off-target result files in the database (validated against the
@@ -69,6 +69,49 @@ pub enum ExperimentCommand {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
+}
+
+/// How the experiments call their endpoints: the flags `fidelity` and
+/// `targeted` share.
+#[derive(Debug, Args)]
+pub struct CallArgs {
+    /// Requests in flight at once, per endpoint
+    #[arg(long, default_value_t = 4)]
+    concurrency: usize,
+    /// Requests started per minute, per endpoint
+    #[arg(long)]
+    rpm: Option<u32>,
+    /// Time limit of one request, in seconds
+    #[arg(long, default_value_t = 600.0)]
+    timeout: f64,
+    /// Attempts per call (429, 5xx and timeouts are retried)
+    #[arg(long, default_value_t = 6)]
+    max_attempts: u32,
+    /// Requests to the judge until its reply parses [default: --max-attempts]
+    #[arg(long)]
+    judge_attempts: Option<u32>,
+    /// Backoff before the first retry, in seconds
+    #[arg(long, default_value_t = 1.0)]
+    retry_delay: f64,
+}
+
+impl CallArgs {
+    fn limits(&self) -> Limits {
+        Limits {
+            concurrency: self.concurrency,
+            requests_per_minute: self.rpm,
+        }
+    }
+
+    fn retry(&self) -> anyhow::Result<RetryPolicy> {
+        Ok(RetryPolicy {
+            max_attempts: self.max_attempts,
+            judge_attempts: self.judge_attempts.unwrap_or(self.max_attempts),
+            base_delay: seconds(self.retry_delay, "--retry-delay")?,
+            timeout: seconds(self.timeout, "--timeout")?,
+            ..RetryPolicy::default()
+        })
+    }
 }
 
 /// The arguments of `lexpilot experiment fidelity`.
@@ -98,12 +141,6 @@ pub struct FidelityArgs {
     /// Environment variable holding the judge's API key
     #[arg(long)]
     judge_key_env: Option<String>,
-    /// Requests in flight at once, per endpoint
-    #[arg(long, default_value_t = 4)]
-    concurrency: usize,
-    /// Requests started per minute, per endpoint
-    #[arg(long)]
-    rpm: Option<u32>,
     /// The user model's temperature
     #[arg(long, default_value_t = Settings::GENERATION.temperature)]
     user_temperature: f64,
@@ -113,18 +150,8 @@ pub struct FidelityArgs {
     /// max_tokens of both roles
     #[arg(long, default_value_t = Settings::GENERATION.max_tokens)]
     max_tokens: u32,
-    /// Time limit of one request, in seconds
-    #[arg(long, default_value_t = 600.0)]
-    timeout: f64,
-    /// Attempts per call (429, 5xx and timeouts are retried)
-    #[arg(long, default_value_t = 6)]
-    max_attempts: u32,
-    /// Requests to the judge until its reply parses [default: --max-attempts]
-    #[arg(long)]
-    judge_attempts: Option<u32>,
-    /// Backoff before the first retry, in seconds
-    #[arg(long, default_value_t = 1.0)]
-    retry_delay: f64,
+    #[command(flatten)]
+    calls: CallArgs,
     /// The dataset name for the header (default: the file name without extension)
     #[arg(long)]
     dataset_name: Option<String>,
@@ -182,12 +209,6 @@ pub struct TargetedArgs {
     /// Only the first N cases of the dataset
     #[arg(long)]
     limit: Option<usize>,
-    /// Requests in flight at once, per endpoint
-    #[arg(long, default_value_t = 4)]
-    concurrency: usize,
-    /// Requests started per minute, per endpoint
-    #[arg(long)]
-    rpm: Option<u32>,
     /// The evaluated model's temperature
     #[arg(long, default_value_t = Settings::GENERATION.temperature)]
     temperature: f64,
@@ -200,18 +221,8 @@ pub struct TargetedArgs {
     /// max_tokens of every role
     #[arg(long, default_value_t = Settings::GENERATION.max_tokens)]
     max_tokens: u32,
-    /// Time limit of one request, in seconds
-    #[arg(long, default_value_t = 600.0)]
-    timeout: f64,
-    /// Attempts per call (429, 5xx and timeouts are retried)
-    #[arg(long, default_value_t = 6)]
-    max_attempts: u32,
-    /// Requests to the judge until its reply parses [default: --max-attempts]
-    #[arg(long)]
-    judge_attempts: Option<u32>,
-    /// Backoff before the first retry, in seconds
-    #[arg(long, default_value_t = 1.0)]
-    retry_delay: f64,
+    #[command(flatten)]
+    calls: CallArgs,
     /// The dataset name for the header (default: the file name without extension)
     #[arg(long)]
     dataset_name: Option<String>,
@@ -327,17 +338,8 @@ async fn targeted(args: TargetedArgs) -> anyhow::Result<ExitCode> {
     config.runs = args.runs;
     config.first_run = args.first_run;
     config.dataset_name = Some(name.clone());
-    config.limits = Limits {
-        concurrency: args.concurrency,
-        requests_per_minute: args.rpm,
-    };
-    config.retry = RetryPolicy {
-        max_attempts: args.max_attempts,
-        judge_attempts: args.judge_attempts.unwrap_or(args.max_attempts),
-        base_delay: seconds(args.retry_delay, "--retry-delay")?,
-        timeout: seconds(args.timeout, "--timeout")?,
-        ..RetryPolicy::default()
-    };
+    config.limits = args.calls.limits();
+    config.retry = args.calls.retry()?;
     let job = pipeline::targeted::Job::new(config, cases.clone())?;
     let Some(outputs) = follow(job.total_items(), job.progress(), |c| job.run(c)).await? else {
         return Ok(ExitCode::from(130));
@@ -470,17 +472,8 @@ async fn fidelity(args: FidelityArgs) -> anyhow::Result<ExitCode> {
         args.out.clone(),
     );
     config.dataset_name = Some(name.clone());
-    config.limits = Limits {
-        concurrency: args.concurrency,
-        requests_per_minute: args.rpm,
-    };
-    config.retry = RetryPolicy {
-        max_attempts: args.max_attempts,
-        judge_attempts: args.judge_attempts.unwrap_or(args.max_attempts),
-        base_delay: seconds(args.retry_delay, "--retry-delay")?,
-        timeout: seconds(args.timeout, "--timeout")?,
-        ..RetryPolicy::default()
-    };
+    config.limits = args.calls.limits();
+    config.retry = args.calls.retry()?;
     let job = pipeline::fidelity::Job::new(config, probes, &cases)?;
     let Some(output) = follow(job.total_items(), job.progress(), |c| job.run(c)).await? else {
         return Ok(ExitCode::from(130));
