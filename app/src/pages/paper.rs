@@ -157,11 +157,13 @@ fn FidelitySection(study: Option<StudyView>) -> impl IntoView {
     let body = match study {
         None => view! {
             <p class="empty" data-testid="table-13-empty">
-                "No user-simulator fidelity study on this version yet. Draw the cases with "
-                <code>"lexpilot experiment fidelity-sample --dataset FILE"</code>
-                ", let two experts write the A, B, C questions and the D key facts of each, then run "
+                "No user-simulator fidelity study on this version yet. Experts write the probes of the sampled cases (two per cause: the A, B, C questions and the D key facts) on "
+                <a href="/review/fidelity">"the probes page"</a>
+                "; an admin then runs the study from "
+                <a href="/admin/runs">"the jobs page"</a>
+                " (or "
                 <code>"lexpilot experiment fidelity --probes FILE … --db"</code>
-                ": every reply becomes a review item that two experts label blind."
+                "): every reply becomes a review item that two experts label blind."
             </p>
         }
         .into_any(),
