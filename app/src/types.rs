@@ -276,6 +276,10 @@ pub struct PlawCellView {
     /// The page of rows shown, from 1, and how many pages there are.
     pub page: u32,
     pub pages: u32,
+    /// How the citations in every answer of the entry (all its runs) stand
+    /// against the imported statutes, and how many runs that counts over.
+    pub citations: engine::statutes::CitationCheck,
+    pub citation_runs: usize,
 }
 
 /// One PLawBench item as one run of an entry answered it.
@@ -342,6 +346,11 @@ pub struct DlawCellView {
     pub model: String,
     pub setting: Option<String>,
     pub cell: engine::dlawbench::drilldown::CellSessions,
+    /// How the citations in everything the entry's lawyer wrote (all its
+    /// runs: turns and memos) stand against the imported statutes, and how
+    /// many runs that counts over.
+    pub citations: engine::statutes::CitationCheck,
+    pub citation_runs: usize,
 }
 
 /// One session of one run of a DLawBench entry, in full.

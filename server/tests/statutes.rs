@@ -186,3 +186,88 @@ fn citations_in_responses_open_their_article_and_flagged_ones_are_counted() {
         );
     });
 }
+
+/// A PLawBench cell page counts the citations in every answer of its entry
+/// (all its runs), as the engine counts them over the stored runs: none
+/// shown while the entry's answers cite nothing (the demo's), then a third
+/// run citing an article in force, a repealed law and an article that does
+/// not exist.
+#[test]
+fn a_plawbench_cell_counts_the_citations_of_its_entry() {
+    common::server_runtime().block_on(async {
+        let app = TestApp::with_demo().await;
+        let model = "Sim-Frontier-3 (simulated)";
+        let url = format!(
+            "/plawbench/leaderboard/items?model={}&column=overall",
+            enc(model)
+        );
+        let file = package(app.dir(), &[]).await;
+        services::statutes::import_file(&app.db, &file, None)
+            .await
+            .unwrap();
+        let before = app.get(&url).await;
+        assert_eq!(before.status, StatusCode::OK, "{}", before.body);
+        assert!(
+            !before.body.contains("data-testid=\"citation-summary\""),
+            "the demo's answers cite nothing"
+        );
+
+        let dataset = db::datasets::current(&app.db, engine::benchmark::Benchmark::Plawbench)
+            .await
+            .unwrap()
+            .unwrap();
+        let runs = |reads: services::read::ReadModels| {
+            let (app, dataset) = (&app, &dataset);
+            async move {
+                let (_, runs) = reads.plaw_runs(&app.db, dataset).await.unwrap();
+                runs.iter()
+                    .filter(|(_, r)| r.header.model == model)
+                    .map(|(_, r)| r.clone())
+                    .collect::<Vec<_>>()
+            }
+        };
+        let mut third = runs(services::read::ReadModels::default()).await[0].clone();
+        third.header.run = 3;
+        let answer = third
+            .items
+            .iter_mut()
+            .find(|i| i.response.is_some())
+            .expect("an answer");
+        answer.response = Some(
+            "【法条依据】《中华人民共和国民法典》第一千零七十九条；《中华人民共和国合同法》第五十二条；《中华人民共和国民法典》第九千条"
+                .into(),
+        );
+        services::ingest::store(
+            &app.db,
+            &dataset,
+            &[services::ingest::RunFile::new("run3.jsonl", third.to_stored())],
+            None,
+            db::runs::OnDuplicate::Refuse,
+        )
+        .await
+        .expect("the third run is stored");
+
+        let page = app.get(&url).await;
+        let summary = page
+            .body
+            .split("data-testid=\"citation-summary\"")
+            .nth(1)
+            .expect("a citation summary")
+            .replace("<!>", "");
+        let index = {
+            let (laws, provisions) = db::statutes::load(&app.db).await.unwrap();
+            engine::statutes::StatuteIndex::new(laws, provisions)
+        };
+        let stored = runs(services::read::ReadModels::default()).await;
+        assert_eq!(stored.len(), 3);
+        let check = index.check(stored.iter().flat_map(|r| r.responses()));
+        assert_eq!(
+            (check.citations, check.in_force, check.repealed, check.no_such_article),
+            (3, 1, 1, 1),
+            "{check:?}"
+        );
+        for said in ["3 checked", "1 in force", "1 repealed", "all 3 runs"] {
+            assert!(summary.contains(said), "{said:?} in {summary}");
+        }
+    });
+}

@@ -201,11 +201,15 @@ pub async fn dlaw_cell(
     if let Some(hidden) = ssr::hidden_sessions(&state.db, &dataset.name, &model).await? {
         cell.hide_values(&hidden);
     }
+    let statutes = state.statutes.index(&state.db).await.map_err(fail)?;
+    let citations = statutes.check(of_entry.iter().flat_map(|run| run.responses()));
     Ok(DlawCellView {
         dataset: dataset_view(&dataset),
         model,
         setting,
         cell,
+        citations,
+        citation_runs: of_entry.len(),
     })
 }
 

@@ -201,6 +201,8 @@ pub async fn plaw_cell(
     let pages = u32::try_from(drill.total.div_ceil(CELL_ROWS as usize).max(1)).unwrap_or(1);
     let page = page.unwrap_or(1).clamp(1, pages);
     let offset = (page as usize - 1) * CELL_ROWS as usize;
+    let statutes = state.statutes.index(&state.db).await.map_err(fail)?;
+    let citations = statutes.check(of_entry.iter().flat_map(|(_, run)| run.responses()));
     Ok(PlawCellView {
         dataset: dataset_view(&dataset),
         model,
@@ -208,6 +210,8 @@ pub async fn plaw_cell(
         drill: drill.page(offset, CELL_ROWS as usize),
         page,
         pages,
+        citations,
+        citation_runs: of_entry.len(),
     })
 }
 

@@ -369,6 +369,19 @@ pub struct Session {
     pub error: Option<String>,
 }
 
+impl Session {
+    /// What the lawyer model wrote in the session: its turns, then its memo
+    /// (never the client's turns).
+    pub fn lawyer_texts(&self) -> impl Iterator<Item = &str> + '_ {
+        self.dialogue
+            .iter()
+            .flatten()
+            .filter(|t| t.role == Role::Lawyer)
+            .map(|t| t.content.as_str())
+            .chain(self.memo.as_deref())
+    }
+}
+
 /// A whole run: its header and its sessions in file order.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Run {
@@ -387,6 +400,12 @@ enum StoredLine {
 }
 
 impl Run {
+    /// Everything the lawyer model wrote in the run, its turns and memos
+    /// (for the citation check of its entry), in file order.
+    pub fn responses(&self) -> impl Iterator<Item = &str> + '_ {
+        self.sessions.iter().flat_map(Session::lawyer_texts)
+    }
+
     /// The styles the run contains, in [`Style::ALL`] order.
     pub fn styles(&self) -> Vec<Style> {
         let present: HashSet<Style> = self.sessions.iter().map(|s| s.style).collect();
@@ -1292,6 +1311,44 @@ impl LineReader {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_lawyer_texts_are_its_turns_and_memo_never_the_clients() {
+        use super::{Role, Session, Status, Turn};
+        let turn = |role, content: &str| Turn {
+            role,
+            action: None,
+            content: content.into(),
+            attempts: None,
+            at: None,
+            usage: None,
+        };
+        let session = Session {
+            case_id: "c".into(),
+            style: crate::dlawbench::dataset::Style::Cooperative,
+            status: Status::Submitted,
+            turns_used: 1,
+            dialogue: Some(vec![
+                turn(Role::Client, "我想离婚，依据第1079条"),
+                turn(Role::Lawyer, "分居多久了？"),
+                turn(Role::Client, "两年"),
+            ]),
+            memo: Some("依《民法典》第一千零七十九条可判离婚".into()),
+            panel: Vec::new(),
+            unavailable: None,
+            error: None,
+        };
+        assert_eq!(
+            session.lawyer_texts().collect::<Vec<_>>(),
+            ["分居多久了？", "依《民法典》第一千零七十九条可判离婚"]
+        );
+        let silent = Session {
+            dialogue: None,
+            memo: None,
+            ..session
+        };
+        assert_eq!(silent.lawyer_texts().count(), 0);
+    }
+
     use super::*;
     use crate::dlawbench::dataset::parse_dataset;
 

@@ -302,6 +302,12 @@ enum StoredLine {
 }
 
 impl Run {
+    /// Every answer of the model in the run (for the citation check of its
+    /// entry), in file order.
+    pub fn responses(&self) -> impl Iterator<Item = &str> + '_ {
+        self.items.iter().filter_map(|i| i.response.as_deref())
+    }
+
     /// The tasks the run contains, in [`Task::ALL`] order.
     pub fn tasks(&self) -> Vec<Task> {
         let present: BTreeSet<Task> = self.items.iter().map(|i| i.task).collect();

@@ -97,7 +97,12 @@ fn CellView(cell: DlawCellView) -> impl IntoView {
         model,
         setting,
         cell,
+        citations,
+        citation_runs,
     } = cell;
+    let citation_scope = format!(
+        "the lawyer's turns and memos of this entry, all {citation_runs} runs 该条目全部运行的律师发言与备忘录"
+    );
     let title = format!(
         "{model} · {} · {}",
         metric_label(cell.metric),
@@ -114,6 +119,7 @@ fn CellView(cell: DlawCellView) -> impl IntoView {
             {view_note} " · the cell is the mean over its runs; overall and style cells are the mean of the jurisdictions' means · "
             <a href=board_url(cell.view)>"← Leaderboard"</a>
         </p>
+        <crate::components::cited::CitationSummary check=citations scope=citation_scope />
         <div class="table-scroll">
             <table class="leaderboard" data-testid="dlaw-cell-runs">
                 <thead><tr><th>"Run"</th><th class="num">"Value"</th><th class="num">"Sessions"</th></tr></thead>

@@ -60,7 +60,11 @@ fn CellView(cell: PlawCellView) -> impl IntoView {
         drill,
         page,
         pages,
+        citations,
+        citation_runs,
     } = cell;
+    let citation_scope =
+        format!("every answer of this entry, all {citation_runs} runs 该条目全部运行的回答");
     let title = format!(
         "{} · {}{}",
         model,
@@ -149,6 +153,7 @@ fn CellView(cell: PlawCellView) -> impl IntoView {
             {drill.total} " items · " {drill.tasks.iter().map(|t| t.label_zh()).collect::<Vec<_>>().join("、")}
             " · each value is the panel's score of the item ×100; a run's value is their mean over its scored items"
         </p>
+        <crate::components::cited::CitationSummary check=citations scope=citation_scope />
         <div class="table-scroll">
             <table class="leaderboard" data-testid="plaw-cell-items">
                 <thead>
