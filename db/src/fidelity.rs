@@ -148,6 +148,17 @@ pub async fn store_study(
     Ok(outcome)
 }
 
+/// Whether version `dataset_id` has its study (without reading it).
+pub async fn has_study(db: &Db, dataset_id: i64) -> Result<bool> {
+    Ok(
+        sqlx::query_scalar::<_, i64>("SELECT id FROM fidelity_runs WHERE dataset_id = ?")
+            .bind(dataset_id)
+            .fetch_optional(db.pool())
+            .await?
+            .is_some(),
+    )
+}
+
 /// The study of version `dataset_id`, if it has one.
 pub async fn study(db: &Db, dataset_id: i64) -> Result<Option<StoredStudy>> {
     let row: Option<(i64, String, String, String)> = sqlx::query_as(

@@ -124,6 +124,20 @@ fn the_cli_imports_a_package_once_and_refuses_a_bad_one_whole() {
     });
 }
 
+/// Imports the test package into `app`.
+async fn import(app: &TestApp) {
+    let file = package(app.dir(), &[]).await;
+    services::statutes::import_file(&app.db, &file, None)
+        .await
+        .unwrap();
+}
+
+/// The statutes stored in `app`, as the engine reads them.
+async fn index(app: &TestApp) -> engine::statutes::StatuteIndex {
+    let (laws, provisions) = db::statutes::load(&app.db).await.unwrap();
+    engine::statutes::StatuteIndex::new(laws, provisions)
+}
+
 #[test]
 fn citations_in_responses_open_their_article_and_flagged_ones_are_counted() {
     common::server_runtime().block_on(async {
@@ -138,10 +152,7 @@ fn citations_in_responses_open_their_article_and_flagged_ones_are_counted() {
         assert_eq!(before.status, StatusCode::OK);
         assert!(!before.body.contains("data-testid=\"citation\""));
 
-        let file = package(app.dir(), &[]).await;
-        services::statutes::import_file(&app.db, &file, None)
-            .await
-            .unwrap();
+        import(&app).await;
         let page = app.get(&url).await;
         assert_eq!(page.status, StatusCode::OK);
         // DEMO-0001 is a divorce case: replies cite the Civil Code's article
@@ -170,10 +181,7 @@ fn citations_in_responses_open_their_article_and_flagged_ones_are_counted() {
             .await
             .unwrap()
             .unwrap();
-        let index = {
-            let (laws, provisions) = db::statutes::load(&app.db).await.unwrap();
-            engine::statutes::StatuteIndex::new(laws, provisions)
-        };
+        let index = index(&app).await;
         let stored = services::read::ReadModels::default()
             .model_runs(&app.db, &dataset, model)
             .await
@@ -201,10 +209,7 @@ fn a_plawbench_cell_counts_the_citations_of_its_entry() {
             "/plawbench/leaderboard/items?model={}&column=overall",
             enc(model)
         );
-        let file = package(app.dir(), &[]).await;
-        services::statutes::import_file(&app.db, &file, None)
-            .await
-            .unwrap();
+        import(&app).await;
         let before = app.get(&url).await;
         assert_eq!(before.status, StatusCode::OK, "{}", before.body);
         assert!(
@@ -254,10 +259,7 @@ fn a_plawbench_cell_counts_the_citations_of_its_entry() {
             .nth(1)
             .expect("a citation summary")
             .replace("<!>", "");
-        let index = {
-            let (laws, provisions) = db::statutes::load(&app.db).await.unwrap();
-            engine::statutes::StatuteIndex::new(laws, provisions)
-        };
+        let index = index(&app).await;
         let stored = runs(services::read::ReadModels::default()).await;
         assert_eq!(stored.len(), 3);
         let check = index.check(stored.iter().flat_map(|r| r.responses()));

@@ -70,7 +70,7 @@ pub async fn store_probes(
 pub async fn probe_sheet(db: &Db, dataset: &DatasetInfo) -> Result<ProbeSheet> {
     lexpilot(dataset)?;
     let cases = LexPilot::cases(db, dataset.id).await?;
-    let fixed = db::fidelity::study(db, dataset.id).await?.is_some();
+    let fixed = db::fidelity::has_study(db, dataset.id).await?;
     Ok(ProbeSheet::of(&cases, probes(db, dataset).await?, fixed))
 }
 

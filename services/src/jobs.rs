@@ -783,7 +783,7 @@ pub struct NewJobRequest {
 /// Refuses a fidelity job on `dataset` when it has no probes to ask or has
 /// its study already (one per version).
 async fn fidelity_ready(db: &Db, dataset: &db::datasets::DatasetInfo) -> Result<()> {
-    if db::fidelity::study(db, dataset.id).await?.is_some() {
+    if db::fidelity::has_study(db, dataset.id).await? {
         return Err(Error::Conflict(format!(
             "dataset {} version {} has its fidelity study already (Table 13 on /paper); a \
              version has one",
@@ -856,10 +856,8 @@ impl JobManager {
             None => None,
         };
         let experiment = match request.experiment {
-            Some(_) if request.benchmark != Benchmark::Lexpilot => {
-                return Err(Error::Invalid(
-                    "the Targeted vs Off-target experiment is LexPilot's".into(),
-                ))
+            Some(e) if request.benchmark != Benchmark::Lexpilot => {
+                return Err(Error::Invalid(format!("{} is LexPilot's", e.label_en())))
             }
             e => e,
         };
