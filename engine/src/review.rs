@@ -99,7 +99,7 @@ use serde::{Deserialize, Serialize};
 
 pub use crate::metrics::pearson;
 pub use adjudication::NotAdjudicable;
-pub use board::{Dashboard, ExpertProgress};
+pub use board::{items_per_hour, median_seconds, Dashboard, ExpertProgress};
 pub use checks::{CaseCheck, CheckKind, CheckOutcome, CheckResult};
 pub use correction::{apply_correction, Correction};
 pub use dashboard::{
@@ -126,7 +126,10 @@ pub use sample::{draw_per_target, sample_stratified};
 pub use sheet::{
     sheet_rows, PairStats, Sheet, SheetError, SheetGroup, SheetItem, SheetRow, SheetUnit,
 };
-pub use view::{neighbours, queue, ItemGuide, ItemVisibility, QueueEntry, Revealed, Viewer};
+pub use view::{
+    neighbours, next_todo, queue, ItemGuide, ItemVisibility, QueueEntry, QueueProgress, Revealed,
+    Viewer,
+};
 
 use crate::vocab::vocabulary;
 

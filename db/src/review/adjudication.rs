@@ -258,6 +258,7 @@ mod tests {
             "correct",
             "",
             Some(&json(&edited)),
+            None,
             rescore(),
         )
         .await
@@ -269,13 +270,23 @@ mod tests {
             "correct",
             "",
             Some(&json(&other)),
+            None,
             rescore(),
         )
         .await
         .expect("correct");
-        submit(&db, first, &experts[2], "approve", "", None, rescore())
-            .await
-            .expect("approve");
+        submit(
+            &db,
+            first,
+            &experts[2],
+            "approve",
+            "",
+            None,
+            None,
+            rescore(),
+        )
+        .await
+        .expect("approve");
 
         let adjudicator = Adjudicator::of(admin.clone()).expect("admin");
         let waiting = adjudication_queue(&db, &dataset.name, &adjudicator)
@@ -358,14 +369,14 @@ mod tests {
         );
 
         // Blind on their own item until they submit, though 甲 has submitted.
-        submit(&db, own, &experts[0], &pass(), "", None, rescore())
+        submit(&db, own, &experts[0], &pass(), "", None, None, rescore())
             .await
             .expect("submit");
         let blind = item_for_viewer(&db, own, &designated).await.expect("item");
         assert_eq!(blind.revealed, None);
         assert_eq!(blind.status, ItemStatus::Todo);
         // Another's item: they see every label, as an adjudicator.
-        submit(&db, other, &experts[0], &pass(), "", None, rescore())
+        submit(&db, other, &experts[0], &pass(), "", None, None, rescore())
             .await
             .expect("submit");
         let seen = item_for_viewer(&db, other, &designated)
@@ -380,6 +391,7 @@ mod tests {
             &failing_check(),
             "有手机号",
             None,
+            None,
             rescore(),
         )
         .await
@@ -390,6 +402,7 @@ mod tests {
             &designated,
             &failing_check(),
             "有手机号",
+            None,
             None,
             rescore(),
         )
@@ -444,6 +457,7 @@ mod tests {
             "correct",
             "",
             Some(&json(&mine)),
+            None,
             rescore(),
         )
         .await
@@ -455,6 +469,7 @@ mod tests {
             "correct",
             "",
             Some(&json(&theirs)),
+            None,
             rescore(),
         )
         .await
@@ -505,6 +520,7 @@ mod tests {
             "correct",
             "",
             Some(&json(&mine)),
+            None,
             rescore(),
         )
         .await
@@ -516,6 +532,7 @@ mod tests {
             "correct",
             "",
             Some(&json(&mine)),
+            None,
             rescore(),
         )
         .await

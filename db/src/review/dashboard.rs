@@ -75,22 +75,26 @@ pub async fn export(db: &Db, _manager: &Manager) -> Result<Vec<ExportItem>> {
             proposal: parse_case(a.proposal.as_deref())?,
             submitted_at: a.submitted_at,
             blind_label: a.blind_label,
+            seconds: a.seconds.and_then(|s| u32::try_from(s).ok()),
+            unclear: a.unclear,
         });
     }
-    let history: Vec<(i64, String, String, String, String, String)> = sqlx::query_as(
-        "SELECT item_id, author, action, label, comment, at FROM review_label_history
+    type HistoryRow = (i64, String, String, String, String, String, Option<i64>);
+    let history: Vec<HistoryRow> = sqlx::query_as(
+        "SELECT item_id, author, action, label, comment, at, seconds FROM review_label_history
          ORDER BY item_id, id",
     )
     .fetch_all(db.pool())
     .await?;
     let mut changes: HashMap<i64, Vec<ExportChange>> = HashMap::new();
-    for (item_id, author, action, label, comment, at) in history {
+    for (item_id, author, action, label, comment, at, seconds) in history {
         changes.entry(item_id).or_default().push(ExportChange {
             author,
             action,
             label,
             comment,
             at,
+            seconds: seconds.and_then(|s| u32::try_from(s).ok()),
         });
     }
     items

@@ -55,6 +55,8 @@ pub struct ItemView {
     /// assigned: among all items).
     pub previous: Option<i64>,
     pub next: Option<i64>,
+    /// The viewer's "unclear" flag on the item (their comment).
+    pub unclear: Option<String>,
 }
 
 /// An item to insert.
@@ -401,6 +403,7 @@ pub async fn item_for_viewer(db: &Db, id: i64, viewer: &User) -> Result<ItemView
             .await?
     };
     let (previous, next) = neighbours(&order, id);
+    let unclear = item.assignment(viewer.id).and_then(|a| a.unclear.clone());
     let guide = ItemGuide::of(item.kind, item.task, case.as_ref());
     let input = serde_json::from_str(&row.input)
         .map_err(|e| DbError::Corrupt(format!("review item input: {e}")))?;
@@ -421,6 +424,7 @@ pub async fn item_for_viewer(db: &Db, id: i64, viewer: &User) -> Result<ItemView
         revealed: seen.revealed,
         previous,
         next,
+        unclear,
     })
 }
 
@@ -468,7 +472,7 @@ mod tests {
         assert!(view.input.get("predictions").is_none());
         assert_eq!(view.revealed, None);
         let label = vec!["dismissed"; view.claims].join(",");
-        submit(&db, id, &experts[0], &label, "", None, rescore())
+        submit(&db, id, &experts[0], &label, "", None, None, rescore())
             .await
             .expect("submit");
         let mine = item_for_viewer(&db, id, &experts[0]).await.expect("item");
@@ -592,7 +596,7 @@ mod rubric_tests {
 
         // A section over its maximum is refused, naming the section.
         let too_many = label(&[1000.0, 0.0, 0.0, 0.0]);
-        let refused = submit(&db, id, &experts[0], &too_many, "", None, rescore())
+        let refused = submit(&db, id, &experts[0], &too_many, "", None, None, rescore())
             .await
             .expect_err("over the maximum");
         assert!(
@@ -606,6 +610,7 @@ mod rubric_tests {
             &experts[0],
             &label(&[1.0, 2.0, 3.0, 4.0]),
             "",
+            None,
             None,
             rescore(),
         )
@@ -625,6 +630,7 @@ mod rubric_tests {
             &experts[1],
             &label(&[1.0, 2.0, 3.0, 5.0]),
             "",
+            None,
             None,
             rescore(),
         )

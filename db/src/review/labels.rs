@@ -14,6 +14,51 @@ use crate::revisions::{CorrectionOutcome, Rescore};
 use crate::users::User;
 use crate::{now, Db, DbError, Result};
 
+/// The most time one submission records: a page left open overnight is not
+/// a day's work.
+pub const MAX_SECONDS: u32 = 4 * 3600;
+
+/// The longest "unclear" comment, in characters.
+pub const MAX_UNCLEAR_CHARS: usize = 2000;
+
+/// Flags item `id` as unclear for `expert` with `comment` (why), without
+/// labelling it; an empty `comment` clears the flag. Refused for an item
+/// not assigned to the expert (not found) or one they have submitted (the
+/// flag marks an item they cannot label yet).
+pub async fn flag_unclear(db: &Db, id: i64, expert: &User, comment: &str) -> Result<()> {
+    let comment = comment.trim();
+    if comment.chars().count() > MAX_UNCLEAR_CHARS {
+        return Err(DbError::Invalid(format!(
+            "unclear: at most {MAX_UNCLEAR_CHARS} characters"
+        )));
+    }
+    let (flag, at) = match comment {
+        "" => (None, None),
+        c => (Some(c), Some(now())),
+    };
+    let done = sqlx::query(
+        "UPDATE review_assignments SET unclear = ?, unclear_at = ?
+         WHERE item_id = ? AND expert_id = ? AND submitted_at IS NULL",
+    )
+    .bind(flag)
+    .bind(at)
+    .bind(id)
+    .bind(expert.id)
+    .execute(db.pool())
+    .await?;
+    if done.rows_affected() == 0 {
+        let (_, item) = record(db, id).await?;
+        return Err(match item.assignment(expert.id) {
+            None => not_found(id),
+            Some(_) => DbError::Conflict(format!(
+                "review item {id} is labelled; revise the label instead of flagging it"
+            )),
+        });
+    }
+    db.notify(Change::ReviewChanged { item_id: id });
+    Ok(())
+}
+
 /// What a submission did besides recording the label.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Submitted {
@@ -37,6 +82,12 @@ pub struct Submitted {
 /// submitted last and a new dataset version, [`crate::revisions`]), unless
 /// the case has been corrected since the item was made: then nothing is
 /// applied over the newer revision and the item waits for an adjudicator.
+///
+/// `seconds` is the active time the page measured for this submission
+/// (capped at [`MAX_SECONDS`]); it is kept in the history and added to the
+/// expert's time on the item. A submission clears the expert's "unclear"
+/// flag: the item is no longer open for them.
+#[expect(clippy::too_many_arguments, reason = "one column each")]
 pub async fn submit(
     db: &Db,
     id: i64,
@@ -44,8 +95,10 @@ pub async fn submit(
     label: &str,
     comment: &str,
     proposal: Option<&str>,
+    seconds: Option<u32>,
     rescore: &Rescore,
 ) -> Result<Submitted> {
+    let seconds = seconds.map(|s| s.min(MAX_SECONDS));
     let (row, item) = record(db, id).await?;
     if item.assignment(expert.id).is_none() {
         return Err(not_found(id));
@@ -64,6 +117,8 @@ pub async fn submit(
     let done = sqlx::query(
         "UPDATE review_assignments
          SET label = ?, comment = ?, proposal = ?, submitted_at = ?, draft = NULL, draft_at = NULL,
+             seconds = CASE WHEN ? IS NULL THEN seconds ELSE COALESCE(seconds, 0) + ? END,
+             unclear = NULL, unclear_at = NULL,
              blind_label = CASE WHEN ? THEN ? ELSE blind_label END,
              blind_proposal = CASE WHEN ? THEN ? ELSE blind_proposal END
          WHERE item_id = ? AND expert_id = ?
@@ -73,6 +128,8 @@ pub async fn submit(
     .bind(comment)
     .bind(&proposal)
     .bind(&at)
+    .bind(seconds)
+    .bind(seconds)
     .bind(blind)
     .bind(&label)
     .bind(blind)
@@ -98,6 +155,16 @@ pub async fn submit(
         &at,
     )
     .await?;
+    if seconds.is_some() {
+        sqlx::query(
+            "UPDATE review_label_history SET seconds = ?
+             WHERE id = (SELECT MAX(id) FROM review_label_history WHERE item_id = ?)",
+        )
+        .bind(seconds)
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+    }
     let (_, submitted) = record_on(&mut tx, id).await?;
     let mut outcome = Submitted::default();
     let mut saved = None;
@@ -199,9 +266,18 @@ mod tests {
             .expect("items");
         auto_assign(&db, &dataset.name, None).await.expect("assign");
         let id = queue(&db, &dataset.name, &experts[0]).await.expect("queue")[0].id;
-        submit(&db, id, &experts[0], &pass(), "都没问题", None, rescore())
-            .await
-            .expect("submit");
+        submit(
+            &db,
+            id,
+            &experts[0],
+            &pass(),
+            "都没问题",
+            None,
+            None,
+            rescore(),
+        )
+        .await
+        .expect("submit");
         let before = item_for_viewer(&db, id, &experts[1]).await.expect("item");
         assert_eq!(before.revealed, None);
         assert_eq!(before.status, ItemStatus::Todo);
@@ -216,7 +292,7 @@ mod tests {
             "adjudicators see every label"
         );
 
-        submit(&db, id, &experts[1], &pass(), "", None, rescore())
+        submit(&db, id, &experts[1], &pass(), "", None, None, rescore())
             .await
             .expect("submit");
         let after = item_for_viewer(&db, id, &experts[1]).await.expect("item");
@@ -225,7 +301,7 @@ mod tests {
         assert_eq!(revealed.others[0].comment, "都没问题");
         assert_eq!(revealed.final_source, Some(FinalSource::Agreed));
         assert!(matches!(
-            submit(&db, id, &experts[1], &pass(), "", None, rescore()).await,
+            submit(&db, id, &experts[1], &pass(), "", None, None, rescore()).await,
             Err(DbError::Conflict(_))
         ));
         let adjudicator = Adjudicator::of(admin).expect("an admin adjudicates");
@@ -248,14 +324,24 @@ mod tests {
             "correct",
             "补充签订时间",
             Some(&json),
+            None,
             rescore(),
         )
         .await
         .expect("submit");
         assert_eq!(first, Submitted::default());
-        let second = submit(&db, id, &experts[1], "correct", "", Some(&json), rescore())
-            .await
-            .expect("submit");
+        let second = submit(
+            &db,
+            id,
+            &experts[1],
+            "correct",
+            "",
+            Some(&json),
+            None,
+            rescore(),
+        )
+        .await
+        .expect("submit");
         assert_eq!(second.final_label.as_deref(), Some("correct"));
         let Some(CorrectionOutcome::Saved {
             revision,
@@ -287,8 +373,98 @@ mod tests {
             .expect("case")
             .expect("stored");
         assert!(matches!(
-            submit(&db, id, &experts[0], "correct", "", Some(&serde_json::to_string(&unchanged).expect("json")), rescore()).await,
+            submit(&db, id, &experts[0], "correct", "", Some(&serde_json::to_string(&unchanged).expect("json")), None, rescore()).await,
             Err(DbError::Invalid(message)) if message.contains("changes nothing")
         ));
+    }
+
+    #[tokio::test]
+    async fn a_label_records_its_time_and_clears_the_unclear_flag() {
+        let (db, dataset, admin, experts) = fixture(&["甲", "乙"]).await;
+        create_case_check_items(&db, &dataset, &admin)
+            .await
+            .expect("items");
+        auto_assign(&db, &dataset.name, None).await.expect("assign");
+        let id = queue(&db, &dataset.name, &experts[0]).await.expect("queue")[0].id;
+
+        flag_unclear(&db, id, &experts[0], "  第三轮的金额看不清  ")
+            .await
+            .expect("flag");
+        let entry = |q: Vec<engine::review::QueueEntry>| q.into_iter().find(|e| e.id == id);
+        let flagged = entry(queue(&db, &dataset.name, &experts[0]).await.expect("queue"));
+        assert!(flagged.is_some_and(|e| e.unclear && e.status == ItemStatus::Todo));
+        let other = entry(queue(&db, &dataset.name, &experts[1]).await.expect("queue"));
+        assert!(
+            other.is_some_and(|e| !e.unclear),
+            "the flag is the expert's own"
+        );
+        assert!(matches!(
+            flag_unclear(&db, id, &admin, "不是我的条目").await,
+            Err(DbError::NotFound(_))
+        ));
+        let long = "长".repeat(MAX_UNCLEAR_CHARS + 1);
+        assert!(matches!(
+            flag_unclear(&db, id, &experts[0], &long).await,
+            Err(DbError::Invalid(message)) if message.contains("unclear")
+        ));
+
+        // Two submissions: their times add up; one left open all night is capped.
+        submit(&db, id, &experts[0], &pass(), "", None, Some(40), rescore())
+            .await
+            .expect("submit");
+        submit(
+            &db,
+            id,
+            &experts[0],
+            &pass(),
+            "复核",
+            None,
+            Some(90_000),
+            rescore(),
+        )
+        .await
+        .expect("revise");
+        let (_, item) = super::super::record(&db, id).await.expect("record");
+        let mine = item.assignment(experts[0].id).expect("assigned");
+        assert_eq!(mine.seconds, Some(40 + MAX_SECONDS));
+        assert_eq!(mine.unclear, None, "labelling clears the flag");
+        assert!(matches!(
+            flag_unclear(&db, id, &experts[0], "again").await,
+            Err(DbError::Conflict(_))
+        ));
+        // A label without a time (the API, an old page) adds nothing.
+        submit(&db, id, &experts[1], &pass(), "", None, None, rescore())
+            .await
+            .expect("submit");
+        let (_, item) = super::super::record(&db, id).await.expect("record");
+        assert_eq!(
+            item.assignment(experts[1].id).expect("assigned").seconds,
+            None
+        );
+
+        let manager = super::super::Manager::of(admin).expect("an admin manages");
+        let exported = super::super::export(&db, &manager).await.expect("export");
+        let line = exported.iter().find(|i| i.item_id == id).expect("exported");
+        let times: Vec<(String, Option<u32>)> = line
+            .labels
+            .iter()
+            .map(|l| (l.expert.clone(), l.seconds))
+            .collect();
+        assert_eq!(
+            times,
+            [
+                ("乙".to_owned(), None),
+                ("甲".to_owned(), Some(40 + MAX_SECONDS))
+            ]
+        );
+        let history: Vec<Option<u32>> = line.history.iter().map(|h| h.seconds).collect();
+        assert_eq!(history, [Some(40), Some(MAX_SECONDS), None]);
+        let csv = engine::review::export_csv(&exported);
+        let header: Vec<&str> = csv.lines().next().expect("header").split(',').collect();
+        assert_eq!(header[header.len() - 2..], ["seconds", "unclear"]);
+        assert!(csv
+            .lines()
+            .any(|l| l.starts_with(&format!("{id},"))
+                && l.contains(&format!(",{},", 40 + MAX_SECONDS))));
     }
 }

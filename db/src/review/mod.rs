@@ -91,7 +91,7 @@ pub use items::{
     create_case_check_items, create_judge_items, create_rubric_items, create_seed_items,
     item_for_viewer, open_judge_verdicts, open_rubric_verdicts, Created, ItemView, RubricSample,
 };
-pub use labels::{submit, Submitted};
+pub use labels::{flag_unclear, submit, Submitted, MAX_SECONDS, MAX_UNCLEAR_CHARS};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 struct ItemRow {
@@ -182,10 +182,13 @@ struct AssignmentRow {
     submitted_at: Option<String>,
     blind_label: Option<String>,
     blind_proposal: Option<String>,
+    seconds: Option<i64>,
+    unclear: Option<String>,
 }
 
 const ASSIGNMENT_SELECT: &str = "SELECT a.item_id, a.expert_id, u.name AS expert, a.label,
-        a.comment, a.proposal, a.draft, a.submitted_at, a.blind_label, a.blind_proposal
+        a.comment, a.proposal, a.draft, a.submitted_at, a.blind_label, a.blind_proposal,
+        a.seconds, a.unclear
      FROM review_assignments a JOIN users u ON u.id = a.expert_id";
 
 impl AssignmentRow {
@@ -201,6 +204,8 @@ impl AssignmentRow {
             draft: self.draft,
             submitted_at: self.submitted_at,
             blind_label: self.blind_label,
+            seconds: self.seconds.and_then(|s| u32::try_from(s).ok()),
+            unclear: self.unclear,
         })
     }
 }

@@ -12,8 +12,9 @@ use super::{
 };
 use crate::vocab::Class;
 
-/// One expert's progress: labels submitted, items assigned.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// One expert's progress: labels submitted, items assigned, their items
+/// waiting for an adjudicator, and the time their labels recorded.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ExpertProgress {
     /// The expert's account name.
     pub expert: String,
@@ -21,6 +22,72 @@ pub struct ExpertProgress {
     pub done: usize,
     /// Items assigned to them.
     pub assigned: usize,
+    /// Items they submitted that wait for an adjudicator.
+    pub in_adjudication: usize,
+    /// Items they flagged as unclear.
+    pub unclear: usize,
+    /// The recorded active seconds of each submitted item that has a time.
+    pub seconds: Vec<u32>,
+}
+
+impl ExpertProgress {
+    /// Adds `other`'s counts (the same expert on another dataset).
+    pub fn merge(&mut self, other: ExpertProgress) {
+        self.done += other.done;
+        self.assigned += other.assigned;
+        self.in_adjudication += other.in_adjudication;
+        self.unclear += other.unclear;
+        self.seconds.extend(other.seconds);
+    }
+
+    /// The median of the recorded seconds per item; `None` when no label
+    /// recorded a time.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use engine::review::ExpertProgress;
+    ///
+    /// let p = ExpertProgress { seconds: vec![40, 10, 30, 20], ..Default::default() };
+    /// assert_eq!(p.median_seconds(), Some(25.0));
+    /// assert_eq!(ExpertProgress::default().median_seconds(), None);
+    /// ```
+    pub fn median_seconds(&self) -> Option<f64> {
+        median_seconds(&self.seconds)
+    }
+
+    /// The pace: timed items per hour of recorded time; `None` without a
+    /// recorded time (or when every time is zero).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use engine::review::ExpertProgress;
+    ///
+    /// let p = ExpertProgress { seconds: vec![60, 120, 180], ..Default::default() };
+    /// assert_eq!(p.items_per_hour(), Some(30.0));
+    /// ```
+    pub fn items_per_hour(&self) -> Option<f64> {
+        items_per_hour(&self.seconds)
+    }
+}
+
+/// The median of recorded seconds per item; `None` for none.
+pub fn median_seconds(seconds: &[u32]) -> Option<f64> {
+    let mut s = seconds.to_vec();
+    s.sort_unstable();
+    let n = s.len();
+    match n {
+        0 => None,
+        _ if n % 2 == 1 => Some(f64::from(s[n / 2])),
+        _ => Some((f64::from(s[n / 2 - 1]) + f64::from(s[n / 2])) / 2.0),
+    }
+}
+
+/// Timed items per hour of recorded time; `None` without recorded time.
+pub fn items_per_hour(seconds: &[u32]) -> Option<f64> {
+    let total: u64 = seconds.iter().map(|&s| u64::from(s)).sum();
+    (total > 0).then(|| seconds.len() as f64 * 3600.0 / total as f64)
 }
 
 /// The agreement dashboard.
@@ -98,18 +165,22 @@ impl Dashboard {
         let mut sheets = Vec::new();
         let mut sheet_disagreements = Vec::new();
         let (mut items_final, mut items_in_adjudication) = (0, 0);
-        let mut progress: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+        let mut progress: BTreeMap<String, ExpertProgress> = BTreeMap::new();
         for item in items {
-            match item.status() {
+            let status = item.status();
+            match status {
                 ItemStatus::Final => items_final += 1,
                 ItemStatus::Adjudication => items_in_adjudication += 1,
                 ItemStatus::Todo | ItemStatus::Submitted => {}
             }
             for a in &item.assignments {
                 let entry = progress.entry(a.expert.clone()).or_default();
-                entry.1 += 1;
+                entry.assigned += 1;
+                entry.unclear += usize::from(a.unclear.is_some());
                 if a.submitted() {
-                    entry.0 += 1;
+                    entry.done += 1;
+                    entry.in_adjudication += usize::from(status == ItemStatus::Adjudication);
+                    entry.seconds.extend(a.seconds);
                 }
             }
             if !item.counts_for(viewer) {
@@ -166,11 +237,7 @@ impl Dashboard {
             },
             progress: progress
                 .into_iter()
-                .map(|(expert, (done, assigned))| ExpertProgress {
-                    expert,
-                    done,
-                    assigned,
-                })
+                .map(|(expert, p)| ExpertProgress { expert, ..p })
                 .collect(),
             items: items.len(),
             items_final,
@@ -256,5 +323,46 @@ mod tests {
         let expert = viewer(5, Role::Expert, false);
         let nothing = Dashboard::of(&expert, &items, |_| Some(Class::Family));
         assert!(nothing.rows.is_empty());
+    }
+
+    #[test]
+    fn progress_counts_adjudication_flags_and_recorded_time_per_expert() {
+        // Item 1 split (waits for an adjudicator), item 2 open for expert 2.
+        let mut split = item(
+            1,
+            &[(1, Some(("ask", "ask"))), (2, Some(("predict", "predict")))],
+        );
+        split.assignments[0].seconds = Some(40);
+        split.assignments[1].seconds = Some(90);
+        let mut open = item(2, &[(1, Some(("ask", "ask"))), (2, None)]);
+        open.assignments[0].seconds = Some(20);
+        open.assignments[1].unclear = Some("诉请不清楚".into());
+        // A label without a recorded time counts as done, not in the times.
+        let untimed = item(3, &[(1, Some(("ask", "ask")))]);
+        let board = Dashboard::of(
+            &viewer(9, Role::Admin, false),
+            &[split, open, untimed],
+            |_| Some(Class::Family),
+        );
+        let one = &board.progress[0];
+        assert_eq!(
+            (one.done, one.assigned, one.in_adjudication, one.unclear),
+            (3, 3, 1, 0)
+        );
+        assert_eq!(one.median_seconds(), Some(30.0));
+        assert_eq!(one.items_per_hour(), Some(120.0), "2 items in 60 s");
+        let two = &board.progress[1];
+        assert_eq!(
+            (two.done, two.assigned, two.in_adjudication, two.unclear),
+            (1, 2, 1, 1)
+        );
+        assert_eq!(two.median_seconds(), Some(90.0));
+        let mut merged = one.clone();
+        merged.merge(two.clone());
+        assert_eq!(
+            (merged.done, merged.assigned, merged.seconds.len()),
+            (4, 5, 3)
+        );
+        assert_eq!(merged.median_seconds(), Some(40.0));
     }
 }

@@ -716,6 +716,12 @@ pub struct ExportLabel {
     /// The blind label ([`submission_is_blind`]) agreement is counted on;
     /// differs from `label` when the expert revised after seeing another's.
     pub blind_label: Option<String>,
+    /// The active seconds the expert spent on the item (every submission).
+    #[serde(default)]
+    pub seconds: Option<u32>,
+    /// The expert's comment when they flagged the item as unclear.
+    #[serde(default)]
+    pub unclear: Option<String>,
 }
 
 /// One change of a label, kept for good.
@@ -731,6 +737,9 @@ pub struct ExportChange {
     pub comment: String,
     /// When.
     pub at: String,
+    /// The active seconds of this submission, when the page recorded them.
+    #[serde(default)]
+    pub seconds: Option<u32>,
 }
 
 /// One review item with every label, its final label and its history: a line
@@ -774,7 +783,7 @@ pub struct ExportItem {
 }
 
 /// The columns of [`export_csv`].
-pub const EXPORT_COLUMNS: [&str; 20] = [
+pub const EXPORT_COLUMNS: [&str; 22] = [
     "item_id",
     "dataset",
     "kind",
@@ -795,6 +804,8 @@ pub const EXPORT_COLUMNS: [&str; 20] = [
     "final_by",
     "final_at",
     "blind_label",
+    "seconds",
+    "unclear",
 ];
 
 /// The items as CSV with [`EXPORT_COLUMNS`]: one row per expert label (an
@@ -814,14 +825,15 @@ pub const EXPORT_COLUMNS: [&str; 20] = [
 ///     model: Some("M".into()), run: Some(1), judge_label: Some("ask".into()),
 ///     labels: vec![ExportLabel { expert: "甲".into(), label: Some("predict".into()),
 ///         comment: Some("答复给出了结论, 未追问".into()), proposal: None,
-///         submitted_at: Some("2026-01-01T00:00:00Z".into()), blind_label: Some("predict".into()) }],
+///         submitted_at: Some("2026-01-01T00:00:00Z".into()), blind_label: Some("predict".into()),
+///         seconds: Some(95), unclear: None }],
 ///     final_label: None, final_proposal: None, final_source: None, final_reason: None,
 ///     final_by: None, final_at: None, history: vec![],
 /// };
 /// let csv = export_csv(&[item]);
 /// let lines: Vec<&str> = csv.lines().collect();
 /// assert!(lines[0].starts_with("item_id,dataset,kind,task"));
-/// assert_eq!(lines[1], "7,demo@1,judge_verdict,lca,complete,LP-0001,M,1,ask,甲,predict,\"答复给出了结论, 未追问\",,2026-01-01T00:00:00Z,,,,,,predict");
+/// assert_eq!(lines[1], "7,demo@1,judge_verdict,lca,complete,LP-0001,M,1,ask,甲,predict,\"答复给出了结论, 未追问\",,2026-01-01T00:00:00Z,,,,,,predict,95,");
 /// ```
 pub fn export_csv(items: &[ExportItem]) -> String {
     let mut records: Vec<Vec<String>> =
@@ -833,6 +845,8 @@ pub fn export_csv(items: &[ExportItem]) -> String {
         proposal: None,
         submitted_at: None,
         blind_label: None,
+        seconds: None,
+        unclear: None,
     };
     for item in items {
         let labels: Vec<&ExportLabel> = if item.labels.is_empty() {
@@ -867,6 +881,8 @@ pub fn export_csv(items: &[ExportItem]) -> String {
                 text(&item.final_by),
                 text(&item.final_at),
                 text(&label.blind_label),
+                label.seconds.map(|s| s.to_string()).unwrap_or_default(),
+                text(&label.unclear),
             ];
             records.push(record.into());
         }

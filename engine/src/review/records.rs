@@ -147,6 +147,11 @@ pub struct AssignmentRecord {
     pub blind_label: Option<String>,
     /// The corrected case of the blind label.
     pub blind_proposal: Option<Case>,
+    /// The active seconds the expert spent on the item, summed over their
+    /// submissions; `None` when no submission recorded a time.
+    pub seconds: Option<u32>,
+    /// The expert's comment when they flagged the item as unclear.
+    pub unclear: Option<String>,
 }
 
 impl AssignmentRecord {

@@ -97,6 +97,130 @@ pub struct QueueEntry {
     pub target: Option<String>,
     /// The status the expert sees ([`ItemRecord::status_for`]).
     pub status: ItemStatus,
+    /// The expert flagged the item as unclear (and has not labelled it since).
+    pub unclear: bool,
+    /// The active seconds the expert's labels of the item recorded.
+    pub seconds: Option<u32>,
+}
+
+/// How far an expert is through their queue: items done (submitted) of
+/// those assigned, overall and per kind, and where one item stands in it.
+#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+pub struct QueueProgress {
+    /// Items submitted.
+    pub done: usize,
+    /// Items assigned.
+    pub total: usize,
+    /// Per kind present in the queue, in [`ReviewKind`] order: (kind, done, total).
+    pub per_kind: Vec<(ReviewKind, usize, usize)>,
+    /// The 1-based place of the current item in the queue, and among the
+    /// items of its kind.
+    pub position: Option<(usize, usize)>,
+    /// The recorded active seconds of each submitted item that has a time.
+    pub seconds: Vec<u32>,
+}
+
+impl QueueProgress {
+    /// The progress over `entries` (a queue, [`queue`]), placing `current`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use engine::review::{QueueEntry, QueueProgress, ItemStatus, ReviewKind};
+    ///
+    /// let entry = |id, kind, status| QueueEntry {
+    ///     id, kind, case_id: "LP-0001".into(), task: None, target: None, status,
+    ///     unclear: false, seconds: None,
+    /// };
+    /// let queue = [
+    ///     entry(1, ReviewKind::CaseCheck, ItemStatus::Submitted),
+    ///     entry(2, ReviewKind::SeedDialogue, ItemStatus::Todo),
+    ///     entry(3, ReviewKind::CaseCheck, ItemStatus::Todo),
+    /// ];
+    /// let p = QueueProgress::of(&queue, Some(3));
+    /// assert_eq!((p.done, p.total, p.remaining()), (1, 3, 2));
+    /// assert_eq!(p.per_kind, [(ReviewKind::SeedDialogue, 0, 1), (ReviewKind::CaseCheck, 1, 2)]);
+    /// assert_eq!(p.position, Some((3, 2)));
+    /// ```
+    pub fn of(entries: &[QueueEntry], current: Option<i64>) -> Self {
+        let mut per_kind: Vec<(ReviewKind, usize, usize)> =
+            ReviewKind::ALL.iter().map(|&k| (k, 0, 0)).collect();
+        let mut position = None;
+        for (at, e) in entries.iter().enumerate() {
+            let Some(slot) = per_kind.iter_mut().find(|(k, _, _)| *k == e.kind) else {
+                continue;
+            };
+            slot.2 += 1;
+            if e.status != ItemStatus::Todo {
+                slot.1 += 1;
+            }
+            if Some(e.id) == current {
+                position = Some((at + 1, slot.2));
+            }
+        }
+        per_kind.retain(|&(_, _, total)| total > 0);
+        QueueProgress {
+            done: entries
+                .iter()
+                .filter(|e| e.status != ItemStatus::Todo)
+                .count(),
+            total: entries.len(),
+            per_kind,
+            position,
+            seconds: entries
+                .iter()
+                .filter(|e| e.status != ItemStatus::Todo)
+                .filter_map(|e| e.seconds)
+                .collect(),
+        }
+    }
+
+    /// Items not submitted yet.
+    pub fn remaining(&self) -> usize {
+        self.total - self.done
+    }
+
+    /// The median recorded seconds per item ([`super::median_seconds`]).
+    pub fn median_seconds(&self) -> Option<f64> {
+        super::board::median_seconds(&self.seconds)
+    }
+
+    /// Timed items per hour of recorded time ([`super::items_per_hour`]).
+    pub fn items_per_hour(&self) -> Option<f64> {
+        super::board::items_per_hour(&self.seconds)
+    }
+}
+
+/// The next item to label after `id` in the queue: the first to-do entry
+/// after it, else the first before it (the queue wraps); `None` when
+/// nothing else is left to do.
+///
+/// # Examples
+///
+/// ```
+/// use engine::review::{next_todo, QueueEntry, ItemStatus, ReviewKind};
+///
+/// let entry = |id, status| QueueEntry {
+///     id, kind: ReviewKind::CaseCheck, case_id: "LP-0001".into(), task: None, target: None,
+///     status, unclear: false, seconds: None,
+/// };
+/// let queue = [
+///     entry(1, ItemStatus::Todo),
+///     entry(2, ItemStatus::Todo),
+///     entry(3, ItemStatus::Submitted),
+///     entry(4, ItemStatus::Final),
+/// ];
+/// assert_eq!(next_todo(&queue, 2), Some(1), "3 and 4 are done: wrap around");
+/// assert_eq!(next_todo(&queue, 1), Some(2));
+/// assert_eq!(next_todo(&queue[1..], 2), None);
+/// ```
+pub fn next_todo(entries: &[QueueEntry], id: i64) -> Option<i64> {
+    let at = entries.iter().position(|e| e.id == id).map_or(0, |p| p + 1);
+    entries[at..]
+        .iter()
+        .chain(&entries[..at])
+        .find(|e| e.id != id && e.status == ItemStatus::Todo)
+        .map(|e| e.id)
 }
 
 impl ItemRecord {
@@ -263,6 +387,10 @@ pub fn queue(items: &[ItemRecord], expert_id: i64) -> Vec<QueueEntry> {
                 task: item.task,
                 target: item.target.clone(),
                 status: item.status_for(expert_id)?,
+                unclear: item
+                    .assignment(expert_id)
+                    .is_some_and(|a| a.unclear.is_some()),
+                seconds: item.assignment(expert_id).and_then(|a| a.seconds),
             })
         })
         .collect()
