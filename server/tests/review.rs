@@ -1437,3 +1437,147 @@ async fn ljp_agreement_is_per_case_and_the_average_row_spans_the_tasks() {
     let got = average["human_agreement"].as_f64().expect("an average");
     assert!((got - mean("human_agreement")).abs() < 1e-12, "{average}");
 }
+
+#[tokio::test]
+async fn progress_agrees_with_the_database_and_the_time_of_a_label_is_exported() {
+    use app::server_fns::review::FlagReviewItem;
+    let r = setup().await;
+    create(&r, "case_check", &[]).await;
+    lca_sample(&r).await;
+    let assigned = |expert: &str| {
+        format!(
+            "SELECT COUNT(*) FROM review_assignments a JOIN users u ON u.id = a.expert_id
+             WHERE u.name = '{expert}'"
+        )
+    };
+    let queue = ok::<MyQueue>(&r.app, &r.a, &[]).await;
+    let total = count(&r.app, &assigned("expert-a")).await;
+    assert_eq!(queue["progress"]["total"], total);
+    assert_eq!(queue["progress"]["done"], 0);
+    let todo: Vec<i64> = queue["todo"]
+        .as_array()
+        .expect("todo")
+        .iter()
+        .map(|i| i["id"].as_i64().expect("id"))
+        .collect();
+    let lca = todo
+        .iter()
+        .copied()
+        .find(|&id| {
+            queue["todo"]
+                .as_array()
+                .expect("todo")
+                .iter()
+                .any(|i| i["id"] == id && i["task"] == "lca")
+        })
+        .expect("an LCA item in the queue");
+
+    // The item page places the item: position, remaining, per kind, next to do.
+    let view: Value = item(&r, &r.a, lca).await.json();
+    let at = todo.iter().position(|&id| id == lca).expect("queued") + 1;
+    assert_eq!(view["progress"]["position"][0], at);
+    assert_eq!(view["progress"]["total"], total);
+    let per_kind = view["progress"]["per_kind"].as_array().expect("per kind");
+    let kinds: Vec<(String, i64)> = per_kind
+        .iter()
+        .map(|k| {
+            (
+                k[0].as_str().expect("kind").to_owned(),
+                k[2].as_i64().expect("n"),
+            )
+        })
+        .collect();
+    let stored = |kind: &str| {
+        format!(
+            "{} AND a.item_id IN (SELECT id FROM review_items WHERE kind = '{kind}')",
+            assigned("expert-a").replace("WHERE", "WHERE 1 = 1 AND")
+        )
+    };
+    assert_eq!(
+        kinds,
+        [
+            (
+                "case_check".to_owned(),
+                count(&r.app, &stored("case_check")).await
+            ),
+            (
+                "judge_verdict".to_owned(),
+                count(&r.app, &stored("judge_verdict")).await
+            ),
+        ]
+    );
+    // Every item is to do: the next one after it, or the first.
+    let next = todo.get(at).copied().unwrap_or(todo[0]);
+    assert_eq!(view["next_todo"], next);
+
+    // Flag unclear, then label with a time: the flag is gone, the time stored.
+    ok::<FlagReviewItem>(
+        &r.app,
+        &r.a,
+        &[("id", &lca.to_string()), ("comment", "回复被截断了？")],
+    )
+    .await;
+    let queue = ok::<MyQueue>(&r.app, &r.a, &[]).await;
+    assert!(queue["todo"]
+        .as_array()
+        .expect("todo")
+        .iter()
+        .any(|i| i["id"] == lca && i["unclear"] == true));
+    let refused = call::<FlagReviewItem>(
+        &r.app,
+        Some(&r.researcher),
+        &[("id", &lca.to_string()), ("comment", "x")],
+    )
+    .await;
+    assert_eq!(refused.status, StatusCode::FORBIDDEN);
+    let res = call::<SubmitReview>(
+        &r.app,
+        Some(&r.a),
+        &[
+            ("id", &lca.to_string()),
+            ("label", "ask"),
+            ("comment", ""),
+            ("seconds", "37"),
+        ],
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let after: Value = res.json();
+    assert_eq!(after["unclear"], Value::Null);
+    assert_eq!(after["progress"]["done"], 1);
+    let queue = ok::<MyQueue>(&r.app, &r.a, &[]).await;
+    let done = count(
+        &r.app,
+        &format!("{} AND a.submitted_at IS NOT NULL", assigned("expert-a")),
+    )
+    .await;
+    assert_eq!((queue["progress"]["done"].as_i64(), done), (Some(1), 1));
+    assert_eq!(queue["progress"]["seconds"], serde_json::json!([37]));
+
+    let csv = r
+        .app
+        .get_with_cookie("/api/review/export?format=csv", Some(&r.admin))
+        .await
+        .body;
+    let header: Vec<&str> = csv.lines().next().expect("header").split(',').collect();
+    let seconds = header
+        .iter()
+        .position(|c| *c == "seconds")
+        .expect("a seconds column");
+    let row = csv
+        .lines()
+        .find(|l| l.starts_with(&format!("{lca},")) && l.contains(",expert-a,"))
+        .expect("expert-a's row");
+    assert_eq!(row.split(',').nth(seconds), Some("37"), "{row}");
+    let board = ok::<LoadReviewDashboard>(&r.app, &r.admin, &[]).await;
+    let mine = board["progress"]
+        .as_array()
+        .expect("progress")
+        .iter()
+        .find(|p| p["expert"] == "expert-a")
+        .expect("expert-a");
+    assert_eq!(
+        (mine["done"].as_i64(), mine["median_seconds"].as_f64()),
+        (Some(1), Some(37.0))
+    );
+}

@@ -76,6 +76,9 @@ fn TurnCell(
     consultation: Consultation,
     quotes: Vec<(String, String)>,
     index: usize,
+    /// The consultation's last turn (marked: it is what a reply answers).
+    #[prop(optional)]
+    last: bool,
 ) -> impl IntoView {
     let Some(turn) = turn else {
         return view! { <div class="turn empty"></div> }.into_any();
@@ -94,7 +97,7 @@ fn TurnCell(
         })
         .collect();
     view! {
-        <div class=format!("turn role-{} c-{}", turn.role.as_str(), consultation.as_str())>
+        <div class=format!("turn role-{} c-{}", turn.role.as_str(), consultation.as_str()) class:last=last>
             <div class="turn-head">
                 <span class="turn-no">"#" {index + 1}</span>
                 <span class="turn-role">{role_label(turn.role)}</span>
@@ -133,8 +136,8 @@ pub fn DialogueComparison(case: Case) -> impl IntoView {
             {(0..rows)
                 .map(|i| {
                     view! {
-                        <TurnCell turn=complete.get(i).cloned() consultation=Consultation::Complete quotes=quotes.clone() index=i />
-                        <TurnCell turn=under.get(i).cloned() consultation=Consultation::Underspecified quotes=Vec::new() index=i />
+                        <TurnCell turn=complete.get(i).cloned() consultation=Consultation::Complete quotes=quotes.clone() index=i last=i + 1 == complete.len() />
+                        <TurnCell turn=under.get(i).cloned() consultation=Consultation::Underspecified quotes=Vec::new() index=i last=i + 1 == under.len() />
                     }
                 })
                 .collect_view()}

@@ -4,8 +4,10 @@
 
 use engine::lexpilot::run::Task;
 use engine::review::{ItemStatus, ReviewKind};
+use engine::vocab::Class;
 use leptos::prelude::*;
 use leptos_meta::Title;
+use leptos_router::hooks::use_query_map;
 
 use crate::components::i18n::{use_lang, Lang, LangSwitch};
 use crate::components::labels::{ErrorBox, Loading};
@@ -18,10 +20,7 @@ pub fn kind_label(lang: Lang, kind: ReviewKind) -> &'static str {
         ReviewKind::SeedDialogue => lang.t("种子对话", "Seed dialogue"),
         ReviewKind::CaseCheck => lang.t("案例核查", "Case check"),
         ReviewKind::JudgeVerdict => lang.t("裁判评估复核", "Judge verdict"),
-        ReviewKind::RubricVerdict => lang.t(
-            "评分复核（PLawBench 分项 / DLawBench 评审团）",
-            "Rubric verdict (PLawBench points / DLawBench panel)",
-        ),
+        ReviewKind::RubricVerdict => lang.t("评分复核", "Rubric verdict"),
     }
 }
 
@@ -52,25 +51,56 @@ pub fn item_title(
             lang.t("模拟用户回复", "Simulator reply")
         );
     }
-    let mut parts = vec![kind_label(lang, kind).to_owned(), case_id.to_owned()];
+    let mut parts = vec![kind_label(lang, kind).to_owned()];
+    // A rubric verdict names its benchmark (its target is the benchmark's).
+    if kind == ReviewKind::RubricVerdict {
+        let target = target.unwrap_or("");
+        if engine::plawbench::dataset::Task::parse(target).is_some() {
+            parts.push("PLawBench".into());
+        } else if engine::dlawbench::dataset::Style::parse(target).is_some() {
+            parts.push("DLawBench".into());
+        }
+    }
+    parts.push(case_id.to_owned());
     parts.extend(task.map(|t| t.as_str().to_uppercase()));
-    parts.extend(target.map(str::to_owned));
+    parts.extend(target.map(|t| target_label(lang, t)));
     parts.join(" · ")
+}
+
+/// A judge verdict's or rubric verdict's target in words: the consultation
+/// (LCA), the setup (LJP), the PLawBench task or the DLawBench style.
+pub fn target_label(lang: Lang, target: &str) -> String {
+    use engine::vocab::{Consultation, LjpSetup};
+    let words = |zh: &'static str, en: &'static str| lang.t(zh, en).to_owned();
+    if let Some(c) = Consultation::parse(target) {
+        return words(c.label_zh(), c.label_en());
+    }
+    if let Some(s) = LjpSetup::parse(target) {
+        return words(s.label_zh(), s.label_en());
+    }
+    if let Some(t) = engine::plawbench::dataset::Task::parse(target) {
+        return words(t.label_zh(), t.label_en());
+    }
+    if let Some(s) = engine::dlawbench::dataset::Style::parse(target) {
+        return words(s.label_zh(), s.label_en());
+    }
+    target.to_owned()
 }
 
 #[component]
 fn ItemList(items: Vec<QueueItem>, lang: Lang, testid: &'static str) -> impl IntoView {
     if items.is_empty() {
-        return view! { <p class="empty">{lang.t("没有条目。", "Nothing here.")}</p> }.into_any();
+        return view! { <p class="empty" data-testid=testid>{lang.t("没有条目。", "Nothing here.")}</p> }.into_any();
     }
     view! {
         <ul class="queue" data-testid=testid>
             {items.into_iter().map(|i| {
                 let href = lang.link(&format!("/review/items/{}", i.id));
                 view! {
-                    <li>
+                    <li data-kind=i.kind.as_str()>
                         <a href=href>{item_title(lang, i.kind, &i.case_id, i.task, i.target.as_deref())}</a>
                         " " <span class=format!("badge status-{}", i.status.as_str())>{status_label(lang, i.status)}</span>
+                        {i.unclear.then(|| view! { " " <span class="badge missing">{lang.t("已标记不清楚", "Flagged unclear")}</span> })}
                     </li>
                 }
             }).collect_view()}
@@ -79,9 +109,33 @@ fn ItemList(items: Vec<QueueItem>, lang: Lang, testid: &'static str) -> impl Int
     .into_any()
 }
 
+/// The queue's filters, from the URL: kind, task and class (wire names).
+#[derive(Debug, Clone, Default, PartialEq)]
+struct QueueFilter {
+    kind: Option<ReviewKind>,
+    task: Option<Task>,
+    class: Option<Class>,
+}
+
+impl QueueFilter {
+    fn keeps(&self, item: &QueueItem) -> bool {
+        self.kind.is_none_or(|k| item.kind == k)
+            && self.task.is_none_or(|t| item.task == Some(t))
+            && self.class.is_none_or(|c| item.class == Some(c))
+    }
+}
+
 #[component]
 pub fn ReviewQueuePage() -> impl IntoView {
     let lang = use_lang();
+    let query = use_query_map();
+    let filter = Memo::new(move |_| {
+        query.with(|q| QueueFilter {
+            kind: q.get("kind").as_deref().and_then(ReviewKind::parse),
+            task: q.get("task").as_deref().and_then(Task::parse),
+            class: q.get("class").as_deref().and_then(Class::parse),
+        })
+    });
     let live = use_live(&["review"]);
     let data = Resource::new(move || live.changes.get(), |_| my_queue());
     view! {
@@ -91,15 +145,26 @@ pub fn ReviewQueuePage() -> impl IntoView {
             <Transition fallback=Loading>
                 {move || Suspend::new(async move {
                     let lang = lang.get();
+                    let filter = filter.get();
                     match data.await {
                         Ok(q) => {
-                            let pct = if q.total == 0 { 0.0 } else { 100.0 * q.done_count as f64 / q.total as f64 };
+                            let p = q.progress.clone();
+                            let pct = if p.total == 0 { 0.0 } else { 100.0 * p.done as f64 / p.total as f64 };
                             let adjudication = q.may_adjudicate.then(|| view! {
                                 " · " <a href=lang.link("/review/adjudication") data-testid="adjudication-link">{lang.t("裁决", "Adjudication")}</a>
                             });
                             let manage = q.may_manage.then(|| view! {
                                 " · " <a href=lang.link("/review/manage")>{lang.t("创建与分配", "Create and assign")}</a>
                             });
+                            let first_todo = q.todo.iter().find(|i| filter.keeps(i)).map(|i| i.id);
+                            let keep = |items: Vec<QueueItem>| items.into_iter().filter(|i| filter.keeps(i)).collect::<Vec<_>>();
+                            let pace = match (p.items_per_hour(), p.median_seconds()) {
+                                (Some(per_hour), Some(median)) => Some(match lang {
+                                    Lang::Zh => format!("你的速度：每小时 {per_hour:.1} 条，每条中位 {median:.0} 秒"),
+                                    Lang::En => format!("Your pace: {per_hour:.1} items per hour, median {median:.0} s per item"),
+                                }),
+                                _ => None,
+                            };
                             view! {
                                 <p class="review-links">
                                     <a href=lang.link("/review/agreement")>{lang.t("一致性看板", "Agreement dashboard")}</a>
@@ -107,16 +172,61 @@ pub fn ReviewQueuePage() -> impl IntoView {
                                     {adjudication}
                                     {manage}
                                 </p>
+                                {(q.to_adjudicate > 0).then(|| view! {
+                                    <p class="notice" data-testid="to-adjudicate">
+                                        <a href=lang.link("/review/adjudication")>{match lang {
+                                            Lang::Zh => format!("{} 条待你裁决，请先处理 →", q.to_adjudicate),
+                                            Lang::En => format!("{} waiting for your adjudication: take these first →", q.to_adjudicate),
+                                        }}</a>
+                                    </p>
+                                })}
                                 <p data-testid="progress">
-                                    {lang.t("进度", "Progress")} ": " <strong>{q.done_count}</strong> " / " {q.total}
+                                    {lang.t("进度", "Progress")} ": " <strong>{format!("{} / {}", p.done, p.total)}</strong>
+                                    " · " {format!("{} {}", p.remaining(), lang.t("条待标注", "left to label"))}
                                 </p>
                                 <div class="progress"><div class="progress-bar" style=format!("width: {pct:.1}%")></div></div>
-                                <h2>{lang.t("待标注", "To do")} " (" {q.todo.len()} ")"</h2>
-                                <ItemList items=q.todo lang testid="queue-todo" />
-                                <h2>{lang.t("待裁决", "In adjudication")} " (" {q.in_adjudication.len()} ")"</h2>
-                                <ItemList items=q.in_adjudication lang testid="queue-adjudication" />
-                                <h2>{lang.t("已完成", "Done")} " (" {q.done.len()} ")"</h2>
-                                <ItemList items=q.done lang testid="queue-done" />
+                                <ul class="kind-progress" data-testid="kind-progress">
+                                    {p.per_kind.iter().map(|&(kind, done, total)| view! {
+                                        <li data-kind=kind.as_str()>{kind_label(lang, kind)} " " <strong>{format!("{done} / {total}")}</strong></li>
+                                    }).collect_view()}
+                                </ul>
+                                {pace.map(|t| view! { <p class="muted" data-testid="my-pace">{t}</p> })}
+                                <form method="get" action="/review" class="filters" data-testid="queue-filter">
+                                    {(lang == Lang::En).then(|| view! { <input type="hidden" name="lang" value="en" /> })}
+                                    <label class="field">{lang.t("类型", "Kind")}
+                                        <select name="kind" data-testid="filter-kind">
+                                            <option value="">{lang.t("全部", "All")}</option>
+                                            {ReviewKind::ALL.iter().map(|&k| view! { <option value=k.as_str() selected=filter.kind == Some(k)>{kind_label(lang, k)}</option> }).collect_view()}
+                                        </select>
+                                    </label>
+                                    <label class="field">{lang.t("任务", "Task")}
+                                        <select name="task" data-testid="filter-task">
+                                            <option value="">{lang.t("全部", "All")}</option>
+                                            {Task::ALL.iter().map(|&t| view! { <option value=t.as_str() selected=filter.task == Some(t)>{t.as_str().to_uppercase()}</option> }).collect_view()}
+                                        </select>
+                                    </label>
+                                    <label class="field">{lang.t("案件类别", "Class")}
+                                        <select name="class" data-testid="filter-class">
+                                            <option value="">{lang.t("全部", "All")}</option>
+                                            {Class::ALL.iter().map(|&c| view! { <option value=c.as_str() selected=filter.class == Some(c)>{lang.t(c.label_zh(), c.label_en())}</option> }).collect_view()}
+                                        </select>
+                                    </label>
+                                    <button type="submit">{lang.t("筛选", "Filter")}</button>
+                                    {first_todo.map(|id| view! {
+                                        <a class="button primary" data-testid="start-next" href=lang.link(&format!("/review/items/{id}"))>{lang.t("开始下一条待标注 →", "Start the next unlabelled →")}</a>
+                                    })}
+                                </form>
+                                {
+                                    let (todo, adj, done) = (keep(q.todo), keep(q.in_adjudication), keep(q.done));
+                                    view! {
+                                        <h2>{lang.t("待标注", "To do")} " (" {todo.len()} ")"</h2>
+                                        <ItemList items=todo lang testid="queue-todo" />
+                                        <h2>{lang.t("待裁决", "In adjudication")} " (" {adj.len()} ")"</h2>
+                                        <ItemList items=adj lang testid="queue-adjudication" />
+                                        <h2>{lang.t("已完成", "Done")} " (" {done.len()} ")"</h2>
+                                        <ItemList items=done lang testid="queue-done" />
+                                    }
+                                }
                             }.into_any()
                         }
                         Err(e) => view! { <ErrorBox error=e /> }.into_any(),

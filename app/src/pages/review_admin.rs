@@ -531,7 +531,7 @@ pub fn AgreementPage() -> impl IntoView {
                                 }
                             }
                             <h2 hidden=d.progress.is_empty()>{lang.t("专家进度", "Progress per expert")}</h2>
-                            <ul data-testid="expert-progress">{d.progress.into_iter().map(|(who, done, total)| view! { <li>{who} ": " {done} " / " {total}</li> }).collect_view()}</ul>
+                            {(!d.progress.is_empty()).then(|| view! { <ExpertTable rows=d.progress.clone() lang /> })}
                             {(!d.disagreements.is_empty()).then(|| view! {
                                 <h2>{lang.t("分歧条目", "Disagreements")}</h2>
                                 <ul data-testid="disagreements">{d.disagreements.into_iter().map(|id| view! {
@@ -545,5 +545,41 @@ pub fn AgreementPage() -> impl IntoView {
                 })}
             </Transition>
         </section>
+    }
+}
+
+/// The team's progress: per expert, items done of assigned, their items in
+/// adjudication and flagged unclear, and the pace their labels recorded.
+#[component]
+fn ExpertTable(rows: Vec<crate::server_fns::review::ExpertRow>, lang: Lang) -> impl IntoView {
+    let seconds = |s: Option<f64>| s.map_or_else(|| "—".to_owned(), |s| format!("{s:.0} s"));
+    let pace = |p: Option<f64>| p.map_or_else(|| "—".to_owned(), |p| format!("{p:.1}"));
+    view! {
+        <div class="table-scroll">
+            <table class="leaderboard" data-testid="expert-progress">
+                <thead>
+                    <tr>
+                        <th>{lang.t("专家", "Expert")}</th>
+                        <th class="num">{lang.t("已完成 / 分配", "Done / assigned")}</th>
+                        <th class="num">{lang.t("待裁决", "In adjudication")}</th>
+                        <th class="num">{lang.t("标记不清楚", "Flagged unclear")}</th>
+                        <th class="num">{lang.t("每条中位用时", "Median time per item")}</th>
+                        <th class="num">{lang.t("每小时条数", "Items per hour")}</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    {rows.into_iter().map(|r| view! {
+                        <tr data-testid=format!("expert-{}", r.expert)>
+                            <td>{r.expert.clone()}</td>
+                            <td class="num">{format!("{} / {}", r.done, r.assigned)}</td>
+                            <td class="num">{r.in_adjudication}</td>
+                            <td class="num">{r.unclear}</td>
+                            <td class="num">{seconds(r.median_seconds)}</td>
+                            <td class="num">{pace(r.items_per_hour)}</td>
+                        </tr>
+                    }).collect_view()}
+                </tbody>
+            </table>
+        </div>
     }
 }

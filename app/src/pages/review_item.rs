@@ -20,10 +20,59 @@ use crate::components::dialogue::DialogueComparison;
 use crate::components::i18n::{use_lang, Lang, LangSwitch};
 use crate::components::labels::{error_message, ErrorBox, Loading};
 use crate::components::turn_editor::TurnEditor;
-use crate::pages::review::{item_title, status_label};
+use crate::pages::review::{item_title, kind_label, status_label};
 use crate::server_fns::review::{
-    get_review_item, save_review_draft, submit_review, ReviewItemView,
+    flag_review_item, get_review_item, save_review_draft, submit_review, ReviewItemView,
 };
+
+/// The active time on an item: milliseconds counted while the page is
+/// visible (a tab in the background does not count), read in seconds when
+/// the label is submitted. On the server it counts nothing.
+#[derive(Clone, Copy)]
+struct ActiveClock {
+    /// (milliseconds counted, visible since: a `performance.now()` stamp).
+    state: StoredValue<(f64, Option<f64>)>,
+}
+
+impl ActiveClock {
+    fn start() -> Self {
+        let state = StoredValue::new((0.0, None));
+        #[cfg(feature = "hydrate")]
+        {
+            let now = || window().performance().map_or(0.0, |p| p.now());
+            state.set_value((0.0, (!document().hidden()).then(now)));
+            let handle = window_event_listener_untyped("visibilitychange", move |_| {
+                let hidden = document().hidden();
+                state.update_value(|(counted, since)| match (hidden, *since) {
+                    (true, Some(from)) => {
+                        *counted += now() - from;
+                        *since = None;
+                    }
+                    (false, None) => *since = Some(now()),
+                    _ => {}
+                });
+            });
+            on_cleanup(move || handle.remove());
+        }
+        ActiveClock { state }
+    }
+
+    /// The whole seconds counted so far; `None` where nothing counts (SSR).
+    fn seconds(self) -> Option<u32> {
+        #[cfg(feature = "hydrate")]
+        {
+            let (counted, since) = self.state.get_value();
+            let now = window().performance().map_or(0.0, |p| p.now());
+            let ms = counted + since.map_or(0.0, |from| now - from);
+            Some((ms / 1000.0).round().clamp(0.0, f64::from(u32::MAX)) as u32)
+        }
+        #[cfg(not(feature = "hydrate"))]
+        {
+            let _ = self.state;
+            None
+        }
+    }
+}
 
 /// What the form holds, saved as the draft.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -59,16 +108,17 @@ fn form_of(item: &ReviewItemView) -> Form {
     }
 }
 
+/// A label in words in the page language, never its wire name.
 pub fn label_text(lang: Lang, label: &str) -> String {
-    let zh = match label {
-        "predict" => "策略一：直接预测",
-        "ask" => "策略二：追问细节",
-        "accepted" => "接受",
-        "rejected" => "拒绝",
-        "approve" => "通过",
-        "correct" => "需修改",
-        "pass" => "通过",
-        "fail" => "不通过",
+    let (zh, en) = match label {
+        "predict" => ("策略一：直接预测", "Strategy 1: predicts directly"),
+        "ask" => ("策略二：追问细节", "Strategy 2: asks for details"),
+        "accepted" => ("接受", "Accepted"),
+        "rejected" => ("拒绝", "Rejected"),
+        "approve" => ("通过", "Approve"),
+        "correct" => ("需修改", "Needs correction"),
+        "pass" => ("通过", "Pass"),
+        "fail" => ("不通过", "Fail"),
         other => {
             return match Verdict::parse(other) {
                 Some(v) => verdict_text(lang, v),
@@ -76,18 +126,12 @@ pub fn label_text(lang: Lang, label: &str) -> String {
             }
         }
     };
-    match lang {
-        Lang::Zh => format!("{zh} ({label})"),
-        Lang::En => label.to_owned(),
-    }
+    lang.t(zh, en).to_owned()
 }
 
-/// A verdict in words: Chinese with its wire name, or the wire name.
+/// A verdict in words.
 fn verdict_text(lang: Lang, verdict: Verdict) -> String {
-    match lang {
-        Lang::Zh => format!("{} {}", verdict.label_zh(), verdict.as_str()),
-        Lang::En => verdict.as_str().to_owned(),
-    }
+    lang.t(verdict.label_zh(), verdict.label_en()).to_owned()
 }
 
 /// A label in words, from its reading: a case check as its four outcomes
@@ -223,7 +267,7 @@ fn guidelines(lang: Lang, item: &ReviewItemView) -> Vec<&'static str> {
         (ReviewKind::RubricVerdict, _) => vec![
             lang.t("按评分细则逐项给分：每个评分项的得分不超过其满分，可给半分。", "Score each section against its rubric: up to the section's points, half points allowed."),
             lang.t("与评审模型使用相同的标准（PLawBench 的评审提示）：只为回答中确实出现的要点给分。", "Use the judge's own criteria (PLawBench's judge prompt): award only what the answer actually states."),
-            lang.t("起诉状、答辩状被截断（finish_reason = length）时，按已写出的内容评分。", "A truncated statement (finish_reason = length) is scored on what it says."),
+            lang.t("起诉状、答辩状因长度上限被截断时，按已写出的内容评分。", "A statement cut off at the length limit is scored on what it says."),
         ],
     }
 }
@@ -380,11 +424,39 @@ fn ItemBody(item: ReviewItemView, set_version: WriteSignal<u32>) -> impl IntoVie
         }
     });
 
+    // The active time on the item: counted while the page is visible, sent
+    // with the label (the paper's cost accounting, Appendix B).
+    let clock = ActiveClock::start();
     let submit = Action::new(
-        move |(label, comment, proposal): &(String, String, Option<String>)| {
-            submit_review(id, label.clone(), comment.clone(), proposal.clone())
+        move |(label, comment, proposal, seconds): &(
+            String,
+            String,
+            Option<String>,
+            Option<u32>,
+        )| {
+            submit_review(
+                id,
+                label.clone(),
+                comment.clone(),
+                proposal.clone(),
+                *seconds,
+            )
         },
     );
+    // Flagging the item as unclear, with a comment, without labelling it.
+    let unclear = RwSignal::new(item.unclear.clone());
+    let unclear_open = RwSignal::new(false);
+    let unclear_text = RwSignal::new(item.unclear.clone().unwrap_or_default());
+    let flag = Action::new(move |comment: &String| flag_review_item(id, comment.clone()));
+    Effect::new(move |_| match flag.value().get() {
+        Some(Ok(())) => {
+            let text = unclear_text.get_untracked();
+            unclear.set((!text.trim().is_empty()).then(|| text.trim().to_owned()));
+            unclear_open.set(false);
+        }
+        Some(Err(e)) => error.set(Some(error_message(&e))),
+        None => {}
+    });
     Effect::new(move |_| match submit.value().get() {
         Some(Ok(_)) => set_version.update(|v| *v += 1),
         Some(Err(e)) => error.set(Some(error_message(&e))),
@@ -411,14 +483,34 @@ fn ItemBody(item: ReviewItemView, set_version: WriteSignal<u32>) -> impl IntoVie
             .filter(|_| d.label == "correct")
             .map(|p| p.with(|c| serde_json::to_string(c).unwrap_or_default()));
         error.set(None);
-        submit.dispatch((label, d.comment.clone(), proposal));
+        submit.dispatch((label, d.comment.clone(), proposal, clock.seconds()));
     };
 
     #[cfg(feature = "hydrate")]
     {
         let labels = labels.clone();
+        let submitted_now = item.submitted;
+        let units = sheet.as_ref().map_or(0, |s| s.units.len());
+        let marks_only = sheet
+            .as_ref()
+            .is_some_and(|s| !s.units.is_empty() && s.units.iter().all(|u| u.binary()));
+        // A sheet of points: the first field takes the keyboard at once
+        // (Tab moves on), so no mouse and no walk through the page.
+        if form == Form::Points && !marks_only && !submitted_now {
+            request_animation_frame(|| {
+                use wasm_bindgen::JsCast;
+                if let Some(el) = document()
+                    .query_selector(".label-controls input[type=number]")
+                    .ok()
+                    .flatten()
+                    .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+                {
+                    let _ = el.focus();
+                }
+            });
+        }
         let previous = item.previous;
-        let next = item.next;
+        let next = item.next_todo.or(item.next);
         let handle = window_event_listener(leptos::ev::keydown, move |ev| {
             use wasm_bindgen::JsCast;
             let typing = ev
@@ -431,6 +523,10 @@ fn ItemBody(item: ReviewItemView, set_version: WriteSignal<u32>) -> impl IntoVie
             if key == "Enter" && (ev.ctrl_key() || ev.meta_key()) {
                 ev.prevent_default();
                 do_submit();
+                return;
+            }
+            if key == "Escape" && unclear_open.get_untracked() {
+                unclear_open.set(false);
                 return;
             }
             if typing || ev.ctrl_key() || ev.meta_key() || ev.alt_key() {
@@ -446,6 +542,33 @@ fn ItemBody(item: ReviewItemView, set_version: WriteSignal<u32>) -> impl IntoVie
             match key.as_str() {
                 "n" | "j" => go(next),
                 "p" | "k" => go(previous),
+                "f" if !submitted_now => {
+                    ev.prevent_default();
+                    unclear_open.set(true);
+                    // The box renders on the next tick; focus it then.
+                    set_timeout(
+                        || {
+                            if let Some(el) = document()
+                                .get_element_by_id("unclear-comment")
+                                .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+                            {
+                                let _ = el.focus();
+                            }
+                        },
+                        std::time::Duration::from_millis(0),
+                    );
+                }
+                // A sheet of 0/1 marks: the digit is the mark of the focused
+                // unit, and the focus moves on.
+                "0" | "1" if form == Form::Points && marks_only => {
+                    let at = focus.get_untracked();
+                    draft.update(|d| {
+                        if let Some(p) = d.points.get_mut(at) {
+                            *p = key.clone();
+                        }
+                    });
+                    focus.set((at + 1).min(units.saturating_sub(1)));
+                }
                 digit if digit.len() == 1 && digit.as_bytes()[0].is_ascii_digit() => {
                     let Some(n) = digit.parse::<usize>().ok().and_then(|n| n.checked_sub(1)) else {
                         return;
@@ -478,7 +601,12 @@ fn ItemBody(item: ReviewItemView, set_version: WriteSignal<u32>) -> impl IntoVie
                 "ArrowDown" if form == Form::Verdicts => {
                     focus.update(|f| *f = (*f + 1).min(claims.saturating_sub(1)))
                 }
-                "ArrowUp" if form == Form::Verdicts => focus.update(|f| *f = f.saturating_sub(1)),
+                "ArrowDown" if form == Form::Points && marks_only => {
+                    focus.update(|f| *f = (*f + 1).min(units.saturating_sub(1)))
+                }
+                "ArrowUp" if matches!(form, Form::Verdicts | Form::Points) => {
+                    focus.update(|f| *f = f.saturating_sub(1))
+                }
                 _ => {}
             }
         });
@@ -575,7 +703,7 @@ fn ItemBody(item: ReviewItemView, set_version: WriteSignal<u32>) -> impl IntoVie
                     let chosen = move |v: &'static str| move || draft.with(|d| d.points.get(i).is_some_and(|p| p.trim() == v));
                     let choose = move |v: &'static str| move |_| draft.update(|d| if let Some(p) = d.points.get_mut(i) { *p = v.to_owned() });
                     return view! {
-                        <div class="points-row mark-row" data-testid=format!("points-{}", unit.key)>
+                        <div class="points-row mark-row" class:focused=move || focus.get() == i on:click=move |_| focus.set(i) data-testid=format!("points-{}", unit.key)>
                             <span class="mark-text"><strong>{unit.key.clone()}</strong> " " {unit.name.clone()}</span>
                             <span class="choices">
                                 <label class="choice" class:chosen=chosen("1")>
@@ -620,52 +748,57 @@ fn ItemBody(item: ReviewItemView, set_version: WriteSignal<u32>) -> impl IntoVie
         }).collect_view()
     };
 
+    let progress = item.progress.clone();
+    let kind = item.kind;
+    let case_href = match item.kind {
+        ReviewKind::RubricVerdict if is_fidelity(&item) => format!("/cases/{}", item.case_id),
+        ReviewKind::RubricVerdict if is_dlaw(&item) => format!("/dlawbench/cases/{}", item.case_id),
+        ReviewKind::RubricVerdict => format!("/plawbench/items/{}", item.case_id),
+        _ => format!("/cases/{}", item.case_id),
+    };
+    let progress_line = move || {
+        let lang = lang.get();
+        let p = &progress;
+        let of_kind = p.per_kind.iter().find(|(k, _, _)| *k == kind);
+        let pct = if p.total == 0 {
+            0.0
+        } else {
+            100.0 * p.done as f64 / p.total as f64
+        };
+        (p.total > 0).then(|| view! {
+            <div class="item-progress" data-testid="item-progress">
+                <span data-testid="item-position">{match p.position {
+                    Some((at, _)) => format!("{at} / {}", p.total),
+                    None => format!("— / {}", p.total),
+                }}</span>
+                <span class="muted" data-testid="item-remaining">{format!("{} {}", p.remaining(), lang.t("条待标注", "left to label"))}</span>
+                {of_kind.map(|&(k, done, total)| view! {
+                    <span class="muted" data-testid="item-kind-progress">{format!("{} {done} / {total}", kind_label(lang, k))}</span>
+                })}
+                <div class="progress"><div class="progress-bar" style=format!("width: {pct:.1}%")></div></div>
+            </div>
+        })
+    };
+
     view! {
         <Title text=title.clone() />
-        <div class="review-layout">
+        <div class="review-layout" data-kind=kind.as_str()>
             <div class="review-main">
-                <section class="panel">
-                    <p><a href=move || lang.get().link("/review")>{move || lang.get().t("← 我的条目", "← My items")}</a> " " <LangSwitch path=path.clone() /></p>
+                <header class="item-head">
+                    <a href=move || lang.get().link("/review")>{move || lang.get().t("← 我的条目", "← My items")}</a>
                     <h1 data-testid="item-title">{title.clone()}</h1>
-                    <p>
-                        <span class=format!("badge status-{}", status.as_str()) data-testid="item-status">{move || status_label(lang.get(), status)}</span>
-                        " " <a href=match item.kind {
-                            ReviewKind::RubricVerdict if is_fidelity(&item) => format!("/cases/{}", item.case_id),
-                            ReviewKind::RubricVerdict if is_dlaw(&item) => format!("/dlawbench/cases/{}", item.case_id),
-                            ReviewKind::RubricVerdict => format!("/plawbench/items/{}", item.case_id),
-                            _ => format!("/cases/{}", item.case_id),
-                        }>{move || lang.get().t("查看案例", "Open the case")}</a>
-                    </p>
-                    <div class="case-nav">{nav(item.previous, "← p")}{nav(item.next, "n →")}</div>
-                </section>
-                <ItemContent item=item.clone() />
-                <section class="panel label-form" data-testid="label-form">
-                    <h2>{move || lang.get().t("你的标注", "Your label")}</h2>
-                    {match form {
-                        Form::Choice => choice_form.into_any(),
-                        Form::Verdicts => verdict_form.into_any(),
-                        Form::Checks => check_form.into_any(),
-                        Form::Points => points_form.into_any(),
-                    }}
-                    {move || proposal.filter(|_| draft.with(|d| d.label == "correct")).map(|edited| view! {
-                        <p class="legend">{lang.get().t("直接修改下方对话，提交后作为修改建议交由裁决。", "Edit the turns below; your version goes to adjudication with your label.")}</p>
+                    <span class=format!("badge status-{}", status.as_str()) data-testid="item-status">{move || status_label(lang.get(), status)}</span>
+                    <a href=case_href>{move || lang.get().t("查看案例", "Open the case")}</a>
+                    <LangSwitch path=path.clone() />
+                </header>
+                {move || proposal.filter(|_| draft.with(|d| d.label == "correct")).map(|edited| view! {
+                    <section class="panel" data-testid="seed-editor">
+                        <h2>{lang.get().t("修改对话", "Edit the turns")}</h2>
+                        <p class="legend">{lang.get().t("直接修改对话，提交后作为修改建议交由裁决。", "Edit the turns; your version goes to adjudication with your label.")}</p>
                         <TurnEditor edited />
-                    })}
-                    <label class="field">
-                        {move || lang.get().t("备注", "Comment")}
-                        <textarea rows="3" data-testid="comment" prop:value=move || draft.with(|d| d.comment.clone())
-                                  on:input=move |ev| { let v = event_target_value(&ev); draft.update(|d| d.comment = v) }></textarea>
-                    </label>
-                    {move || error.get().map(|e| view! { <div class="error-box" role="alert">{e}</div> })}
-                    {frozen.then(|| view! { <p class="muted" data-testid="frozen">{move || lang.get().t("本条目已定稿，标注不再更改。", "This item is final; its labels no longer change.")}</p> })}
-                    <div class="filter-actions">
-                        <button type="button" class="primary" data-testid="submit-label" on:click=move |_| do_submit()
-                                disabled=move || frozen || submit.pending().get()>
-                            {move || if submitted { lang.get().t("修改提交", "Revise") } else { lang.get().t("提交", "Submit") }} " (Ctrl+Enter)"
-                        </button>
-                        <span class="muted" data-testid="draft-status">{move || saved_note.get()}</span>
-                    </div>
-                </section>
+                    </section>
+                })}
+                <ItemContent item=item.clone() />
                 {revealed.map(|r| view! {
                     <section class="panel" data-testid="revealed">
                         <h2>{move || lang.get().t("提交后可见", "Visible after you submitted")}</h2>
@@ -687,20 +820,76 @@ fn ItemBody(item: ReviewItemView, set_version: WriteSignal<u32>) -> impl IntoVie
                         </ul>
                     </section>
                 })}
+                <section class="panel review-guide">
+                    <h2>{move || lang.get().t("标注指南", "Guidelines")}</h2>
+                    <ul class="guidelines">{
+                        let item = item.clone();
+                        move || guidelines(lang.get(), &item).into_iter().map(|g| view! { <li>{g}</li> }).collect_view()
+                    }</ul>
+                    <h2>{move || lang.get().t("快捷键", "Shortcuts")}</h2>
+                    <ul class="shortcuts">
+                        <li><kbd>"1"</kbd>"–"<kbd>"9"</kbd> " " {move || lang.get().t("选择标签 / 切换核查项", "pick a label / toggle a check")}</li>
+                        <li><kbd>"↑"</kbd><kbd>"↓"</kbd> " " {move || lang.get().t("切换诉请", "move between claims")}</li>
+                        <li><kbd>"Ctrl"</kbd>"+"<kbd>"Enter"</kbd> " " {move || lang.get().t("提交", "submit")}</li>
+                        <li><kbd>"n"</kbd>" / "<kbd>"p"</kbd> " " {move || lang.get().t("下一条待标注 / 上一条", "next unlabelled / previous item")}</li>
+                        <li><kbd>"f"</kbd> " " {move || lang.get().t("标记为不清楚（附说明，不标注）", "flag as unclear (with a comment, no label)")}</li>
+                    </ul>
+                </section>
             </div>
-            <aside class="review-aside panel">
-                <h2>{move || lang.get().t("标注指南", "Guidelines")}</h2>
-                <ul class="guidelines">{
-                    let item = item.clone();
-                    move || guidelines(lang.get(), &item).into_iter().map(|g| view! { <li>{g}</li> }).collect_view()
-                }</ul>
-                <h2>{move || lang.get().t("快捷键", "Shortcuts")}</h2>
-                <ul class="shortcuts">
-                    <li><kbd>"1"</kbd>"–"<kbd>"9"</kbd> " " {move || lang.get().t("选择标签 / 切换核查项", "pick a label / toggle a check")}</li>
-                    <li><kbd>"↑"</kbd><kbd>"↓"</kbd> " " {move || lang.get().t("切换诉请", "move between claims")}</li>
-                    <li><kbd>"Ctrl"</kbd>"+"<kbd>"Enter"</kbd> " " {move || lang.get().t("提交", "submit")}</li>
-                    <li><kbd>"n"</kbd>" / "<kbd>"p"</kbd> " " {move || lang.get().t("下一条 / 上一条", "next / previous item")}</li>
-                </ul>
+            <aside class="review-panel" data-testid="label-panel">
+                <section class="label-form" data-testid="label-form">
+                    <div class="panel-head">
+                        <h2>{move || lang.get().t("你的标注", "Your label")}</h2>
+                        <div class="case-nav">{nav(item.previous, "← p")}{nav(item.next_todo.or(item.next), "n →")}</div>
+                    </div>
+                    {progress_line}
+                    <div class="label-controls" data-testid="label-controls">
+                        {match form {
+                            Form::Choice => choice_form.into_any(),
+                            Form::Verdicts => verdict_form.into_any(),
+                            Form::Checks => check_form.into_any(),
+                            Form::Points => points_form.into_any(),
+                        }}
+                    </div>
+                    {move || error.get().map(|e| view! { <div class="error-box" role="alert">{e}</div> })}
+                    {frozen.then(|| view! { <p class="muted" data-testid="frozen">{move || lang.get().t("本条目已定稿，标注不再更改。", "This item is final; its labels no longer change.")}</p> })}
+                    <div class="filter-actions">
+                        <button type="button" class="primary" data-testid="submit-label" on:click=move |_| do_submit()
+                                disabled=move || frozen || submit.pending().get()>
+                            {move || if submitted { lang.get().t("修改提交", "Revise") } else { lang.get().t("提交", "Submit") }} " (Ctrl+Enter)"
+                        </button>
+                        <span class="muted" data-testid="draft-status">{move || saved_note.get()}</span>
+                    </div>
+                    <label class="field comment-field">
+                        {move || lang.get().t("备注", "Comment")}
+                        <textarea rows="2" data-testid="comment" prop:value=move || draft.with(|d| d.comment.clone())
+                                  on:input=move |ev| { let v = event_target_value(&ev); draft.update(|d| d.comment = v) }></textarea>
+                    </label>
+                    {move || unclear.get().map(|u| view! {
+                        <p class="unclear-note" data-testid="unclear-note">
+                            <span class="badge missing">{lang.get().t("已标记为不清楚", "Flagged as unclear")}</span> " " {u}
+                        </p>
+                    })}
+                    {move || (!submitted && unclear_open.get()).then(|| view! {
+                        <form class="unclear-form" data-testid="unclear-form" on:submit=move |ev| {
+                            ev.prevent_default();
+                            flag.dispatch(unclear_text.get_untracked());
+                        }>
+                            <label class="field">
+                                {lang.get().t("哪里不清楚？（回车保存，留空取消标记，Esc 关闭）", "What is unclear? (Enter saves, empty clears the flag, Esc closes)")}
+                                <input type="text" id="unclear-comment" data-testid="unclear-comment"
+                                       prop:value=move || unclear_text.get()
+                                       on:input=move |ev| unclear_text.set(event_target_value(&ev))
+                                       on:keydown=move |ev| if ev.key() == "Escape" { unclear_open.set(false) } />
+                            </label>
+                        </form>
+                    })}
+                    {(!submitted).then(|| view! {
+                        <button type="button" class="link-button" data-testid="flag-unclear" on:click=move |_| unclear_open.update(|o| *o = !*o)>
+                            {move || lang.get().t("标记为不清楚 (f)", "Flag as unclear (f)")}
+                        </button>
+                    })}
+                </section>
             </aside>
         </div>
     }
@@ -755,12 +944,44 @@ fn dlaw_content(input: &serde_json::Value, lang: Memo<Lang>) -> impl IntoView {
                 .collect()
         })
         .unwrap_or_default();
+    let jurisdiction_label = move |lang: Lang| {
+        engine::dlawbench::dataset::Jurisdiction::parse(&jurisdiction).map_or_else(
+            || jurisdiction.clone(),
+            |j| lang.t(j.label_zh(), j.label_en()).to_owned(),
+        )
+    };
     let style_label = engine::dlawbench::dataset::Style::parse(&style)
-        .map(|s| format!("{} {}", s.label_zh(), s.label_en()))
+        .map(|s| {
+            lang.get_untracked()
+                .t(s.label_zh(), s.label_en())
+                .to_owned()
+        })
         .unwrap_or(style);
     view! {
-        <section class="panel" data-testid="dlaw-item">
-            <p class="muted">{format!("DLawBench · {jurisdiction} · {domain} · ")} <span class="badge">{style_label}</span></p>
+        <section class="panel decision" data-testid="decision-object">
+            <p class="muted" data-testid="dlaw-item">{move || format!("DLawBench · {} · {} · ", jurisdiction_label(lang.get()), domain.replace('_', " "))} <span class="badge">{style_label.clone()}</span></p>
+            <div class="dlaw-judged" data-testid="judge-input">
+            <div>
+            <h2>{move || lang.get().t("对话", "Dialogue")}</h2>
+            <ol class="dlaw-dialogue context-scroll" lang=language>
+                {dialogue.into_iter().map(|(turn, lawyer, content)| view! {
+                    <li class="turn" class:role-lawyer=lawyer class:role-client=!lawyer>
+                        <div class="turn-head">
+                            <span class="turn-no">{move || match lang.get() { Lang::Zh => format!("第{turn}轮"), Lang::En => format!("Turn {turn}") }}</span>
+                            <span>{move || if lawyer { lang.get().t("律师", "Lawyer") } else { lang.get().t("当事人", "Client") }}</span>
+                        </div>
+                        <p class="turn-text">{content}</p>
+                    </li>
+                }).collect_view()}
+            </ol>
+            </div>
+            <div>
+            <h2>{move || lang.get().t("法律备忘录", "Memo")}</h2>
+            <div class="memo context-scroll" lang=language>{memo}</div>
+            </div>
+            </div>
+        </section>
+        <section class="panel">
             <h2>{move || lang.get().t("当事人开场陈述", "The client's opening")}</h2>
             <div class="reply" lang=language>{opening}</div>
         </section>
@@ -768,35 +989,19 @@ fn dlaw_content(input: &serde_json::Value, lang: Memo<Lang>) -> impl IntoView {
             <h2>{move || lang.get().t("事实对：当事人认识与法院查明", "Fact pairs: client belief and court record")}</h2>
             <div class="fact-pairs" lang=language>
                 <div class="fact-head" aria-hidden="true">
-                    <span>"Client belief 当事人认识"</span>
-                    <span>"Court record 法院查明"</span>
+                    <span>{move || lang.get().t("当事人认识", "Client belief")}</span>
+                    <span>{move || lang.get().t("法院查明", "Court record")}</span>
                 </div>
                 {facts.into_iter().map(|(id, disputed, belief, record)| view! {
                     <article class="fact-pair" class:disputed=disputed>
-                        <header><strong>{id}</strong> " " {disputed.then(|| view! { <span class="badge disputed">"disputed 有争议"</span> })}</header>
+                        <header><strong>{id}</strong> " " {disputed.then(|| view! { <span class="badge disputed">{move || lang.get().t("有争议", "Disputed")}</span> })}</header>
                         <div class="fact-sides">
-                            <div class="belief"><span class="side-label">"Client belief 当事人认识"</span><p>{belief}</p></div>
-                            <div class="record"><span class="side-label">"Court record 法院查明"</span><p>{record}</p></div>
+                            <div class="belief"><span class="side-label">{move || lang.get().t("当事人认识", "Client belief")}</span><p>{belief}</p></div>
+                            <div class="record"><span class="side-label">{move || lang.get().t("法院查明", "Court record")}</span><p>{record}</p></div>
                         </div>
                     </article>
                 }).collect_view()}
             </div>
-        </section>
-        <section class="panel" data-testid="judge-input">
-            <h2>{move || lang.get().t("对话", "Dialogue")}</h2>
-            <ol class="dlaw-dialogue" lang=language>
-                {dialogue.into_iter().map(|(turn, lawyer, content)| view! {
-                    <li class="turn" class:role-lawyer=lawyer class:role-client=!lawyer>
-                        <div class="turn-head">
-                            <span class="turn-no">{format!("Turn {turn} 第{turn}轮")}</span>
-                            <span>{if lawyer { "律师 lawyer" } else { "当事人 client" }}</span>
-                        </div>
-                        <p class="turn-text">{content}</p>
-                    </li>
-                }).collect_view()}
-            </ol>
-            <h2>{move || lang.get().t("法律备忘录", "Memo")}</h2>
-            <div class="memo" lang=language>{memo}</div>
         </section>
     }
 }
@@ -848,7 +1053,7 @@ fn fidelity_content(input: &serde_json::Value, lang: Memo<Lang>) -> impl IntoVie
     let key_facts = list("key_facts");
     let withheld = condition == Some(Condition::Withheld);
     view! {
-        <section class="panel" data-testid="fidelity-item">
+        <section class="panel decision" data-testid="decision-object">
             <p class="muted">
                 {move || lang.get().t("用户模拟器保真度（附录 E.3.2）", "User-simulator fidelity (Appendix E.3.2)")} " · "
                 <span class="badge" data-testid="fidelity-condition">{move || condition.map(|c| lang.get().t(c.label_zh(), c.label_en())).unwrap_or_default()}</span>
@@ -877,7 +1082,7 @@ fn fidelity_content(input: &serde_json::Value, lang: Memo<Lang>) -> impl IntoVie
                 <ol class="dlaw-dialogue" lang="zh">
                     {history.into_iter().map(|(user, content)| view! {
                         <li class="turn" class:role-client=user class:role-lawyer=!user>
-                            <div class="turn-head"><span>{if user { "用户 user" } else { "AI法律顾问 advisor" }}</span></div>
+                            <div class="turn-head"><span>{move || if user { lang.get().t("用户", "User") } else { lang.get().t("AI法律顾问", "Advisor") }}</span></div>
                             <p class="turn-text">{content}</p>
                         </li>
                     }).collect_view()}
@@ -931,25 +1136,17 @@ fn ItemContent(item: ReviewItemView) -> impl IntoView {
                 })
                 .unwrap_or_default();
             view! {
-                <section class="panel" data-testid="rubric-item">
-                    <p class="muted">
+                <section class="panel decision" data-testid="decision-object">
+                    <p class="muted" data-testid="rubric-item">
                         {move || crate::pages::review_admin::plaw_task_label(lang.get(), &task)}
                         {category.map(|c| format!(" · {c}"))}
                         {move || format!(" · {} {max_points}", lang.get().t("满分", "max points"))}
                     </p>
-                    {context.map(|c| view! {
-                        <h2>{move || lang.get().t("案情", "Context")}</h2>
-                        <div class="reply">{c}</div>
-                    })}
-                    <h2>{move || lang.get().t("问题", "Question")}</h2>
-                    <div class="reply">{question}</div>
-                </section>
-                <section class="panel" data-testid="judge-input">
                     <h2>
                         {move || lang.get().t("模型回答（评审模型的输入）", "Model answer (the judge's input)")}
-                        {truncated.then(|| view! { " " <span class="badge missing" data-testid="truncated">{move || lang.get().t("已截断 finish_reason = length", "truncated: finish_reason = length")}</span> })}
+                        {truncated.then(|| view! { " " <span class="badge missing" data-testid="truncated">{move || lang.get().t("已截断（达到长度上限）", "truncated at the length limit")}</span> })}
                     </h2>
-                    <div class="reply">{response}</div>
+                    <div class="reply context-scroll" data-testid="judge-input">{response}</div>
                 </section>
                 <section class="panel" data-testid="rubric">
                     <h2>{move || lang.get().t("评分细则", "Rubric")}</h2>
@@ -962,6 +1159,14 @@ fn ItemContent(item: ReviewItemView) -> impl IntoView {
                             </li>
                         }).collect_view()}
                     </ol>
+                </section>
+                <section class="panel">
+                    {context.map(|c| view! {
+                        <h2>{move || lang.get().t("案情", "Context")}</h2>
+                        <div class="reply">{c}</div>
+                    })}
+                    <h2>{move || lang.get().t("问题", "Question")}</h2>
+                    <div class="reply">{question}</div>
                 </section>
             }
             .into_any()
@@ -994,43 +1199,66 @@ fn ItemContent(item: ReviewItemView) -> impl IntoView {
                         .collect()
                 })
                 .unwrap_or_default();
+            let task = item.task;
+            let judge_task = move |lang: Lang| match task {
+                Some(Task::Lca) => lang.t(
+                    "评审任务：这条回复采用了哪种策略？",
+                    "The judge's task: which strategy does this reply take?",
+                ),
+                Some(Task::Dcg) => lang.t(
+                    "评审任务：这些追问是否指向缺失的关键事实？",
+                    "The judge's task: do these requests target a missing key fact?",
+                ),
+                Some(Task::Ljp) => lang.t(
+                    "评审任务：回复对每项诉讼请求作出了什么预测？",
+                    "The judge's task: what does the reply predict for each claim?",
+                ),
+                None => "",
+            };
             view! {
+                <section class="panel decision" data-testid="decision-object">
+                    <p class="judge-task">{move || judge_task(lang.get())}</p>
+                    <h2>{move || lang.get().t("模型回复（评审模型的输入）", "Model reply (the judge's input)")}</h2>
+                    <div data-testid="judge-input">
+                        {response.map(|r| view! { <div class="reply context-scroll">{r}</div> })}
+                        {(!requests.is_empty()).then(|| view! {
+                            <h3>{move || lang.get().t("追问", "Requests")}</h3>
+                            <ol>{requests.into_iter().map(|r| view! { <li>{r}</li> }).collect_view()}</ol>
+                        })}
+                        {(!missing.is_empty()).then(|| view! {
+                            <h3>{move || lang.get().t("缺失的关键事实", "Missing key facts")}</h3>
+                            <ul>{missing.into_iter().map(|m| view! { <li>{m}</li> }).collect_view()}</ul>
+                        })}
+                    </div>
+                </section>
                 {case.map(|case| view! {
                     <section class="panel">
-                        <h2>{move || lang.get().t("咨询对话", "Consultations")}</h2>
-                        <DialogueComparison case />
+                        <h2>{move || lang.get().t("咨询对话（背景）", "Consultations (context)")}</h2>
+                        <div class="context-scroll tall"><DialogueComparison case /></div>
                     </section>
                 })}
-                <section class="panel" data-testid="judge-input">
-                    <h2>{move || lang.get().t("模型回复（评审模型的输入）", "Model reply (the judge's input)")}</h2>
-                    {response.map(|r| view! { <div class="reply">{r}</div> })}
-                    {(!requests.is_empty()).then(|| view! {
-                        <h3>{move || lang.get().t("追问", "Requests")}</h3>
-                        <ol>{requests.into_iter().map(|r| view! { <li>{r}</li> }).collect_view()}</ol>
-                    })}
-                    {(!missing.is_empty()).then(|| view! {
-                        <h3>{move || lang.get().t("缺失的关键事实", "Missing key facts")}</h3>
-                        <ul>{missing.into_iter().map(|m| view! { <li>{m}</li> }).collect_view()}</ul>
-                    })}
-                </section>
             }
             .into_any()
         }
         (_, Some(case)) => {
             let flags = item.flags.clone();
             view! {
+                <section class="panel decision" data-testid="decision-object">
+                    <h2>{move || lang.get().t("咨询对话", "Consultations")}</h2>
+                    <div class="context-scroll tall"><DialogueComparison case /></div>
+                </section>
                 {(!flags.is_empty()).then(|| view! {
                     <section class="panel" data-testid="flags">
                         <h2>{move || lang.get().t("预标注（仅供参考）", "Pre-flags (to help, never to decide)")}</h2>
                         <ul>{flags.into_iter().map(|f| view! {
-                            <li><span class="badge missing">{f.kind.label_zh()}</span> " " {f.consultation.as_str()} " · " {f.turn + 1} ": " <code>{f.text}</code></li>
+                            <li>
+                                <span class="badge missing">{move || lang.get().t(f.kind.label_zh(), f.kind.label_en())}</span>
+                                " " {move || format!("{} · {} {}: ", lang.get().t(f.consultation.label_zh(), f.consultation.label_en()), lang.get().t("第", "turn"), f.turn + 1)}
+                                <code>{f.text.clone()}</code>
+                            </li>
                         }).collect_view()}</ul>
                     </section>
                 })}
-                <section class="panel">
-                    <h2>{move || lang.get().t("咨询对话", "Consultations")}</h2>
-                    <DialogueComparison case />
-                </section>
             }
             .into_any()
         }
@@ -1056,14 +1284,17 @@ mod tests {
         let ljp = |label| read(ReviewKind::JudgeVerdict, Some(Task::Ljp), label);
         assert_eq!(
             label_summary(Lang::En, &ljp(r#"["supported","dismissed"]"#)),
-            "1. supported; 2. dismissed"
+            "1. Supported; 2. Dismissed"
         );
         assert_eq!(
-            label_summary(Lang::Zh, &ljp(r#"["supported"]"#)),
-            "1. 支持 supported"
+            label_summary(Lang::Zh, &ljp(r#"["partially_supported"]"#)),
+            "1. 部分支持"
         );
         let lca = read(ReviewKind::JudgeVerdict, Some(Task::Lca), "ask");
-        assert_eq!(label_summary(Lang::Zh, &lca), "策略二：追问细节 (ask)");
-        assert_eq!(label_summary(Lang::En, &lca), "ask");
+        assert_eq!(label_summary(Lang::Zh, &lca), "策略二：追问细节");
+        assert_eq!(
+            label_summary(Lang::En, &lca),
+            "Strategy 2: asks for details"
+        );
     }
 }

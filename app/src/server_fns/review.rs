@@ -34,7 +34,7 @@
 
 use engine::lexpilot::dataset::Case;
 use engine::lexpilot::run::Task;
-use engine::review::{FinalSource, Flag, ItemStatus, LabelReading, ReviewKind};
+use engine::review::{FinalSource, Flag, ItemStatus, LabelReading, QueueProgress, ReviewKind};
 use engine::vocab::Class;
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -92,6 +92,11 @@ pub struct QueueItem {
     pub target: Option<String>,
     /// As the viewer may see it (`todo` until they have submitted).
     pub status: ItemStatus,
+    /// The class of the item's case (LexPilot items; `None` for the other
+    /// benchmarks' items).
+    pub class: Option<Class>,
+    /// The viewer flagged it as unclear.
+    pub unclear: bool,
 }
 
 /// An expert's queue.
@@ -111,6 +116,11 @@ pub struct ReviewQueue {
     pub may_adjudicate: bool,
     /// The viewer may create and assign items (an admin).
     pub may_manage: bool,
+    /// Done of assigned, overall and per kind, with the recorded times.
+    pub progress: QueueProgress,
+    /// Items waiting for an adjudicator the viewer may decide (adjudicators;
+    /// 0 for experts).
+    pub to_adjudicate: usize,
 }
 
 /// What a viewer sees once they have submitted (adjudicators always).
@@ -167,6 +177,14 @@ pub struct ReviewItemView {
     /// The neighbours in the viewer's queue.
     pub previous: Option<i64>,
     pub next: Option<i64>,
+    /// The next item of the viewer's queue left to label (the queue wraps).
+    pub next_todo: Option<i64>,
+    /// How far the viewer is through their whole queue (every benchmark's
+    /// items), this item placed in it; empty for an adjudicator browsing an
+    /// item not assigned to them.
+    pub progress: QueueProgress,
+    /// The viewer's "unclear" flag (their comment), until they label it.
+    pub unclear: Option<String>,
 }
 
 /// An item waiting for an adjudicator.
@@ -232,6 +250,24 @@ pub struct DashboardRow {
     pub overruled: usize,
 }
 
+/// One expert's progress on the dashboard.
+#[derive(Serialize, Deserialize, Clone, PartialEq, Debug)]
+pub struct ExpertRow {
+    pub expert: String,
+    /// Items submitted.
+    pub done: usize,
+    /// Items assigned.
+    pub assigned: usize,
+    /// Their submitted items waiting for an adjudicator.
+    pub in_adjudication: usize,
+    /// Items they flagged as unclear.
+    pub unclear: usize,
+    /// Median recorded seconds per item.
+    pub median_seconds: Option<f64>,
+    /// Timed items per hour of recorded time.
+    pub items_per_hour: Option<f64>,
+}
+
 /// The agreement dashboard.
 #[derive(Serialize, Deserialize, Clone, PartialEq, Debug)]
 pub struct ReviewDashboard {
@@ -244,8 +280,8 @@ pub struct ReviewDashboard {
     pub sheets: Vec<engine::review::SheetRow>,
     /// Items whose experts disagreed (adjudicators only; empty for experts).
     pub disagreements: Vec<i64>,
-    /// (expert, labels submitted, items assigned).
-    pub progress: Vec<(String, usize, usize)>,
+    /// Every expert's progress, by name.
+    pub progress: Vec<ExpertRow>,
     /// Items of the dataset.
     pub items: usize,
     /// Items with a final label.
@@ -384,14 +420,20 @@ pub async fn my_queue() -> Result<ReviewQueue, ServerFnError> {
 
     let user = require(engine::accounts::Permission::Review).await?;
     let db = db()?;
-    let mut entries = Vec::new();
-    for dataset in ssr::review_datasets(&db).await? {
-        entries.extend(
-            db::review::queue(&db, &dataset.name, &user)
+    let (entries, classes) = ssr::my_entries(&db, &user).await?;
+    let to_adjudicate = if user.allows(engine::accounts::Permission::Adjudicate) {
+        let mut n = 0;
+        for dataset in ssr::review_datasets(&db).await? {
+            n += db::review::adjudication_queue(&db, &dataset.name, &ssr::adjudicator().await?)
                 .await
-                .map_err(fail)?,
-        );
-    }
+                .map_err(fail)?
+                .len();
+        }
+        n
+    } else {
+        0
+    };
+    let progress = QueueProgress::of(&entries, None);
     let total = entries.len();
     let mut queue = ReviewQueue {
         todo: Vec::new(),
@@ -401,8 +443,10 @@ pub async fn my_queue() -> Result<ReviewQueue, ServerFnError> {
         total,
         may_adjudicate: user.allows(engine::accounts::Permission::Adjudicate),
         may_manage: user.allows(engine::accounts::Permission::ManageReview),
+        progress,
+        to_adjudicate,
     };
-    for entry in entries {
+    for (entry, class) in entries.into_iter().zip(classes) {
         let item = QueueItem {
             id: entry.id,
             kind: entry.kind,
@@ -410,6 +454,8 @@ pub async fn my_queue() -> Result<ReviewQueue, ServerFnError> {
             task: entry.task,
             target: entry.target,
             status: entry.status,
+            class,
+            unclear: entry.unclear,
         };
         match item.status {
             ItemStatus::Todo => queue.todo.push(item),
@@ -428,10 +474,24 @@ pub async fn get_review_item(id: i64) -> Result<ReviewItemView, ServerFnError> {
     use crate::ssr::{db, fail, require};
 
     let user = require(engine::accounts::Permission::Review).await?;
-    let view = db::review::item_for_viewer(&db()?, id, &user)
+    let db = db()?;
+    let view = db::review::item_for_viewer(&db, id, &user)
         .await
         .map_err(fail)?;
-    Ok(ssr::item_view(view))
+    ssr::placed(&db, &user, ssr::item_view(view)).await
+}
+
+/// Flags item `id` as unclear for the signed-in expert, with `comment`
+/// saying why, without labelling it; an empty comment clears the flag.
+/// 409 once the expert has labelled the item.
+#[server(prefix = "/sfn")]
+pub async fn flag_review_item(id: i64, comment: String) -> Result<(), ServerFnError> {
+    use crate::ssr::{db, fail, require};
+
+    let user = require(engine::accounts::Permission::Review).await?;
+    db::review::flag_unclear(&db()?, id, &user, &comment)
+        .await
+        .map_err(fail)
 }
 
 /// Keeps `draft` (any text the page chooses, e.g. JSON of the form) as the
@@ -455,6 +515,7 @@ pub async fn submit_review(
     label: String,
     comment: String,
     proposal: Option<String>,
+    seconds: Option<u32>,
 ) -> Result<ReviewItemView, ServerFnError> {
     use crate::ssr::{db, fail, require};
 
@@ -469,6 +530,7 @@ pub async fn submit_review(
         &label,
         &comment,
         proposal.as_deref(),
+        seconds,
         rescore,
     )
     .await
@@ -476,7 +538,7 @@ pub async fn submit_review(
     let view = db::review::item_for_viewer(&db, id, &user)
         .await
         .map_err(fail)?;
-    Ok(ssr::item_view(view))
+    ssr::placed(&db, &user, ssr::item_view(view)).await
 }
 
 /// The items of the current datasets waiting for an adjudicator, with every
@@ -619,7 +681,15 @@ pub async fn review_dashboard() -> Result<ReviewDashboard, ServerFnError> {
         progress: board
             .progress
             .into_iter()
-            .map(|p| (p.expert, p.done, p.assigned))
+            .map(|p| ExpertRow {
+                median_seconds: p.median_seconds(),
+                items_per_hour: p.items_per_hour(),
+                expert: p.expert,
+                done: p.done,
+                assigned: p.assigned,
+                in_adjudication: p.in_adjudication,
+                unclear: p.unclear,
+            })
             .collect(),
         items: board.items,
         items_final: board.items_final,
@@ -673,7 +743,7 @@ mod ssr {
             items_final: 0,
             items_in_adjudication: 0,
         };
-        let mut progress: std::collections::BTreeMap<String, (usize, usize)> =
+        let mut progress: std::collections::BTreeMap<String, db::review::ExpertProgress> =
             std::collections::BTreeMap::new();
         for board in boards {
             merged.rows.extend(board.rows);
@@ -683,18 +753,12 @@ mod ssr {
             merged.items_final += board.items_final;
             merged.items_in_adjudication += board.items_in_adjudication;
             for p in board.progress {
-                let entry = progress.entry(p.expert).or_default();
-                entry.0 += p.done;
-                entry.1 += p.assigned;
+                progress.entry(p.expert.clone()).or_default().merge(p);
             }
         }
         merged.progress = progress
             .into_iter()
-            .map(|(expert, (done, assigned))| db::review::ExpertProgress {
-                expert,
-                done,
-                assigned,
-            })
+            .map(|(expert, p)| db::review::ExpertProgress { expert, ..p })
             .collect();
         merged
     }
@@ -785,6 +849,62 @@ mod ssr {
             readings,
             previous: v.previous,
             next: v.next,
+            next_todo: None,
+            progress: engine::review::QueueProgress::default(),
+            unclear: v.unclear,
         }
+    }
+
+    /// The viewer's queue over every review dataset, in order, with the
+    /// class of each entry's case where it is a LexPilot case.
+    pub async fn my_entries(
+        db: &db::Db,
+        user: &db::users::User,
+    ) -> Result<
+        (
+            Vec<db::review::QueueEntry>,
+            Vec<Option<engine::vocab::Class>>,
+        ),
+        ServerFnError,
+    > {
+        let mut entries = Vec::new();
+        let mut classes = Vec::new();
+        for dataset in review_datasets(db).await? {
+            let queue = db::review::queue(db, &dataset.name, user)
+                .await
+                .map_err(crate::ssr::fail)?;
+            let of_case: std::collections::HashMap<String, engine::vocab::Class> =
+                if dataset.benchmark() == Some(engine::benchmark::Benchmark::Lexpilot) {
+                    db::cases::all(db, dataset.id)
+                        .await
+                        .map_err(crate::ssr::fail)?
+                        .iter()
+                        .map(|c| (c.case_id.clone(), c.class))
+                        .collect()
+                } else {
+                    Default::default()
+                };
+            classes.extend(queue.iter().map(|e| of_case.get(&e.case_id).copied()));
+            entries.extend(queue);
+        }
+        Ok((entries, classes))
+    }
+
+    /// `item` placed in the viewer's whole queue: its progress and the next
+    /// item left to label (an item assigned to the viewer only; an
+    /// adjudicator browsing another's item keeps its neighbours).
+    pub async fn placed(
+        db: &db::Db,
+        user: &db::users::User,
+        mut item: ReviewItemView,
+    ) -> Result<ReviewItemView, ServerFnError> {
+        let (entries, _) = my_entries(db, user).await?;
+        if entries.iter().any(|e| e.id == item.id) {
+            let order: Vec<i64> = entries.iter().map(|e| e.id).collect();
+            (item.previous, item.next) = engine::review::neighbours(&order, item.id);
+            item.next_todo = engine::review::next_todo(&entries, item.id);
+            item.progress = engine::review::QueueProgress::of(&entries, Some(item.id));
+        }
+        Ok(item)
     }
 }
