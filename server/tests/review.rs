@@ -239,9 +239,9 @@ async fn an_expert_sees_no_other_label_and_no_judge_label_before_submitting() {
         "no figure over unseen labels"
     );
     assert_eq!(board["disagreements"], serde_json::json!([]));
-    assert!(board["progress"]
-        .as_array()
-        .is_some_and(|p| p.iter().any(|e| e[0] == "expert-a" && e[1] == 1)));
+    assert!(board["progress"].as_array().is_some_and(|p| p
+        .iter()
+        .any(|e| e["expert"] == "expert-a" && e["done"] == 1)));
 
     for format in ["jsonl", "csv"] {
         let export = r
@@ -750,9 +750,25 @@ async fn a_full_round_ends_in_adjudication_and_the_dashboard_agrees_with_the_eng
     assert_eq!(board["items"], 78);
     assert_eq!(board["items_final"], 10);
     assert_eq!(board["items_in_adjudication"], 0);
+    let progress: Vec<(String, i64, i64, i64)> = board["progress"]
+        .as_array()
+        .expect("progress")
+        .iter()
+        .map(|p| {
+            (
+                p["expert"].as_str().expect("expert").to_owned(),
+                p["done"].as_i64().expect("done"),
+                p["assigned"].as_i64().expect("assigned"),
+                p["in_adjudication"].as_i64().expect("in adjudication"),
+            )
+        })
+        .collect();
     assert_eq!(
-        board["progress"],
-        serde_json::json!([["expert-a", 10, 78], ["expert-b", 10, 78]])
+        progress,
+        [
+            ("expert-a".to_owned(), 10, 78, 0),
+            ("expert-b".to_owned(), 10, 78, 0)
+        ]
     );
 
     // The export holds every item, label, final label and reason.
