@@ -422,9 +422,10 @@ pub async fn my_queue() -> Result<ReviewQueue, ServerFnError> {
     let db = db()?;
     let (entries, classes) = ssr::my_entries(&db, &user).await?;
     let to_adjudicate = if user.allows(engine::accounts::Permission::Adjudicate) {
+        let adjudicator = ssr::adjudicator().await?;
         let mut n = 0;
         for dataset in ssr::review_datasets(&db).await? {
-            n += db::review::adjudication_queue(&db, &dataset.name, &ssr::adjudicator().await?)
+            n += db::review::adjudication_queue(&db, &dataset.name, &adjudicator)
                 .await
                 .map_err(fail)?
                 .len();
