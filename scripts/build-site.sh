@@ -11,6 +11,16 @@ SITE="$TARGET/site"
 PKG="$SITE/pkg"
 NAME=lexpilot
 
+# Binaries and the wasm have no hash in their file names: another checkout
+# sharing this target directory (a CI clone) overwrites them while this
+# checkout's build still counts as fresh, and its server functions, hashed on
+# the crate's path, answer 404 to this checkout's wasm. Relink when the last
+# build came from elsewhere.
+STAMP="$TARGET/.site-built-by"
+if [ "$(cat "$STAMP" 2>/dev/null)" != "$PWD" ]; then
+  touch server/src/main.rs frontend/src/lib.rs
+fi
+
 if [ "${1:-}" = "--dev" ]; then
   cargo build -p server
 else
@@ -24,6 +34,7 @@ wasm-bindgen --target web --no-typescript --out-dir "$PKG" --out-name "$NAME" \
   "$TARGET/wasm32-unknown-unknown/wasm-release/frontend.wasm"
 node_modules/.bin/wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int \
   "$PKG/${NAME}_bg.wasm" -o "$PKG/${NAME}_bg.wasm"
+echo "$PWD" > "$STAMP"
 cp style/main.css "$PKG/$NAME.css"
 cp -r public/. "$SITE/"
 
