@@ -88,6 +88,7 @@ mod flags;
 mod input;
 mod judge_items;
 mod labels;
+mod manage;
 mod records;
 mod sample;
 mod sheet;
@@ -118,6 +119,9 @@ pub use judge_items::{
     DEFAULT_PER_MODEL, DEFAULT_SEED,
 };
 pub use labels::{Consensus, DcgDecision, LabelReading, LabelSpace};
+pub use manage::{
+    reassignments, Assignee, ManageFilter, ManageList, ManageRow, Reassignment, PER_PAGE,
+};
 pub use records::{
     auto_assignments, AssignmentRecord, FinalSource, ItemRecord, ItemStatus, Submission,
     EXPERTS_PER_ITEM,

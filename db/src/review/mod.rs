@@ -80,7 +80,7 @@ use crate::{Db, DbError, Result};
 pub use adjudication::{
     adjudicate, adjudication_queue, Adjudicated, AdjudicationEntry, Adjudicator,
 };
-pub use assignments::{assign, auto_assign, queue, save_draft};
+pub use assignments::{assign, auto_assign, manage_list, queue, reassign, save_draft, Reassigned};
 pub use dashboard::{dashboard, export, Manager};
 pub use engine::review::{
     Dashboard, ExpertProgress, ItemStatus, JudgeSample, QueueEntry, Revealed, Submission,
@@ -112,11 +112,13 @@ struct ItemRow {
     final_reason: Option<String>,
     final_by: Option<String>,
     final_at: Option<String>,
+    created_at: String,
 }
 
 const ITEM_SELECT: &str = "SELECT i.id, i.dataset_id, i.dataset_name, i.kind, i.case_id,
         i.model, i.run_number, i.task, i.target, i.judge_label, i.input, i.final_label,
-        i.final_proposal, i.final_source, i.final_reason, u.name AS final_by, i.final_at
+        i.final_proposal, i.final_source, i.final_reason, u.name AS final_by, i.final_at,
+        i.created_at
      FROM review_items i LEFT JOIN users u ON u.id = i.final_by";
 
 impl ItemRow {
@@ -166,6 +168,7 @@ impl ItemRow {
             final_source,
             final_reason: self.final_reason.clone(),
             assignments,
+            created_at: self.created_at.clone(),
         })
     }
 }

@@ -68,6 +68,28 @@ pub enum ItemStatus {
 }
 
 impl ItemStatus {
+    /// Every status, in the order an item passes through them.
+    pub const ALL: [ItemStatus; 4] = [
+        ItemStatus::Todo,
+        ItemStatus::Submitted,
+        ItemStatus::Adjudication,
+        ItemStatus::Final,
+    ];
+
+    /// The status of its wire form ([`ItemStatus::as_str`]).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use engine::review::ItemStatus;
+    ///
+    /// assert_eq!(ItemStatus::parse("adjudication"), Some(ItemStatus::Adjudication));
+    /// assert_eq!(ItemStatus::parse("Final"), None);
+    /// ```
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|x| x.as_str() == s)
+    }
+
     /// `todo`, `submitted`, `adjudication` or `final`.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -224,6 +246,8 @@ pub struct ItemRecord {
     /// Its experts, in account id order: the first two are the pair whose
     /// agreement the dashboard counts.
     pub assignments: Vec<AssignmentRecord>,
+    /// When the item was made (RFC 3339; empty when unknown).
+    pub created_at: String,
 }
 
 impl ItemRecord {
@@ -254,6 +278,7 @@ impl ItemRecord {
             final_reason: None,
             sheet: None,
             assignments: Vec::new(),
+            created_at: String::new(),
         }
     }
 
