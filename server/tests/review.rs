@@ -19,7 +19,7 @@ use serde_json::Value;
 
 use app::server_fns::review::{
     Adjudicate, AdjudicationQueue, AssignReview, AssignReviews, CreateReviewItems, GetReviewItem,
-    LoadReviewDashboard, MyQueue, SaveReviewDraft, SubmitReview,
+    LoadReviewDashboard, MyQueue, ReassignReviews, ReviewItems, SaveReviewDraft, SubmitReview,
 };
 
 const PASSWORD: &str = "a-long-password";
@@ -452,6 +452,8 @@ async fn every_review_function_checks_the_role() {
     refused::<AssignReviews>(&r, &[], &admin_only).await;
     refused::<AssignReview>(&r, &[("id", &id), ("experts[0]", "expert-a")], &admin_only).await;
     refused::<AdjudicationQueue>(&r, &[], &admin_only).await;
+    refused::<ReviewItems>(&r, &[], &admin_only).await;
+    refused::<ReassignReviews>(&r, &[("from", "expert-a")], &admin_only).await;
     refused::<Adjudicate>(
         &r,
         &[("id", &id), ("label", "ask"), ("reason", "r")],
@@ -1596,4 +1598,114 @@ async fn progress_agrees_with_the_database_and_the_time_of_a_label_is_exported()
         (mine["done"].as_i64(), mine["median_seconds"].as_f64()),
         (Some(1), Some(37.0))
     );
+}
+
+#[tokio::test]
+async fn the_management_list_filters_and_pages_and_a_leaving_expert_hands_over_open_items() {
+    let r = setup().await;
+    create(&r, "case_check", &[]).await;
+    create(&r, "seed_dialogue", &[]).await;
+    lca_sample(&r).await;
+    let all = count(&r.app, "SELECT COUNT(*) FROM review_items").await;
+    assert!(all > 50, "more than one page: {all}");
+
+    // Every item once over the pages, newest first.
+    let first = ok::<ReviewItems>(&r.app, &r.admin, &[]).await;
+    assert_eq!(first["matching"], all);
+    assert_eq!(first["total"], all);
+    let pages = first["pages"].as_u64().expect("pages");
+    assert_eq!(pages, (all as u64).div_ceil(50));
+    let mut seen = Vec::new();
+    for page in 1..=pages {
+        let list = ok::<ReviewItems>(&r.app, &r.admin, &[("page", &page.to_string())]).await;
+        assert_eq!(list["page"], page);
+        seen.extend(
+            list["rows"]
+                .as_array()
+                .expect("rows")
+                .iter()
+                .map(|row| row["id"].as_i64().expect("id")),
+        );
+    }
+    let want: Vec<i64> = sqlx::query_scalar("SELECT id FROM review_items ORDER BY id DESC")
+        .fetch_all(r.app.db.pool())
+        .await
+        .expect("ids");
+    assert_eq!(seen, want);
+
+    // Filters agree with SQL.
+    let seeds = ok::<ReviewItems>(&r.app, &r.admin, &[("kind", "seed_dialogue")]).await;
+    assert_eq!(seeds["matching"], ids(&r.app, "seed_dialogue").await.len());
+    let unassigned = ok::<ReviewItems>(&r.app, &r.admin, &[("understaffed", "true")]).await;
+    assert_eq!(
+        unassigned["matching"],
+        count(&r.app, "SELECT COUNT(*) FROM review_items i WHERE (SELECT COUNT(*) FROM review_assignments a WHERE a.item_id = i.id) < 2").await
+    );
+    let bad = call::<ReviewItems>(&r.app, Some(&r.admin), &[("status", "done")]).await;
+    assert_eq!(bad.status, StatusCode::BAD_REQUEST);
+    assert!(bad.body.contains("status"), "{}", bad.body);
+
+    // Experts and statuses: expert-a submits one of the LCA items.
+    let lca = lca_sample_ids(&r).await;
+    let (status, _, body) = submit(&r, &r.a, lca[0], "ask", "").await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let submitted = ok::<ReviewItems>(&r.app, &r.admin, &[("status", "submitted")]).await;
+    let rows = submitted["rows"].as_array().expect("rows");
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0]["id"], lca[0]);
+    let experts: Vec<(&str, bool)> = rows[0]["assignees"]
+        .as_array()
+        .expect("assignees")
+        .iter()
+        .map(|a| {
+            (
+                a["expert"].as_str().expect("name"),
+                a["submitted"].as_bool().expect("flag"),
+            )
+        })
+        .collect();
+    assert_eq!(experts, [("expert-a", true), ("expert-b", false)]);
+    assert_eq!(
+        submitted["by_status"][1],
+        serde_json::json!(["submitted", 1])
+    );
+    let open_of = |name: &str| {
+        format!(
+            "SELECT COUNT(*) FROM review_assignments a JOIN users u ON u.id = a.expert_id
+             WHERE u.name = '{name}' AND a.submitted_at IS NULL"
+        )
+    };
+    let by_a = ok::<ReviewItems>(&r.app, &r.admin, &[("expert", "expert-a")]).await;
+    assert_eq!(
+        by_a["matching"],
+        count(&r.app, &open_of("expert-a")).await + 1
+    );
+
+    // expert-a leaves: expert-c takes over what a had not submitted.
+    r.app.user("expert-c", Role::Expert, PASSWORD).await;
+    let open = count(&r.app, &open_of("expert-a")).await;
+    assert!(open > 0);
+    let nobody = call::<ReassignReviews>(&r.app, Some(&r.admin), &[("from", "expert-z")]).await;
+    assert_eq!(nobody.status, StatusCode::BAD_REQUEST);
+    assert!(nobody.body.contains("from"), "{}", nobody.body);
+    let done = ok::<ReassignReviews>(&r.app, &r.admin, &[("from", "expert-a")]).await;
+    // expert-b is on every item already: all go to expert-c.
+    assert_eq!(done["moved"], open);
+    assert_eq!(done["stranded"], serde_json::json!([]));
+    assert_eq!(count(&r.app, &open_of("expert-a")).await, 0);
+    assert_eq!(count(&r.app, &open_of("expert-c")).await, open);
+    let kept: i64 = count(
+        &r.app,
+        "SELECT COUNT(*) FROM review_assignments a JOIN users u ON u.id = a.expert_id
+         WHERE u.name = 'expert-a' AND a.submitted_at IS NOT NULL",
+    )
+    .await;
+    assert_eq!(kept, 1, "expert-a's label stays");
+}
+
+async fn lca_sample_ids(r: &Review) -> Vec<i64> {
+    sqlx::query_scalar("SELECT id FROM review_items WHERE task = 'lca' ORDER BY id")
+        .fetch_all(r.app.db.pool())
+        .await
+        .expect("ids")
 }

@@ -4,19 +4,20 @@
 
 use engine::benchmark::Benchmark;
 use engine::lexpilot::run::Task;
-use engine::review::ReviewKind;
+use engine::review::{ItemStatus, ReviewKind};
 use leptos::prelude::*;
 use leptos_meta::Title;
+use leptos_router::hooks::use_query_map;
 
 use crate::components::history::ChangeView;
 use crate::components::i18n::{use_lang, Lang, LangSwitch};
 use crate::components::labels::{error_message, ErrorBox, Loading};
 use crate::components::live::{use_live, LiveBadge};
-use crate::pages::review::{item_title, kind_label};
+use crate::pages::review::{item_title, kind_label, status_label};
 use crate::pages::review_item::label_summary;
 use crate::server_fns::review::{
     adjudicate, adjudication_queue, assign_review, assign_reviews, create_review_items,
-    review_dashboard, AdjudicationItem,
+    reassign_reviews, review_dashboard, review_items, AdjudicationItem,
 };
 
 fn num(x: Option<f64>) -> String {
@@ -35,6 +36,8 @@ pub fn ReviewManagePage() -> impl IntoView {
     // The benchmark of rubric verdicts: PLawBench's per task, DLawBench's
     // panel per style.
     let bench = RwSignal::new(Benchmark::Plawbench);
+    // Case checks and seed dialogues are one per case or seed: no count applies.
+    let one_each = move || matches!(kind.get(), ReviewKind::CaseCheck | ReviewKind::SeedDialogue);
     let create = Action::new(move |_: &()| {
         let kind = kind.get_untracked();
         let judge = kind == ReviewKind::JudgeVerdict;
@@ -121,7 +124,7 @@ pub fn ReviewManagePage() -> impl IntoView {
                     </select>
                 </label>
                 <label class="field">{move || lang.get().t("任务", "Task")}
-                    <select data-testid="create-task" on:change=move |ev| {
+                    <select data-testid="create-task" disabled=move || kind.get() != ReviewKind::JudgeVerdict on:change=move |ev| {
                         if let Some(t) = Task::parse(&event_target_value(&ev)) { task.set(t) }
                     }>
                         <option value=Task::Lca.as_str() selected>"LCA"</option>
@@ -134,12 +137,29 @@ pub fn ReviewManagePage() -> impl IntoView {
                     (ReviewKind::RubricVerdict, _) => lang.get().t("每个任务", "Per task"),
                     _ => lang.get().t("每个模型", "Per model"),
                 }}
-                    <input type="number" min="1" prop:value=move || per_model.get() on:input=move |ev| per_model.set(event_target_value(&ev)) /></label>
+                    <input type="number" disabled=one_each min="1" prop:value=move || per_model.get() on:input=move |ev| per_model.set(event_target_value(&ev)) /></label>
                 <label class="field">{move || lang.get().t("上限", "Cap")}
-                    <input type="number" min="1" prop:value=move || cap.get() on:input=move |ev| cap.set(event_target_value(&ev)) /></label>
+                    <input type="number" disabled=one_each min="1" prop:value=move || cap.get() on:input=move |ev| cap.set(event_target_value(&ev)) /></label>
                 <label class="field">{move || lang.get().t("随机种子", "Seed")}
-                    <input type="number" min="0" prop:value=move || seed.get() on:input=move |ev| seed.set(event_target_value(&ev)) /></label>
+                    <input type="number" disabled=one_each min="0" prop:value=move || seed.get() on:input=move |ev| seed.set(event_target_value(&ev)) /></label>
             </div>
+            <p class="muted" data-testid="create-hint">{move || {
+                let lang = lang.get();
+                match kind.get() {
+                    ReviewKind::CaseCheck => lang.t(
+                        "案例核查为每个案例各建一条（已有的不重复创建）；数量、上限与随机种子不适用。",
+                        "Case checks are made one per case (none twice); the counts, cap and seed do not apply.",
+                    ),
+                    ReviewKind::SeedDialogue => lang.t(
+                        "种子对话为每个种子案例各建一条（已有的不重复创建）；数量、上限与随机种子不适用。",
+                        "Seed dialogues are made one per seed case (none twice); the counts, cap and seed do not apply.",
+                    ),
+                    _ => lang.t(
+                        "按所填数量分层抽样，总数不超过上限；同一随机种子抽出同样的条目。",
+                        "A stratified sample of the count given per stratum, no more than the cap in all; the same seed draws the same items.",
+                    ),
+                }
+            }}</p>
             <div class="filter-actions">
                 <button type="button" class="primary" data-testid="create-items" on:click=move |_| { create.dispatch(()); }>{move || lang.get().t("创建", "Create")}</button>
                 <button type="button" data-testid="auto-assign" on:click=move |_| { assign.dispatch(()); }>{move || lang.get().t("自动分配（每条两位专家；如填写下方专家则只分给他们）", "Auto-assign (two experts each; only to the experts named below, if any)")}</button>
@@ -158,6 +178,218 @@ pub fn ReviewManagePage() -> impl IntoView {
             <p>{move || lang.get().t("导出全部标注与裁决：", "Export every label and adjudication: ")}
                 <a href="/api/review/export?format=jsonl" rel="external">"JSONL"</a> " · "
                 <a href="/api/review/export?format=csv" rel="external">"CSV"</a></p>
+        </section>
+        <ItemManager />
+    }
+}
+
+/// The query of the management list with `page` in place of its page.
+fn manage_href(lang: Lang, query: &[(&'static str, String)], page: usize) -> String {
+    let mut parts: Vec<String> = query
+        .iter()
+        .filter(|(_, v)| !v.is_empty())
+        .map(|(k, v)| format!("{k}={}", crate::url::encode(v)))
+        .collect();
+    parts.push(format!("page={page}"));
+    lang.link(&format!("/review/manage?{}", parts.join("&")))
+}
+
+/// The management list: every review item (kind, case, status, experts,
+/// created) with filters held in the URL (a GET form), paging, and the bulk
+/// reassignment of an expert's open items.
+#[component]
+fn ItemManager() -> impl IntoView {
+    let lang = use_lang();
+    let query = use_query_map();
+    let live = use_live(&["review"]);
+    let from = RwSignal::new(String::new());
+    let to = RwSignal::new(String::new());
+    let message = RwSignal::new(None::<(bool, String)>);
+    let reassign = Action::new(move |_: &()| {
+        let to: Vec<String> = to
+            .get_untracked()
+            .split([',', '，'])
+            .map(|n| n.trim().to_owned())
+            .filter(|n| !n.is_empty())
+            .collect();
+        reassign_reviews(from.get_untracked(), Some(to))
+    });
+    Effect::new(move |_| match reassign.value().get() {
+        Some(Ok(done)) => {
+            let lang = lang.get_untracked();
+            let mut text = match lang {
+                Lang::Zh => format!("已移交 {} 条", done.moved),
+                Lang::En => format!("{} items handed over", done.moved),
+            };
+            if !done.stranded.is_empty() {
+                let ids = done
+                    .stranded
+                    .iter()
+                    .map(|i| format!("#{i}"))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                text.push_str(&match lang {
+                    Lang::Zh => format!(
+                        "；{} 条无人可接（所选专家都已在该条目上），仍留给原专家：{ids}",
+                        done.stranded.len()
+                    ),
+                    Lang::En => format!(
+                        "; {} left with the expert (every expert chosen is already on them): {ids}",
+                        done.stranded.len()
+                    ),
+                });
+            }
+            message.set(Some((true, text)));
+        }
+        Some(Err(e)) => message.set(Some((false, error_message(&e)))),
+        None => {}
+    });
+    let filter = Memo::new(move |_| {
+        query.with(|q| {
+            let get = |k: &str| q.get(k).unwrap_or_default();
+            [
+                ("kind", get("kind")),
+                ("status", get("status")),
+                ("expert", get("expert")),
+                ("case", get("case")),
+                ("understaffed", get("understaffed")),
+            ]
+        })
+    });
+    let page = Memo::new(move |_| {
+        query.with(|q| {
+            q.get("page")
+                .and_then(|p| p.parse::<usize>().ok())
+                .unwrap_or(1)
+        })
+    });
+    let list = Resource::new(
+        move || {
+            (
+                live.changes.get(),
+                reassign.version().get(),
+                filter.get(),
+                page.get(),
+            )
+        },
+        |(_, _, f, page)| {
+            let given = |i: usize| Some(f[i].1.clone()).filter(|v| !v.is_empty());
+            review_items(
+                given(0),
+                given(1),
+                given(2),
+                given(3),
+                Some(!f[4].1.is_empty()),
+                Some(page),
+            )
+        },
+    );
+    view! {
+        <section class="panel" data-testid="manage-list">
+            <h2>{move || lang.get().t("全部审核条目", "Every review item")}</h2>
+            <Transition fallback=Loading>
+                {move || Suspend::new(async move {
+                    let lang = lang.get();
+                    let f = filter.get();
+                    let value = |i: usize| f[i].1.clone();
+                    match list.await {
+                        Ok(l) => {
+                            let count = |s: ItemStatus| l.by_status.iter().find(|(x, _)| *x == s).map_or(0, |x| x.1);
+                            let query: Vec<(&'static str, String)> = f.to_vec();
+                            let prev = (l.page > 1).then(|| manage_href(lang, &query, l.page - 1));
+                            let next = (l.page < l.pages).then(|| manage_href(lang, &query, l.page + 1));
+                            view! {
+                                <form method="get" action="/review/manage" class="filters" data-testid="manage-filter">
+                                    {(lang == Lang::En).then(|| view! { <input type="hidden" name="lang" value="en" /> })}
+                                    <label class="field">{lang.t("类型", "Kind")}
+                                        <select name="kind" data-testid="manage-kind">
+                                            <option value="">{lang.t("全部", "All")}</option>
+                                            {ReviewKind::ALL.iter().map(|&k| view! { <option value=k.as_str() selected=value(0) == k.as_str()>{kind_label(lang, k)}</option> }).collect_view()}
+                                        </select>
+                                    </label>
+                                    <label class="field">{lang.t("状态", "Status")}
+                                        <select name="status" data-testid="manage-status">
+                                            <option value="">{lang.t("全部", "All")}</option>
+                                            {ItemStatus::ALL.iter().map(|&s| view! {
+                                                <option value=s.as_str() selected=value(1) == s.as_str()>{format!("{} ({})", status_label(lang, s), count(s))}</option>
+                                            }).collect_view()}
+                                        </select>
+                                    </label>
+                                    <label class="field">{lang.t("专家", "Expert")}
+                                        <input type="text" name="expert" data-testid="manage-expert" value=value(2) /></label>
+                                    <label class="field">{lang.t("案例", "Case")}
+                                        <input type="search" name="case" data-testid="manage-case" value=value(3) /></label>
+                                    <label class="field check">
+                                        <input type="checkbox" name="understaffed" value="1" data-testid="manage-understaffed" checked=!value(4).is_empty() />
+                                        {lang.t("专家不足两位", "Fewer than two experts")}</label>
+                                    <button type="submit" data-testid="manage-apply">{lang.t("筛选", "Filter")}</button>
+                                </form>
+                                <p data-testid="manage-count">{match lang {
+                                    Lang::Zh => format!("{} 条符合（共 {} 条）· 第 {} / {} 页", l.matching, l.total, l.page, l.pages),
+                                    Lang::En => format!("{} match (of {}) · page {} / {}", l.matching, l.total, l.page, l.pages),
+                                }}</p>
+                                <p class="legend">{lang.t("专家名后：✓ 已提交，○ 未提交", "After an expert's name: ✓ submitted, ○ not yet")}</p>
+                                <div class="table-wrap">
+                                    <table class="data manage" data-testid="manage-items">
+                                        <thead><tr>
+                                            <th>"#"</th><th>{lang.t("条目", "Item")}</th><th>{lang.t("状态", "Status")}</th>
+                                            <th>{lang.t("专家", "Experts")}</th><th>{lang.t("创建于", "Created")}</th>
+                                        </tr></thead>
+                                        <tbody>
+                                            {l.rows.is_empty().then(|| view! {
+                                                <tr><td colspan="5" class="muted">{lang.t("没有符合筛选的条目。", "No item matches the filter.")}</td></tr>
+                                            })}
+                                            {l.rows.into_iter().map(|r| {
+                                                let title = item_title(lang, r.kind, &r.case_id, r.task, r.target.as_deref());
+                                                let created = r.created_at.get(..16).unwrap_or(&r.created_at).replace('T', " ");
+                                                let experts = if r.assignees.is_empty() {
+                                                    view! { <span class="muted">{lang.t("未分配", "Unassigned")}</span> }.into_any()
+                                                } else {
+                                                    r.assignees.into_iter().map(|a| {
+                                                        let (mark, said) = if a.submitted { ("✓", lang.t("已提交", "submitted")) } else { ("○", lang.t("未提交", "not submitted")) };
+                                                        let href = lang.link(&format!("/review/manage?expert={}", crate::url::encode(&a.expert)));
+                                                        let note = a.unclear.then(|| view! { " " <span class="badge warn">{lang.t("存疑", "Unclear")}</span> });
+                                                        view! { <span class="assignee" title=said><a href=href>{a.expert.clone()}</a> " " <span aria-label=said>{mark}</span> {note}</span> " " }
+                                                    }).collect_view().into_any()
+                                                };
+                                                view! {
+                                                    <tr data-testid=format!("manage-row-{}", r.id)>
+                                                        <td class="id">{r.id}</td>
+                                                        <td class="item"><a href=lang.link(&format!("/review/items/{}", r.id))>{title}</a></td>
+                                                        <td data-status=r.status.as_str()>{status_label(lang, r.status)}</td>
+                                                        <td>{experts}</td>
+                                                        <td class="muted">{created}</td>
+                                                    </tr>
+                                                }
+                                            }).collect_view()}
+                                        </tbody>
+                                    </table>
+                                </div>
+                                <p class="pager">
+                                    {prev.map(|h| view! { <a href=h data-testid="manage-prev" rel="prev">{lang.t("← 上一页", "← Previous")}</a> " " })}
+                                    {next.map(|h| view! { <a href=h data-testid="manage-next" rel="next">{lang.t("下一页 →", "Next →")}</a> })}
+                                </p>
+                            }.into_any()
+                        }
+                        Err(e) => view! { <ErrorBox error=e /> }.into_any(),
+                    }
+                })}
+            </Transition>
+            <h2>{move || lang.get().t("专家离开时：移交其未完成条目", "When an expert leaves: hand over their open items")}</h2>
+            <p class="muted">{move || lang.get().t(
+                "该专家尚未提交的条目将均衡地交给所填专家（留空则为其他全部专家）；已提交的标注保留。",
+                "Items the expert has not submitted go to the experts named (all other experts if empty), balanced by their open work; submitted labels stay.",
+            )}</p>
+            <div class="filters">
+                <label class="field">{move || lang.get().t("离开的专家", "Expert leaving")}
+                    <input type="text" data-testid="reassign-from" prop:value=move || from.get() on:input=move |ev| from.set(event_target_value(&ev)) /></label>
+                <label class="field">{move || lang.get().t("接手专家（逗号分隔，可留空）", "Taken over by (comma-separated, optional)")}
+                    <input type="text" data-testid="reassign-to" prop:value=move || to.get() on:input=move |ev| to.set(event_target_value(&ev)) /></label>
+                <div class="filter-actions">
+                    <button type="button" data-testid="reassign" disabled=move || from.get().trim().is_empty() on:click=move |_| { reassign.dispatch(()); }>{move || lang.get().t("移交", "Hand over")}</button>
+                </div>
+            </div>
+            {move || message.get().map(|(ok, text)| view! { <div class=if ok { "info-box" } else { "error-box" } data-testid="reassign-message">{text}</div> })}
         </section>
     }
 }

@@ -413,6 +413,90 @@ pub async fn assign_review(id: i64, experts: Vec<String>) -> Result<usize, Serve
     db::review::assign(&db()?, id, &experts).await.map_err(fail)
 }
 
+/// A page of the management list of the review items of the current
+/// datasets: `kind`, `status`, `expert` and `case` filter (empty or absent
+/// means any; an unknown kind or status is a 400 naming the field),
+/// `understaffed` keeps items with fewer than two experts, `page` is 1-based.
+#[server(prefix = "/sfn")]
+pub async fn review_items(
+    kind: Option<String>,
+    status: Option<String>,
+    expert: Option<String>,
+    case: Option<String>,
+    understaffed: Option<bool>,
+    page: Option<usize>,
+) -> Result<engine::review::ManageList, ServerFnError> {
+    use crate::ssr::{db, fail, require};
+
+    let user = require(engine::accounts::Permission::ManageReview).await?;
+    let manager = db::review::Manager::of(user).ok_or_else(|| ServerFnError::new("admins only"))?;
+    let given = |s: Option<String>| s.map(|s| s.trim().to_owned()).filter(|s| !s.is_empty());
+    let filter = engine::review::ManageFilter {
+        kind: given(kind)
+            .map(|k| {
+                ReviewKind::parse(&k)
+                    .ok_or_else(|| ssr::bad_request(format!("kind: unknown review kind {k:?}")))
+            })
+            .transpose()?,
+        status: given(status)
+            .map(|s| {
+                ItemStatus::parse(&s)
+                    .ok_or_else(|| ssr::bad_request(format!("status: unknown status {s:?}")))
+            })
+            .transpose()?,
+        expert: given(expert),
+        case: given(case),
+        understaffed: understaffed.unwrap_or(false),
+    };
+    let db = db()?;
+    let names: Vec<String> = ssr::review_datasets(&db)
+        .await?
+        .into_iter()
+        .map(|d| d.name)
+        .collect();
+    db::review::manage_list(&db, &manager, &names, &filter, page.unwrap_or(1))
+        .await
+        .map_err(fail)
+}
+
+/// What a bulk reassignment did.
+#[derive(Serialize, Deserialize, Clone, PartialEq, Debug)]
+pub struct ReassignDone {
+    /// Items handed over.
+    pub moved: usize,
+    /// Items left with the expert (every expert of the pool is on them).
+    pub stranded: Vec<i64>,
+}
+
+/// Hands every item of the current datasets that account `from` has still to
+/// label to the experts named in `to` (or every other expert account),
+/// balanced by their open work; their submitted labels stay. 400 for an
+/// unknown account or when nobody is left to take over.
+#[server(prefix = "/sfn")]
+pub async fn reassign_reviews(
+    from: String,
+    to: Option<Vec<String>>,
+) -> Result<ReassignDone, ServerFnError> {
+    use crate::ssr::{db, fail, require};
+
+    let user = require(engine::accounts::Permission::ManageReview).await?;
+    let manager = db::review::Manager::of(user).ok_or_else(|| ServerFnError::new("admins only"))?;
+    let db = db()?;
+    let names: Vec<String> = ssr::review_datasets(&db)
+        .await?
+        .into_iter()
+        .map(|d| d.name)
+        .collect();
+    let to = to.filter(|t| !t.is_empty());
+    let done = db::review::reassign(&db, &manager, &names, &from, to.as_deref())
+        .await
+        .map_err(fail)?;
+    Ok(ReassignDone {
+        moved: done.moved,
+        stranded: done.stranded,
+    })
+}
+
 /// The signed-in expert's items of the current datasets.
 #[server(prefix = "/sfn")]
 pub async fn my_queue() -> Result<ReviewQueue, ServerFnError> {
@@ -899,7 +983,15 @@ mod ssr {
         user: &db::users::User,
         mut item: ReviewItemView,
     ) -> Result<ReviewItemView, ServerFnError> {
-        let (entries, _) = my_entries(db, user).await?;
+        // The queue alone: the classes of the cases are the queue page's.
+        let mut entries = Vec::new();
+        for dataset in review_datasets(db).await? {
+            entries.extend(
+                db::review::queue(db, &dataset.name, user)
+                    .await
+                    .map_err(crate::ssr::fail)?,
+            );
+        }
         if entries.iter().any(|e| e.id == item.id) {
             let order: Vec<i64> = entries.iter().map(|e| e.id).collect();
             (item.previous, item.next) = engine::review::neighbours(&order, item.id);
