@@ -7,6 +7,7 @@ use engine::vocab::{Consultation, Role};
 use leptos::prelude::*;
 
 use crate::components::cited::{cite_view, marks_for};
+use crate::components::i18n::Lang;
 
 /// A piece of a turn's text: plain, or a marked key fact (with its id).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -63,11 +64,38 @@ pub fn missing_quotes(case: &Case) -> Vec<(String, String)> {
         .collect()
 }
 
-fn role_label(role: Role) -> &'static str {
-    match role {
-        Role::User => "用户 User",
-        Role::Assistant => "助手 Assistant",
+/// A speaker in the page language, or in both where the page has none.
+fn role_label(lang: Option<Lang>, role: Role) -> &'static str {
+    match (role, lang) {
+        (Role::User, None) => "用户 User",
+        (Role::User, Some(l)) => l.t("用户", "User"),
+        (Role::Assistant, None) => "助手 Assistant",
+        (Role::Assistant, Some(l)) => l.t("助手", "Assistant"),
     }
+}
+
+/// A consultation's heading in the page language, or in both where the page
+/// has none; `short` for a tab.
+fn consultation_label(lang: Option<Lang>, c: Consultation, short: bool) -> &'static str {
+    let (zh, en, both) = match (c, short) {
+        (Consultation::Complete, false) => (
+            "完整咨询",
+            "Complete consultation",
+            "完整咨询 Complete consultation",
+        ),
+        (Consultation::Complete, true) => ("完整咨询", "Complete", "完整咨询 Complete"),
+        (Consultation::Underspecified, false) => (
+            "信息缺失咨询",
+            "Underspecified consultation",
+            "信息缺失咨询 Underspecified consultation",
+        ),
+        (Consultation::Underspecified, true) => (
+            "信息缺失咨询",
+            "Underspecified",
+            "信息缺失咨询 Underspecified",
+        ),
+    };
+    lang.map_or(both, |l| l.t(zh, en))
 }
 
 #[component]
@@ -79,6 +107,7 @@ fn TurnCell(
     /// The consultation's last turn (marked: it is what a reply answers).
     #[prop(optional)]
     last: bool,
+    lang: Option<Memo<Lang>>,
 ) -> impl IntoView {
     let Some(turn) = turn else {
         return view! { <div class="turn empty"></div> }.into_any();
@@ -100,8 +129,8 @@ fn TurnCell(
         <div class=format!("turn role-{} c-{}", turn.role.as_str(), consultation.as_str()) class:last=last>
             <div class="turn-head">
                 <span class="turn-no">"#" {index + 1}</span>
-                <span class="turn-role">{role_label(turn.role)}</span>
-                <span class="turn-kind">{consultation.label_zh()}</span>
+                <span class="turn-role">{move || role_label(lang.map(|l| l.get()), turn.role)}</span>
+                <span class="turn-kind">{move || lang.map_or(consultation.label_zh(), |l| l.get().t(consultation.label_zh(), consultation.label_en()))}</span>
             </div>
             <p class="turn-text">{pieces}</p>
         </div>
@@ -122,22 +151,37 @@ fn segment_view(segment: Segment) -> AnyView {
     }
 }
 
-/// The paired consultations as one grid: row i holds turn i of each.
+/// The paired consultations as one grid: row i holds turn i of each. On a
+/// phone the grid is one column, and two tabs (radio buttons, so they work
+/// before hydration and without JavaScript) show one consultation at a time
+/// rather than interleaving them turn by turn.
+///
+/// `lang`: the page's language (the review pages); without it the labels
+/// are in both languages.
 #[component]
-pub fn DialogueComparison(case: Case) -> impl IntoView {
+pub fn DialogueComparison(case: Case, #[prop(optional)] lang: Option<Memo<Lang>>) -> impl IntoView {
+    let label = move |c: Consultation, short: bool| {
+        move || consultation_label(lang.map(|l| l.get()), c, short)
+    };
     let quotes = missing_quotes(&case);
     let complete = case.consultations.complete.clone();
     let under = case.consultations.underspecified.clone();
     let rows = complete.len().max(under.len());
     view! {
+        <input type="radio" name="pair-view" id="pair-view-complete" class="pair-radio" checked />
+        <input type="radio" name="pair-view" id="pair-view-under" class="pair-radio" />
+        <div class="pair-tabs" data-testid="pair-tabs">
+            <label for="pair-view-complete" data-testid="pair-tab-complete">{label(Consultation::Complete, true)} " · " {complete.len()}</label>
+            <label for="pair-view-under" data-testid="pair-tab-under">{label(Consultation::Underspecified, true)} " · " {under.len()}</label>
+        </div>
         <div class="dialogue-grid" data-testid="dialogue">
-            <div class="dialogue-head c-complete">"完整咨询 Complete consultation"</div>
-            <div class="dialogue-head c-underspecified">"信息缺失咨询 Underspecified consultation"</div>
+            <div class="dialogue-head c-complete">{label(Consultation::Complete, false)}</div>
+            <div class="dialogue-head c-underspecified">{label(Consultation::Underspecified, false)}</div>
             {(0..rows)
                 .map(|i| {
                     view! {
-                        <TurnCell turn=complete.get(i).cloned() consultation=Consultation::Complete quotes=quotes.clone() index=i last=i + 1 == complete.len() />
-                        <TurnCell turn=under.get(i).cloned() consultation=Consultation::Underspecified quotes=Vec::new() index=i last=i + 1 == under.len() />
+                        <TurnCell turn=complete.get(i).cloned() consultation=Consultation::Complete quotes=quotes.clone() index=i last=i + 1 == complete.len() lang />
+                        <TurnCell turn=under.get(i).cloned() consultation=Consultation::Underspecified quotes=Vec::new() index=i last=i + 1 == under.len() lang />
                     }
                 })
                 .collect_view()}

@@ -61,10 +61,31 @@ pub fn item_title(
             parts.push("DLawBench".into());
         }
     }
-    parts.push(case_id.to_owned());
+    parts.push(case_ref(lang, case_id));
     parts.extend(task.map(|t| t.as_str().to_uppercase()));
-    parts.extend(target.map(|t| target_label(lang, t)));
+    // A PLawBench item's id already names its task, the target.
+    let named = |t: &str| {
+        case_id
+            .strip_prefix(t)
+            .is_some_and(|rest| rest.starts_with('-'))
+    };
+    parts.extend(target.filter(|t| !named(t)).map(|t| target_label(lang, t)));
     parts.join(" · ")
+}
+
+/// A case or item id as experts read it: a PLawBench item id
+/// (`case_analysis-3`) as its task in words and number (案例分析 #3), every
+/// other id as it is.
+pub fn case_ref(lang: Lang, case_id: &str) -> String {
+    match case_id.rsplit_once('-') {
+        Some((task, n)) if n.bytes().all(|b| b.is_ascii_digit()) => {
+            match engine::plawbench::dataset::Task::parse(task) {
+                Some(t) => format!("{} #{n}", lang.t(t.label_zh(), t.label_en())),
+                None => case_id.to_owned(),
+            }
+        }
+        _ => case_id.to_owned(),
+    }
 }
 
 /// A judge verdict's or rubric verdict's target in words: the consultation

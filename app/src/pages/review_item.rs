@@ -181,8 +181,44 @@ fn unit_name(lang: Lang, key: &str) -> String {
             Lang::En => s.label_en().to_owned(),
         },
         (None, "total") => lang.t("总分", "Total").to_owned(),
-        (None, other) => other.to_owned(),
+        (None, other) => {
+            use engine::lexpilot::fidelity::Criterion;
+            if let Some(c) = Criterion::parse(other) {
+                return lang.t(c.label_zh(), c.label_en()).to_owned();
+            }
+            // A DLawBench rubric item: its dimension and number.
+            match other.rsplit_once('-') {
+                Some((d, n)) => match group_name(lang, d) {
+                    Some(group) => format!("{group} {n}"),
+                    None => other.to_owned(),
+                },
+                None => other.to_owned(),
+            }
+        }
     }
+}
+
+/// A DLawBench sheet group (`inquiry`, `issue`) in the page language.
+fn group_name(lang: Lang, key: &str) -> Option<&'static str> {
+    use engine::dlawbench::score::Metric;
+    let metric = match key {
+        "inquiry" => Metric::Inquiry,
+        "issue" => Metric::IssueResolution,
+        _ => return None,
+    };
+    Some(lang.t(metric.label_zh(), metric.label_en()))
+}
+
+/// A 0/1 unit as the expert reads it: a fidelity criterion in the page
+/// language, a DLawBench rubric item as its number within its dimension
+/// (`inquiry-3` → **3**) and its text; never the wire key.
+fn mark_text(lang: Lang, key: &str, name: &str) -> AnyView {
+    use engine::lexpilot::fidelity::Criterion;
+    if let Some(c) = Criterion::parse(key) {
+        return view! { <strong>{lang.t(c.label_zh(), c.label_en())}</strong> }.into_any();
+    }
+    let number = key.rsplit_once('-').map_or(key, |(_, n)| n).to_owned();
+    view! { <strong>{number}</strong> " " {name.to_owned()} }.into_any()
 }
 
 /// Whether a rubric verdict is a DLawBench session's.
@@ -699,12 +735,20 @@ fn ItemBody(item: ReviewItemView, set_version: WriteSignal<u32>) -> impl IntoVie
             let lang = lang.get();
             units.iter().enumerate().map(|(i, unit)| {
                 let max = unit.max;
+                // A heading where a group of units begins.
+                let heading = unit
+                    .group
+                    .as_deref()
+                    .filter(|g| i == 0 || units[i - 1].group.as_deref() != Some(*g))
+                    .and_then(|g| group_name(lang, g))
+                    .map(|name| view! { <h3 class="sheet-group">{name}</h3> });
                 if unit.binary() {
                     let chosen = move |v: &'static str| move || draft.with(|d| d.points.get(i).is_some_and(|p| p.trim() == v));
                     let choose = move |v: &'static str| move |_| draft.update(|d| if let Some(p) = d.points.get_mut(i) { *p = v.to_owned() });
                     return view! {
+                        {heading}
                         <div class="points-row mark-row" class:focused=move || focus.get() == i on:click=move |_| focus.set(i) data-testid=format!("points-{}", unit.key)>
-                            <span class="mark-text"><strong>{unit.key.clone()}</strong> " " {unit.name.clone()}</span>
+                            <span class="mark-text">{mark_text(lang, &unit.key, &unit.name)}</span>
                             <span class="choices">
                                 <label class="choice" class:chosen=chosen("1")>
                                     <input type="radio" name=format!("mark-{}", unit.key) value="1" prop:checked=chosen("1") on:change=choose("1") />
@@ -1234,7 +1278,7 @@ fn ItemContent(item: ReviewItemView) -> impl IntoView {
                 {case.map(|case| view! {
                     <section class="panel">
                         <h2>{move || lang.get().t("咨询对话（背景）", "Consultations (context)")}</h2>
-                        <div class="context-scroll tall"><DialogueComparison case /></div>
+                        <div class="context-scroll tall"><DialogueComparison case lang /></div>
                     </section>
                 })}
             }
@@ -1245,7 +1289,7 @@ fn ItemContent(item: ReviewItemView) -> impl IntoView {
             view! {
                 <section class="panel decision" data-testid="decision-object">
                     <h2>{move || lang.get().t("咨询对话", "Consultations")}</h2>
-                    <div class="context-scroll tall"><DialogueComparison case /></div>
+                    <div class="context-scroll tall"><DialogueComparison case lang /></div>
                 </section>
                 {(!flags.is_empty()).then(|| view! {
                     <section class="panel" data-testid="flags">
