@@ -27,6 +27,8 @@ pub enum Change {
     /// batch of items changed at once (creation, auto-assignment). Carries no
     /// label: who may see one is decided when the page refetches.
     ReviewChanged { item_id: i64 },
+    /// Articles of law were imported (citations on pages resolve anew).
+    StatutesImported { import_id: i64 },
     /// A benchmark job was created, progressed or changed status. Carries no
     /// settings: the page refetches what its viewer may see.
     JobProgress {
@@ -42,6 +44,7 @@ impl Change {
             Self::RunsStored { .. } => "runs",
             Self::CaseCorrected { .. } => "cases",
             Self::ReviewChanged { .. } => "review",
+            Self::StatutesImported { .. } => "statutes",
             Self::JobProgress { .. } => "jobs",
         }
     }
@@ -55,6 +58,18 @@ impl Db {
 
     /// Announces a committed change. Having no subscriber is not an error.
     pub(crate) fn notify(&self, change: Change) {
+        if !matches!(change, Change::JobProgress { .. }) {
+            self.data_changes
+                .fetch_add(1, std::sync::atomic::Ordering::AcqRel);
+        }
         let _ = self.changes.send(change);
+    }
+
+    /// How many changes of the stored data (runs, cases, review; not a job's
+    /// progress) were committed through this handle and its clones. It goes
+    /// up before the writer returns, so a cache keyed on it is stale for
+    /// every request that comes after the write.
+    pub fn data_changes(&self) -> u64 {
+        self.data_changes.load(std::sync::atomic::Ordering::Acquire)
     }
 }

@@ -126,6 +126,10 @@ pub struct Db {
     cases: Arc<Mutex<CaseCache>>,
     /// Changes committed through this handle (and its clones), for live pages.
     changes: tokio::sync::broadcast::Sender<events::Change>,
+    /// How many changes of the data were announced ([`Db::data_changes`]).
+    data_changes: Arc<std::sync::atomic::AtomicU64>,
+    /// A file other processes may write to (not a private in-memory database).
+    shared: bool,
 }
 
 impl Db {
@@ -138,16 +142,16 @@ impl Db {
             .synchronous(SqliteSynchronous::Normal)
             .foreign_keys(true)
             .busy_timeout(Duration::from_secs(5));
-        Self::connect(options, 8).await
+        Self::connect(options, 8, true).await
     }
 
     /// Opens a private in-memory database (one connection), for tests and tools.
     pub async fn open_in_memory() -> Result<Db> {
         let options = SqliteConnectOptions::from_str("sqlite::memory:")?.foreign_keys(true);
-        Self::connect(options, 1).await
+        Self::connect(options, 1, false).await
     }
 
-    async fn connect(options: SqliteConnectOptions, max: u32) -> Result<Db> {
+    async fn connect(options: SqliteConnectOptions, max: u32, shared: bool) -> Result<Db> {
         let pool = SqlitePoolOptions::new()
             .max_connections(max)
             .connect_with(options)
@@ -157,7 +161,21 @@ impl Db {
             pool,
             cases: Arc::default(),
             changes: tokio::sync::broadcast::channel(events::CAPACITY).0,
+            data_changes: Arc::default(),
+            shared,
         })
+    }
+
+    /// A probe of commits made by any other connection to the database file
+    /// (another process, such as the command line, or another pooled
+    /// connection), on a connection of its own; `None` for a private
+    /// in-memory database, which nothing else can write.
+    pub async fn commit_probe(&self) -> Result<Option<CommitProbe>> {
+        if !self.shared {
+            return Ok(None);
+        }
+        let conn = self.pool.acquire().await?.detach();
+        Ok(Some(CommitProbe { conn, last: None }))
     }
 
     pub fn pool(&self) -> &SqlitePool {
@@ -181,6 +199,27 @@ impl Db {
             }
             cache.push((key, cases));
         }
+    }
+}
+
+/// See [`Db::commit_probe`].
+#[derive(Debug)]
+pub struct CommitProbe {
+    conn: sqlx::SqliteConnection,
+    last: Option<i64>,
+}
+
+impl CommitProbe {
+    /// Whether another connection committed since the last call (never on
+    /// the first). SQLite's `PRAGMA data_version` tells, reading only the
+    /// shared index of the write-ahead log.
+    pub async fn changed(&mut self) -> Result<bool> {
+        let version: i64 = sqlx::query_scalar("PRAGMA data_version")
+            .fetch_one(&mut self.conn)
+            .await?;
+        let changed = self.last.is_some_and(|last| last != version);
+        self.last = Some(version);
+        Ok(changed)
     }
 }
 

@@ -197,6 +197,9 @@ pub async fn import(
     .fetch_one(&mut *tx)
     .await?;
     tx.commit().await?;
+    db.notify(crate::events::Change::StatutesImported {
+        import_id: stored.id,
+    });
     Ok(Imported::New(stored))
 }
 
