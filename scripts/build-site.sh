@@ -11,14 +11,17 @@ SITE="$TARGET/site"
 PKG="$SITE/pkg"
 NAME=lexpilot
 
-# Binaries and the wasm have no hash in their file names: another checkout
-# sharing this target directory (a CI clone) overwrites them while this
-# checkout's build still counts as fresh, and its server functions, hashed on
-# the crate's path, answer 404 to this checkout's wasm. Relink when the last
-# build came from elsewhere.
+# Cargo names a workspace crate's artefacts by its path relative to the
+# workspace, so another checkout sharing this target directory (a CI clone)
+# writes the same files; when its build is newer than this checkout's
+# sources, cargo counts this checkout's crates as fresh and links the other
+# checkout's code (its server functions, hashed on the crate's absolute
+# path, then answer 404 to this checkout's wasm). When the last build came
+# from elsewhere, every workspace source is touched so that all of it
+# rebuilds from here.
 STAMP="$TARGET/.site-built-by"
 if [ "$(cat "$STAMP" 2>/dev/null)" != "$PWD" ]; then
-  touch server/src/main.rs frontend/src/lib.rs
+  find engine db services pipeline app frontend server -name '*.rs' -exec touch {} +
 fi
 
 if [ "${1:-}" = "--dev" ]; then
@@ -37,6 +40,11 @@ node_modules/.bin/wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-t
 echo "$PWD" > "$STAMP"
 cp style/main.css "$PKG/$NAME.css"
 cp -r public/. "$SITE/"
+# Gzipped copies, sent to browsers that take gzip instead of compressing the
+# same bytes on every request.
+for f in "$PKG"/* "$SITE"/*.js "$SITE"/*.svg; do
+  case "$f" in *.gz) ;; *) gzip -9 -k -f "$f" ;; esac
+done
 
 raw=$(stat -c %s "$PKG/${NAME}_bg.wasm")
 gz=$(gzip -9 -c "$PKG/${NAME}_bg.wasm" | wc -c)
