@@ -29,24 +29,57 @@ pub mod types;
 pub mod url;
 
 use leptos::prelude::*;
-use leptos_meta::{provide_meta_context, MetaTags, Stylesheet, Title};
+#[cfg(feature = "ssr")]
+use leptos_meta::MetaTags;
+use leptos_meta::{provide_meta_context, Title};
 
 pub use routes::App;
 
-/// The HTML document around the app, rendered on the server. It also sets the
-/// page's Content-Security-Policy, which lets only the scripts of this render
-/// (carrying its nonce) run.
+/// The HTML document around the app, rendered on the server.
+///
+/// A reading page ([`routes::READING_PAGES`]) loads no wasm: it is complete
+/// as rendered, nothing is serialised for hydration, and `live.js` (a few
+/// KB) keeps its live parts current; its Content-Security-Policy is set
+/// where the page is served (`server::pages`). Every other page hydrates,
+/// and allows only the scripts of its own render (carrying its nonce).
+/// Links to the site's files carry their content hash.
+#[cfg(feature = "ssr")]
 pub fn shell(options: LeptosOptions) -> impl IntoView {
-    #[cfg(feature = "ssr")]
-    ssr::content_security_policy();
+    use leptos::nonce::use_nonce;
+
+    let light = ssr::light_page();
+    if light {
+        if let Some(context) = Owner::current_shared_context() {
+            context.set_is_hydrating(false);
+        }
+    } else {
+        ssr::content_security_policy();
+    }
+    let scripts = if light {
+        view! { <script type="module" src=ssr::asset("/live.js")></script> }.into_any()
+    } else {
+        let pkg = format!("/{}/{}", options.site_pkg_dir, options.output_name);
+        let js = ssr::asset(&format!("{pkg}.js"));
+        let wasm = ssr::asset(&format!("{pkg}_bg.wasm"));
+        let start = format!(
+            "import init, {{ hydrate }} from {js:?}; init({{ module_or_path: {wasm:?} }}).then(hydrate);"
+        );
+        view! {
+            <link rel="modulepreload" href=js.clone() />
+            <link rel="preload" href=wasm r#as="fetch" r#type="application/wasm" crossorigin="anonymous" />
+            <script type="module" nonce=use_nonce()>{start}</script>
+        }
+        .into_any()
+    };
     view! {
         <!DOCTYPE html>
         <html lang="zh-CN">
             <head>
                 <meta charset="utf-8" />
                 <meta name="viewport" content="width=device-width, initial-scale=1" />
-                <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
-                <HydrationScripts options />
+                <link rel="icon" href=ssr::asset("/favicon.svg") type="image/svg+xml" />
+                <link rel="stylesheet" id="leptos" href=ssr::asset("/pkg/lexpilot.css") />
+                {scripts}
                 <MetaTags />
             </head>
             <body>
@@ -56,12 +89,12 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
     }
 }
 
-/// Document-wide head content: the stylesheet and the default title.
+/// Document-wide head content: the default title (the stylesheet is the
+/// shell's).
 #[component]
 pub fn Head() -> impl IntoView {
     provide_meta_context();
     view! {
-        <Stylesheet id="leptos" href="/pkg/lexpilot.css" />
         <Title formatter=|text: String| {
             head_text(if text.is_empty() { "LexPilot Workbench".to_owned() } else { format!("{text} · LexPilot Workbench") })
         } />

@@ -56,6 +56,69 @@ pub const PAGE_PERMISSIONS: [(&str, Permission); 10] = [
     ("/admin/runs", Permission::RunBenchmark),
 ];
 
+/// The reading pages: open to everyone, rendered completely on the server,
+/// and shipped without the wasm app. Their links and forms are plain ones,
+/// and a small script (`public/live.js`) keeps the pages that show live data
+/// up to date; an anonymous visitor's copy is rendered once per data
+/// generation and served from memory (`server::pages`).
+pub const READING_PAGES: [&str; 20] = [
+    "/",
+    "/cases",
+    "/cases/:case_id",
+    "/leaderboard",
+    "/leaderboard/items",
+    "/models/:model",
+    "/compare",
+    "/paper",
+    "/plawbench",
+    "/plawbench/items",
+    "/plawbench/items/:item_id",
+    "/plawbench/leaderboard",
+    "/plawbench/leaderboard/items",
+    "/plawbench/leaderboard/item",
+    "/dlawbench",
+    "/dlawbench/cases",
+    "/dlawbench/cases/:case_id",
+    "/dlawbench/leaderboard",
+    "/dlawbench/leaderboard/sessions",
+    "/dlawbench/leaderboard/session",
+];
+
+/// Whether `path` (without its query) is one of [`READING_PAGES`].
+///
+/// ```
+/// use app::routes::is_reading_page;
+///
+/// assert!(is_reading_page("/"));
+/// assert!(is_reading_page("/cases/LP-0001"));
+/// assert!(is_reading_page("/leaderboard/items"));
+/// assert!(!is_reading_page("/cases/LP-0001/edit"));
+/// assert!(!is_reading_page("/review"));
+/// assert!(!is_reading_page("/pkg/lexpilot.css"));
+/// ```
+pub fn is_reading_page(path: &str) -> bool {
+    READING_PAGES.iter().any(|route| route_matches(route, path))
+}
+
+/// Whether `path` is the route `route`, whose `:name` segments match any
+/// one non-empty segment. A trailing slash is ignored.
+fn route_matches(route: &str, path: &str) -> bool {
+    let path = match path.trim_end_matches('/') {
+        "" => "/",
+        p => p,
+    };
+    if route == "/" {
+        return path == "/";
+    }
+    let pattern: Vec<&str> = route.split('/').collect();
+    let segments: Vec<&str> = path.split('/').collect();
+    pattern.len() == segments.len()
+        && pattern
+            .iter()
+            .zip(&segments)
+            .all(|(p, s)| p.starts_with(':') && !s.is_empty() || p == s)
+}
+
 /// The permission the page at `path` needs, if it is one of
 /// [`PAGE_PERMISSIONS`].
 ///
@@ -69,16 +132,9 @@ pub const PAGE_PERMISSIONS: [(&str, Permission); 10] = [
 /// assert_eq!(page_permission("/review/items/7/x"), None);
 /// ```
 pub fn page_permission(path: &str) -> Option<Permission> {
-    let segments: Vec<&str> = path.trim_end_matches('/').split('/').collect();
-    PAGE_PERMISSIONS.iter().find_map(|(route, permission)| {
-        let pattern: Vec<&str> = route.split('/').collect();
-        let matches = pattern.len() == segments.len()
-            && pattern
-                .iter()
-                .zip(&segments)
-                .all(|(p, s)| p.starts_with(':') && !s.is_empty() || p == s);
-        matches.then_some(*permission)
-    })
+    PAGE_PERMISSIONS
+        .iter()
+        .find_map(|(route, permission)| route_matches(route, path).then_some(*permission))
 }
 
 #[component]

@@ -34,6 +34,19 @@ pub fn content_security_policy() {
     }
 }
 
+/// Whether the page being rendered is a reading page
+/// ([`crate::routes::READING_PAGES`]): it ships without the wasm app, and
+/// nothing is serialised for hydration.
+pub fn light_page() -> bool {
+    use_context::<Parts>().is_some_and(|p| crate::routes::is_reading_page(p.uri.path()))
+}
+
+/// The link of the site's file at `path` with its content hash
+/// ([`services::pages::Assets::url`]), which browsers may cache for a year.
+pub fn asset(path: &str) -> String {
+    use_context::<AppState>().map_or_else(|| path.to_owned(), |s| s.assets.url(path))
+}
+
 /// The application state the router provides to pages and server functions.
 pub fn state() -> Result<AppState, ServerFnError> {
     use_context::<AppState>().ok_or_else(|| ServerFnError::new("application state is missing"))
@@ -59,7 +72,7 @@ pub fn fail(e: impl Into<services::Error>) -> ServerFnError {
 /// The database, from the state the router provides to server functions.
 pub fn db() -> Result<Db, ServerFnError> {
     use_context::<AppState>()
-        .map(|s| s.db)
+        .map(|s| s.db.clone())
         .ok_or_else(|| ServerFnError::new("application state is missing"))
 }
 

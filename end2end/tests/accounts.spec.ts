@@ -1,9 +1,9 @@
 import { test, expect } from '@playwright/test';
-import { hydrated } from './helpers';
+import { ready } from './helpers';
 
 test('sign in, see user and role in the header, sign out', async ({ page }) => {
   await page.goto('/signin');
-  await hydrated(page);
+  await ready(page);
   await page.getByLabel('Name 用户名').fill('王律师');
   await page.getByLabel('Password 密码').fill('expert-pass-1');
   await page.getByRole('button', { name: /^Sign in/ }).click();
@@ -11,7 +11,7 @@ test('sign in, see user and role in the header, sign out', async ({ page }) => {
   const user = page.getByTestId('current-user');
   await expect(user).toContainText('王律师');
   await expect(user).toContainText('expert');
-  await hydrated(page);
+  await ready(page);
   await page.getByRole('button', { name: /Sign out/ }).click();
   await expect(page.getByRole('link', { name: /Sign in/ })).toBeVisible();
   await expect(page.getByTestId('current-user')).toHaveCount(0);
@@ -19,7 +19,7 @@ test('sign in, see user and role in the header, sign out', async ({ page }) => {
 
 test('a wrong password is refused with a message', async ({ page }) => {
   await page.goto('/signin');
-  await hydrated(page);
+  await ready(page);
   await page.getByLabel('Name 用户名').fill('admin');
   await page.getByLabel('Password 密码').fill('not-the-password');
   await page.getByRole('button', { name: /^Sign in/ }).click();

@@ -1,5 +1,5 @@
 import { test, expect, Page } from '@playwright/test';
-import { hydrated } from './helpers';
+import { ready } from './helpers';
 
 /** From the style-sensitivity view to a cell's sessions and on to one session, by clicking. */
 async function drill(page: Page) {
@@ -23,7 +23,7 @@ async function drill(page: Page) {
 
 test('the style-sensitivity view shows four styles per ability with Δ and a chart each', async ({ page }) => {
   await page.goto('/');
-  await hydrated(page);
+  await ready(page);
   await expect(page.getByTestId('benchmarks')).toContainText('DLawBench');
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'DLawBench' }).click();
   await expect(page).toHaveURL(/\/dlawbench$/);

@@ -1,5 +1,5 @@
 import { test, expect, Page } from '@playwright/test';
-import { hydrated, signIn } from './helpers';
+import { ready, signIn } from './helpers';
 
 /** The scripted endpoint playwright.config.ts starts beside the server. */
 const stubUrl = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 3100) + 1}/v1`;
@@ -18,7 +18,7 @@ async function addEndpoint(page: Page, name: string, model: string, vendor: stri
 test('an admin runs DLawBench in four styles from the browser, watches the job and sees the style gap', async ({ page }) => {
   await signIn(page, 'admin', 'admin-pass-1');
   await page.goto('/admin/runs');
-  await hydrated(page);
+  await ready(page);
   await addEndpoint(page, 'e2e-lawyer', 'E2E-Lawyer', 'acme');
   await addEndpoint(page, 'e2e-client', 'E2E-Client', '');
   await addEndpoint(page, 'e2e-judge', 'E2E-Judge', 'judgeco');

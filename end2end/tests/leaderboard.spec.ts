@@ -1,9 +1,9 @@
 import { test, expect } from '@playwright/test';
-import { hydrated } from './helpers';
+import { ready } from './helpers';
 
 test('the leaderboard shows the simulated demo entries per task and sorts', async ({ page }) => {
   await page.goto('/leaderboard');
-  await hydrated(page);
+  await ready(page);
   const table = page.getByTestId('leaderboard');
   await expect(table.locator('td.model')).toHaveCount(3);
   await expect(table).toContainText('Sim-Frontier-2 (simulated)');
@@ -31,7 +31,7 @@ test.describe('without JavaScript', () => {
 
 test('drill from a leaderboard cell to the items behind it, then to a case', async ({ page }) => {
   await page.goto('/leaderboard?task=ljp&setup=gold');
-  await hydrated(page);
+  await ready(page);
   const row = page.getByTestId('leaderboard').locator('tr', { hasText: 'Sim-Frontier-2 (simulated)' });
   await row.locator('a.cell-link').first().click();
   await expect(page).toHaveURL(/\/leaderboard\/items\?.*task=ljp.*class=family/);

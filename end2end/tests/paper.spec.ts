@@ -1,5 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { hydrated } from './helpers';
+import { ready } from './helpers';
 
 // The paper's other results: every view renders from the server, so the page
 // reads the same without JavaScript; the leaderboard links to it.
@@ -59,7 +59,7 @@ test.describe('without JavaScript', () => {
 
 test('the leaderboard leads to the paper page', async ({ page }) => {
   await page.goto('/leaderboard?task=ljp');
-  await hydrated(page);
+  await ready(page);
   await page.getByTestId('paper-link').click();
   await expect(page).toHaveURL(/\/paper$/);
   await expect(page.getByTestId('paper-table_3')).toBeVisible();

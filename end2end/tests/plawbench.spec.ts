@@ -1,5 +1,5 @@
 import { test, expect, Page } from '@playwright/test';
-import { hydrated, signIn } from './helpers';
+import { ready, signIn } from './helpers';
 
 /** From the leaderboard to a cell's items and on to one answer, by clicking. */
 async function drill(page: Page) {
@@ -20,7 +20,7 @@ async function drill(page: Page) {
 
 test('the PLawBench leaderboard is chosen from the header, sorts, and drills to one answer', async ({ page }) => {
   await page.goto('/');
-  await hydrated(page);
+  await ready(page);
   await expect(page.getByTestId('benchmarks')).toContainText('PLawBench');
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'PLawBench' }).click();
   await expect(page).toHaveURL(/\/plawbench$/);
@@ -38,7 +38,7 @@ test('the PLawBench leaderboard is chosen from the header, sorts, and drills to 
 
 test('an item shows its rubric by section and the list filters by task', async ({ page }) => {
   await page.goto('/plawbench/items');
-  await hydrated(page);
+  await ready(page);
   await page.getByLabel('Task 任务').selectOption('legal_consultation');
   await page.getByRole('button', { name: /Apply/ }).click();
   await expect(page).toHaveURL(/task=legal_consultation/);
@@ -67,13 +67,13 @@ test('a researcher stores a PLawBench run and imports an evalscope archive; the 
     .replace('Sim-OpenLaw-70B (simulated)', 'E2E-Plaw-Model');
   const watcher = await (await browser.newContext()).newPage();
   await watcher.goto('/plawbench/leaderboard');
-  await hydrated(watcher);
+  await ready(watcher);
   await expect(watcher.getByTestId('live-badge')).toContainText('Live');
   await expect(watcher.getByTestId('plaw-leaderboard')).not.toContainText('E2E-Plaw-Model');
 
   await signIn(page, 'researcher', 'research-pass-1');
   await page.goto('/runs/upload');
-  await hydrated(page);
+  await ready(page);
   await page.getByTestId('upload-benchmark').selectOption('plawbench');
   await page.getByTestId('run-files').setInputFiles([
     { name: 'broken.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from(run.replace('"item_id": "case_analysis-3"', '"item_id": "case_analysis-99"')) },

@@ -1,10 +1,10 @@
 import { test, expect, Page } from '@playwright/test';
-import { hydrated } from './helpers';
+import { ready } from './helpers';
 
 /** The reading journey: overview → filtered list → case with both consultations. */
 async function readingJourney(page: Page, js: boolean) {
   await page.goto('/');
-  if (js) await hydrated(page);
+  if (js) await ready(page);
   await expect(page.getByRole('heading', { name: /Dataset overview/ })).toBeVisible();
   const stats = page.getByTestId('stats-table');
   await expect(stats).toContainText('144'); // 72 cases × 2 consultations

@@ -1,5 +1,5 @@
 import { test, expect, Browser, Page } from '@playwright/test';
-import { hydrated, signIn } from './helpers';
+import { ready, signIn } from './helpers';
 
 async function as(browser: Browser, name: string, password: string): Promise<Page> {
   const page = await (await browser.newContext()).newPage();
@@ -10,10 +10,10 @@ async function as(browser: Browser, name: string, password: string): Promise<Pag
 /** Labels every item of the expert's queue with the keyboard only: a digit, Ctrl+Enter, `n`. */
 async function labelQueue(page: Page, digits: string[]) {
   await page.goto('/review');
-  await hydrated(page);
+  await ready(page);
   await page.getByTestId('queue-todo').getByRole('link').first().click();
   for (const [i, digit] of digits.entries()) {
-    await hydrated(page);
+    await ready(page);
     await expect(page.getByTestId('item-status')).toContainText('待标注');
     await page.keyboard.press(digit);
     await page.keyboard.press('Control+Enter');
@@ -39,13 +39,13 @@ test('two experts label blind, a disagreement is adjudicated and the dashboard u
   // counts start from whatever other review tests left (other benchmarks').
   const board = await as(browser, 'admin', 'admin-pass-1');
   await board.goto('/review/agreement');
-  await hydrated(board);
+  await ready(board);
   await expect(board.getByTestId('live-badge')).toContainText('Live');
   const [items0, final0, waiting0] = await counts(board);
 
   const admin = await as(browser, 'admin', 'admin-pass-1');
   await admin.goto('/review/manage');
-  await hydrated(admin);
+  await ready(admin);
   await admin.getByTestId('create-kind').selectOption('judge_verdict');
   await admin.getByTestId('create-task').selectOption('lca');
   await admin.getByLabel(/每个模型/).fill('1');
@@ -65,7 +65,7 @@ test('two experts label blind, a disagreement is adjudicated and the dashboard u
   await expect(board.getByTestId('dashboard-counts')).toContainText(`待裁决 ${waiting0 + 1}`);
 
   await admin.goto('/review/adjudication');
-  await hydrated(admin);
+  await ready(admin);
   const card = admin.locator('[data-testid^="adjudicate-"]');
   await expect(card).toHaveCount(1);
   await card.getByTestId('final-label').fill('ask');
@@ -80,7 +80,7 @@ test('two experts label blind, a disagreement is adjudicated and the dashboard u
 test('a seed correction shows in the case history with a diff', async ({ browser }) => {
   const admin = await as(browser, 'admin', 'admin-pass-1');
   await admin.goto('/cases/DEMO-0003/edit');
-  await hydrated(admin);
+  await ready(admin);
   const turn = admin.getByTestId('turn-underspecified-0');
   await turn.fill((await turn.inputValue()) + '另外，对方一直不接电话。');
   await admin.getByTestId('reason').fill('补充当事人的描述');
@@ -97,7 +97,7 @@ test('an admin designates an expert, who adjudicates a disagreement they did not
   test.setTimeout(180_000);
   const admin = await as(browser, 'admin', 'admin-pass-1');
   await admin.goto('/review/manage');
-  await hydrated(admin);
+  await ready(admin);
   await admin.getByTestId('create-kind').selectOption('judge_verdict');
   await admin.getByTestId('create-task').selectOption('dcg');
   await admin.getByLabel(/每个模型/).fill('1');
@@ -109,7 +109,7 @@ test('an admin designates an expert, who adjudicates a disagreement they did not
 
   // A third expert joins after the assignment, and is designated adjudicator.
   await admin.goto('/admin/users');
-  await hydrated(admin);
+  await ready(admin);
   await admin.getByLabel('Name 用户名').fill('张律师');
   await admin.getByLabel('Role 角色').selectOption('expert');
   await admin.getByLabel(/Password 密码/).fill('expert-pass-3');
@@ -129,9 +129,9 @@ test('an admin designates an expert, who adjudicates a disagreement they did not
 
   const zhang = await as(browser, '张律师', 'expert-pass-3');
   await zhang.goto('/review');
-  await hydrated(zhang);
+  await ready(zhang);
   await zhang.getByTestId('adjudication-link').click();
-  await hydrated(zhang);
+  await ready(zhang);
   const card = zhang.locator('[data-testid^="adjudicate-"]');
   await expect(card).toHaveCount(1);
   await card.getByTestId('final-label').fill('rejected');

@@ -1,5 +1,5 @@
 import { test, expect, Browser, Page } from '@playwright/test';
-import { hydrated, signIn } from './helpers';
+import { ready, signIn } from './helpers';
 
 // Independent of the other review tests: its items are PLawBench's, scored
 // and final by the end, assigned to two experts by name.
@@ -13,13 +13,13 @@ async function as(browser: Browser, name: string, password: string): Promise<Pag
 /** Scores every PLawBench item of the expert's to-do list: `points(i, unit)` for unit `unit` of the i-th item. */
 async function scoreQueue(page: Page, points: (item: number, unit: number) => string) {
   await page.goto('/review');
-  await hydrated(page);
+  await ready(page);
   const links = page.getByTestId('queue-todo').getByRole('link', { name: /PLawBench/ });
   const hrefs = await links.evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href));
   expect(hrefs.length).toBe(2);
   for (const [i, href] of hrefs.entries()) {
     await page.goto(href);
-    await hydrated(page);
+    await ready(page);
     await expect(page.getByTestId('item-status')).toContainText('待标注');
     // The thing judged and its rubric are there; the judge's points are not.
     await expect(page.getByTestId('judge-input')).toBeVisible();
@@ -46,7 +46,7 @@ test('PLawBench rubric verdicts: scored blind per section, adjudicated, judge an
   test.setTimeout(180_000);
   const admin = await as(browser, 'admin', 'admin-pass-1');
   await admin.goto('/review/manage');
-  await hydrated(admin);
+  await ready(admin);
   await admin.getByTestId('create-kind').selectOption('rubric_verdict');
   await admin.getByLabel(/每个任务/).fill('1');
   await admin.getByLabel(/上限/).fill('2');
@@ -59,7 +59,7 @@ test('PLawBench rubric verdicts: scored blind per section, adjudicated, judge an
 
   const board = await as(browser, 'admin', 'admin-pass-1');
   await board.goto('/review/agreement');
-  await hydrated(board);
+  await ready(board);
   await expect(board.getByTestId('live-badge')).toContainText('Live');
 
   const wang = await as(browser, '王律师', 'expert-pass-1');
@@ -72,7 +72,7 @@ test('PLawBench rubric verdicts: scored blind per section, adjudicated, judge an
   await expect(board.getByTestId('sheet-table')).toContainText('MAD');
 
   await admin.goto('/review/adjudication');
-  await hydrated(admin);
+  await ready(admin);
   const card = admin.locator('[data-testid^="adjudicate-"]');
   await expect(card).toHaveCount(1);
   await expect(card).toContainText('PLawBench');

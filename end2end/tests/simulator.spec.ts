@@ -1,5 +1,5 @@
 import { test, expect, Page } from '@playwright/test';
-import { hydrated, signIn } from './helpers';
+import { ready, signIn } from './helpers';
 
 // The user-simulator fidelity study (Table 13) from the browser: an expert
 // writes probes (a probe missing a question is refused, naming the field;
@@ -26,10 +26,10 @@ test('experts write fidelity probes, an admin runs the study, Table 13 reads wit
   const expert = await expertContext.newPage();
   await signIn(expert, '王律师', 'expert-pass-1');
   await expert.goto('/review');
-  await hydrated(expert);
+  await ready(expert);
   await expert.getByTestId('probes-link').click();
   await expect(expert).toHaveURL(/\/review\/fidelity$/);
-  await hydrated(expert);
+  await ready(expert);
   // Reached by a client-side navigation: the sheet loads after the page.
   await expect(expert.getByTestId('probes-progress')).toBeVisible();
   const forms = expert.locator('section.probe');
@@ -77,7 +77,7 @@ test('experts write fidelity probes, an admin runs the study, Table 13 reads wit
   const admin = await (await browser.newContext()).newPage();
   await signIn(admin, 'admin', 'admin-pass-1');
   await admin.goto('/admin/runs');
-  await hydrated(admin);
+  await ready(admin);
   const endpoint = admin.locator('form.endpoint-form.filters');
   for (const [name, model] of [['e2e-simulator', 'E2E-Simulator'], ['e2e-dcg', 'E2E-DCG-Judge']]) {
     await endpoint.locator('input[name="name"]').fill(name);

@@ -1,5 +1,5 @@
 import { test, expect, Browser, Page } from '@playwright/test';
-import { hydrated, signIn } from './helpers';
+import { ready, signIn } from './helpers';
 
 // Expert review at a working pace (issue 17): for every kind of item, the
 // object of the decision and the label controls are in view on load at
@@ -43,7 +43,7 @@ test('every item kind shows what is judged and the controls without scrolling, i
   test.setTimeout(240_000);
   const admin = await as(browser, 'admin', 'admin-pass-1');
   await admin.goto('/review/manage');
-  await hydrated(admin);
+  await ready(admin);
   const make = async (kind: string, fill: (p: Page) => Promise<void> = async () => {}) => {
     await admin.getByTestId('create-kind').selectOption(kind);
     await fill(admin);
@@ -73,7 +73,7 @@ test('every item kind shows what is judged and the controls without scrolling, i
 
   const desk = await as(browser, '王律师', 'expert-pass-1');
   await desk.goto('/review');
-  await hydrated(desk);
+  await ready(desk);
   const total = Number(((await desk.getByTestId('progress').innerText()).match(/\d+ \/ (\d+)/) ?? [])[1]);
   expect(total).toBeGreaterThan(100);
   const links = await desk.locator('ul.queue a').evaluateAll((as) =>
@@ -86,7 +86,7 @@ test('every item kind shows what is judged and the controls without scrolling, i
     for (const page of [desk, phone]) {
       for (const lang of ['', '?lang=en']) {
         await page.goto(link!.href + lang);
-        await hydrated(page);
+        await ready(page);
         const where = `${name} at ${page.viewportSize()!.width} px${lang}`;
         for (const part of ['[data-testid="decision-object"]', '[data-testid="label-controls"] input']) {
           const { top, height } = await inView(page, part);
@@ -105,7 +105,7 @@ test('every item kind shows what is judged and the controls without scrolling, i
   // On a phone the pair does not interleave: tabs show one consultation.
   const pair = links.find((l) => /^案例核查/.test(l.text))!;
   await phone.goto(pair.href);
-  await hydrated(phone);
+  await ready(phone);
   await expect(phone.getByTestId('pair-tabs')).toBeVisible();
   await expect(phone.locator('.turn.c-complete').first()).toBeVisible();
   await expect(phone.locator('.turn.c-underspecified:visible')).toHaveCount(0);
@@ -119,13 +119,13 @@ test('every item kind shows what is judged and the controls without scrolling, i
 
   // A label by keyboard records the active time, exported with the label.
   await desk.goto('/review');
-  await hydrated(desk);
+  await ready(desk);
   const todo = await desk.locator('[data-testid="queue-todo"] a').evaluateAll((as) =>
     as.map((a) => ({ text: (a as HTMLAnchorElement).innerText, href: (a as HTMLAnchorElement).href })));
   const check = todo.find((l) => /^案例核查/.test(l.text));
   expect(check).toBeTruthy();
   await desk.goto(check!.href);
-  await hydrated(desk);
+  await ready(desk);
   await desk.waitForTimeout(2_100);
   await desk.keyboard.press('Control+Enter');
   await expect(desk.getByTestId('item-status')).not.toContainText('待标注');
@@ -139,14 +139,14 @@ test('every item kind shows what is judged and the controls without scrolling, i
   // Flag one as unclear by keyboard (f, a comment, Enter), without a label.
   const next = todo.find((l) => /^种子对话/.test(l.text));
   await desk.goto(next!.href);
-  await hydrated(desk);
+  await ready(desk);
   await desk.keyboard.press('f');
   await desk.getByTestId('unclear-comment').fill('第二轮的时间顺序看不懂');
   await desk.keyboard.press('Enter');
   await expect(desk.getByTestId('unclear-note')).toContainText('第二轮的时间顺序看不懂');
   await expect(desk.getByTestId('item-status')).toContainText('待标注');
   await desk.goto('/review/agreement');
-  await hydrated(desk);
+  await ready(desk);
   await expect(desk.getByTestId('expert-王律师')).toBeVisible();
 });
 
@@ -154,7 +154,7 @@ test('the management list filters and pages, and an expert leaving hands over th
   test.setTimeout(120_000);
   const admin = await as(browser, 'admin', 'admin-pass-1');
   await admin.goto('/review/manage');
-  await hydrated(admin);
+  await ready(admin);
   // Case checks and seeds are made one per case or seed: the form says so
   // and takes no count.
   await admin.getByTestId('create-kind').selectOption('case_check');
@@ -182,7 +182,7 @@ test('the management list filters and pages, and an expert leaving hands over th
 
   // The GET form filters by kind and status; the counts follow.
   await admin.goto('/review/manage');
-  await hydrated(admin);
+  await ready(admin);
   await admin.getByTestId('manage-kind').selectOption('case_check');
   await admin.getByTestId('manage-apply').click();
   await expect(admin).toHaveURL(/kind=case_check/);
@@ -201,14 +201,14 @@ test('the management list filters and pages, and an expert leaving hands over th
 
   // A new expert takes over 李律师's open items.
   await admin.goto('/admin/users');
-  await hydrated(admin);
+  await ready(admin);
   await admin.getByLabel('Name 用户名').fill('赵律师');
   await admin.locator('select[name="role"]').selectOption('expert');
   await admin.getByLabel(/Password 密码/).fill('expert-pass-3');
   await admin.getByRole('button', { name: /^Add/ }).click();
   await expect(admin.getByTestId('user-赵律师')).toBeVisible();
   await admin.goto('/review/manage?expert=李律师&status=todo');
-  await hydrated(admin);
+  await ready(admin);
   const open = (await count()).matching;
   expect(open).toBeGreaterThan(0);
   await admin.getByTestId('reassign-from').fill('李律师');
@@ -218,10 +218,10 @@ test('the management list filters and pages, and an expert leaving hands over th
   const moved = Number((await admin.getByTestId('reassign-message').innerText()).match(/已移交 (\d+) 条/)![1]);
   expect(moved).toBeGreaterThanOrEqual(open);
   await admin.goto('/review/manage?expert=赵律师');
-  await hydrated(admin);
+  await ready(admin);
   expect((await count()).matching).toBe(moved);
   const zhao = await as(browser, '赵律师', 'expert-pass-3');
   await zhao.goto('/review');
-  await hydrated(zhao);
+  await ready(zhao);
   await expect(zhao.getByTestId('progress')).toContainText(`0 / ${moved}`);
 });

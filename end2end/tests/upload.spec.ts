@@ -1,14 +1,14 @@
 import { test, expect } from '@playwright/test';
 import * as fs from 'fs';
 import * as path from 'path';
-import { hydrated } from './helpers';
+import { ready } from './helpers';
 
 const demoRun = fs.readFileSync(
   path.join(__dirname, '../../server/data/runs/sim-frontier-2-run1.jsonl'), 'utf-8');
 
 async function signIn(page, name: string, password: string) {
   await page.goto('/signin');
-  await hydrated(page);
+  await ready(page);
   await page.getByLabel('Name 用户名').fill(name);
   await page.getByLabel('Password 密码').fill(password);
   await page.getByRole('button', { name: /^Sign in/ }).click();
@@ -19,14 +19,14 @@ test('a researcher uploads runs in the browser after a validation report', async
   // Someone else has the leaderboard open in another browser; it must update without reload.
   const watcher = await (await browser.newContext()).newPage();
   await watcher.goto('/leaderboard');
-  await hydrated(watcher);
+  await ready(watcher);
   await expect(watcher.getByTestId('live-badge')).toContainText('Live');
   await watcher.evaluate(() => { (window as any).__notReloaded = true; });
   await expect(watcher.getByTestId('leaderboard')).not.toContainText('E2E-Model');
 
   await signIn(page, 'researcher', 'research-pass-1');
   await page.getByRole('link', { name: /Upload/ }).click();
-  await hydrated(page);
+  await ready(page);
 
   const good = demoRun.replace('Sim-Frontier-2 (simulated)', 'E2E-Model');
   const bad = good.replace('"run": 1,', '"run": 2,').replace('"label": "ask"', '"label": "maybe"');
@@ -57,7 +57,7 @@ test('the upload page sends visitors to sign in and refuses roles that may not u
   await page.goto('/runs/upload');
   await expect(page).toHaveURL(/\/signin\?next=%2Fruns%2Fupload$/);
   await expect(page.getByTestId('run-files')).toHaveCount(0);
-  await hydrated(page);
+  await ready(page);
   await page.getByLabel('Name 用户名').fill('王律师');
   await page.getByLabel('Password 密码').fill('expert-pass-1');
   await page.getByRole('button', { name: /^Sign in/ }).click();

@@ -141,14 +141,16 @@ async fn bench() {
         .expect("an admin");
     let token = db::tokens::create(&db, &admin).await.expect("a token");
     let addr: SocketAddr = "127.0.0.1:3000".parse().expect("an address");
-    let app = router(AppState {
+    let app = router(AppState::new(services::Shared {
         leptos_options: config::leptos_options(addr),
         db: db.clone(),
         jobs: services::jobs::JobManager::new(dir.path().join("data")),
         network: server::Network::default(),
         read: services::read::ReadModels::default(),
         statutes: services::statutes::StatuteCache::default(),
-    });
+        assets: services::pages::Assets::default(),
+        pages: services::pages::PageCache::following(&db),
+    }));
 
     let file = engine::lexpilot::synthetic::run_file(&cases, 0, 1, MODELS);
     println!(

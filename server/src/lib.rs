@@ -7,6 +7,9 @@
 //! - [`config`]: site options (where the compiled site is, the address).
 //! - [`demo`]: the synthetic demo dataset compiled into the binary.
 //! - [`error`]: the API error type and its HTTP mapping.
+//! - [`pages`]: reading pages without inline scripts, cached for anonymous
+//!   visitors per data epoch with `ETag`s and gzip; the site's files under
+//!   content-hashed links.
 //! - [`report`]: plain-text score tables for the terminal.
 //! - [`suites`]: what the command line needs of each hosted benchmark.
 //! - [`security`]: security headers on every response, server-function input
@@ -22,6 +25,7 @@ pub mod auth;
 pub mod config;
 pub mod demo;
 pub mod error;
+pub mod pages;
 pub mod report;
 pub mod security;
 pub mod suites;
@@ -53,11 +57,17 @@ fn routes() -> Vec<AxumRouteListing> {
 }
 
 /// The whole application for `state`, ready to serve or to call with `oneshot`.
+///
+/// Two routers: the outer one does what every request needs (trace,
+/// compression, security headers, content-hashed file links, cached
+/// reading pages) and hands the rest to the inner one, which routes. So a
+/// cached page is answered before routing, without cloning a route's
+/// service stack, and a `/v/<hash>/…` link is routed as the file it names.
 pub fn router(state: AppState) -> Router {
     let routes = routes();
     let shell_options = state.leptos_options.clone();
     let context_state = state.clone();
-    Router::new()
+    let app = Router::new()
         .nest("/api", api::router())
         .merge(auth::router())
         .leptos_routes_with_context(
@@ -76,8 +86,18 @@ pub fn router(state: AppState) -> Router {
         .layer(middleware::from_fn(security::server_fn_input))
         .layer(middleware::from_fn(auth::same_origin_writes))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .with_state(state.clone());
+    Router::new()
+        .fallback_service(app)
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            pages::reading_pages,
+        ))
+        .layer(middleware::from_fn_with_state(
+            state,
+            pages::versioned_files,
+        ))
         .layer(middleware::from_fn(security::headers))
         .layer(CompressionLayer::new())
         .layer(TraceLayer::new_for_http())
-        .with_state(state)
 }

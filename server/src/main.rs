@@ -926,14 +926,17 @@ async fn serve(
     if !Path::new(&site_root).join("pkg").exists() {
         tracing::warn!("no compiled site at {site_root}/pkg: pages will render without styles or hydration (run scripts/build-site.sh)");
     }
-    let state = AppState {
+    let pages = services::pages::PageCache::following(&db);
+    let state = AppState::new(services::Shared {
         leptos_options: config::leptos_options(addr),
         db,
         jobs: services::jobs::JobManager::new(data_dir),
         network,
         read: services::read::ReadModels::default(),
         statutes: services::statutes::StatuteCache::default(),
-    };
+        assets: services::pages::Assets::scan(Path::new(&site_root)),
+        pages,
+    });
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .with_context(|| format!("cannot listen on {addr}"))?;

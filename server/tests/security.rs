@@ -60,9 +60,25 @@ fn csp_nonce(res: &TestResponse) -> String {
     policy[start..end].to_owned()
 }
 
-/// The page's head holds one title and no markup from stored text, and every
-/// script element of the page carries the CSP nonce of this response (so a
-/// script that found its way in would not run).
+/// The `script-src` directive of the page's Content-Security-Policy.
+fn script_src(res: &TestResponse) -> String {
+    let policy = res
+        .headers
+        .get(header::CONTENT_SECURITY_POLICY)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_else(|| panic!("no CSP on the page: {:?}", res.headers));
+    policy
+        .split(';')
+        .map(str::trim)
+        .find(|d| d.starts_with("script-src "))
+        .unwrap_or_else(|| panic!("no script-src: {policy}"))
+        .to_owned()
+}
+
+/// The page's head holds one title and no markup from stored text, and no
+/// script could run but the app's own: on a page that hydrates every script
+/// element carries the CSP nonce of this response; a reading page allows
+/// only the site's own script files and carries no inline script.
 fn assert_markup_is_the_apps_own(res: &TestResponse, what: &str) {
     let body = &res.body;
     let head = &body[..body
@@ -78,6 +94,17 @@ fn assert_markup_is_the_apps_own(res: &TestResponse, what: &str) {
         !body.contains("<img src=x"),
         "{what}: the stored image is in the page"
     );
+    if script_src(res) == "script-src 'self'" {
+        for (at, _) in body.match_indices("<script") {
+            let tag = &body[at..at + body[at..].find('>').expect("a tag ends")];
+            assert!(tag.contains(" src=\"/"), "{what}: an inline script: {tag}");
+            assert!(
+                body[at..].starts_with(&format!("{tag}></script>")),
+                "{what}: a script with content: {tag}"
+            );
+        }
+        return;
+    }
     let nonce = format!("nonce=\"{}\"", csp_nonce(res));
     for (at, _) in body.match_indices("<script") {
         let tag = &body[at..at + body[at..].find('>').expect("a tag ends")];
@@ -174,25 +201,21 @@ async fn every_response_carries_the_security_headers() {
             .unwrap_or_else(|| panic!("{uri}: no CSP"));
         assert!(csp.contains("frame-ancestors 'none'"), "{uri}: {csp}");
     }
-    let page = app.get("/").await;
-    let csp = page
-        .headers
-        .get(header::CONTENT_SECURITY_POLICY)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or_default();
-    let scripts = csp
-        .split(';')
-        .map(str::trim)
-        .find(|d| d.starts_with("script-src "))
-        .unwrap_or_else(|| panic!("no script-src: {csp}"));
-    assert!(scripts.contains("'nonce-"), "{csp}");
+    // A page that hydrates runs its render's scripts alone.
+    let page = app.get("/signin").await;
+    let scripts = script_src(&page);
+    assert!(scripts.contains("'nonce-"), "{scripts}");
     assert!(
         !scripts.contains("unsafe-inline"),
-        "no inline scripts: {csp}"
+        "no inline scripts: {scripts}"
     );
-    assert_markup_is_the_apps_own(&page, "/");
+    assert_markup_is_the_apps_own(&page, "/signin");
     // Each render has a nonce of its own.
-    assert_ne!(csp_nonce(&page), csp_nonce(&app.get("/").await));
+    assert_ne!(csp_nonce(&page), csp_nonce(&app.get("/signin").await));
+    // A reading page runs the site's own files alone, and none inline.
+    let page = app.get("/").await;
+    assert_eq!(script_src(&page), "script-src 'self'");
+    assert_markup_is_the_apps_own(&page, "/");
 }
 
 /// A sign-in form post from `address`.

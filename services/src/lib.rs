@@ -17,6 +17,8 @@
 //! - [`read`]: the read models (score document, cell intervals, paired
 //!   comparisons, a model's runs) with their caches, keyed by the generation
 //!   the store bumps in every transaction that changes runs.
+//! - [`pages`]: the versions of the site's static files and the cache of
+//!   the reading pages anonymous visitors get, following the data.
 //! - [`statutes`]: importing a statute package, and the cached index that
 //!   resolves citations on pages.
 
@@ -25,10 +27,11 @@ pub mod evalscope;
 pub mod fidelity;
 pub mod ingest;
 pub mod jobs;
+pub mod pages;
 pub mod read;
 pub mod state;
 pub mod statutes;
 pub mod targeted;
 
 pub use error::{Error, Result};
-pub use state::{AppState, Network};
+pub use state::{AppState, Network, Shared};

@@ -1,7 +1,9 @@
 //! Live updates: pages that show stored data subscribe to the server's change
 //! feed (`GET /api/events`, server-sent events) and refetch when it announces
 //! a change they show. On the server, and with JavaScript off, nothing is
-//! subscribed and the page is simply the server's rendering.
+//! subscribed and the page is simply the server's rendering. A reading page
+//! has no wasm: there `public/live.js` subscribes to the events its
+//! [`LiveBadge`] names and swaps in the page's new rendering.
 
 use leptos::prelude::*;
 
@@ -13,6 +15,9 @@ pub struct Live {
     pub changes: ReadSignal<u32>,
     /// Whether the event stream is open.
     pub connected: ReadSignal<bool>,
+    /// The events subscribed to (on a reading page, which has no wasm,
+    /// `live.js` reads them off the badge).
+    pub events: &'static [&'static str],
 }
 
 /// Subscribes the current page to server events named in `events` for as
@@ -24,7 +29,11 @@ pub fn use_live(events: &'static [&'static str]) -> Live {
     subscribe(events, set_changes, set_connected);
     #[cfg(not(feature = "hydrate"))]
     let _ = (events, set_changes, set_connected);
-    Live { changes, connected }
+    Live {
+        changes,
+        connected,
+        events,
+    }
 }
 
 #[cfg(feature = "hydrate")]
@@ -73,7 +82,7 @@ fn subscribe(
 #[component]
 pub fn LiveBadge(live: Live) -> impl IntoView {
     view! {
-        <span class="live-badge" class:on=move || live.connected.get() data-testid="live-badge"
+        <span class="live-badge" class:on=move || live.connected.get() data-testid="live-badge" data-events=live.events.join(" ")
               title="Updates without reload when runs are stored 有新结果时自动更新">
             {move || if live.connected.get() { "● Live 实时" } else { "○ Static 静态" }}
         </span>

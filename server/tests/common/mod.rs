@@ -36,6 +36,7 @@ pub fn server_runtime() -> &'static tokio::runtime::Runtime {
 pub struct TestApp {
     pub db: Db,
     router: Router,
+    pages: services::pages::PageCache,
     _dir: tempfile::TempDir,
 }
 
@@ -110,16 +111,19 @@ impl TestApp {
 
     fn serving(db: Db, dir: tempfile::TempDir, network: server::Network) -> TestApp {
         let addr: SocketAddr = "127.0.0.1:3000".parse().expect("address");
-        let state = AppState {
+        let state = AppState::new(services::Shared {
             leptos_options: config::leptos_options(addr),
             db: db.clone(),
             jobs: services::jobs::JobManager::new(dir.path().join("data")),
             network,
             read: services::read::ReadModels::default(),
             statutes: services::statutes::StatuteCache::default(),
-        };
+            assets: services::pages::Assets::default(),
+            pages: services::pages::PageCache::following(&db),
+        });
         TestApp {
             db,
+            pages: state.pages.clone(),
             router: router(state),
             _dir: dir,
         }
@@ -134,6 +138,30 @@ impl TestApp {
         db::users::create(&self.db, name, role, password)
             .await
             .expect("user created");
+    }
+
+    /// The cache of reading pages the app serves anonymous visitors from.
+    pub fn state_pages(&self) -> &services::pages::PageCache {
+        &self.pages
+    }
+
+    /// Sends `req` through the router; the response's status, headers and
+    /// body bytes as sent (not decoded).
+    pub async fn send_raw(
+        &self,
+        req: Request<Body>,
+    ) -> (StatusCode, axum::http::HeaderMap, axum::body::Bytes) {
+        let router = self.router.clone();
+        server_runtime()
+            .spawn(async move {
+                let res = router.oneshot(req).await.expect("router answers");
+                let status = res.status();
+                let headers = res.headers().clone();
+                let bytes = res.into_body().collect().await.expect("body").to_bytes();
+                (status, headers, bytes)
+            })
+            .await
+            .expect("the request task")
     }
 
     /// Sends `req` through the router and reads the whole response. The
@@ -172,6 +200,21 @@ impl TestApp {
 
     pub async fn get(&self, uri: &str) -> TestResponse {
         self.get_with_cookie(uri, None).await
+    }
+
+    /// GET `uri` until `holds` of the response, for at most two seconds;
+    /// the last response. For pages read after another process (the
+    /// command line) wrote to the database: a cached reading page sees such
+    /// a write within [`services::pages::OTHER_WRITERS_POLL`].
+    pub async fn get_when(&self, uri: &str, holds: impl Fn(&TestResponse) -> bool) -> TestResponse {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
+        loop {
+            let res = self.get(uri).await;
+            if holds(&res) || std::time::Instant::now() > deadline {
+                return res;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
     }
 
     pub async fn get_with_cookie(&self, uri: &str, cookie: Option<&str>) -> TestResponse {

@@ -1,0 +1,308 @@
+//! What makes the reading pages fast: the versions of the site's static files
+//! (so their links can be cached for a year) and the cache of the pages an
+//! anonymous visitor gets, rendered once per data epoch and kept compressed.
+//!
+//! - [`Assets`]: a short content hash of every file of the built site, read
+//!   once at start-up. Pages link `/v/<hash>/pkg/lexpilot.css`; the server
+//!   serves such a link with a year's `Cache-Control` while the hash is the
+//!   file's, so a new build is a new address.
+//! - [`PageCache`]: rendered pages by URL, each with its gzip form and its
+//!   `ETag`, valid for one [epoch](PageCache::epoch). The epoch goes up as
+//!   this process commits a change pages show (runs, cases, review: counted
+//!   by the store before the writer returns) and when another process
+//!   committed to the database file (checked every quarter second), so a
+//!   stored run shows at once and a command-line import within a quarter
+//!   second. Bounded in bytes; the oldest entries leave first.
+
+use std::collections::{HashMap, VecDeque};
+use std::io::Write;
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::body::Bytes;
+use db::Db;
+use sha2::{Digest, Sha256};
+
+/// Hex digits of a content hash in an asset link.
+const ASSET_HASH_LEN: usize = 12;
+
+/// The built site's files with their content hashes, by URL path
+/// (`/pkg/lexpilot.css`).
+#[derive(Debug, Clone, Default)]
+pub struct Assets {
+    hashes: Arc<HashMap<String, String>>,
+}
+
+impl Assets {
+    /// Hashes every file under `site_root` (none when it does not exist).
+    pub fn scan(site_root: &Path) -> Assets {
+        let mut hashes = HashMap::new();
+        let mut dirs = vec![site_root.to_path_buf()];
+        while let Some(dir) = dirs.pop() {
+            let Ok(entries) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    dirs.push(path);
+                    continue;
+                }
+                // Precompressed copies are served for their original.
+                if path.extension().is_some_and(|e| e == "gz" || e == "br") {
+                    continue;
+                }
+                let (Ok(rel), Ok(bytes)) = (path.strip_prefix(site_root), std::fs::read(&path))
+                else {
+                    continue;
+                };
+                let url = format!("/{}", rel.to_string_lossy().replace('\\', "/"));
+                hashes.insert(url, content_hash(&bytes));
+            }
+        }
+        Assets {
+            hashes: Arc::new(hashes),
+        }
+    }
+
+    /// The versioned link of the file at `path` (`/v/<hash>/pkg/lexpilot.css`),
+    /// or `path` itself for a file the site does not have.
+    ///
+    /// ```
+    /// use services::pages::Assets;
+    ///
+    /// let dir = tempfile::tempdir().unwrap();
+    /// std::fs::create_dir(dir.path().join("pkg")).unwrap();
+    /// std::fs::write(dir.path().join("pkg/site.css"), "body {}").unwrap();
+    /// let assets = Assets::scan(dir.path());
+    /// let url = assets.url("/pkg/site.css");
+    /// assert!(url.starts_with("/v/") && url.ends_with("/pkg/site.css"), "{url}");
+    /// assert_eq!(assets.resolve(&url), Some(("/pkg/site.css", true)));
+    /// assert_eq!(assets.url("/missing.js"), "/missing.js");
+    /// ```
+    pub fn url(&self, path: &str) -> String {
+        match self.hashes.get(path) {
+            Some(hash) => format!("/v/{hash}{path}"),
+            None => path.to_owned(),
+        }
+    }
+
+    /// The file a versioned link names, and whether its hash is the file's
+    /// current one (a link from a page of an older build is not); `None`
+    /// for a path that is not a versioned link.
+    pub fn resolve<'a>(&self, url_path: &'a str) -> Option<(&'a str, bool)> {
+        let rest = url_path.strip_prefix("/v/")?;
+        let (hash, _) = rest.split_once('/')?;
+        let path = &rest[hash.len()..];
+        Some((path, self.hashes.get(path).is_some_and(|h| h == hash)))
+    }
+}
+
+fn content_hash(bytes: &[u8]) -> String {
+    let digest = Sha256::digest(bytes);
+    hex::encode(digest)[..ASSET_HASH_LEN].to_owned()
+}
+
+/// One rendered page, ready to send.
+#[derive(Debug)]
+pub struct CachedPage {
+    /// The HTML.
+    pub body: Bytes,
+    /// The HTML, gzipped.
+    pub gzip: Bytes,
+    /// Its strong validator (quoted).
+    pub etag: String,
+    /// The epoch it was rendered at.
+    pub epoch: u64,
+}
+
+impl CachedPage {
+    /// The page of `html` at `epoch`, compressed and tagged.
+    pub fn new(html: Bytes, epoch: u64) -> CachedPage {
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::new(6));
+        let gzip = gz
+            .write_all(&html)
+            .and_then(|()| gz.finish())
+            .map(Bytes::from)
+            .unwrap_or_default();
+        CachedPage {
+            etag: format!("\"{}\"", &hex::encode(Sha256::digest(&html))[..24]),
+            body: html,
+            gzip,
+            epoch,
+        }
+    }
+
+    fn size(&self) -> usize {
+        self.body.len() + self.gzip.len()
+    }
+}
+
+/// How often the cache looks for commits other processes made.
+pub const OTHER_WRITERS_POLL: Duration = Duration::from_millis(250);
+
+/// The bytes of pages kept at most.
+pub const PAGE_CACHE_BYTES: usize = 64 * 1024 * 1024;
+
+#[derive(Debug, Default)]
+struct Entries {
+    pages: HashMap<String, Arc<CachedPage>>,
+    /// Keys in insertion order, for eviction (a key may appear again after
+    /// a re-render; stale positions are skipped).
+    order: VecDeque<String>,
+    bytes: usize,
+}
+
+/// Pages rendered for anonymous visitors, by URL (path and query); see the
+/// module docs.
+#[derive(Debug, Clone, Default)]
+pub struct PageCache {
+    /// The database whose changes make pages stale ([`Db::data_changes`]).
+    db: Option<Db>,
+    /// Changes seen otherwise: by polling, or [`PageCache::invalidate`].
+    seen: Arc<AtomicU64>,
+    entries: Arc<Mutex<Entries>>,
+}
+
+impl PageCache {
+    /// The current epoch: a page rendered at another is stale. It moves as
+    /// soon as a write through this process's database handle commits.
+    pub fn epoch(&self) -> u64 {
+        let committed = self.db.as_ref().map_or(0, Db::data_changes);
+        committed.wrapping_add(self.seen.load(Ordering::Acquire))
+    }
+
+    /// Makes every cached page stale.
+    pub fn invalidate(&self) {
+        self.seen.fetch_add(1, Ordering::AcqRel);
+    }
+
+    /// The page cached for `url` at the current epoch.
+    pub fn get(&self, url: &str) -> Option<Arc<CachedPage>> {
+        let epoch = self.epoch();
+        let entries = self.entries.lock().ok()?;
+        entries.pages.get(url).filter(|p| p.epoch == epoch).cloned()
+    }
+
+    /// Keeps `page` for `url`, replacing what was there, unless it was
+    /// rendered at an epoch that has passed meanwhile. The oldest pages
+    /// leave while the cache holds more than [`PAGE_CACHE_BYTES`].
+    pub fn put(&self, url: &str, page: Arc<CachedPage>) {
+        if page.epoch != self.epoch() || page.size() > PAGE_CACHE_BYTES {
+            return;
+        }
+        let Ok(mut entries) = self.entries.lock() else {
+            return;
+        };
+        let added = page.size();
+        if let Some(old) = entries.pages.insert(url.to_owned(), page) {
+            entries.bytes -= old.size();
+        } else {
+            entries.order.push_back(url.to_owned());
+        }
+        entries.bytes += added;
+        while entries.bytes > PAGE_CACHE_BYTES {
+            let Some(oldest) = entries.order.pop_front() else {
+                break;
+            };
+            if let Some(gone) = entries.pages.remove(&oldest) {
+                entries.bytes -= gone.size();
+            }
+        }
+    }
+
+    /// Pages kept, and their bytes.
+    pub fn len(&self) -> (usize, usize) {
+        self.entries
+            .lock()
+            .map(|e| (e.pages.len(), e.bytes))
+            .unwrap_or_default()
+    }
+
+    /// A cache whose epoch moves with the data of `db`: at once for every
+    /// change committed through `db` that pages show (not a job's progress:
+    /// a page shows a job's runs when they are stored), and within
+    /// [`OTHER_WRITERS_POLL`],
+    /// for as long as the cache is in use, for a commit another process made
+    /// to the same database file ([`Db::commit_probe`]: the command line
+    /// importing, storing or writing probes while the server runs). Needs a
+    /// Tokio runtime.
+    pub fn following(db: &Db) -> PageCache {
+        let cache = PageCache {
+            db: Some(db.clone()),
+            ..PageCache::default()
+        };
+        let seen = Arc::downgrade(&cache.seen);
+        let db = db.clone();
+        tokio::spawn(async move {
+            let mut probe = match db.commit_probe().await {
+                Ok(Some(probe)) => probe,
+                Ok(None) => return,
+                Err(e) => {
+                    tracing::warn!("pages will not see other processes' writes: {e}");
+                    return;
+                }
+            };
+            let mut tick = tokio::time::interval(OTHER_WRITERS_POLL);
+            loop {
+                tick.tick().await;
+                let Some(seen) = seen.upgrade() else { break };
+                if probe.changed().await.unwrap_or(true) {
+                    seen.fetch_add(1, Ordering::AcqRel);
+                }
+            }
+        });
+        cache
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn page(text: &str, epoch: u64) -> Arc<CachedPage> {
+        Arc::new(CachedPage::new(Bytes::from(text.to_owned()), epoch))
+    }
+
+    #[test]
+    fn a_page_is_served_until_the_epoch_moves() {
+        let cache = PageCache::default();
+        cache.put("/leaderboard", page("<p>1</p>", cache.epoch()));
+        assert_eq!(cache.get("/leaderboard").expect("cached").body, "<p>1</p>");
+        assert!(cache.get("/leaderboard?task=dcg").is_none());
+        cache.invalidate();
+        assert!(cache.get("/leaderboard").is_none());
+        // A render begun before the change is not kept.
+        cache.put("/leaderboard", page("<p>old</p>", cache.epoch() - 1));
+        assert!(cache.get("/leaderboard").is_none());
+    }
+
+    #[test]
+    fn the_gzip_form_inflates_to_the_page_and_equal_pages_share_a_tag() {
+        use std::io::Read;
+        let a = page(&"排行榜 ".repeat(500), 0);
+        let mut out = String::new();
+        flate2::read::GzDecoder::new(&a.gzip[..])
+            .read_to_string(&mut out)
+            .expect("gzip");
+        assert_eq!(out.as_bytes(), &a.body[..]);
+        assert!(a.gzip.len() < a.body.len() / 10);
+        assert_eq!(a.etag, page(&"排行榜 ".repeat(500), 3).etag);
+        assert_ne!(a.etag, page("other", 0).etag);
+    }
+
+    #[test]
+    fn the_oldest_pages_leave_when_the_cache_is_full() {
+        let cache = PageCache::default();
+        let big = "x".repeat(PAGE_CACHE_BYTES / 3);
+        for n in 0..4 {
+            cache.put(&format!("/p{n}"), page(&format!("{big}{n}"), 0));
+        }
+        assert!(cache.get("/p0").is_none());
+        assert!(cache.get("/p3").is_some());
+        let (_, bytes) = cache.len();
+        assert!(bytes <= PAGE_CACHE_BYTES);
+    }
+}
