@@ -91,3 +91,30 @@ test('a reading page follows stored runs live without wasm', async ({ page, brow
   expect(await page.locator('main table tbody tr').count()).toBeGreaterThan(before);
   await researcher.close();
 });
+
+test('a drill-down pages its cases, with and without JavaScript', async ({ page, browser }) => {
+  const model = encodeURIComponent('Sim-Frontier-2 (simulated)');
+  const cell = `/leaderboard/items?model=${model}&task=lca&class=overall`;
+  await page.goto(cell);
+  await expect(page.getByTestId('cases-shown').first()).toContainText('Cases 1–25 of 72');
+  await expect(page.locator('section.drill-case')).toHaveCount(25);
+  // The tallies still count every case: 72 cases × 2 consultations per run.
+  const tally = await page.getByTestId('tallies').locator('li').first().innerText();
+  const [correct, wrong] = [...tally.matchAll(/[✓✗] (\d+)/g)].map((m) => Number(m[1]));
+  expect(correct + wrong).toBeGreaterThan(100);
+  const first = await page.locator('section.drill-case').first().getAttribute('id');
+  await page.getByTestId('cases-next').first().click();
+  await expect(page).toHaveURL(/page=2/);
+  await expect(page.getByTestId('cases-shown').first()).toContainText('Cases 26–50 of 72');
+  expect(await page.locator('section.drill-case').first().getAttribute('id')).not.toBe(first);
+
+  const off = await browser.newContext({ javaScriptEnabled: false });
+  const still = await off.newPage();
+  await still.goto(`${cell}&page=3`);
+  await expect(still.getByTestId('cases-shown').first()).toContainText('Cases 51–72 of 72');
+  await expect(still.locator('section.drill-case')).toHaveCount(22);
+  await expect(still.getByTestId('cases-next')).toHaveCount(0);
+  await still.getByTestId('cases-prev').first().click();
+  await expect(still).toHaveURL(/page=2/);
+  await off.close();
+});

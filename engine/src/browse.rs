@@ -67,6 +67,37 @@ pub fn paging(page: Option<u32>, per_page: Option<u32>) -> (u32, u32) {
     )
 }
 
+/// Page `page` of `items` (clamped to the pages there are), `per_page`
+/// (at least 1) to a page: for lists held in memory.
+///
+/// # Examples
+/// ```
+/// use engine::browse::page_of;
+///
+/// let page = page_of((1..=52).collect::<Vec<u32>>(), 3, 25);
+/// assert_eq!((page.items.as_slice(), page.page, page.pages(), page.total), (&[51, 52][..], 3, 3, 52));
+/// assert_eq!(page_of((1..=52).collect::<Vec<u32>>(), 9, 25).page, 3);
+/// assert_eq!(page_of(Vec::<u32>::new(), 0, 25).page, 1);
+/// ```
+pub fn page_of<T>(items: Vec<T>, page: u32, per_page: u32) -> Page<T> {
+    let per_page = per_page.max(1);
+    let total = items.len() as u64;
+    let mut out = Page {
+        items: Vec::new(),
+        total,
+        page: 1,
+        per_page,
+    };
+    out.page = page.clamp(1, out.pages());
+    let skip = (out.page as usize - 1) * per_page as usize;
+    out.items = items
+        .into_iter()
+        .skip(skip)
+        .take(per_page as usize)
+        .collect();
+    out
+}
+
 /// What storage and browsing read off one dataset item of a benchmark whose
 /// items are kept in the generic item table.
 pub trait Listed {
@@ -135,4 +166,30 @@ pub fn excerpt(text: &str, chars: usize) -> String {
         out.push('…');
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    proptest! {
+        /// The pages of a list, in order, are the list, each page full but
+        /// the last.
+        #[test]
+        fn pages_partition_the_list(items in prop::collection::vec(any::<u16>(), 0..300), per_page in 1u32..60) {
+            let pages = page_of(items.clone(), 1, per_page).pages();
+            let mut seen = Vec::new();
+            for n in 1..=pages {
+                let page = page_of(items.clone(), n, per_page);
+                prop_assert_eq!(page.page, n);
+                if n < pages {
+                    prop_assert_eq!(page.items.len(), per_page as usize);
+                }
+                seen.extend(page.items);
+            }
+            prop_assert_eq!(seen, items);
+        }
+    }
 }

@@ -56,23 +56,42 @@ async fn the_ljp_cell_shows_the_confusion_matrix_and_each_claim_against_its_gold
 #[tokio::test]
 async fn the_lca_overall_cell_shows_the_responses_and_the_unavailable_reasons() {
     let app = TestApp::with_demo().await;
-    let res = app
-        .get("/leaderboard/items?model=Sim-OpenChat-72B%20(simulated)&task=lca&class=overall")
-        .await;
+    let url = "/leaderboard/items?model=Sim-OpenChat-72B%20(simulated)&task=lca&class=overall";
+    let res = app.get(url).await;
     assert_eq!(res.status, StatusCode::OK, "{}", res.body);
-    let body = &res.body;
-    assert!(body.contains("LCA · Overall"));
-    assert!(!body.contains("confusion-matrix"), "only LJP has a matrix");
+    let first = &res.body;
+    assert!(first.contains("LCA · Overall"));
+    assert!(!first.contains("confusion-matrix"), "only LJP has a matrix");
+    // 72 cases, 25 to a page: the first page lists the first 25 and links on.
+    assert!(first.contains("Cases 1–25 of 72 · page 1 / 3"), "{first}");
+    assert!(first.contains("href=\"/cases/DEMO-0001\""));
+    assert!(!first.contains("href=\"/cases/DEMO-0072\""), "paged");
+    assert!(first.contains("&amp;page=2\" rel=\"next\""));
+    let last = app.get(&format!("{url}&page=3")).await;
+    assert_eq!(last.status, StatusCode::OK);
+    assert!(last.body.contains("Cases 51–72 of 72 · page 3 / 3"));
     assert!(
-        body.contains("href=\"/cases/DEMO-0072\""),
+        last.body.contains("href=\"/cases/DEMO-0072\""),
         "every case is listed"
     );
-    assert!(body.contains("judge reply named no strategy"), "{body}");
+    assert!(!last.body.contains("href=\"/cases/DEMO-0001\""));
+    assert!(
+        !last.body.contains("rel=\"next\""),
+        "no page after the last"
+    );
+    let mut body = String::new();
+    for page in 1..=3 {
+        body += &app.get(&format!("{url}&page={page}")).await.body;
+    }
+    assert!(body.contains("judge reply named no strategy"));
     assert!(
         body.contains("还需要了解一些情况。"),
         "the response is shown in full"
     );
     assert!(body.contains("class=\"mark wrong\""));
+    // Past the last page: the last page, not an empty one.
+    let beyond = app.get(&format!("{url}&page=9")).await;
+    assert!(beyond.body.contains("Cases 51–72 of 72"), "{}", beyond.body);
 }
 
 #[tokio::test]

@@ -388,24 +388,59 @@ async fn the_drilldown_keeps_back_judge_labels_under_review_from_all_but_admins(
             .unwrap_or_default()
     };
 
-    for viewer in [Some(r.a.as_str()), Some(r.researcher.as_str()), None] {
-        let res = call::<GetCellItems>(&r.app, viewer, &pairs).await;
+    // Every page of the cell's cases, in one drill.
+    async fn every_page(r: &Review, viewer: Option<&str>, pairs: &[(&str, &str)]) -> Value {
+        let res = call::<GetCellItems>(&r.app, viewer, pairs).await;
         assert_eq!(res.status, StatusCode::OK, "{}", res.body);
-        let drill = res.json();
+        let mut drill = res.json();
+        let (total, per_page) = (
+            drill["cases_page"]["total"].as_u64().expect("total"),
+            drill["cases_page"]["per_page"].as_u64().expect("per page"),
+        );
+        for page in 2..=total.div_ceil(per_page) {
+            let mut paged = pairs.to_vec();
+            let n = page.to_string();
+            paged.push(("page", &n));
+            let next = call::<GetCellItems>(&r.app, viewer, &paged).await.json();
+            assert_eq!(next["cases_page"]["page"], page);
+            let cases = next["drill"]["cases"].as_array().expect("cases").clone();
+            drill["drill"]["cases"]
+                .as_array_mut()
+                .expect("cases")
+                .extend(cases);
+        }
+        assert_eq!(
+            drill["drill"]["cases"].as_array().map(Vec::len),
+            Some(total as usize)
+        );
+        drill
+    }
+
+    for viewer in [Some(r.a.as_str()), Some(r.researcher.as_str()), None] {
+        let drill = every_page(&r, viewer, &pairs).await;
         assert_eq!(cell_of(&drill), (Value::Null, Value::from("hidden")));
         assert_eq!(hidden_in(&drill), open_of_model as u64);
     }
+    // The page of the drill-down that shows the item's case.
+    let position = every_page(&r, Some(&r.a), &pairs).await["drill"]["cases"]
+        .as_array()
+        .and_then(|cases| cases.iter().position(|c| c["case_id"] == case_id.as_str()))
+        .expect("the case");
+    let page_number = position / engine::lexpilot::drilldown::CASES_PER_PAGE as usize + 1;
     let page = r
         .app
         .get_with_cookie(
-            &format!("/leaderboard/items?model={}&task=lca", enc(&model)),
+            &format!(
+                "/leaderboard/items?model={}&task=lca&page={page_number}",
+                enc(&model)
+            ),
             Some(&r.a),
         )
         .await;
     assert_eq!(page.status, StatusCode::OK);
     assert!(page.body.contains("data-testid=\"hidden-verdict\""));
 
-    let admin = ok::<GetCellItems>(&r.app, &r.admin, &pairs).await;
+    let admin = every_page(&r, Some(&r.admin), &pairs).await;
     let (label, _) = cell_of(&admin);
     assert_eq!(label, Value::from(judge_label(&r.app, items[0]).await));
     assert_eq!(hidden_in(&admin), 0);
@@ -413,7 +448,7 @@ async fn the_drilldown_keeps_back_judge_labels_under_review_from_all_but_admins(
     // Once final, the label is shown to everyone.
     submit(&r, &r.a, items[0], "ask", "").await;
     submit(&r, &r.b, items[0], "ask", "").await;
-    let drill = ok::<GetCellItems>(&r.app, &r.a, &pairs).await;
+    let drill = every_page(&r, Some(&r.a), &pairs).await;
     assert_eq!(
         cell_of(&drill).0,
         Value::from(judge_label(&r.app, items[0]).await)

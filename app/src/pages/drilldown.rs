@@ -50,11 +50,12 @@ pub fn DrilldownPage() -> impl IntoView {
                 q.get("task"),
                 q.get("setup"),
                 q.get("class"),
+                q.get("page").and_then(|p| p.parse::<u32>().ok()),
             )
         })
     };
-    let data = Resource::new(args, |(model, task, setup, class)| {
-        get_cell_items(model, task, setup, class)
+    let data = Resource::new(args, |(model, task, setup, class, page)| {
+        get_cell_items(model, task, setup, class, page)
     });
     view! {
         <Suspense fallback=Loading>
@@ -106,7 +107,17 @@ fn CellItemsView(items: CellItems) -> impl IntoView {
         sort: None,
     };
     let runs: Vec<u32> = drill.runs.iter().map(|t| t.run).collect();
-    let cases = drill.cases.len();
+    let shown = items.cases_page.clone();
+    let cases = shown.total;
+    let here = drilldown_url(
+        &items.model,
+        &Cell {
+            task: drill.task,
+            setup: drill.setup.unwrap_or(engine::vocab::LjpSetup::Interaction),
+            class: drill.class,
+        },
+    );
+    let pager = move || view! { <CasePager shown=shown.clone() here=here.clone() /> };
     view! {
         <Title text=format!("{} · {label}", items.model) />
         <section class="panel">
@@ -148,12 +159,35 @@ fn CellItemsView(items: CellItems) -> impl IntoView {
                     </section>
                 }
             })}
+        {pager()}
         {drill
             .cases
             .into_iter()
             .map(|case| view! { <CaseBlock case runs=runs.clone() /> })
             .collect_view()}
+        {pager()}
     }
+}
+
+/// Which cases the page shows, with links to the pages before and after
+/// (plain links: the page works without JavaScript).
+#[component]
+fn CasePager(shown: engine::browse::Page<()>, here: String) -> impl IntoView {
+    let pages = shown.pages();
+    let first = (shown.page as u64 - 1) * u64::from(shown.per_page) + 1;
+    let last = (first + u64::from(shown.per_page) - 1).min(shown.total);
+    let link = move |page: u32| format!("{here}&page={page}");
+    (pages > 1).then(|| {
+        view! {
+            <nav class="pager panel" data-testid="case-pager" aria-label="Cases 案例分页">
+                {(shown.page > 1).then(|| view! { <a href=link(shown.page - 1) rel="prev" data-testid="cases-prev">"← Previous 上一页"</a> })}
+                <span data-testid="cases-shown">
+                    {format!("Cases {first}–{last} of {} · page {} / {pages} 第 {} / {pages} 页", shown.total, shown.page, shown.page)}
+                </span>
+                {(shown.page < pages).then(|| view! { <a href=link(shown.page + 1) rel="next" data-testid="cases-next">"Next 下一页 →"</a> })}
+            </nav>
+        }
+    })
 }
 
 #[component]

@@ -26,18 +26,24 @@ pub struct CellItems {
     pub citations: engine::statutes::CitationCheck,
     /// How many runs `citations` counts over.
     pub citation_runs: usize,
+    /// The page of cases shown (`drill.cases` holds only its cases; the
+    /// tallies and the confusion matrix count them all).
+    pub cases_page: engine::browse::Page<()>,
 }
 
 /// The items behind cell (`task`, `setup`, `class`) of `model`'s row; 400 for
 /// a query naming an unknown task, setup or class, 404 when the model has no
 /// run with the task (or setup) on the current dataset. The judge's labels of
 /// verdicts open for expert review are kept back from everyone but admins.
+/// The cases' items come [`engine::lexpilot::drilldown::CASES_PER_PAGE`] to
+/// a `page` (1 when absent; past the last, the last).
 #[server(prefix = "/sfn")]
 pub async fn get_cell_items(
     model: String,
     task: Option<String>,
     setup: Option<String>,
     class: Option<String>,
+    page: Option<u32>,
 ) -> Result<CellItems, ServerFnError> {
     use axum::http::StatusCode;
     use db::DbError;
@@ -86,6 +92,19 @@ pub async fn get_cell_items(
             "no run of model \"{model}\" contains {what}"
         ))));
     }
+    // The page's cases alone (citations are marked in what is shown).
+    let shown = engine::browse::page_of(
+        std::mem::take(&mut drill.cases),
+        page.unwrap_or(1),
+        engine::lexpilot::drilldown::CASES_PER_PAGE,
+    );
+    drill.cases = shown.items;
+    let cases_page = engine::browse::Page {
+        items: Vec::new(),
+        total: shown.total,
+        page: shown.page,
+        per_page: shown.per_page,
+    };
     let entries =
         engine::lexpilot::entries::group_runs(stored.iter().map(|(key, run)| (key, run.parts())));
     let heatmap = drill.confusion.map_or_else(String::new, |counts| {
@@ -113,5 +132,6 @@ pub async fn get_cell_items(
         marks,
         citations,
         citation_runs: runs.len(),
+        cases_page,
     })
 }

@@ -178,6 +178,10 @@ impl Cell {
     }
 }
 
+/// Cases per page of a drill-down: the tallies and the confusion matrix
+/// count every case of the cell, the page shows this many cases' items.
+pub const CASES_PER_PAGE: u32 = 25;
+
 /// Everything behind one leaderboard cell.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Drilldown {
