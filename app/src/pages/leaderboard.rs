@@ -6,7 +6,7 @@
 //! ([`crate::pages::drilldown`]).
 
 use engine::lexpilot::drilldown::Cell;
-use engine::lexpilot::leaderboard::{format_cell, View};
+use engine::lexpilot::leaderboard::View;
 use engine::lexpilot::run::{Family, Task};
 use engine::vocab::LjpSetup;
 use leptos::prelude::*;
@@ -116,6 +116,11 @@ fn interval_title(ci: Option<(f64, f64)>) -> Option<String> {
     ci.map(|(lo, hi)| format!("95% CI [{lo:.4}, {hi:.4}] (bootstrap over cases, 1000 resamples)"))
 }
 
+/// The columns over every class; a phone shows them first.
+fn is_overall(key: &str) -> bool {
+    key == "overall" || key.starts_with("overall_")
+}
+
 #[component]
 fn LeaderboardTable(board: LeaderboardView, view: View) -> impl IntoView {
     let LeaderboardView {
@@ -147,19 +152,24 @@ fn LeaderboardTable(board: LeaderboardView, view: View) -> impl IntoView {
                 .zip(&table.best)
                 .zip(&table.columns)
                 .zip(row_intervals)
-                .map(|(((cell, best), (key, _)), ci)| {
+                .map(|(((cell, best), (key, label)), ci)| {
                     let is_best = matches!((cell, best), (Some(c), Some(b)) if c.mean == *b);
+                    let overall = is_overall(key);
                     match cell {
                         Some(m) => {
                             let href = drilldown_url(&row.model, &Cell::of_column(&view, key));
                             view! {
-                                <td class="num" class:best=is_best title=interval_title(ci) data-ci=ci.is_some().then_some("true")>
-                                    <a href=href class="cell-link">{format_cell(m)}</a>
+                                <td class="num" class:best=is_best class:overall=overall data-label=label.clone()
+                                    title=interval_title(ci) data-ci=ci.is_some().then_some("true")>
+                                    <a href=href class="cell-link">
+                                        <span class="mean">{format!("{:.4}", m.mean)}</span>
+                                        {m.std.map(|std| view! { " " <span class="std">{format!("± {std:.4}")}</span> })}
+                                    </a>
                                 </td>
                             }
                             .into_any()
                         }
-                        None => view! { <td class="num muted">"—"</td> }.into_any(),
+                        None => view! { <td class="num muted" class:overall=overall data-label=label.clone()>"—"</td> }.into_any(),
                     }
                 })
                 .collect_view();
@@ -183,7 +193,7 @@ fn LeaderboardTable(board: LeaderboardView, view: View) -> impl IntoView {
                                     </span>
                                 })}
                             </td>
-                            <td class="num muted">{row.runs}</td>
+                            <td class="num muted runs" data-label="Runs">{row.runs}</td>
                             {cells}
                         </tr>
                     }
@@ -199,7 +209,7 @@ fn LeaderboardTable(board: LeaderboardView, view: View) -> impl IntoView {
         .collect_view();
     view! {
         <div class="table-scroll">
-            <table class="leaderboard" data-testid="leaderboard">
+            <table class="leaderboard cards" data-testid="leaderboard">
                 <thead>
                     <tr>
                         <th>"Model 模型"</th>
@@ -210,7 +220,7 @@ fn LeaderboardTable(board: LeaderboardView, view: View) -> impl IntoView {
                             .map(|(key, label)| {
                                 let sorted = view.sort.as_deref() == Some(key.as_str());
                                 view! {
-                                    <th class="num" aria-sort=if sorted { "descending" } else { "none" }>
+                                    <th class="num" class:overall=is_overall(key) aria-sort=if sorted { "descending" } else { "none" }>
                                         <a href=view_url(&view, Some(key))>{label.clone()} {sorted.then_some(" ▼")}</a>
                                     </th>
                                 }
