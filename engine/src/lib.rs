@@ -56,6 +56,7 @@ pub mod browse;
 pub mod dlawbench;
 pub mod jobs;
 mod jsonl;
+pub mod lang;
 pub mod lexpilot;
 pub mod metrics;
 pub mod names;

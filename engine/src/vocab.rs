@@ -100,6 +100,14 @@ macro_rules! vocabulary {
                     $( Self::$variant => $en, )+
                 }
             }
+
+            /// The label shown to people in `lang`.
+            pub const fn label(self, lang: $crate::lang::Lang) -> &'static str {
+                match lang {
+                    $crate::lang::Lang::Zh => self.label_zh(),
+                    $crate::lang::Lang::En => self.label_en(),
+                }
+            }
         }
 
         impl ::std::fmt::Display for $name {
