@@ -281,6 +281,7 @@ fn draw_heatmap(
     labels: &[String],
     counts: &[Vec<usize>],
 ) -> Result<(), Box<dyn std::error::Error>> {
+    let lang = crate::components::i18n::lang();
     let n = labels.len() as f64;
     let max = counts.iter().flatten().copied().max().unwrap_or(0).max(1) as f64;
     let root = SVGBackend::with_string(svg, size).into_drawing_area();
@@ -296,8 +297,8 @@ fn draw_heatmap(
         .disable_mesh()
         .x_labels(0)
         .y_labels(0)
-        .x_desc("predicted 预测")
-        .y_desc("gold 真实")
+        .x_desc(lang.t("预测", "predicted"))
+        .y_desc(lang.t("真实", "gold"))
         .draw()?;
     for (i, row) in counts.iter().enumerate() {
         for (j, &count) in row.iter().enumerate() {

@@ -47,6 +47,8 @@ pub use routes::App;
 pub fn shell(options: LeptosOptions) -> impl IntoView {
     use leptos::nonce::use_nonce;
 
+    components::i18n::provide_lang();
+    let lang = components::i18n::lang();
     let light = ssr::light_page();
     if light {
         if let Some(context) = Owner::current_shared_context() {
@@ -73,7 +75,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
     };
     view! {
         <!DOCTYPE html>
-        <html lang="zh-CN">
+        <html lang=lang.html()>
             <head>
                 <meta charset="utf-8" />
                 <meta name="viewport" content="width=device-width, initial-scale=1" />

@@ -139,6 +139,7 @@ pub fn page_permission(path: &str) -> Option<Permission> {
 
 #[component]
 pub fn App() -> impl IntoView {
+    crate::components::i18n::provide_lang();
     view! {
         <Head />
         <Router>

@@ -146,10 +146,14 @@ pub async fn current_dataset_of(
         .await
         .map_err(fail)?
         .ok_or_else(|| {
-            fail(DbError::NotFound(format!(
-                "no {} dataset has been imported yet",
-                benchmark.label_en()
-            )))
+            fail(DbError::NotFound(match crate::components::i18n::lang() {
+                crate::components::i18n::Lang::Zh => {
+                    format!("尚未导入 {} 数据集", benchmark.label_en())
+                }
+                crate::components::i18n::Lang::En => {
+                    format!("no {} dataset has been imported yet", benchmark.label_en())
+                }
+            }))
         })
 }
 
@@ -167,15 +171,16 @@ pub fn dataset_view(d: &db::datasets::DatasetInfo) -> DatasetView {
 /// with status 401 (not signed in) or 403 (wrong role). Every server function
 /// that writes or reads something private starts with this.
 pub async fn require(permission: engine::accounts::Permission) -> Result<User, ServerFnError> {
+    let lang = crate::components::i18n::lang();
     match current_user().await? {
         None => {
             set_status(StatusCode::UNAUTHORIZED);
-            Err(ServerFnError::new("sign in first 请先登录"))
+            Err(ServerFnError::new(lang.t("请先登录", "sign in first")))
         }
         Some(user) if !user.allows(permission) => {
             set_status(StatusCode::FORBIDDEN);
             Err(ServerFnError::new(
-                "your role may not do this 您的角色无权进行此操作",
+                lang.t("您的角色无权进行此操作", "your role may not do this"),
             ))
         }
         Some(user) => Ok(user),

@@ -11,13 +11,13 @@ async function drill(page: Page) {
   await expect(page).toHaveURL(/\/dlawbench\/leaderboard\/sessions\?.*metric=resolution.*style=adversarial/);
   const sessions = page.getByTestId('dlaw-cell-sessions').first();
   await expect(sessions).toContainText('DL-SYN-CN-01');
-  await expect(sessions).toContainText('对抗型');
-  await expect(sessions).not.toContainText('合作型');
+  await expect(sessions).toContainText('Adversarial');
+  await expect(sessions).not.toContainText('Cooperative');
   await sessions.locator('tr', { hasText: 'DL-SYN-CN-01' }).locator('a.case-link').click();
   await expect(page).toHaveURL(/\/dlawbench\/leaderboard\/session\?.*run=1/);
   await expect(page.getByTestId('dlaw-dialogue')).toContainText('Turn 1');
   await expect(page.getByTestId('dlaw-judges').getByTestId('dlaw-judge')).toHaveCount(3);
-  await expect(page.getByTestId('dlaw-judges')).toContainText('回避');
+  await expect(page.getByTestId('dlaw-judges')).toContainText('recused');
   await expect(page.getByTestId('dlaw-panel-values')).toContainText('Resolution');
 }
 
@@ -27,7 +27,7 @@ test('the style-sensitivity view shows four styles per ability with Δ and a cha
   await expect(page.getByTestId('benchmarks')).toContainText('DLawBench');
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'DLawBench' }).click();
   await expect(page).toHaveURL(/\/dlawbench$/);
-  await expect(page.getByTestId('dlaw-stats')).toContainText('中国法');
+  await expect(page.getByTestId('dlaw-stats')).toContainText('Chinese law');
   await page.getByRole('navigation', { name: 'DLawBench' }).getByRole('link', { name: /Leaderboard/ }).click();
   await expect(page).toHaveURL(/\/dlawbench\/leaderboard$/);
   const styles = page.getByTestId('dlaw-styles');
@@ -35,7 +35,7 @@ test('the style-sensitivity view shows four styles per ability with Δ and a cha
     const table = styles.locator(`table[data-ability="${ability}"]`);
     // The three demo entries (and any a job spec added before this one).
     await expect(table.locator('tbody tr', { hasText: '(simulated)' })).toHaveCount(3);
-    for (const style of ['合作型', '依赖型', '退缩型', '对抗型']) {
+    for (const style of ['Cooperative', 'Dependent', 'Withdrawn', 'Adversarial']) {
       await expect(table.locator('thead')).toContainText(style);
     }
     await expect(table.locator('td.delta').first()).toHaveText(/^[+-]\d\.\d{3}$/);

@@ -13,8 +13,9 @@ export async function ready(page: Page) {
 export async function signIn(page: Page, name: string, password: string) {
   await page.goto('/signin');
   await ready(page);
-  await page.getByLabel('Name 用户名').fill(name);
-  await page.getByLabel('Password 密码').fill(password);
-  await page.getByRole('button', { name: /^Sign in/ }).click();
+  // In either language: the page follows the browser's (or the switch's).
+  await page.getByLabel(/^(Name|用户名)$/).fill(name);
+  await page.getByLabel(/^(Password|密码)$/).fill(password);
+  await page.getByRole('button', { name: /^(Sign in|登录)$/ }).click();
   await expect(page.getByTestId('current-user')).toContainText(name);
 }

@@ -32,7 +32,7 @@ test('an admin runs DLawBench in four styles from the browser, watches the job a
   await form.locator('select[name="user"]').selectOption({ label: 'e2e-client · E2E-Client' });
   await form.getByRole('checkbox', { name: 'e2e-judge · E2E-Judge' }).check();
   for (const style of ['Cooperative', 'Dependent', 'Withdrawn', 'Adversarial']) {
-    await expect(form.getByRole('checkbox', { name: new RegExp(`^${style} `) })).toBeChecked();
+    await expect(form.getByRole('checkbox', { name: new RegExp(`^${style}\\b`) })).toBeChecked();
   }
   await form.locator('input[name="runs"]').fill('2');
   await form.getByTestId('start-job').click();
@@ -43,7 +43,7 @@ test('an admin runs DLawBench in four styles from the browser, watches the job a
   await expect(row).toContainText('cooperative, dependent, withdrawn, adversarial');
   await expect(row).toHaveAttribute('data-status', 'done', { timeout: 60_000 });
   await expect(row).toContainText('96/96');
-  await expect(row).toContainText('2 run(s) stored');
+  await expect(row).toContainText('2 runs stored');
 
   await row.getByRole('link', { name: /Style sensitivity/ }).click();
   await expect(page).toHaveURL(/\/dlawbench\/leaderboard#styles$/);

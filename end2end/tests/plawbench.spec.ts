@@ -24,7 +24,7 @@ test('the PLawBench leaderboard is chosen from the header, sorts, and drills to 
   await expect(page.getByTestId('benchmarks')).toContainText('PLawBench');
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'PLawBench' }).click();
   await expect(page).toHaveURL(/\/plawbench$/);
-  await expect(page.getByTestId('plaw-task-stats')).toContainText('案例分析');
+  await expect(page.getByTestId('plaw-task-stats')).toContainText('Case analysis');
   await page.getByRole('navigation', { name: 'PLawBench' }).getByRole('link', { name: /Leaderboard/ }).click();
   await expect(page).toHaveURL(/\/plawbench\/leaderboard$/);
   const table = page.getByTestId('plaw-leaderboard');
@@ -39,7 +39,7 @@ test('the PLawBench leaderboard is chosen from the header, sorts, and drills to 
 test('an item shows its rubric by section and the list filters by task', async ({ page }) => {
   await page.goto('/plawbench/items');
   await ready(page);
-  await page.getByLabel('Task 任务').selectOption('legal_consultation');
+  await page.getByRole('combobox', { name: 'Task', exact: true }).selectOption('legal_consultation');
   await page.getByRole('button', { name: /Apply/ }).click();
   await expect(page).toHaveURL(/task=legal_consultation/);
   await expect(page.getByTestId('result-count')).toContainText('6');

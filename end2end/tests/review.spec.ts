@@ -1,6 +1,10 @@
 import { test, expect, Browser, Page } from '@playwright/test';
 import { ready, signIn } from './helpers';
 
+// Legal experts whose browsers ask for Chinese: the expert pages (and
+// every other page these contexts open) are Chinese.
+test.use({ locale: 'zh-CN' });
+
 async function as(browser: Browser, name: string, password: string): Promise<Page> {
   const page = await (await browser.newContext()).newPage();
   await signIn(page, name, password);
@@ -40,7 +44,7 @@ test('two experts label blind, a disagreement is adjudicated and the dashboard u
   const board = await as(browser, 'admin', 'admin-pass-1');
   await board.goto('/review/agreement');
   await ready(board);
-  await expect(board.getByTestId('live-badge')).toContainText('Live');
+  await expect(board.getByTestId('live-badge')).toContainText('实时');
   const [items0, final0, waiting0] = await counts(board);
 
   const admin = await as(browser, 'admin', 'admin-pass-1');
@@ -85,7 +89,7 @@ test('a seed correction shows in the case history with a diff', async ({ browser
   await turn.fill((await turn.inputValue()) + '另外，对方一直不接电话。');
   await admin.getByTestId('reason').fill('补充当事人的描述');
   await admin.getByTestId('save-correction').click();
-  await expect(admin.getByTestId('save-notice')).toContainText('revision 2');
+  await expect(admin.getByTestId('save-notice')).toContainText('修订 2');
 
   await admin.goto('/cases/DEMO-0003');
   const history = admin.getByTestId('case-history');
@@ -110,13 +114,13 @@ test('an admin designates an expert, who adjudicates a disagreement they did not
   // A third expert joins after the assignment, and is designated adjudicator.
   await admin.goto('/admin/users');
   await ready(admin);
-  await admin.getByLabel('Name 用户名').fill('张律师');
-  await admin.getByLabel('Role 角色').selectOption('expert');
-  await admin.getByLabel(/Password 密码/).fill('expert-pass-3');
-  await admin.getByRole('button', { name: /^Add/ }).click();
-  await expect(admin.getByTestId('user-张律师')).toContainText('expert');
+  await admin.getByLabel('用户名', { exact: true }).fill('张律师');
+  await admin.getByRole('combobox', { name: '角色', exact: true }).selectOption('expert');
+  await admin.getByLabel(/^密码/).fill('expert-pass-3');
+  await admin.getByRole('button', { name: '添加', exact: true }).click();
+  await expect(admin.getByTestId('user-张律师')).toContainText('法律专家');
   await admin.getByTestId('designate-张律师').click();
-  await expect(admin.getByTestId('designate-张律师')).toContainText('Withdraw');
+  await expect(admin.getByTestId('designate-张律师')).toContainText('撤销');
 
   const wang = await as(browser, '王律师', 'expert-pass-1');
   await labelQueue(wang, ['1', '1']);

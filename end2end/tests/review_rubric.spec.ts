@@ -1,6 +1,10 @@
 import { test, expect, Browser, Page } from '@playwright/test';
 import { ready, signIn } from './helpers';
 
+// Legal experts whose browsers ask for Chinese: the expert pages (and
+// every other page these contexts open) are Chinese.
+test.use({ locale: 'zh-CN' });
+
 // Independent of the other review tests: its items are PLawBench's, scored
 // and final by the end, assigned to two experts by name.
 
@@ -60,7 +64,7 @@ test('PLawBench rubric verdicts: scored blind per section, adjudicated, judge an
   const board = await as(browser, 'admin', 'admin-pass-1');
   await board.goto('/review/agreement');
   await ready(board);
-  await expect(board.getByTestId('live-badge')).toContainText('Live');
+  await expect(board.getByTestId('live-badge')).toContainText('实时');
 
   const wang = await as(browser, '王律师', 'expert-pass-1');
   await scoreQueue(wang, () => '0');

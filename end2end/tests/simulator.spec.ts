@@ -1,6 +1,10 @@
 import { test, expect, Page } from '@playwright/test';
 import { ready, signIn } from './helpers';
 
+// Legal experts whose browsers ask for Chinese: the expert pages (and
+// every other page these contexts open) are Chinese.
+test.use({ locale: 'zh-CN' });
+
 // The user-simulator fidelity study (Table 13) from the browser: an expert
 // writes probes (a probe missing a question is refused, naming the field;
 // one form posted without JavaScript), an admin runs the study against the
@@ -73,8 +77,8 @@ test('experts write fidelity probes, an admin runs the study, Table 13 reads wit
   await expect(off.getByTestId('probes-progress')).toContainText(`3 / ${total}`);
   await expect(off.locator('section.probe').nth(2).getByTestId('probe-status')).toContainText('已写');
 
-  // The admin runs the study from the jobs page.
-  const admin = await (await browser.newContext()).newPage();
+  // The admin runs the study from the jobs page, in English.
+  const admin = await (await browser.newContext({ locale: 'en-US' })).newPage();
   await signIn(admin, 'admin', 'admin-pass-1');
   await admin.goto('/admin/runs');
   await ready(admin);
@@ -106,9 +110,9 @@ test('experts write fidelity probes, an admin runs the study, Table 13 reads wit
   // Table 13 without JavaScript: A–C for three probes, D for two.
   await off.goto('/paper#table-13');
   await expect(off.getByTestId('table-13-empty')).toHaveCount(0);
-  await expect(off.getByTestId('table-13-progress')).toContainText('Simulator E2E-Simulator · DCG judge E2E-DCG-Judge · 3 probes · 0 of 11 replies labelled');
+  await expect(off.getByTestId('table-13-progress')).toContainText('模拟器 E2E-Simulator · DCG 评审模型 E2E-DCG-Judge · 3 个探针 · 11 条回复中已标注 0 条');
   await expect(off.getByTestId('paper-table_13').locator('tbody tr')).toHaveCount(4);
-  await expect(off.getByTestId('table-13-figures')).toContainText('Indirect − direct answer rate');
+  await expect(off.getByTestId('table-13-figures')).toContainText('间接 − 直接回答率');
   const csv = await off.request.get('/api/leaderboard/export?paper=table_13&format=csv');
   expect(csv.status()).toBe(200);
   expect(await csv.text()).toContain('D: Withheld');

@@ -78,8 +78,8 @@ test('a reading page follows stored runs live without wasm', async ({ page, brow
   const signIn = await researcher.newPage();
   await signIn.goto('/signin');
   await expect(signIn.locator('body')).toHaveAttribute('data-hydrated', 'true', { timeout: 20_000 });
-  await signIn.getByLabel('Name 用户名').fill('researcher');
-  await signIn.getByLabel('Password 密码').fill('research-pass-1');
+  await signIn.getByLabel('Name', { exact: true }).fill('researcher');
+  await signIn.getByLabel('Password', { exact: true }).fill('research-pass-1');
   await signIn.getByRole('button', { name: /^Sign in/ }).click();
   await expect(signIn.getByTestId('current-user')).toContainText('researcher');
   const fs = await import('fs');

@@ -9,8 +9,8 @@ const demoRun = fs.readFileSync(
 async function signIn(page, name: string, password: string) {
   await page.goto('/signin');
   await ready(page);
-  await page.getByLabel('Name 用户名').fill(name);
-  await page.getByLabel('Password 密码').fill(password);
+  await page.getByLabel('Name', { exact: true }).fill(name);
+  await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: /^Sign in/ }).click();
   await expect(page.getByTestId('current-user')).toContainText(name);
 }
@@ -58,8 +58,8 @@ test('the upload page sends visitors to sign in and refuses roles that may not u
   await expect(page).toHaveURL(/\/signin\?next=%2Fruns%2Fupload$/);
   await expect(page.getByTestId('run-files')).toHaveCount(0);
   await ready(page);
-  await page.getByLabel('Name 用户名').fill('王律师');
-  await page.getByLabel('Password 密码').fill('expert-pass-1');
+  await page.getByLabel('Name', { exact: true }).fill('王律师');
+  await page.getByLabel('Password', { exact: true }).fill('expert-pass-1');
   await page.getByRole('button', { name: /^Sign in/ }).click();
   // Signed in, the visitor comes back to the page, which their role may not use.
   await expect(page.getByTestId('access-refused')).toBeVisible();

@@ -70,6 +70,7 @@ pub fn router(state: AppState) -> Router {
     let app = Router::new()
         .nest("/api", api::router())
         .merge(auth::router())
+        .route("/lang", axum::routing::get(pages::switch_lang))
         .leptos_routes_with_context(
             &state,
             routes,

@@ -18,7 +18,7 @@
 use std::sync::Arc;
 
 use axum::body::{to_bytes, Body, Bytes};
-use axum::extract::{Request, State};
+use axum::extract::{Query, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -44,8 +44,11 @@ pub async fn reading_pages(State(state): State<AppState>, req: Request, next: Ne
         && app::ssr::cookie(req.headers(), app::ssr::SESSION_COOKIE).is_none();
     let asked = Asked::of(req.headers());
     let url = req.uri().to_string();
+    // One copy per language: the same URL reads in Chinese or in English.
+    let lang = app::components::i18n::request_lang(req.uri(), req.headers());
+    let key = format!("{}:{url}", lang.code());
     if anonymous {
-        if let Some(page) = state.pages.get(&url) {
+        if let Some(page) = state.pages.get(&key) {
             return asked.answer(&page);
         }
     }
@@ -69,8 +72,38 @@ pub async fn reading_pages(State(state): State<AppState>, req: Request, next: Ne
         return res;
     }
     let page = Arc::new(CachedPage::new(html, epoch));
-    state.pages.put(&url, page.clone());
+    state.pages.put(&key, page.clone());
     asked.answer(&page)
+}
+
+/// The query of `GET /lang`.
+#[derive(serde::Deserialize)]
+pub struct Switch {
+    to: Option<String>,
+    back: Option<String>,
+}
+
+/// `GET /lang?to=zh|en&back=PATH`: the language switch. Keeps the choice in
+/// the `lang` cookie for a year and returns to `back` (a path on this site,
+/// without its `lang` parameter; `/` otherwise) with 303. An unknown
+/// language is a 400 that says which are known.
+pub async fn switch_lang(Query(switch): Query<Switch>) -> Response {
+    let Some(lang) = switch.to.as_deref().and_then(engine::lang::Lang::parse) else {
+        return (StatusCode::BAD_REQUEST, "to: expected a language, zh or en").into_response();
+    };
+    let back = app::components::i18n::switch_back(switch.back.as_deref());
+    let cookie = format!(
+        "{}={}; Path=/; Max-Age=31536000; SameSite=Lax",
+        engine::lang::COOKIE,
+        lang.code()
+    );
+    let mut res = (StatusCode::SEE_OTHER, [(header::LOCATION, back)]).into_response();
+    if let Ok(value) = HeaderValue::from_str(&cookie) {
+        res.headers_mut().insert(header::SET_COOKIE, value);
+    }
+    res.headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    res
 }
 
 /// What a request asks of a cached page.
@@ -144,7 +177,7 @@ fn reading_headers(h: &mut HeaderMap) {
     h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
     h.insert(
         header::VARY,
-        HeaderValue::from_static("Cookie, Authorization, Accept-Encoding"),
+        HeaderValue::from_static("Cookie, Authorization, Accept-Encoding, Accept-Language"),
     );
 }
 

@@ -83,7 +83,7 @@ async fn entries_with_unavailable_items_are_flagged() {
     );
     assert!(res
         .body
-        .contains(&format!("{unavailable} item(s) the judge could not label")));
+        .contains(&format!("{unavailable} items the judge could not label")));
 }
 
 #[tokio::test]

@@ -27,7 +27,9 @@ async fn the_ljp_cell_shows_the_confusion_matrix_and_each_claim_against_its_gold
         .find("data-testid=\"confusion-heatmap\"")
         .expect("heat map")..];
     let svg = &figure[..figure.find("</svg>").expect("the svg ends")];
-    assert!(svg.contains("<svg") && svg.contains("部分支持") && svg.contains("驳回"));
+    assert!(
+        svg.contains("<svg") && svg.contains("Partially Supported") && svg.contains("Dismissed")
+    );
     assert!(
         !svg.contains("partially_supported"),
         "no identifiers on the axes"

@@ -37,10 +37,8 @@ async fn the_case_page_renders_both_consultations_with_marks() {
     let app = TestApp::with_demo().await;
     let res = app.get("/cases/DEMO-0001").await;
     assert_eq!(res.status, StatusCode::OK);
-    assert!(res.body.contains("完整咨询 Complete consultation"));
-    assert!(res
-        .body
-        .contains("信息缺失咨询 Underspecified consultation"));
+    assert!(res.body.contains("Complete consultation"));
+    assert!(res.body.contains("Underspecified consultation"));
     assert!(res.body.contains("class=\"missing-fact\""));
     assert!(res.body.contains("我报过两次警"));
 }

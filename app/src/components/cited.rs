@@ -91,27 +91,28 @@ pub fn Cited(#[prop(into)] text: String) -> impl IntoView {
 /// they cite no article.
 #[component]
 pub fn CitationSummary(check: CitationCheck, #[prop(into)] scope: String) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     (check.citations > 0).then(|| {
         view! {
             <p class="citation-summary" data-testid="citation-summary">
-                <strong>"Citations 法条引用"</strong>
-                " (" {scope} "): " {check.citations} " checked 条 · " {check.in_force} " in force 现行有效"
+                <strong>{lang.t("法条引用", "Citations")}</strong>
+                {lang.t("（", " (")} {scope} {lang.t("）：共 ", "): ")} {check.citations} {lang.t(" 条 · ", " checked · ")} {check.in_force} {lang.t(" 条现行有效", " in force")}
                 {(check.repealed > 0)
-                    .then(|| view! { " · " <span class="bad">{check.repealed} " repealed 已废止"</span> })}
+                    .then(|| view! { " · " <span class="bad">{check.repealed} {lang.t(" 条已废止", " repealed")}</span> })}
                 {(check.no_such_article + check.no_such_paragraph > 0)
                     .then(|| {
                         view! {
                             " · "
                             <span class="bad">
-                                {check.no_such_article + check.no_such_paragraph} " nonexistent 不存在"
+                                {check.no_such_article + check.no_such_paragraph} {lang.t(" 条不存在", " nonexistent")}
                             </span>
                         }
                     })}
                 {(check.historical > 0)
-                    .then(|| view! { " · " {check.historical} " earlier version 历史版本" })}
+                    .then(|| view! { " · " {check.historical} {lang.t(" 条为历史版本", " earlier version")} })}
                 {(check.unknown_law > 0)
                     .then(|| {
-                        view! { " · " {check.unknown_law} " not among the imported statutes 未收录" }
+                        view! { " · " {check.unknown_law} {lang.t(" 条未收录", " not among the imported statutes")} }
                     })}
             </p>
         }

@@ -139,10 +139,11 @@ fn TurnCell(
 }
 
 fn segment_view(segment: Segment) -> AnyView {
+    let lang = crate::components::i18n::lang();
     match segment {
         Segment::Plain(t) => t.into_any(),
         Segment::Marked { fact, text } => view! {
-            <mark class="missing-fact" data-fact=fact.clone() title=format!("缺失事实 missing fact {fact}")>
+            <mark class="missing-fact" data-fact=fact.clone() title=format!("{} {fact}", lang.t("缺失事实", "missing fact"))>
                 {text}
                 <sup>{fact.clone()}</sup>
             </mark>
@@ -156,10 +157,12 @@ fn segment_view(segment: Segment) -> AnyView {
 /// before hydration and without JavaScript) show one consultation at a time
 /// rather than interleaving them turn by turn.
 ///
-/// `lang`: the page's language (the review pages); without it the labels
-/// are in both languages.
+/// `lang`: the language of the labels where the page follows its URL's
+/// `?lang=` (the review pages); otherwise the page's language.
 #[component]
 pub fn DialogueComparison(case: Case, #[prop(optional)] lang: Option<Memo<Lang>>) -> impl IntoView {
+    let page = crate::components::i18n::lang();
+    let lang = Some(lang.unwrap_or_else(|| Memo::new(move |_| page)));
     let label = move |c: Consultation, short: bool| {
         move || consultation_label(lang.map(|l| l.get()), c, short)
     };

@@ -6,12 +6,31 @@ use engine::review::{EditOp, FieldChange, TextEdit};
 use engine::vocab::Consultation;
 use leptos::prelude::*;
 
+use crate::components::i18n::Lang;
 use crate::server_fns::corrections::{get_case_history, RevisionView};
 
 fn consultation_label(c: Consultation) -> &'static str {
+    let lang = crate::components::i18n::lang();
     match c {
-        Consultation::Complete => "complete 完整咨询",
-        Consultation::Underspecified => "underspecified 不完整咨询",
+        Consultation::Complete => lang.t("完整咨询", "complete"),
+        Consultation::Underspecified => lang.t("不完整咨询", "underspecified"),
+    }
+}
+
+/// Where a turn is: `第 3 轮` / `, turn 3`.
+fn turn_text(lang: Lang, consultation: Consultation, turn: usize) -> String {
+    let label = consultation_label(consultation);
+    match lang {
+        Lang::Zh => format!("{label}第 {} 轮", turn + 1),
+        Lang::En => format!("{label}, turn {}", turn + 1),
+    }
+}
+
+/// A turn's role: the Chinese label, or the wire name in English.
+fn role_text(lang: Lang, role: engine::vocab::Role) -> &'static str {
+    match lang {
+        Lang::Zh => role.label_zh(),
+        Lang::En => role.as_str(),
     }
 }
 
@@ -37,18 +56,19 @@ fn Edits(edits: Vec<TextEdit>) -> impl IntoView {
 
 #[component]
 pub fn ChangeView(change: FieldChange) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     match change {
         FieldChange::Field { field, old, new } => view! {
             <li><code>{field}</code> ": " <del>{value_text(&old)}</del> " → " <ins>{value_text(&new)}</ins></li>
         }
         .into_any(),
         FieldChange::Verdict { claim, old, new } => view! {
-            <li>"Verdict of claim 诉请判决 " <code>{claim}</code> ": " <del>{old.label_zh()}</del> " → " <ins>{new.label_zh()}</ins></li>
+            <li>{lang.t("诉请判决 ", "Verdict of claim ")} <code>{claim}</code> ": " <del>{old.label(lang)}</del> " → " <ins>{new.label(lang)}</ins></li>
         }
         .into_any(),
         FieldChange::MissingFacts { added, removed } => view! {
             <li>
-                "Missing facts 缺失事实: "
+                {lang.t("缺失事实：", "Missing facts: ")}
                 {(!added.is_empty()).then(|| view! { <ins>"+ " {added.join(", ")}</ins> " " })}
                 {(!removed.is_empty()).then(|| view! { <del>"− " {removed.join(", ")}</del> })}
             </li>
@@ -56,17 +76,17 @@ pub fn ChangeView(change: FieldChange) -> impl IntoView {
         .into_any(),
         FieldChange::TurnEdited { consultation, new_turn, edits, .. } => view! {
             <li>
-                {consultation_label(consultation)} ", turn 第" {new_turn + 1} "轮: "
+                {turn_text(lang, consultation, new_turn)} {lang.t("：", ": ")}
                 <span class="diff-text"><Edits edits /></span>
             </li>
         }
         .into_any(),
         FieldChange::TurnAdded { consultation, turn, role, content } => view! {
-            <li>{consultation_label(consultation)} ", turn 第" {turn + 1} "轮 added 新增 (" {role.as_str()} "): " <ins>{content}</ins></li>
+            <li>{turn_text(lang, consultation, turn)} {lang.t(" 新增（", " added (")} {role_text(lang, role)} {lang.t("）：", "): ")} <ins>{content}</ins></li>
         }
         .into_any(),
         FieldChange::TurnRemoved { consultation, turn, role, content } => view! {
-            <li>{consultation_label(consultation)} ", turn 第" {turn + 1} "轮 removed 删除 (" {role.as_str()} "): " <del>{content}</del></li>
+            <li>{turn_text(lang, consultation, turn)} {lang.t(" 删除（", " removed (")} {role_text(lang, role)} {lang.t("）：", "): ")} <del>{content}</del></li>
         }
         .into_any(),
     }
@@ -74,15 +94,16 @@ pub fn ChangeView(change: FieldChange) -> impl IntoView {
 
 #[component]
 fn RevisionItem(revision: RevisionView) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     view! {
         <li class="revision" data-testid="revision">
             <div>
-                <strong>"Revision 修订 " {revision.revision}</strong>
-                " · " {revision.author.clone().unwrap_or_else(|| "imported 导入".into())}
-                " · " {revision.created_at.clone()}
-                " · dataset version 数据集版本 " {revision.dataset_version}
+                <strong>{lang.t("修订 ", "Revision ")} {revision.revision}</strong>
+                " · " {revision.author.clone().unwrap_or_else(|| lang.t("导入", "imported").into())}
+                " · " {lang.date_time(&revision.created_at)}
+                {lang.t(" · 数据集版本 ", " · dataset version ")} {revision.dataset_version}
             </div>
-            <div class="muted">"Reason 理由: " {revision.reason.clone()}</div>
+            <div class="muted">{lang.t("理由：", "Reason: ")} {revision.reason.clone()}</div>
             {(!revision.changes.is_empty()).then(|| view! {
                 <ul class="changes" data-testid="diff">
                     {revision.changes.into_iter().map(|change| view! { <ChangeView change /> }).collect_view()}
@@ -95,6 +116,7 @@ fn RevisionItem(revision: RevisionView) -> impl IntoView {
 /// The history panel of a case (nothing when it was never corrected).
 #[component]
 pub fn CaseHistoryPanel(case_id: String) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     let history = Resource::new(move || case_id.clone(), get_case_history);
     view! {
         <Suspense fallback=|| ()>
@@ -102,7 +124,7 @@ pub fn CaseHistoryPanel(case_id: String) -> impl IntoView {
                 match history.await {
                     Ok(h) if !h.revisions.is_empty() => view! {
                         <section class="panel" data-testid="case-history">
-                            <h2>"History 修订历史"</h2>
+                            <h2>{lang.t("修订历史", "History")}</h2>
                             <ol class="revisions" reversed>
                                 {h.revisions.into_iter().map(|revision| view! { <RevisionItem revision /> }).collect_view()}
                             </ol>

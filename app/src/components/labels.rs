@@ -13,9 +13,10 @@ pub fn error_message(e: &ServerFnError) -> String {
 
 #[component]
 pub fn ErrorBox(error: ServerFnError) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     view! {
         <div class="error-box" role="alert">
-            <strong>"Error 出错了: "</strong>
+            <strong>{lang.t("出错了：", "Error: ")}</strong>
             {error_message(&error)}
         </div>
     }
@@ -23,47 +24,55 @@ pub fn ErrorBox(error: ServerFnError) -> impl IntoView {
 
 #[component]
 pub fn Loading() -> impl IntoView {
-    view! { <p class="loading">"Loading… 加载中"</p> }
+    let lang = crate::components::i18n::lang();
+    view! { <p class="loading">{lang.t("加载中…", "Loading…")}</p> }
 }
 
 #[component]
 pub fn VerdictBadge(verdict: Verdict) -> impl IntoView {
+    let label = verdict.label(crate::components::i18n::lang());
     view! {
-        <span class=format!("badge verdict verdict-{}", verdict.as_str()) title=verdict.label_en()>
-            {verdict.label_zh()}
+        <span class=format!("badge verdict verdict-{}", verdict.as_str()) title=label>
+            {label}
         </span>
     }
 }
 
 #[component]
 pub fn ClassBadge(class: Class) -> impl IntoView {
+    let label = class.label(crate::components::i18n::lang());
     view! {
-        <span class=format!("badge class class-{}", class.as_str()) title=class.label_zh()>
-            {class.label_en()}
+        <span class=format!("badge class class-{}", class.as_str()) title=label>
+            {label}
         </span>
     }
 }
 
 #[component]
 pub fn FocalTypeBadge(point_type: FocalPointType) -> impl IntoView {
+    let label = point_type.label(crate::components::i18n::lang());
     view! {
-        <span class="badge focal-type" title=point_type.label_en()>
-            {point_type.label_zh()}
+        <span class="badge focal-type" title=label>
+            {label}
         </span>
     }
 }
 
 pub fn plaintiff_label(p: PlaintiffType) -> String {
-    format!("{} {}", p.label_zh(), p.label_en())
+    p.label(crate::components::i18n::lang()).to_owned()
 }
 
 /// Shown wherever a dataset is synthetic demo data, so nobody mistakes it for real cases.
 #[component]
 pub fn SyntheticNotice(synthetic: bool) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     synthetic.then(|| {
         view! {
             <p class="synthetic-notice">
-                "Synthetic demo data 合成演示数据 — fictional cases written for this demo, not real judgments."
+                {lang.t(
+                    "合成演示数据——为本演示编写的虚构案例，并非真实判决。",
+                    "Synthetic demo data — fictional cases written for this demo, not real judgments.",
+                )}
             </p>
         }
     })

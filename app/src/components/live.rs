@@ -78,13 +78,18 @@ fn subscribe(
     });
 }
 
-/// A small badge saying whether the page is updating live.
+/// A small badge saying whether the page is updating live (its texts in
+/// both states ride along for `live.js`).
 #[component]
 pub fn LiveBadge(live: Live) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
+    let on = lang.t("● 实时", "● Live");
+    let off = lang.t("○ 静态", "○ Static");
     view! {
         <span class="live-badge" class:on=move || live.connected.get() data-testid="live-badge" data-events=live.events.join(" ")
-              title="Updates without reload when runs are stored 有新结果时自动更新">
-            {move || if live.connected.get() { "● Live 实时" } else { "○ Static 静态" }}
+              data-on=on data-off=off
+              title=lang.t("有新结果时自动更新，无需刷新", "Updates without reload when runs are stored")>
+            {move || if live.connected.get() { on } else { off }}
         </span>
     }
 }

@@ -15,6 +15,7 @@ fn turns_mut(case: &mut Case, side: Consultation) -> &mut Vec<Turn> {
 
 #[component]
 fn Side(edited: RwSignal<Case>, side: Consultation) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     move || {
         let n = edited.with(|c| c.turns(side).len());
         (0..n)
@@ -22,7 +23,10 @@ fn Side(edited: RwSignal<Case>, side: Consultation) -> impl IntoView {
                 let role = edited.with(|c| c.turns(side)[i].role);
                 view! {
                     <label class="field turn-field">
-                        {format!("{} · 第{}轮 turn {}", role.as_str(), i + 1, i + 1)}
+                        {match lang {
+                            crate::components::i18n::Lang::Zh => format!("{} · 第 {} 轮", role.label_zh(), i + 1),
+                            crate::components::i18n::Lang::En => format!("{} · turn {}", role.as_str(), i + 1),
+                        }}
                         <textarea
                             rows="4"
                             data-testid=format!("turn-{}-{i}", side.as_str())
@@ -47,6 +51,7 @@ fn Side(edited: RwSignal<Case>, side: Consultation) -> impl IntoView {
 /// turn on both sides.
 #[component]
 pub fn TurnEditor(edited: RwSignal<Case>) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     let add_pair = move |_| {
         edited.update(|c| {
             let speaker = if c.consultations.complete.len() % 2 == 0 {
@@ -73,12 +78,12 @@ pub fn TurnEditor(edited: RwSignal<Case>) -> impl IntoView {
     };
     view! {
         <div class="two-col">
-            <section class="panel"><h2>"Complete 完整咨询"</h2><Side edited side=Consultation::Complete /></section>
-            <section class="panel"><h2>"Underspecified 不完整咨询"</h2><Side edited side=Consultation::Underspecified /></section>
+            <section class="panel"><h2>{lang.t("完整咨询", "Complete")}</h2><Side edited side=Consultation::Complete /></section>
+            <section class="panel"><h2>{lang.t("不完整咨询", "Underspecified")}</h2><Side edited side=Consultation::Underspecified /></section>
         </div>
         <div class="filter-actions">
-            <button type="button" on:click=add_pair data-testid="add-pair">"+ Add a turn to both 两侧各加一轮"</button>
-            <button type="button" on:click=remove_pair>"− Remove the last turn of both 两侧各删最后一轮"</button>
+            <button type="button" on:click=add_pair data-testid="add-pair">{lang.t("两侧各加一轮", "+ Add a turn to both")}</button>
+            <button type="button" on:click=remove_pair>{lang.t("两侧各删最后一轮", "− Remove the last turn of both")}</button>
         </div>
     }
 }

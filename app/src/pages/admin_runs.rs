@@ -21,6 +21,7 @@ use engine::vocab::LjpSetup;
 use leptos::prelude::*;
 use leptos_meta::Title;
 
+use crate::components::i18n::Lang;
 use crate::components::labels::{error_message, ErrorBox, Loading};
 use crate::components::live::{use_live, LiveBadge};
 use crate::pages::model::model_url;
@@ -30,57 +31,63 @@ use crate::server_fns::jobs::{
 };
 
 /// The user conditions of the pipeline (wire name, label).
-const CONDITIONS: [(&str, &str); 7] = [
-    ("standard", "Standard 标准用户"),
-    ("delayed", "Delayed 延迟回答"),
-    ("self_correction", "Self-correction 自我更正"),
-    ("cooperative", "Cooperative 配合型"),
-    ("dependent", "Dependent 依赖型"),
-    ("withdrawn", "Withdrawn 寡言型"),
-    ("adversarial", "Adversarial 对抗型"),
-];
+fn conditions() -> [(&'static str, &'static str); 7] {
+    let lang = crate::components::i18n::lang();
+    [
+        ("standard", lang.t("标准用户", "Standard")),
+        ("delayed", lang.t("延迟回答", "Delayed")),
+        ("self_correction", lang.t("自我更正", "Self-correction")),
+        ("cooperative", lang.t("配合型", "Cooperative")),
+        ("dependent", lang.t("依赖型", "Dependent")),
+        ("withdrawn", lang.t("寡言型", "Withdrawn")),
+        ("adversarial", lang.t("对抗型", "Adversarial")),
+    ]
+}
 
 /// The tasks a job may run (wire name, label).
 fn task_choices() -> Vec<(String, String)> {
+    let lang = crate::components::i18n::lang();
     let mut choices: Vec<(String, String)> = [Task::Lca, Task::Dcg]
         .into_iter()
         .map(|t| {
             (
                 t.as_str().to_owned(),
-                format!("{} {}", t.as_str().to_uppercase(), t.label_zh()),
+                format!("{} {}", t.as_str().to_uppercase(), t.label(lang)),
             )
         })
         .collect();
     choices.extend(LjpSetup::ALL.into_iter().map(|s| {
         (
             format!("ljp:{}", s.as_str()),
-            format!("LJP {} {}", s.label_en(), s.label_zh()),
+            format!("LJP {}", s.label(lang)),
         )
     }));
     choices
 }
 
 fn status_label(status: JobStatus) -> &'static str {
+    let lang = crate::components::i18n::lang();
     match status {
-        JobStatus::Queued => "Queued 排队中",
-        JobStatus::Running => "Running 运行中",
-        JobStatus::Done => "Done 已完成",
-        JobStatus::Failed => "Failed 失败",
-        JobStatus::Cancelled => "Cancelled 已取消",
-        JobStatus::Interrupted => "Interrupted 已中断",
+        JobStatus::Queued => lang.t("排队中", "Queued"),
+        JobStatus::Running => lang.t("运行中", "Running"),
+        JobStatus::Done => lang.t("已完成", "Done"),
+        JobStatus::Failed => lang.t("失败", "Failed"),
+        JobStatus::Cancelled => lang.t("已取消", "Cancelled"),
+        JobStatus::Interrupted => lang.t("已中断", "Interrupted"),
     }
 }
 
-fn parse_mode_label(mode: ParseMode) -> &'static str {
+fn parse_mode_label(lang: Lang, mode: ParseMode) -> &'static str {
     match mode {
-        ParseMode::Lenient => "Lenient 宽松 (repairs trailing commas)",
-        ParseMode::Strict => "Strict 严格 (evalscope 1.14.1)",
+        ParseMode::Lenient => lang.t("宽松（修复末尾逗号）", "Lenient (repairs trailing commas)"),
+        ParseMode::Strict => lang.t("严格（evalscope 1.14.1）", "Strict (evalscope 1.14.1)"),
     }
 }
 
 /// What a job runs, in one line: its benchmark's settings, the dataset, the
 /// runs and the scope.
 fn job_summary(spec: &JobSpec) -> String {
+    let lang = crate::components::i18n::lang();
     let judges = spec
         .judges
         .iter()
@@ -88,73 +95,107 @@ fn job_summary(spec: &JobSpec) -> String {
         .collect::<Vec<_>>()
         .join(" + ");
     let last_run = spec.first_run + spec.runs.saturating_sub(1);
-    let runs = if spec.runs == 1 {
-        format!("run {}", spec.first_run)
-    } else {
-        format!("runs {}–{last_run}", spec.first_run)
+    let first_run = spec.first_run;
+    let runs = match (lang, spec.runs == 1) {
+        (Lang::Zh, true) => format!("第 {first_run} 次运行"),
+        (Lang::Zh, false) => format!("第 {first_run}–{last_run} 次运行"),
+        (Lang::En, true) => format!("run {first_run}"),
+        (Lang::En, false) => format!("runs {first_run}–{last_run}"),
     };
+    let user = spec.user.as_ref().map_or("—", |u| u.model.as_str());
+    let dataset = &spec.dataset;
     if let Some(experiment) = spec.experiment {
         let scope = match experiment {
-            Experiment::Targeted => format!("{runs} · all underspecified cases"),
-            Experiment::Fidelity => "every stored probe 全部探针".to_owned(),
+            Experiment::Targeted => {
+                format!(
+                    "{runs} · {}",
+                    lang.t("全部信息缺失的案例", "all underspecified cases")
+                )
+            }
+            Experiment::Fidelity => lang.t("全部探针", "every stored probe").to_owned(),
         };
-        return format!(
-            "{} · user {} · judge {judges} · {} · {scope}",
-            experiment.label_en(),
-            spec.user.as_ref().map_or("—", |u| u.model.as_str()),
-            spec.dataset,
-        );
+        let experiment = experiment.label(lang);
+        return match lang {
+            Lang::Zh => {
+                format!("{experiment} · 用户模型 {user} · 评审模型 {judges} · {dataset} · {scope}")
+            }
+            Lang::En => {
+                format!("{experiment} · user {user} · judge {judges} · {dataset} · {scope}")
+            }
+        };
     }
     match spec.benchmark {
         Benchmark::Dlawbench => {
             let s = spec.dlawbench.clone().unwrap_or_default();
-            let scope = match spec.limit {
-                Some(n) => format!("first {n} cases 前 {n} 个案例"),
-                None => "all cases 全部案例".to_owned(),
+            let scope = match (lang, spec.limit) {
+                (Lang::Zh, Some(n)) => format!("前 {n} 个案例"),
+                (Lang::En, Some(n)) => format!("first {n} cases"),
+                (_, None) => lang.t("全部案例", "all cases").to_owned(),
             };
             let styles = s
                 .styles
                 .iter()
-                .map(|s| s.as_str())
+                .map(|s| match lang {
+                    Lang::Zh => s.label_zh(),
+                    Lang::En => s.as_str(),
+                })
                 .collect::<Vec<_>>()
-                .join(", ");
-            format!(
-                "DLawBench · {styles} · client {} · judges {judges} · horizon {} · lawyer {} / judge {} attempts · {} · {runs} · {scope}",
-                spec.user.as_ref().map_or("—", |u| u.model.as_str()),
-                s.horizon,
-                s.lawyer_attempts,
-                s.judge_attempts,
-                spec.dataset,
-            )
+                .join(lang.t("、", ", "));
+            let (horizon, lawyer, judge) = (s.horizon, s.lawyer_attempts, s.judge_attempts);
+            match lang {
+                Lang::Zh => format!(
+                    "DLawBench · {styles} · 模拟当事人 {user} · 评审模型 {judges} · 最大轮数 {horizon} · 律师 {lawyer} 次 / 评审 {judge} 次尝试 · {dataset} · {runs} · {scope}"
+                ),
+                Lang::En => format!(
+                    "DLawBench · {styles} · client {user} · judges {judges} · horizon {horizon} · lawyer {lawyer} / judge {judge} attempts · {dataset} · {runs} · {scope}"
+                ),
+            }
         }
         Benchmark::Plawbench => {
             let s = spec.plawbench.clone().unwrap_or_default();
-            let scope = match spec.limit {
-                Some(n) => format!("first {n} items 前 {n} 项"),
-                None => "all items 全部题目".to_owned(),
+            let scope = match (lang, spec.limit) {
+                (Lang::Zh, Some(n)) => format!("前 {n} 道题目"),
+                (Lang::En, Some(n)) => format!("first {n} items"),
+                (_, None) => lang.t("全部题目", "all items").to_owned(),
             };
-            format!(
-                "PLawBench · judges {judges} · {} parse · {} · {} attempt{} · max tokens {} · {} · {runs} · {scope}",
-                s.judge_parse,
-                s.judge_aggregation,
-                s.judge_attempts,
-                if s.judge_attempts == 1 { "" } else { "s" },
-                s.max_tokens,
-                spec.dataset,
-            )
+            let attempts = lang.count(u64::from(s.judge_attempts), "次尝试", "attempt", "attempts");
+            match lang {
+                Lang::Zh => format!(
+                    "PLawBench · 评审模型 {judges} · {}解析 · {} · {attempts} · 最大生成长度 {} · {dataset} · {runs} · {scope}",
+                    s.judge_parse.label_zh(),
+                    s.judge_aggregation.label_zh(),
+                    s.max_tokens,
+                ),
+                Lang::En => format!(
+                    "PLawBench · judges {judges} · {} parse · {} · {attempts} · max tokens {} · {dataset} · {runs} · {scope}",
+                    s.judge_parse,
+                    s.judge_aggregation,
+                    s.max_tokens,
+                ),
+            }
         }
         _ => {
-            let scope = match spec.limit {
-                Some(n) => format!("first {n} cases 前 {n} 个案例"),
-                None => "all cases 全部案例".to_owned(),
+            let scope = match (lang, spec.limit) {
+                (Lang::Zh, Some(n)) => format!("前 {n} 个案例"),
+                (Lang::En, Some(n)) => format!("first {n} cases"),
+                (_, None) => lang.t("全部案例", "all cases").to_owned(),
             };
-            format!(
-                "{} · judges {judges} · user {} · {} · {} · {runs} · {scope}",
-                spec.tasks.join(", "),
-                spec.user.as_ref().map_or("—", |u| u.model.as_str()),
-                spec.user_condition,
-                spec.dataset,
-            )
+            let tasks = spec.tasks.join(", ");
+            match lang {
+                Lang::Zh => {
+                    let condition = conditions()
+                        .iter()
+                        .find(|(wire, _)| *wire == spec.user_condition)
+                        .map_or(spec.user_condition.as_str(), |(_, label)| *label);
+                    format!(
+                        "{tasks} · 评审模型 {judges} · 用户模型 {user} · {condition} · {dataset} · {runs} · {scope}"
+                    )
+                }
+                Lang::En => format!(
+                    "{tasks} · judges {judges} · user {user} · {} · {dataset} · {runs} · {scope}",
+                    spec.user_condition,
+                ),
+            }
         }
     }
 }
@@ -166,6 +207,7 @@ fn elapsed(secs: f64) -> String {
 
 #[component]
 pub fn AdminRunsPage() -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     let save = ServerAction::<SaveEndpoint>::new();
     let delete = ServerAction::<DeleteEndpoint>::new();
     let endpoints = Resource::new(
@@ -182,12 +224,14 @@ pub fn AdminRunsPage() -> impl IntoView {
         }
     });
     view! {
-        <Title text="Benchmark runs" />
+        <Title text=lang.t("评测任务", "Benchmark runs") />
         <section class="panel">
-            <h1>"Benchmark runs 评测任务"</h1>
+            <h1>{lang.t("评测任务", "Benchmark runs")}</h1>
             <p>
-                "Run LexPilot, PLawBench or DLawBench against OpenAI-compatible endpoints in the background; the runs land on the leaderboard of the benchmark's current dataset when the job is done. "
-                "在后台对 OpenAI 兼容接口运行 LexPilot、PLawBench 或 DLawBench 评测，完成后结果自动进入该评测当前数据集的排行榜。"
+                {lang.t(
+                    "在后台对 OpenAI 兼容接口运行 LexPilot、PLawBench 或 DLawBench 评测，完成后结果自动进入该评测当前数据集的排行榜。",
+                    "Run LexPilot, PLawBench or DLawBench against OpenAI-compatible endpoints in the background; the runs land on the leaderboard of the benchmark's current dataset when the job is done.",
+                )}
             </p>
         </section>
         <Transition fallback=Loading>
@@ -197,8 +241,8 @@ pub fn AdminRunsPage() -> impl IntoView {
                     Err(e) => view! {
                         <section class="panel">
                             <p class="info" data-testid="runs-refused">
-                                "Only admins configure and start benchmark runs. 仅管理员可以配置与启动评测。 "
-                                {error_message(&e)} " · " <a href="/signin">"Sign in 登录"</a>
+                                {lang.t("仅管理员可以配置与启动评测。", "Only admins configure and start benchmark runs. ")}
+                                {error_message(&e)} " · " <a href="/signin">{lang.t("登录", "Sign in")}</a>
                             </p>
                         </section>
                     }.into_any(),
@@ -229,21 +273,24 @@ fn EndpointsPanel(
     save: ServerAction<SaveEndpoint>,
     delete: ServerAction<DeleteEndpoint>,
 ) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     let empty = endpoints.is_empty();
     view! {
         <section class="panel">
-            <h2>"Endpoints 接口"</h2>
+            <h2>{lang.t("接口", "Endpoints")}</h2>
             <p class="muted">
-                "Keys are never entered here: give the NAME of an environment variable of the server that holds the key (such as DEEPSEEK_API_KEY). "
-                "密钥不在此处填写：请填写服务器上保存密钥的环境变量名。"
+                {lang.t(
+                    "密钥不在此处填写：请填写服务器上保存密钥的环境变量名（例如 DEEPSEEK_API_KEY）。",
+                    "Keys are never entered here: give the NAME of an environment variable of the server that holds the key (such as DEEPSEEK_API_KEY).",
+                )}
             </p>
-            {empty.then(|| view! { <p class="info">"No endpoint yet. 尚未配置接口。"</p> })}
+            {empty.then(|| view! { <p class="info">{lang.t("尚未配置接口。", "No endpoint yet.")}</p> })}
             <div class="table-scroll">
                 <table class="stats" data-testid="endpoints-table">
                     <thead>
                         <tr>
-                            <th>"Name 名称"</th><th>"Base URL 地址"</th><th>"Model 模型"</th>
-                            <th>"Key variable 密钥变量"</th><th>"Vendor 厂商"</th><th></th>
+                            <th>{lang.t("名称", "Name")}</th><th>{lang.t("地址", "Base URL")}</th><th>{lang.t("模型", "Model")}</th>
+                            <th>{lang.t("密钥变量", "Key variable")}</th><th>{lang.t("厂商", "Vendor")}</th><th></th>
                         </tr>
                     </thead>
                     <tbody>
@@ -251,9 +298,9 @@ fn EndpointsPanel(
                             let (e, key_set) = (view.endpoint.clone(), view.key_set);
                             let (id, edit_id) = (e.id.to_string(), e.id.to_string());
                             let key = match (&e.key_env, key_set) {
-                                (None, _) => view! { <span class="muted">"none 无"</span> }.into_any(),
-                                (Some(var), true) => view! { <code>{var.clone()}</code> " " <span class="badge key-set">"set 已设置"</span> }.into_any(),
-                                (Some(var), false) => view! { <code>{var.clone()}</code> " " <span class="badge key-missing">"not set 未设置"</span> }.into_any(),
+                                (None, _) => view! { <span class="muted">{lang.t("无", "none")}</span> }.into_any(),
+                                (Some(var), true) => view! { <code>{var.clone()}</code> " " <span class="badge key-set">{lang.t("已设置", "set")}</span> }.into_any(),
+                                (Some(var), false) => view! { <code>{var.clone()}</code> " " <span class="badge key-missing">{lang.t("未设置", "not set")}</span> }.into_any(),
                             };
                             view! {
                                 <tr>
@@ -264,16 +311,16 @@ fn EndpointsPanel(
                                     <td>{e.vendor.clone().unwrap_or_else(|| "—".into())}</td>
                                     <td class="endpoint-actions">
                                         <details>
-                                            <summary>"Edit 编辑"</summary>
+                                            <summary>{lang.t("编辑", "Edit")}</summary>
                                             <ActionForm action=save attr:class="stack endpoint-form">
                                                 <input type="hidden" name="id" value=edit_id />
                                                 <EndpointFields endpoint=Some(e.clone()) />
-                                                <button type="submit">"Save 保存"</button>
+                                                <button type="submit">{lang.t("保存", "Save")}</button>
                                             </ActionForm>
                                         </details>
                                         <ActionForm action=delete attr:class="inline">
                                             <input type="hidden" name="id" value=id />
-                                            <button type="submit" class="danger">"Delete 删除"</button>
+                                            <button type="submit" class="danger">{lang.t("删除", "Delete")}</button>
                                         </ActionForm>
                                     </td>
                                 </tr>
@@ -282,13 +329,13 @@ fn EndpointsPanel(
                     </tbody>
                 </table>
             </div>
-            <h3>"Add an endpoint 新增接口"</h3>
+            <h3>{lang.t("新增接口", "Add an endpoint")}</h3>
             <ActionForm action=save attr:class="endpoint-form filters">
                 <EndpointFields endpoint=None />
-                <div class="filter-actions"><button type="submit" class="primary">"Add 添加"</button></div>
+                <div class="filter-actions"><button type="submit" class="primary">{lang.t("添加", "Add")}</button></div>
             </ActionForm>
             {move || save.value().get().map(|r| match r {
-                Ok(e) => view! { <p class="info" role="status">"Saved 已保存: " {e.endpoint.name}</p> }.into_any(),
+                Ok(e) => view! { <p class="info" role="status">{lang.t("已保存：", "Saved ")} {e.endpoint.name}</p> }.into_any(),
                 Err(e) => view! { <p class="error-box" role="alert">{error_message(&e)}</p> }.into_any(),
             })}
             {move || delete.value().get().and_then(Result::err).map(|e| view! {
@@ -301,24 +348,25 @@ fn EndpointsPanel(
 /// The inputs of an endpoint, filled with `endpoint` when editing.
 #[component]
 fn EndpointFields(endpoint: Option<Endpoint>) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     let value =
         |f: fn(&Endpoint) -> Option<String>| endpoint.as_ref().and_then(f).unwrap_or_default();
     view! {
-        <label class="field"><span>"Name 名称"</span>
+        <label class="field"><span>{lang.t("名称", "Name")}</span>
             <input name="name" required maxlength="64" value=value(|e| Some(e.name.clone())) placeholder="deepseek-flash" />
         </label>
-        <label class="field"><span>"Base URL 地址"</span>
+        <label class="field"><span>{lang.t("地址", "Base URL")}</span>
             <input name="base_url" type="url" required value=value(|e| Some(e.base_url.clone())) placeholder="https://api.deepseek.com/v1" />
         </label>
-        <label class="field"><span>"Model 模型"</span>
+        <label class="field"><span>{lang.t("模型", "Model")}</span>
             <input name="model" required maxlength="200" value=value(|e| Some(e.model.clone())) placeholder="DeepSeek-V4.1-Flash" />
         </label>
-        <label class="field"><span>"Key variable name 密钥环境变量名"</span>
+        <label class="field"><span>{lang.t("密钥环境变量名", "Key variable name")}</span>
             <input name="key_env" pattern="[A-Z_][A-Z0-9_]*" autocomplete="off" spellcheck="false"
                 value=value(|e| e.key_env.clone()) placeholder="DEEPSEEK_API_KEY"
-                title="The NAME of an environment variable, never the key 仅填写变量名，不要填写密钥" />
+                title=lang.t("仅填写变量名，不要填写密钥", "The NAME of an environment variable, never the key") />
         </label>
-        <label class="field"><span>"Vendor 厂商 (optional)"</span>
+        <label class="field"><span>{lang.t("厂商（可选）", "Vendor (optional)")}</span>
             <input name="vendor" maxlength="64" value=value(|e| e.vendor.clone()) placeholder="deepseek" />
         </label>
     }
@@ -327,8 +375,14 @@ fn EndpointFields(endpoint: Option<Endpoint>) -> impl IntoView {
 /// The `<option>`s of a select of endpoints, with an empty first one if
 /// `with_none`.
 fn endpoint_options(endpoints: &[EndpointView], with_none: bool) -> impl IntoView {
-    let none = with_none
-        .then(|| view! { <option value="">"— none 无 (only LCA, LJP direct/gold) —"</option> });
+    let lang = crate::components::i18n::lang();
+    let none = with_none.then(|| {
+        view! {
+            <option value="">
+                {lang.t("— 无（仅 LCA、LJP 直接/金标准预测）—", "— none (only LCA, LJP direct/gold) —")}
+            </option>
+        }
+    });
     let options = endpoints
         .iter()
         .map(|e| &e.endpoint)
@@ -340,11 +394,12 @@ fn endpoint_options(endpoints: &[EndpointView], with_none: bool) -> impl IntoVie
 /// The form that starts a job.
 #[component]
 fn StartForm(endpoints: Vec<EndpointView>, start: ServerAction<StartJob>) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     if endpoints.is_empty() {
         return view! {
             <section class="panel">
-                <h2>"Start a run 启动评测"</h2>
-                <p class="info">"Add an endpoint first. 请先添加接口。"</p>
+                <h2>{lang.t("启动评测", "Start a run")}</h2>
+                <p class="info">{lang.t("请先添加接口。", "Add an endpoint first.")}</p>
             </section>
         }
         .into_any();
@@ -361,49 +416,58 @@ fn StartForm(endpoints: Vec<EndpointView>, start: ServerAction<StartJob>) -> imp
     let dlaw = DlawbenchSettings::default();
     view! {
         <section class="panel">
-            <h2>"Start a run 启动评测"</h2>
+            <h2>{lang.t("启动评测", "Start a run")}</h2>
             <ActionForm action=start attr:class="stack start-form">
                 <div class="filters">
-                    <label class="field"><span>"Benchmark 评测基准"</span>
+                    <label class="field"><span>{lang.t("评测基准", "Benchmark")}</span>
                         <select name="benchmark" data-testid="job-benchmark"
                             on:change=move |ev| chosen.set(Benchmark::parse(&event_target_value(&ev)))>
                             {[Benchmark::Lexpilot, Benchmark::Plawbench, Benchmark::Dlawbench].into_iter().map(|b| view! {
-                                <option value=b.as_str()>{b.label_zh()}</option>
+                                <option value=b.as_str()>{b.label(lang)}</option>
                             }).collect_view()}
                         </select>
                     </label>
-                    <label class="field"><span>"Evaluated model 被测模型"</span>
+                    <label class="field"><span>{lang.t("被测模型", "Evaluated model")}</span>
                         <select name="model" required>{endpoint_options(&endpoints, false)}</select>
                     </label>
                     <label class="field" hidden=hide_unless(&[Benchmark::Lexpilot, Benchmark::Dlawbench])>
-                        <span>"User model 用户模拟模型 (LexPilot; DLawBench: the client 模拟当事人)"</span>
+                        <span>{lang.t("用户模拟模型（LexPilot；DLawBench：模拟当事人）", "User model (LexPilot; DLawBench: the client)")}</span>
                         <select name="user">{endpoint_options(&endpoints, true)}</select>
                     </label>
-                    <label class="field" hidden=hide(Benchmark::Lexpilot)><span>"Job kind 任务类型 (LexPilot)"</span>
+                    <label class="field" hidden=hide(Benchmark::Lexpilot)><span>{lang.t("任务类型（LexPilot）", "Job kind (LexPilot)")}</span>
                         <select name="experiment" data-testid="job-experiment">
-                            <option value="">"The tasks below 下列评测任务"</option>
+                            <option value="">{lang.t("下列评测任务", "The tasks below")}</option>
                             <option value=Experiment::Targeted.as_str()>
-                                {format!("{} · {} (user model + first judge; the workbench's own construction and validation prompts)", Experiment::Targeted.label_en(), Experiment::Targeted.label_zh())}
+                                {lang.t(
+                                    "定向与偏离追问实验（表4）（用户模型 + 第一位评审模型；使用工作台自带的构造与验证提示词）",
+                                    "Targeted vs Off-target (Table 4) (user model + first judge; the workbench's own construction and validation prompts)",
+                                )}
                             </option>
                             <option value=Experiment::Fidelity.as_str()>
-                                {format!("{} · {} (the user model answers the experts' probes, the first judge as DCG judge; the evaluated model is not called; probes at /review/fidelity)", Experiment::Fidelity.label_en(), Experiment::Fidelity.label_zh())}
+                                {lang.t(
+                                    "用户模拟器保真度研究（表13）（用户模型回答专家的探针，第一位评审模型担任 DCG 评审；不调用被测模型；探针见 /review/fidelity）",
+                                    "User-simulator fidelity (Table 13) (the user model answers the experts' probes, the first judge as DCG judge; the evaluated model is not called; probes at /review/fidelity)",
+                                )}
                             </option>
                         </select>
                     </label>
-                    <label class="field" hidden=hide(Benchmark::Lexpilot)><span>"User condition 用户设定 (LexPilot)"</span>
+                    <label class="field" hidden=hide(Benchmark::Lexpilot)><span>{lang.t("用户设定（LexPilot）", "User condition (LexPilot)")}</span>
                         <select name="user_condition">
-                            {CONDITIONS.iter().map(|(value, label)| view! { <option value=*value>{*label}</option> }).collect_view()}
+                            {conditions().iter().map(|(value, label)| view! { <option value=*value>{*label}</option> }).collect_view()}
                         </select>
                     </label>
-                    <label class="field"><span>"Family 模型类别"</span>
+                    <label class="field"><span>{lang.t("模型类别", "Family")}</span>
                         <select name="family">
-                            <option value="">"— unset 未设定 —"</option>
-                            {Family::ALL.into_iter().map(|f| view! { <option value=f.as_str()>{format!("{} {}", f.label_en(), f.label_zh())}</option> }).collect_view()}
+                            <option value="">{lang.t("未设定 —", "— unset")}</option>
+                            {Family::ALL.into_iter().map(|f| view! { <option value=f.as_str()>{f.label(lang)}</option> }).collect_view()}
                         </select>
                     </label>
                 </div>
                 <fieldset class="choice-group">
-                    <legend>"Judges 评审模型 (several form a panel; LexPilot and DLawBench: a judge of the evaluated model's vendor recuses 同厂商回避)"</legend>
+                    <legend>{lang.t(
+                        "评审模型（可多选，组成评审团；LexPilot 与 DLawBench：与被测模型同厂商的评审模型回避）",
+                        "Judges (several form a panel; LexPilot and DLawBench: a judge of the evaluated model's vendor recuses)",
+                    )}</legend>
                     {endpoints.iter().map(|e| &e.endpoint).enumerate().map(|(i, e)| view! {
                         <label class="inline-check">
                             <input type="checkbox" name=format!("judges[{i}]") value=e.id.to_string() />
@@ -412,7 +476,7 @@ fn StartForm(endpoints: Vec<EndpointView>, start: ServerAction<StartJob>) -> imp
                     }).collect_view()}
                 </fieldset>
                 <fieldset class="choice-group" hidden=hide(Benchmark::Lexpilot)>
-                    <legend>"Tasks 任务 (LexPilot)"</legend>
+                    <legend>{lang.t("任务（LexPilot）", "Tasks (LexPilot)")}</legend>
                     {task_choices().into_iter().enumerate().map(|(i, (value, label))| view! {
                         <label class="inline-check">
                             <input type="checkbox" name=format!("tasks[{i}]") value=value checked />
@@ -421,71 +485,74 @@ fn StartForm(endpoints: Vec<EndpointView>, start: ServerAction<StartJob>) -> imp
                     }).collect_view()}
                 </fieldset>
                 <fieldset class="choice-group filters" hidden=hide(Benchmark::Plawbench) data-testid="plawbench-settings">
-                    <legend>"PLawBench judging 评分设置 (PLawBench)"</legend>
-                    <label class="field"><span>"Judge reply parsing 评分解析"</span>
+                    <legend>{lang.t("评分设置（PLawBench）", "PLawBench judging (PLawBench)")}</legend>
+                    <label class="field"><span>{lang.t("评分解析", "Judge reply parsing")}</span>
                         <select name="judge_parse">
                             {ParseMode::ALL.into_iter().map(|m| view! {
-                                <option value=m.as_str() selected=m == defaults.judge_parse>{parse_mode_label(m)}</option>
+                                <option value=m.as_str() selected=m == defaults.judge_parse>{parse_mode_label(lang, m)}</option>
                             }).collect_view()}
                         </select>
                     </label>
-                    <label class="field"><span>"Panel aggregation 多评审汇总"</span>
+                    <label class="field"><span>{lang.t("多评审汇总", "Panel aggregation")}</span>
                         <select name="judge_aggregation">
                             {Aggregation::ALL.into_iter().map(|a| view! {
-                                <option value=a.as_str() selected=a == defaults.judge_aggregation>{format!("{} {}", a.label_en(), a.label_zh())}</option>
+                                <option value=a.as_str() selected=a == defaults.judge_aggregation>{a.label(lang)}</option>
                             }).collect_view()}
                         </select>
                     </label>
-                    <label class="field"><span>"Max tokens 最大生成长度"</span>
+                    <label class="field"><span>{lang.t("最大生成长度", "Max tokens")}</span>
                         <input name="max_tokens" type="number" min="1" value=defaults.max_tokens.to_string()
-                            title="Generous: a truncated filing scores near zero 文书被截断几乎不得分" />
+                            title=lang.t("文书被截断几乎不得分", "Generous: a truncated filing scores near zero") />
                     </label>
-                    <label class="field"><span>"Model family 模型家族 (optional)"</span>
+                    <label class="field"><span>{lang.t("模型家族（可选）", "Model family (optional)")}</span>
                         <input name="model_family" maxlength="64" placeholder="Qwen" />
                     </label>
                 </fieldset>
                 <fieldset class="choice-group filters" hidden=hide(Benchmark::Dlawbench) data-testid="dlawbench-settings">
-                    <legend>"DLawBench interviews 访谈设置 (DLawBench)"</legend>
+                    <legend>{lang.t("访谈设置（DLawBench）", "Interviews (DLawBench)")}</legend>
                     <div class="choice-row">
                         {Style::ALL.into_iter().enumerate().map(|(i, style)| view! {
                             <label class="inline-check">
                                 <input type="checkbox" name=format!("styles[{i}]") value=style.as_str()
                                     checked=dlaw.styles.contains(&style) />
-                                {format!("{} {}", style.label_en(), style.label_zh())}
+                                {style.label(lang)}
                             </label>
                         }).collect_view()}
                     </div>
-                    <label class="field"><span>"Horizon 最大轮数"</span>
+                    <label class="field"><span>{lang.t("最大轮数", "Horizon")}</span>
                         <input name="horizon" type="number" min="1" max="50" value=dlaw.horizon.to_string()
-                            title="Client-facing turns before a forced final submit 强制提交前的提问轮数" />
+                            title=lang.t("强制提交前的提问轮数", "Client-facing turns before a forced final submit") />
                     </label>
-                    <label class="field"><span>"Lawyer attempts 律师模型尝试次数"</span>
+                    <label class="field"><span>{lang.t("律师模型尝试次数", "Lawyer attempts")}</span>
                         <input name="lawyer_attempts" type="number" min="1" max="10" value=dlaw.lawyer_attempts.to_string()
-                            title="Calls per step until a reply is a valid ask or submit; then lawyer_error" />
+                            title=lang.t("每一步调用直至回复为有效的提问或提交；用尽则记为 lawyer_error", "Calls per step until a reply is a valid ask or submit; then lawyer_error") />
                     </label>
                 </fieldset>
                 <div class="filters">
                     <label class="field" hidden=hide_unless(&[Benchmark::Plawbench, Benchmark::Dlawbench])>
-                        <span>{format!("Judge attempts 评审尝试次数 (PLawBench {}, DLawBench {})", defaults.judge_attempts, dlaw.judge_attempts)}</span>
-                        <input name="judge_attempts" type="number" min="1" max="10" placeholder="default 默认" />
+                        <span>{match lang {
+                            Lang::Zh => format!("评审尝试次数（PLawBench {}，DLawBench {}）", defaults.judge_attempts, dlaw.judge_attempts),
+                            Lang::En => format!("Judge attempts (PLawBench {}, DLawBench {})", defaults.judge_attempts, dlaw.judge_attempts),
+                        }}</span>
+                        <input name="judge_attempts" type="number" min="1" max="10" placeholder=lang.t("默认", "default") />
                     </label>
-                    <label class="field"><span>"Runs 重复次数"</span>
+                    <label class="field"><span>{lang.t("重复次数", "Runs")}</span>
                         <input name="runs" type="number" min="1" max="20" value="5" required
-                            title="The papers report the mean ± std over 5 runs 论文取 5 次运行的均值 ± 标准差" />
+                            title=lang.t("论文取 5 次运行的均值 ± 标准差", "The papers report the mean ± std over 5 runs") />
                     </label>
-                    <label class="field"><span>"Concurrency per endpoint 并发"</span>
+                    <label class="field"><span>{lang.t("并发", "Concurrency per endpoint")}</span>
                         <input name="concurrency" type="number" min="1" max="64" value="4" required />
                     </label>
-                    <label class="field"><span>"Limit: first N cases or items 仅前 N 项 (optional)"</span>
-                        <input name="limit" type="number" min="1" placeholder="all 全部" />
+                    <label class="field"><span>{lang.t("仅前 N 个案例或题目（可选）", "Limit: first N cases or items (optional)")}</span>
+                        <input name="limit" type="number" min="1" placeholder=lang.t("全部", "all") />
                     </label>
                     <div class="filter-actions">
-                        <button type="submit" class="primary" data-testid="start-job">"Start 启动"</button>
+                        <button type="submit" class="primary" data-testid="start-job">{lang.t("启动", "Start")}</button>
                     </div>
                 </div>
             </ActionForm>
             {move || start.value().get().map(|r| match r {
-                Ok(job) => view! { <p class="info" role="status">"Job #" {job.job.id} " started. 任务已启动。"</p> }.into_any(),
+                Ok(job) => view! { <p class="info" role="status">{lang.t("任务 #", "Job #")} {job.job.id} {lang.t(" 已启动。", " started.")}</p> }.into_any(),
                 Err(e) => view! { <p class="error-box" role="alert">{error_message(&e)}</p> }.into_any(),
             })}
         </section>
@@ -496,6 +563,7 @@ fn StartForm(endpoints: Vec<EndpointView>, start: ServerAction<StartJob>) -> imp
 /// The jobs, refetched on every `jobs` or `runs` event.
 #[component]
 fn JobsPanel(start: ServerAction<StartJob>) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     let cancel = ServerAction::<CancelJob>::new();
     let restart = ServerAction::<RestartJob>::new();
     let live = use_live(&["jobs", "runs"]);
@@ -519,19 +587,19 @@ fn JobsPanel(start: ServerAction<StartJob>) -> impl IntoView {
     };
     view! {
         <section class="panel">
-            <h2>"Jobs 任务 " <LiveBadge live /></h2>
+            <h2>{lang.t("任务 ", "Jobs ")} <LiveBadge live /></h2>
             {move || failed_action().map(|e| view! { <p class="error-box" role="alert">{error_message(&e)}</p> })}
             <Transition fallback=Loading>
                 {move || Suspend::new(async move {
                     match jobs.await {
-                        Ok(list) if list.is_empty() => view! { <p class="muted">"No job yet. 暂无任务。"</p> }.into_any(),
+                        Ok(list) if list.is_empty() => view! { <p class="muted">{lang.t("暂无任务。", "No job yet.")}</p> }.into_any(),
                         Ok(list) => view! {
                             <div class="table-scroll">
                                 <table class="stats jobs" data-testid="jobs-table">
                                     <thead>
                                         <tr>
-                                            <th>"#"</th><th>"Job 任务"</th><th>"Status 状态"</th>
-                                            <th>"Progress 进度"</th><th></th>
+                                            <th>"#"</th><th>{lang.t("任务", "Job")}</th><th>{lang.t("状态", "Status")}</th>
+                                            <th>{lang.t("进度", "Progress")}</th><th></th>
                                         </tr>
                                     </thead>
                                     <tbody>
@@ -554,27 +622,35 @@ fn JobRow(
     cancel: ServerAction<CancelJob>,
     restart: ServerAction<RestartJob>,
 ) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     let cancel_requested = job.cancel_requested;
     let job = job.job;
     let spec = &job.spec;
     let meta = job_summary(spec);
     let progress = job.progress.clone().unwrap_or_default();
-    let figures = format!(
-        "{}/{} items 项 · {} unavailable 不可用 · {} calls 请求 · {} cached 缓存 · {} retries 重试 · {} elapsed 用时",
-        progress.done,
-        progress.total,
-        progress.failures,
-        progress.calls,
-        progress.cached_calls,
-        progress.retries,
-        elapsed(progress.elapsed_secs)
-    );
+    let (done, total, failures) = (progress.done, progress.total, progress.failures);
+    let (calls, cached, retries) = (progress.calls, progress.cached_calls, progress.retries);
+    let took = elapsed(progress.elapsed_secs);
+    let figures = match lang {
+        Lang::Zh => format!(
+            "{done}/{total} 项 · {failures} 项不可用 · {calls} 次请求 · {cached} 次缓存命中 · {retries} 次重试 · 用时 {took}"
+        ),
+        Lang::En => format!(
+            "{done}/{total} items · {failures} unavailable · {calls} calls · {cached} cached · {retries} retries · {took} elapsed"
+        ),
+    };
+    let by = job.created_by.clone().unwrap_or_else(|| "—".into());
+    let at = lang.date_time(job.started_at.as_deref().unwrap_or(&job.created_at));
+    let started = match lang {
+        Lang::Zh => format!("由 {by} 启动 · {at}"),
+        Lang::En => format!("started by {by} · {at}"),
+    };
     let id = job.id.to_string();
     let actions = if job.status.is_active() {
         let label = if cancel_requested {
-            "Cancelling… 取消中"
+            lang.t("取消中", "Cancelling…")
         } else {
-            "Cancel 取消"
+            lang.t("取消", "Cancel")
         };
         view! {
             <ActionForm action=cancel attr:class="inline">
@@ -587,31 +663,36 @@ fn JobRow(
         view! {
             <ActionForm action=restart attr:class="inline">
                 <input type="hidden" name="id" value=id />
-                <button type="submit" data-testid="restart-job">"Restart 重新开始"</button>
+                <button type="submit" data-testid="restart-job">{lang.t("重新开始", "Restart")}</button>
             </ActionForm>
         }
         .into_any()
     } else if job.status == JobStatus::Done && spec.benchmark == Benchmark::Plawbench {
-        view! { <a href="/plawbench/leaderboard">"Leaderboard 排行榜"</a> }.into_any()
+        view! { <a href="/plawbench/leaderboard">{lang.t("排行榜", "Leaderboard")}</a> }.into_any()
     } else if job.status == JobStatus::Done && spec.benchmark == Benchmark::Dlawbench {
         view! {
-            <a href="/dlawbench/leaderboard">"Leaderboard 排行榜"</a>
+            <a href="/dlawbench/leaderboard">{lang.t("排行榜", "Leaderboard")}</a>
             " · "
-            <a href="/dlawbench/leaderboard#styles">"Style sensitivity 风格敏感性"</a>
+            <a href="/dlawbench/leaderboard#styles">{lang.t("风格敏感性", "Style sensitivity")}</a>
         }
         .into_any()
     } else if job.status == JobStatus::Done {
         view! {
-            <a href="/leaderboard">"Leaderboard 排行榜"</a>
+            <a href="/leaderboard">{lang.t("排行榜", "Leaderboard")}</a>
             " · "
-            <a href=model_url(&spec.model.model)>"Model 模型页"</a>
+            <a href=model_url(&spec.model.model)>{lang.t("模型页", "Model")}</a>
         }
         .into_any()
     } else {
         ().into_any()
     };
     let stored = (job.status == JobStatus::Done).then(|| {
-        view! { <span class="muted">{format!(" · {} run(s) stored 已入库", job.runs_stored)}</span> }
+        let runs = lang.count(job.runs_stored.max(0) as u64, "次运行", "run", "runs");
+        let stored = match lang {
+            Lang::Zh => format!(" · {runs}已入库"),
+            Lang::En => format!(" · {runs} stored"),
+        };
+        view! { <span class="muted">{stored}</span> }
     });
     view! {
         <tr data-testid="job-row" data-status=job.status.as_str() data-benchmark=spec.benchmark.as_str()>
@@ -621,7 +702,7 @@ fn JobRow(
                 <span class="muted">{format!(" ({})", spec.model.name)}</span>
                 <div class="job-meta">{meta}</div>
                 <div class="job-meta">
-                    {format!("started by {} · {}", job.created_by.clone().unwrap_or_else(|| "—".into()), job.started_at.clone().unwrap_or_else(|| job.created_at.clone()))}
+                    {started}
                     {stored}
                 </div>
                 {job.error.clone().map(|e| view! { <div class="job-error" role="note">{e}</div> })}

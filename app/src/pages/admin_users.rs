@@ -11,6 +11,7 @@ use crate::server_fns::users::{list_users, CreateUser, SetAdjudicator};
 
 #[component]
 pub fn AdminUsersPage() -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     let create = ServerAction::<CreateUser>::new();
     let designate = ServerAction::<SetAdjudicator>::new();
     let users = Resource::new(
@@ -18,27 +19,27 @@ pub fn AdminUsersPage() -> impl IntoView {
         |_| list_users(),
     );
     view! {
-        <Title text="Accounts" />
+        <Title text=lang.t("账户", "Accounts") />
         <section class="panel">
-            <h1>"Accounts 账户"</h1>
+            <h1>{lang.t("账户", "Accounts")}</h1>
             <Suspense fallback=Loading>
                 {move || Suspend::new(async move {
                     match users.await {
                         Ok(list) => view! {
                             <table class="stats" data-testid="users-table">
-                                <thead><tr><th>"Name 用户名"</th><th>"Role 角色"</th><th>"Adjudicates 裁决"</th></tr></thead>
+                                <thead><tr><th>{lang.t("用户名", "Name")}</th><th>{lang.t("角色", "Role")}</th><th>{lang.t("裁决", "Adjudicates")}</th></tr></thead>
                                 <tbody>
                                     {list.into_iter().map(|u| {
                                         let (name, testid) = (u.name.clone(), format!("designate-{}", u.name));
                                         let adjudicates = match u.role {
-                                            Role::Admin => view! { <span>"✓ (admin 管理员)"</span> }.into_any(),
+                                            Role::Admin => view! { <span>{lang.t("✓（管理员）", "✓ (admin)")}</span> }.into_any(),
                                             Role::Expert => view! {
                                                 <ActionForm action=designate attr:class="inline">
                                                     <input type="hidden" name="name" value=name />
                                                     <input type="hidden" name="on" value=(!u.adjudicator).to_string() />
                                                     {if u.adjudicator { "✓ " } else { "" }}
                                                     <button type="submit" class="small" data-testid=testid>
-                                                        {if u.adjudicator { "Withdraw 撤销" } else { "Designate 指定为裁决人" }}
+                                                        {if u.adjudicator { lang.t("撤销", "Withdraw") } else { lang.t("指定为裁决人", "Designate") }}
                                                     </button>
                                                 </ActionForm>
                                             }.into_any(),
@@ -47,7 +48,7 @@ pub fn AdminUsersPage() -> impl IntoView {
                                         view! {
                                             <tr data-testid=format!("user-{}", u.name)>
                                                 <td>{u.name.clone()}</td>
-                                                <td>{u.role.label_zh()} " · " {u.role.as_str()}</td>
+                                                <td>{u.role.label(lang)}</td>
                                                 <td>{adjudicates}</td>
                                             </tr>
                                         }
@@ -62,20 +63,20 @@ pub fn AdminUsersPage() -> impl IntoView {
             </Suspense>
         </section>
         <section class="panel narrow">
-            <h2>"Add an account 新增账户"</h2>
+            <h2>{lang.t("新增账户", "Add an account")}</h2>
             <ActionForm action=create attr:class="stack">
-                <label class="field"><span>"Name 用户名"</span><input name="name" required /></label>
+                <label class="field"><span>{lang.t("用户名", "Name")}</span><input name="name" required /></label>
                 <label class="field">
-                    <span>"Role 角色"</span>
+                    <span>{lang.t("角色", "Role")}</span>
                     <select name="role">
-                        {Role::ALL.iter().map(|r| view! { <option value=r.as_str()>{r.label_zh()} " · " {r.as_str()}</option> }).collect_view()}
+                        {Role::ALL.iter().map(|r| view! { <option value=r.as_str()>{r.label(lang)}</option> }).collect_view()}
                     </select>
                 </label>
-                <label class="field"><span>"Password 密码 (8+ characters)"</span><input name="password" type="password" autocomplete="new-password" required minlength="8" /></label>
-                <button type="submit" class="primary">"Add 添加"</button>
+                <label class="field"><span>{lang.t("密码（至少 8 个字符）", "Password (8+ characters)")}</span><input name="password" type="password" autocomplete="new-password" required minlength="8" /></label>
+                <button type="submit" class="primary">{lang.t("添加", "Add")}</button>
             </ActionForm>
             {move || create.value().get().map(|r| match r {
-                Ok(u) => view! { <p class="info">"Created " {u.name} "."</p> }.into_any(),
+                Ok(u) => view! { <p class="info">{lang.t("已创建 ", "Created ")} {u.name} {lang.t("。", ".")}</p> }.into_any(),
                 Err(e) => view! { <p class="error-box" role="alert">{error_message(&e)}</p> }.into_any(),
             })}
         </section>

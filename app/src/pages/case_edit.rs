@@ -10,6 +10,7 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_params_map;
 
+use crate::components::i18n::Lang;
 use crate::components::labels::{error_message, ErrorBox, Loading};
 use crate::components::turn_editor::TurnEditor;
 use crate::server_fns::cases::get_case;
@@ -38,6 +39,7 @@ pub fn CaseEditPage() -> impl IntoView {
 
 #[component]
 fn Editor(case: Case, revision: i64) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     let id = case.case_id.clone();
     let edited = RwSignal::new(case);
     let base = RwSignal::new(revision);
@@ -59,17 +61,26 @@ fn Editor(case: Case, revision: i64) -> impl IntoView {
             }) => {
                 base.set(revision);
                 reason.set(String::new());
-                let dropped = if runs_dropped.is_empty() {
-                    String::new()
-                } else {
-                    format!(
+                let dropped = match (lang, runs_dropped.is_empty()) {
+                    (_, true) => String::new(),
+                    (Lang::Zh, false) => format!(
+                        "；不再有效、保留在旧版本上的运行：{}",
+                        runs_dropped.join("、")
+                    ),
+                    (Lang::En, false) => format!(
                         "; runs no longer valid, left on the old version: {}",
                         runs_dropped.join(", ")
-                    )
+                    ),
                 };
-                notice.set(Some((true, format!(
-                    "Saved as revision {revision}: dataset version {dataset_version}, {runs_carried} run(s) re-scored{dropped}. 已保存。"
-                ))));
+                let carried = lang.count(runs_carried as u64, "次运行", "run", "runs");
+                notice.set(Some((true, match lang {
+                    Lang::Zh => format!(
+                        "已保存为修订 {revision}：数据集版本 {dataset_version}，{carried}已重新评分{dropped}。"
+                    ),
+                    Lang::En => format!(
+                        "Saved as revision {revision}: dataset version {dataset_version}, {carried} re-scored{dropped}."
+                    ),
+                })));
             }
             Ok(CorrectionResult::Stale {
                 revision,
@@ -79,10 +90,16 @@ fn Editor(case: Case, revision: i64) -> impl IntoView {
             }) => {
                 base.set(revision);
                 edited.set(*case);
-                notice.set(Some((false, format!(
-                    "Not saved: {} saved revision {revision} after you opened this case (reason: {why}). Their version is shown now; make your change again on it. 未保存：他人已先保存。",
-                    author.unwrap_or_else(|| "someone".into())
-                ))));
+                notice.set(Some((false, match lang {
+                    Lang::Zh => format!(
+                        "未保存：在你打开此案例后，{} 已保存修订 {revision}（理由：{why}）。现在显示的是其版本；请在此基础上重新修改。",
+                        author.unwrap_or_else(|| "他人".into())
+                    ),
+                    Lang::En => format!(
+                        "Not saved: {} saved revision {revision} after you opened this case (reason: {why}). Their version is shown now; make your change again on it.",
+                        author.unwrap_or_else(|| "someone".into())
+                    ),
+                })));
             }
             Err(e) => notice.set(Some((false, error_message(&e)))),
         }
@@ -102,7 +119,7 @@ fn Editor(case: Case, revision: i64) -> impl IntoView {
                         }
                     }>
                         {Verdict::ALL.into_iter().map(|v| view! {
-                            <option value=v.as_str() selected=v == claim.verdict>{v.label_zh()} " " {v.as_str()}</option>
+                            <option value=v.as_str() selected=v == claim.verdict>{v.label(lang)}</option>
                         }).collect_view()}
                     </select>
                 </label>
@@ -135,29 +152,32 @@ fn Editor(case: Case, revision: i64) -> impl IntoView {
             .collect_view()
     };
     view! {
-        <Title text=format!("Correct {id}") />
+        <Title text=match lang {
+            Lang::Zh => format!("更正 {id}"),
+            Lang::En => format!("Correct {id}"),
+        } />
         <section class="panel">
-            <p><a href=format!("/cases/{id}")>"← Back to the case 返回案例"</a></p>
-            <h1>"Correct case 更正案例 " {id.clone()}</h1>
-            <p class="legend">"Editing from revision 基于修订 " <strong data-testid="base-revision">{move || base.get()}</strong>
-               ". Saving makes a new dataset version; stored runs are re-scored on it. 保存将生成新的数据集版本。"</p>
+            <p><a href=format!("/cases/{id}")>{lang.t("← 返回案例", "← Back to the case")}</a></p>
+            <h1>{lang.t("更正案例 ", "Correct case ")} {id.clone()}</h1>
+            <p class="legend">{lang.t("基于修订 ", "Editing from revision ")} <strong data-testid="base-revision">{move || base.get()}</strong>
+               {lang.t("。保存将生成新的数据集版本，已存储的运行将在新版本上重新评分。", ". Saving makes a new dataset version; stored runs are re-scored on it.")}</p>
             {move || notice.get().map(|(ok, text)| view! {
                 <div class=if ok { "info-box" } else { "error-box" } role="status" data-testid="save-notice">{text}</div>
             })}
         </section>
         <TurnEditor edited />
         <div class="two-col">
-            <section class="panel"><h2>"Gold verdicts 判决"</h2><div class="stack">{claims}</div></section>
-            <section class="panel"><h2>"Missing facts 缺失事实"</h2><div class="stack">{facts}</div></section>
+            <section class="panel"><h2>{lang.t("金标准判决", "Gold verdicts")}</h2><div class="stack">{claims}</div></section>
+            <section class="panel"><h2>{lang.t("缺失事实", "Missing facts")}</h2><div class="stack">{facts}</div></section>
         </div>
         <section class="panel">
             <label class="field">
-                "Reason 修改理由 (required 必填)"
+                {lang.t("修改理由（必填）", "Reason (required)")}
                 <input type="text" data-testid="reason" prop:value=move || reason.get() on:input=move |ev| reason.set(event_target_value(&ev)) />
             </label>
             <div class="filter-actions">
                 <button type="button" class="primary" data-testid="save-correction" on:click=on_save
-                        disabled=move || save.pending().get()>"Save correction 保存更正"</button>
+                        disabled=move || save.pending().get()>{lang.t("保存更正", "Save correction")}</button>
             </div>
         </section>
     }

@@ -1,6 +1,7 @@
 //! The case list: filters and search in the URL (shareable), counts, paging.
 //! The filter form is a plain GET form, so it works without JavaScript.
 
+use engine::lang::Lang;
 use engine::lexpilot::query::{CaseFilter, CaseSummary};
 use engine::vocab::{Class, FocalPointType, PlaintiffType, Verdict, CAUSES};
 use leptos::prelude::*;
@@ -8,9 +9,7 @@ use leptos_meta::Title;
 use leptos_router::components::Form;
 use leptos_router::hooks::use_query_map;
 
-use crate::components::labels::{
-    plaintiff_label, ClassBadge, ErrorBox, Loading, SyntheticNotice, VerdictBadge,
-};
+use crate::components::labels::{ClassBadge, ErrorBox, Loading, SyntheticNotice, VerdictBadge};
 use crate::server_fns::cases::list_cases;
 use crate::types::CaseList;
 use crate::url::encode;
@@ -80,13 +79,14 @@ pub fn list_url(filter: &CaseFilter, page: u32) -> String {
 
 #[component]
 pub fn CaseListPage() -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     let query = use_query_map();
     let request = move || query.with(|q| filter_from_query(|k| q.get(k)));
     let data = Resource::new(request, |(filter, page)| list_cases(filter, page));
     view! {
-        <Title text="Cases" />
+        <Title text=lang.t("案例", "Cases") />
         <section class="panel">
-            <h1>"Cases 案例"</h1>
+            <h1>{lang.t("案例", "Cases")}</h1>
             {move || {
                 let (filter, _) = request();
                 view! { <FilterForm filter /> }
@@ -111,11 +111,12 @@ fn Select(
     options: Vec<(String, String)>,
     selected: Option<String>,
 ) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     view! {
         <label class="field">
             <span>{label}</span>
             <select name=name>
-                <option value="" selected=selected.is_none()>"All 全部"</option>
+                <option value="" selected=selected.is_none()>{lang.t("全部", "All")}</option>
                 {options
                     .into_iter()
                     .map(|(value, text)| {
@@ -130,14 +131,10 @@ fn Select(
 
 #[component]
 fn FilterForm(filter: CaseFilter) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     let classes = Class::ALL
         .iter()
-        .map(|c| {
-            (
-                c.as_str().to_owned(),
-                format!("{} {}", c.label_zh(), c.label_en()),
-            )
-        })
+        .map(|c| (c.as_str().to_owned(), c.label(lang).to_owned()))
         .collect();
     let causes = CAUSES
         .iter()
@@ -146,45 +143,38 @@ fn FilterForm(filter: CaseFilter) -> impl IntoView {
         .collect();
     let plaintiffs = PlaintiffType::ALL
         .iter()
-        .map(|p| (p.as_str().to_owned(), plaintiff_label(*p)))
+        .map(|p| (p.as_str().to_owned(), p.label(lang).to_owned()))
         .collect();
     let verdicts = Verdict::ALL
         .iter()
-        .map(|v| {
-            (
-                v.as_str().to_owned(),
-                format!("{} {}", v.label_zh(), v.label_en()),
-            )
-        })
+        .map(|v| (v.as_str().to_owned(), v.label(lang).to_owned()))
         .collect();
     let types = FocalPointType::ALL
         .iter()
-        .map(|t| {
-            (
-                t.as_str().to_owned(),
-                format!("{} {}", t.label_zh(), t.label_en()),
-            )
-        })
+        .map(|t| (t.as_str().to_owned(), t.label(lang).to_owned()))
         .collect();
     let seeds = vec![
-        ("true".to_owned(), "Seed pairs only 仅种子".to_owned()),
-        ("false".to_owned(), "Non-seed 非种子".to_owned()),
+        (
+            "true".to_owned(),
+            lang.t("仅种子", "Seed pairs only").to_owned(),
+        ),
+        ("false".to_owned(), lang.t("非种子", "Non-seed").to_owned()),
     ];
     view! {
         <Form method="get" action="/cases" attr:class="filters" attr:role="search" attr:data-testid="filters">
             <label class="field search">
-                <span>"Search 搜索 (case id, cause, dialogue text)"</span>
-                <input type="search" name="q" value=filter.q.clone().unwrap_or_default() placeholder="例如：首付款、LP-0001" />
+                <span>{lang.t("搜索（案例编号、案由、对话内容）", "Search (case id, cause, dialogue text)")}</span>
+                <input type="search" name="q" value=filter.q.clone().unwrap_or_default() placeholder=lang.t("例如：首付款、LP-0001", "e.g. 首付款, LP-0001") />
             </label>
-            <Select name="class" label="Class 大类" options=classes selected=filter.class.map(|c| c.as_str().to_owned()) />
-            <Select name="cause" label="Cause 案由" options=causes selected=filter.cause.clone() />
-            <Select name="plaintiff_type" label="Plaintiff 原告" options=plaintiffs selected=filter.plaintiff_type.map(|p| p.as_str().to_owned()) />
-            <Select name="verdict" label="Verdict 判决" options=verdicts selected=filter.verdict.map(|v| v.as_str().to_owned()) />
-            <Select name="focal_point_type" label="Focal point 争议焦点" options=types selected=filter.focal_point_type.map(|t| t.as_str().to_owned()) />
-            <Select name="seed" label="Seed 种子" options=seeds selected=filter.seed.map(|s| s.to_string()) />
+            <Select name="class" label=lang.t("大类", "Class") options=classes selected=filter.class.map(|c| c.as_str().to_owned()) />
+            <Select name="cause" label=lang.t("案由", "Cause") options=causes selected=filter.cause.clone() />
+            <Select name="plaintiff_type" label=lang.t("原告", "Plaintiff") options=plaintiffs selected=filter.plaintiff_type.map(|p| p.as_str().to_owned()) />
+            <Select name="verdict" label=lang.t("判决", "Verdict") options=verdicts selected=filter.verdict.map(|v| v.as_str().to_owned()) />
+            <Select name="focal_point_type" label=lang.t("争议焦点", "Focal point") options=types selected=filter.focal_point_type.map(|t| t.as_str().to_owned()) />
+            <Select name="seed" label=lang.t("种子", "Seed") options=seeds selected=filter.seed.map(|s| s.to_string()) />
             <div class="filter-actions">
-                <button type="submit" class="primary">"Apply 筛选"</button>
-                <a href="/cases" class="button">"Reset 重置"</a>
+                <button type="submit" class="primary">{lang.t("筛选", "Apply")}</button>
+                <a href="/cases" class="button">{lang.t("重置", "Reset")}</a>
             </div>
         </Form>
     }
@@ -192,6 +182,7 @@ fn FilterForm(filter: CaseFilter) -> impl IntoView {
 
 #[component]
 fn CaseResults(list: CaseList, filter: CaseFilter) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     let page = list.page.clone();
     let pages = page.pages();
     let current = page.page;
@@ -201,19 +192,21 @@ fn CaseResults(list: CaseList, filter: CaseFilter) -> impl IntoView {
         <section class="panel">
             <SyntheticNotice synthetic=list.dataset.synthetic />
             <p class="count" data-testid="result-count">
-                <strong>{page.total}</strong>
-                " of " {list.dataset.case_count} " cases match 条符合"
-                {(!filter.is_empty()).then(|| view! { " · " <a href="/cases">"clear filters 清除"</a> })}
+                {match lang {
+                    Lang::Zh => view! { {list.dataset.case_count} " 个案例中 " <strong>{page.total}</strong> " 个符合" }.into_any(),
+                    Lang::En => view! { <strong>{page.total}</strong> " of " {list.dataset.case_count} " cases match" }.into_any(),
+                }}
+                {(!filter.is_empty()).then(|| view! { " · " <a href="/cases">{lang.t("清除", "clear filters")}</a> })}
             </p>
             {if page.items.is_empty() {
-                view! { <p class="empty">"No case matches these filters. 没有符合条件的案例。"</p> }.into_any()
+                view! { <p class="empty">{lang.t("没有符合条件的案例。", "No case matches these filters.")}</p> }.into_any()
             } else {
                 view! { <CaseTable rows=page.items.clone() /> }.into_any()
             }}
-            <nav class="pager" aria-label="Pages">
-                {prev.map(|href| view! { <a href=href rel="prev">"← Previous"</a> })}
-                <span>"Page " {current} " / " {pages}</span>
-                {next.map(|href| view! { <a href=href rel="next">"Next →"</a> })}
+            <nav class="pager" aria-label=lang.t("分页", "Pages")>
+                {prev.map(|href| view! { <a href=href rel="prev">{lang.t("← 上一页", "← Previous")}</a> })}
+                <span>{match lang { Lang::Zh => format!("第 {current} / {pages} 页"), Lang::En => format!("Page {current} / {pages}") }}</span>
+                {next.map(|href| view! { <a href=href rel="next">{lang.t("下一页 →", "Next →")}</a> })}
             </nav>
         </section>
     }
@@ -221,18 +214,19 @@ fn CaseResults(list: CaseList, filter: CaseFilter) -> impl IntoView {
 
 #[component]
 fn CaseTable(rows: Vec<CaseSummary>) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     view! {
         <div class="table-scroll">
             <table class="cases" data-testid="case-table">
                 <thead>
                     <tr>
-                        <th>"Case 案例"</th>
-                        <th>"Cause 案由"</th>
-                        <th>"Class"</th>
-                        <th>"Plaintiff"</th>
-                        <th>"Claims · verdicts"</th>
-                        <th class="num">"Turns"</th>
-                        <th class="num">"Missing"</th>
+                        <th>{lang.t("案例", "Case")}</th>
+                        <th>{lang.t("案由", "Cause")}</th>
+                        <th>{lang.t("大类", "Class")}</th>
+                        <th>{lang.t("原告", "Plaintiff")}</th>
+                        <th>{lang.t("诉请 · 判决", "Claims · verdicts")}</th>
+                        <th class="num">{lang.t("轮数", "Turns")}</th>
+                        <th class="num">{lang.t("缺失事实", "Missing")}</th>
                     </tr>
                 </thead>
                 <tbody>
@@ -244,11 +238,11 @@ fn CaseTable(rows: Vec<CaseSummary>) -> impl IntoView {
                                 <tr>
                                     <td>
                                         <a href=href class="case-link">{c.case_id.clone()}</a>
-                                        {c.seed.then(|| view! { <span class="badge seed" title="Expert seed pair">"种子 seed"</span> })}
+                                        {c.seed.then(|| view! { <span class="badge seed" title=lang.t("专家撰写的种子对话", "Expert seed pair")>{lang.t("种子", "seed")}</span> })}
                                     </td>
                                     <td>{c.cause.clone()}</td>
                                     <td><ClassBadge class=c.class /></td>
-                                    <td>{c.plaintiff_type.label_zh()}</td>
+                                    <td>{c.plaintiff_type.label(lang)}</td>
                                     <td class="verdicts">
                                         {c.verdicts.iter().map(|v| view! { <VerdictBadge verdict=*v /> }).collect_view()}
                                     </td>

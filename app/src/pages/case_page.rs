@@ -10,13 +10,14 @@ use crate::components::cited::{provide_marks, Cited};
 use crate::components::dialogue::{missing_quotes, DialogueComparison};
 use crate::components::history::CaseHistoryPanel;
 use crate::components::labels::{
-    plaintiff_label, ClassBadge, ErrorBox, FocalTypeBadge, Loading, SyntheticNotice, VerdictBadge,
+    ClassBadge, ErrorBox, FocalTypeBadge, Loading, SyntheticNotice, VerdictBadge,
 };
 use crate::server_fns::cases::get_case;
 use crate::types::CaseDetail;
 
 #[component]
 pub fn CasePage() -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     let params = use_params_map();
     let case_id = move || params.read().get("case_id").unwrap_or_default();
     let data = Resource::new(case_id, get_case);
@@ -27,9 +28,9 @@ pub fn CasePage() -> impl IntoView {
                     Ok(detail) => view! { <CaseView detail /> }.into_any(),
                     Err(e) => {
                         view! {
-                            <Title text="Case not found" />
+                            <Title text=lang.t("未找到案例", "Case not found") />
                             <ErrorBox error=e />
-                            <p><a href="/cases">"← All cases 返回列表"</a></p>
+                            <p><a href="/cases">{lang.t("← 返回列表", "← All cases")}</a></p>
                         }
                             .into_any()
                     }
@@ -41,6 +42,7 @@ pub fn CasePage() -> impl IntoView {
 
 #[component]
 fn CaseNav(detail: CaseDetail) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     let link = |id: Option<String>, text: &'static str, rel: &'static str| match id {
         Some(id) => {
             view! { <a href=format!("/cases/{id}") rel=rel class="button">{text}</a> }.into_any()
@@ -48,17 +50,18 @@ fn CaseNav(detail: CaseDetail) -> impl IntoView {
         None => view! { <span class="button disabled">{text}</span> }.into_any(),
     };
     view! {
-        <nav class="case-nav" aria-label="Case navigation">
-            {link(detail.previous.clone(), "← Previous 上一个", "prev")}
-            <a href="/cases">"All cases 全部案例"</a>
+        <nav class="case-nav" aria-label=lang.t("案例导航", "Case navigation")>
+            {link(detail.previous.clone(), lang.t("← 上一个", "← Previous"), "prev")}
+            <a href="/cases">{lang.t("全部案例", "All cases")}</a>
             <span class="muted">{detail.position} " / " {detail.dataset.case_count}</span>
-            {link(detail.next.clone(), "Next 下一个 →", "next")}
+            {link(detail.next.clone(), lang.t("下一个 →", "Next →"), "next")}
         </nav>
     }
 }
 
 #[component]
 fn CaseView(detail: CaseDetail) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     provide_marks(detail.marks.clone());
     let case = detail.case.clone();
     view! {
@@ -72,7 +75,7 @@ fn CaseView(detail: CaseDetail) -> impl IntoView {
                 {case.cause.clone()}
                 " "
                 <ClassBadge class=case.class />
-                {case.seed.then(|| view! { <span class="badge seed">"种子对话 seed pair"</span> })}
+                {case.seed.then(|| view! { <span class="badge seed">{lang.t("种子对话", "seed pair")}</span> })}
             </h1>
             <Metadata case=case.clone() />
         </section>
@@ -81,25 +84,29 @@ fn CaseView(detail: CaseDetail) -> impl IntoView {
             <FocalPoints case=case.clone() />
         </div>
         <section class="panel">
-            <h2>"Consultations 咨询对话"</h2>
+            <h2>{lang.t("咨询对话", "Consultations")}</h2>
             <p class="legend">
-                <mark class="missing-fact">"highlighted 高亮"</mark>
-                " = where the complete consultation states a missing key fact (absent from the underspecified one). 完整咨询中陈述缺失关键事实之处。"
+                <mark class="missing-fact">{lang.t("高亮", "highlighted")}</mark>
+                {lang.t(" 完整咨询中陈述缺失关键事实之处。", " = where the complete consultation states a missing key fact (absent from the underspecified one).")}
             </p>
             <DialogueComparison case />
         </section>
         <CaseHistoryPanel case_id=detail.case.case_id.clone() />
-        <p class="edit-link"><a href=format!("/cases/{}/edit", detail.case.case_id) data-testid="correct-case">"Correct this case 更正此案例 (admins 管理员)"</a></p>
+        <p class="edit-link"><a href=format!("/cases/{}/edit", detail.case.case_id) data-testid="correct-case">{lang.t("更正此案例（管理员）", "Correct this case (admins)")}</a></p>
         <CaseNav detail />
     }
 }
 
 #[component]
 fn Metadata(case: Case) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     let profile = case.profile.clone().map(|p| {
         let mut parts: Vec<String> = Vec::new();
         if let Some(age) = p.age {
-            parts.push(format!("{age}岁"));
+            parts.push(match lang {
+                engine::lang::Lang::Zh => format!("{age}岁"),
+                engine::lang::Lang::En => format!("{age} years"),
+            });
         }
         parts.extend(p.gender.clone());
         parts.extend(p.occupation.clone());
@@ -112,21 +119,22 @@ fn Metadata(case: Case) -> impl IntoView {
     };
     view! {
         <dl class="meta">
-            {row("Case number 案号", case.case_number.clone())}
-            {row("Province 省份", case.province.clone())}
-            {row("Plaintiff 原告", Some(plaintiff_label(case.plaintiff_type)))}
-            {row("Profile 画像", profile)}
-            {row("Provisions cited 引用法条", case.provisions_cited.map(|n| n.to_string()))}
-            {row("Turns 轮数", Some(case.consultations.complete.len().to_string()))}
+            {row(lang.t("案号", "Case number"), case.case_number.clone())}
+            {row(lang.t("省份", "Province"), case.province.clone())}
+            {row(lang.t("原告", "Plaintiff"), Some(case.plaintiff_type.label(lang).to_owned()))}
+            {row(lang.t("画像", "Profile"), profile)}
+            {row(lang.t("引用法条", "Provisions cited"), case.provisions_cited.map(|n| n.to_string()))}
+            {row(lang.t("轮数", "Turns"), Some(case.consultations.complete.len().to_string()))}
         </dl>
     }
 }
 
 #[component]
 fn Claims(case: Case) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     view! {
         <section class="panel">
-            <h2>"Claims and gold verdicts 诉请与判决"</h2>
+            <h2>{lang.t("诉请与判决", "Claims and gold verdicts")}</h2>
             <ol class="claims" data-testid="claims">
                 {case
                     .claims
@@ -150,6 +158,7 @@ fn Claims(case: Case) -> impl IntoView {
 
 #[component]
 fn FocalPoints(case: Case) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     let located: Vec<String> = {
         let quotes = missing_quotes(&case);
         case.consultations
@@ -166,7 +175,7 @@ fn FocalPoints(case: Case) -> impl IntoView {
     let missing = case.missing_facts.clone();
     view! {
         <section class="panel">
-            <h2>"Focal points and key facts 争议焦点与关键事实"</h2>
+            <h2>{lang.t("争议焦点与关键事实", "Focal points and key facts")}</h2>
             <ul class="focal-points" data-testid="focal-points">
                 {case
                     .focal_points
@@ -187,8 +196,8 @@ fn FocalPoints(case: Case) -> impl IntoView {
                                                     <span class="claim-id">{k.id.clone()}</span>
                                                     " "
                                                     <Cited text=k.text.clone() />
-                                                    {is_missing.then(|| view! { <span class="badge missing" data-testid="missing-badge">"缺失 missing"</span> })}
-                                                    {(is_missing && !is_located).then(|| view! { <span class="muted">" (not located in the dialogue 未在对话中定位)"</span> })}
+                                                    {is_missing.then(|| view! { <span class="badge missing" data-testid="missing-badge">{lang.t("缺失", "missing")}</span> })}
+                                                    {(is_missing && !is_located).then(|| view! { <span class="muted">{lang.t("（未在对话中定位）", " (not located in the dialogue)")}</span> })}
                                                 </li>
                                             }
                                         })

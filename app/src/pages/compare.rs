@@ -29,14 +29,15 @@ pub fn compare_url(a: Option<&str>, b: Option<&str>) -> String {
 
 #[component]
 pub fn ComparePage() -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     let query = use_query_map();
     let args = move || query.with(|q| (q.get("a"), q.get("b"), q.get("class")));
     let data = Resource::new(args, |(a, b, class)| compare(a, b, class));
     view! {
-        <Title text="Compare entries" />
+        <Title text=lang.t("模型对比", "Compare entries") />
         <section class="panel">
-            <p><a href="/leaderboard">"← Leaderboard 排行榜"</a></p>
-            <h1>"Compare two entries 模型对比"</h1>
+            <p><a href="/leaderboard">{lang.t("← 排行榜", "← Leaderboard")}</a></p>
+            <h1>{lang.t("模型对比", "Compare two entries")}</h1>
             <Suspense fallback=Loading>
                 {move || Suspend::new(async move {
                     match data.await {
@@ -63,6 +64,7 @@ fn num(x: Option<f64>) -> String {
 
 #[component]
 fn CompareBody(page: CompareView) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     let picker = |name: &'static str, label: &'static str, current: Option<String>| {
         view! {
             <label class="field">
@@ -81,33 +83,38 @@ fn CompareBody(page: CompareView) -> impl IntoView {
     view! {
         <SyntheticNotice synthetic=page.dataset.synthetic />
         <form method="get" action="/compare" class="filters">
-            {picker("a", "Entry A 条目甲", page.a.clone())}
-            {picker("b", "Entry B 条目乙", page.b.clone())}
+            {picker("a", lang.t("条目 A", "Entry A"), page.a.clone())}
+            {picker("b", lang.t("条目 B", "Entry B"), page.b.clone())}
             <label class="field">
-                "Cases 案件范围"
+                {lang.t("案件范围", "Cases")}
                 <select name="class">
-                    <option value="overall">"All 全部"</option>
+                    <option value="overall">{lang.t("全部", "All")}</option>
                     {Class::ALL.into_iter().map(|c| view! {
-                        <option value=c.as_str() selected=class_now == Some(c)>{c.label_en()} " " {c.label_zh()}</option>
+                        <option value=c.as_str() selected=class_now == Some(c)>{c.label(lang)}</option>
                     }).collect_view()}
                 </select>
             </label>
-            <div class="filter-actions"><button type="submit" class="primary">"Compare 对比"</button></div>
+            <div class="filter-actions"><button type="submit" class="primary">{lang.t("对比", "Compare")}</button></div>
         </form>
         {if page.rows.is_empty() {
-            view! { <p class="empty">"Pick two entries to compare them. 请选择两个条目。"</p> }.into_any()
+            view! { <p class="empty">{lang.t("请选择两个条目。", "Pick two entries to compare them.")}</p> }.into_any()
         } else {
             view! {
                 <p class="dataset-line">
-                    "Paired bootstrap over " {page.dataset.case_count} " cases (" {page.resamples}
-                    " resamples, fixed seed): each resample scores both entries on the same cases. Entry means are over each entry's runs."
+                    {lang.t("基于 ", "Paired bootstrap over ")}
+                    {lang.count(page.dataset.case_count.max(0) as u64, "个案例", "case", "cases")}
+                    {lang.t("的配对自助法（", " (")} {page.resamples}
+                    {lang.t(
+                        " 次重抽样，固定随机种子）：每次重抽样在相同的案例上为两个条目评分。条目均值为该条目各次运行的平均。",
+                        " resamples, fixed seed): each resample scores both entries on the same cases. Entry means are over each entry's runs.",
+                    )}
                 </p>
                 <div class="table-scroll">
                     <table class="compare" data-testid="compare">
                         <thead>
                             <tr>
-                                <th>"Score"</th><th class="num">"A"</th><th class="num">"B"</th>
-                                <th class="num">"A − B"</th><th class="num">"95% CI"</th><th class="num">"p"</th>
+                                <th>{lang.t("得分", "Score")}</th><th class="num">"A"</th><th class="num">"B"</th>
+                                <th class="num">"A − B"</th><th class="num">{lang.t("95% 置信区间", "95% CI")}</th><th class="num">"p"</th>
                             </tr>
                         </thead>
                         <tbody>
@@ -135,7 +142,13 @@ fn CompareBody(page: CompareView) -> impl IntoView {
                         </tbody>
                     </table>
                 </div>
-                <p class="legend">"Highlighted rows: the 95% interval of A − B excludes 0. p is two-sided; its resolution is 1/" {page.resamples} "."</p>
+                <p class="legend">
+                    {lang.t(
+                        "高亮行：A − B 的 95% 置信区间不含 0。p 为双侧；其分辨率为 1/",
+                        "Highlighted rows: the 95% interval of A − B excludes 0. p is two-sided; its resolution is 1/",
+                    )}
+                    {page.resamples} {lang.t("。", ".")}
+                </p>
             }.into_any()
         }}
     }

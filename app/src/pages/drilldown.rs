@@ -42,6 +42,7 @@ pub fn drilldown_url(model: &str, cell: &Cell) -> String {
 
 #[component]
 pub fn DrilldownPage() -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     let query = use_query_map();
     let args = move || {
         query.with(|q| {
@@ -64,11 +65,11 @@ pub fn DrilldownPage() -> impl IntoView {
                     Ok(items) => view! { <CellItemsView items /> }.into_any(),
                     Err(e) => {
                         view! {
-                            <Title text="Drill-down" />
+                            <Title text=lang.t("明细", "Drill-down") />
                             <section class="panel">
-                                <h1>"Drill-down 明细"</h1>
+                                <h1>{lang.t("明细", "Drill-down")}</h1>
                                 <ErrorBox error=e />
-                                <p><a href="/leaderboard">"← Leaderboard 排行榜"</a></p>
+                                <p><a href="/leaderboard">{lang.t("← 排行榜", "← Leaderboard")}</a></p>
                             </section>
                         }
                             .into_any()
@@ -80,27 +81,35 @@ pub fn DrilldownPage() -> impl IntoView {
 }
 
 /// "LJP · Gold-Standard · Family" for the heading and the title.
-fn cell_label(drill: &Drilldown) -> String {
+fn cell_label(drill: &Drilldown, lang: engine::lang::Lang) -> String {
     let mut parts = vec![drill.task.as_str().to_uppercase()];
-    parts.extend(drill.setup.map(|s| s.label_en().to_owned()));
+    parts.extend(drill.setup.map(|s| s.label(lang).to_owned()));
     parts.push(
         drill
             .class
-            .map_or("Overall".to_owned(), |c| c.label_en().to_owned()),
+            .map_or(lang.t("总体", "Overall").to_owned(), |c| {
+                c.label(lang).to_owned()
+            }),
     );
     parts.join(" · ")
 }
 
 #[component]
 fn CellItemsView(items: CellItems) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     provide_marks(items.marks);
-    let citation_scope = format!(
-        "all {} stored runs of this model, every task 该模型全部运行",
-        items.citation_runs
-    );
+    let citation_scope = match lang {
+        engine::lang::Lang::Zh => {
+            format!("该模型已存的全部 {} 次运行，所有任务", items.citation_runs)
+        }
+        engine::lang::Lang::En => format!(
+            "all {} stored runs of this model, every task",
+            items.citation_runs
+        ),
+    };
     let drill = items.drill;
     let heatmap = items.heatmap;
-    let label = cell_label(&drill);
+    let label = cell_label(&drill, lang);
     let back = View {
         task: drill.task,
         setup: drill.setup.unwrap_or(engine::vocab::LjpSetup::Interaction),
@@ -121,25 +130,32 @@ fn CellItemsView(items: CellItems) -> impl IntoView {
     view! {
         <Title text=format!("{} · {label}", items.model) />
         <section class="panel">
-            <p><a href=view_url(&back, None)>"← Leaderboard 排行榜"</a></p>
-            <h1>"Drill-down 明细: " <a href=model_url(&items.model)>{items.model.clone()}</a></h1>
+            <p><a href=view_url(&back, None)>{lang.t("← 排行榜", "← Leaderboard")}</a></p>
+            <h1>{lang.t("明细：", "Drill-down ")} <a href=model_url(&items.model)>{items.model.clone()}</a></h1>
             <p class="drill-cell" data-testid="drill-cell">
                 <strong>{label}</strong>
-                " · " {drill.task.label_zh()}
-                {drill.setup.map(|s| view! { " · " {s.label_zh()} })}
-                {drill.class.map(|c| view! { " · " {c.label_zh()} })}
+                " · " {drill.task.label(lang)}
             </p>
             <SyntheticNotice synthetic=items.dataset.synthetic />
             <p class="dataset-line">
-                {cases} " cases of " <strong>{items.dataset.name.clone()}</strong> " version "
-                {items.dataset.version} " · " {runs.len()} " runs as columns"
+                {match lang {
+                    engine::lang::Lang::Zh => view! {
+                        <strong>{items.dataset.name.clone()}</strong> {format!(" 第 {} 版的 {cases} 个案例 · 每列一次运行，共 {} 次", items.dataset.version, runs.len())}
+                    }.into_any(),
+                    engine::lang::Lang::En => view! {
+                        {lang.count(cases, "", "case", "cases")} " of " <strong>{items.dataset.name.clone()}</strong> " version "
+                        {items.dataset.version} " · " {lang.count(runs.len() as u64, "", "run", "runs")} " as columns"
+                    }.into_any(),
+                }}
             </p>
             {(items.entries > 1)
                 .then(|| {
                     view! {
                         <p class="info">
-                            "This model's runs form " {items.entries}
-                            " leaderboard entries (different judges or settings); all are shown here."
+                            {match lang {
+                                engine::lang::Lang::Zh => format!("该模型的运行构成 {} 个排行榜条目（评审模型或设置不同），此处全部列出。", items.entries),
+                                engine::lang::Lang::En => format!("This model's runs form {} leaderboard entries (different judges or settings); all are shown here.", items.entries),
+                            }}
                         </p>
                     }
                 })}
@@ -151,7 +167,7 @@ fn CellItemsView(items: CellItems) -> impl IntoView {
             .map(|counts| {
                 view! {
                     <section class="panel">
-                        <h2>"Confusion matrix 混淆矩阵"</h2>
+                        <h2>{lang.t("混淆矩阵", "Confusion matrix")}</h2>
                         <div class="confusion-pair">
                             <ConfusionTable counts />
                             <figure class="heatmap-figure" data-testid="confusion-heatmap" inner_html=heatmap.clone()></figure>
@@ -173,18 +189,22 @@ fn CellItemsView(items: CellItems) -> impl IntoView {
 /// (plain links: the page works without JavaScript).
 #[component]
 fn CasePager(shown: engine::browse::Page<()>, here: String) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     let pages = shown.pages();
     let first = (shown.page as u64 - 1) * u64::from(shown.per_page) + 1;
     let last = (first + u64::from(shown.per_page) - 1).min(shown.total);
     let link = move |page: u32| format!("{here}&page={page}");
     (pages > 1).then(|| {
         view! {
-            <nav class="pager panel" data-testid="case-pager" aria-label="Cases 案例分页">
-                {(shown.page > 1).then(|| view! { <a href=link(shown.page - 1) rel="prev" data-testid="cases-prev">"← Previous 上一页"</a> })}
+            <nav class="pager panel" data-testid="case-pager" aria-label=lang.t("案例分页", "Cases")>
+                {(shown.page > 1).then(|| view! { <a href=link(shown.page - 1) rel="prev" data-testid="cases-prev">{lang.t("← 上一页", "← Previous")}</a> })}
                 <span data-testid="cases-shown">
-                    {format!("Cases {first}–{last} of {} · page {} / {pages} 第 {} / {pages} 页", shown.total, shown.page, shown.page)}
+                    {match lang {
+                        engine::lang::Lang::Zh => format!("案例 {first}–{last}，共 {} 个 · 第 {} / {pages} 页", shown.total, shown.page),
+                        engine::lang::Lang::En => format!("Cases {first}–{last} of {} · page {} / {pages}", shown.total, shown.page),
+                    }}
                 </span>
-                {(shown.page < pages).then(|| view! { <a href=link(shown.page + 1) rel="next" data-testid="cases-next">"Next 下一页 →"</a> })}
+                {(shown.page < pages).then(|| view! { <a href=link(shown.page + 1) rel="next" data-testid="cases-next">{lang.t("下一页 →", "Next →")}</a> })}
             </nav>
         }
     })
@@ -192,10 +212,11 @@ fn CasePager(shown: engine::browse::Page<()>, here: String) -> impl IntoView {
 
 #[component]
 fn Tallies(tallies: Vec<RunTally>, task: Task) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     let unit = match task {
-        Task::Lca => "consultations",
-        Task::Dcg => "cases",
-        Task::Ljp => "claims",
+        Task::Lca => lang.t("次咨询", "consultations"),
+        Task::Dcg => lang.t("个案例", "cases"),
+        Task::Ljp => lang.t("项诉请", "claims"),
     };
     view! {
         <ul class="tallies" data-testid="tallies">
@@ -204,13 +225,13 @@ fn Tallies(tallies: Vec<RunTally>, task: Task) -> impl IntoView {
                 .map(|t| {
                     view! {
                         <li>
-                            <strong>{format!("Run {}", t.run)}</strong> ": "
+                            <strong>{run_name(lang, t.run)}</strong> ": "
                             <span class="mark correct">"✓ " {t.correct}</span> " "
                             <span class="mark wrong">"✗ " {t.wrong}</span> " " {unit}
                             {(t.unavailable > 0)
-                                .then(|| view! { <span class="mark unavailable">" · ⚠ " {t.unavailable} " unavailable"</span> })}
+                                .then(|| view! { <span class="mark unavailable">" · ⚠ " {t.unavailable} {lang.t(" 无法标注", " unavailable")}</span> })}
                             {(t.hidden > 0)
-                                .then(|| view! { <span class="mark hidden">" · ◌ " {t.hidden} " under review 审核中"</span> })}
+                                .then(|| view! { <span class="mark hidden">" · ◌ " {t.hidden} {lang.t(" 审核中", " under review")}</span> })}
                         </li>
                     }
                 })
@@ -236,21 +257,22 @@ fn heat(count: u64, max: u64) -> String {
 
 #[component]
 fn ConfusionTable(counts: [[u64; 3]; 3]) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     let max = counts.iter().flatten().copied().max().unwrap_or(0);
     view! {
         <div class="table-scroll">
             <table class="confusion" data-testid="confusion-matrix">
                 <caption class="legend">
-                    "Rows: gold verdict 判决; columns: predicted 预测. Claims summed over the runs; unavailable items are left out."
+                    {lang.t("行：真实判决；列：预测判决。诉请数为各次运行之和，无法标注的条目不计。", "Rows: gold verdict; columns: predicted. Claims summed over the runs; unavailable items are left out.")}
                 </caption>
                 <thead>
                     <tr>
-                        <th scope="col">"Gold ↓ · Predicted →"</th>
+                        <th scope="col">{lang.t("真实 ↓ · 预测 →", "Gold ↓ · Predicted →")}</th>
                         {Verdict::ALL
                             .into_iter()
                             .map(|v| view! { <th scope="col" class="num"><VerdictBadge verdict=v /></th> })
                             .collect_view()}
-                        <th scope="col" class="num">"Total"</th>
+                        <th scope="col" class="num">{lang.t("合计", "Total")}</th>
                     </tr>
                 </thead>
                 <tbody>
@@ -311,11 +333,12 @@ fn CaseBlock(case: CaseDrill, runs: Vec<u32>) -> impl IntoView {
 /// The column heads shared by the item tables: the given leading heads, then
 /// one per run.
 fn heads(leading: &[&'static str], runs: &[u32]) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     view! {
         <thead>
             <tr>
                 {leading.iter().map(|h| view! { <th scope="col">{*h}</th> }).collect_view()}
-                {runs.iter().map(|r| view! { <th scope="col">{format!("Run {r}")}</th> }).collect_view()}
+                {runs.iter().map(|r| view! { <th scope="col">{run_name(lang, *r)}</th> }).collect_view()}
             </tr>
         </thead>
     }
@@ -324,24 +347,25 @@ fn heads(leading: &[&'static str], runs: &[u32]) -> impl IntoView {
 /// ✓, ✗ or ⚠ for an outcome; `with_reason` also spells out why an item is
 /// unavailable (where no other cell of the row says it).
 fn mark(outcome: &Outcome, with_reason: bool) -> AnyView {
+    let lang = crate::components::i18n::lang();
     match outcome {
         Outcome::Correct => {
-            view! { <span class="mark correct" title="correct 正确">"✓"</span> }.into_any()
+            view! { <span class="mark correct" title=lang.t("正确", "correct")>"✓"</span> }.into_any()
         }
         Outcome::Wrong => {
-            view! { <span class="mark wrong" title="incorrect 错误">"✗"</span> }.into_any()
+            view! { <span class="mark wrong" title=lang.t("错误", "incorrect")>"✗"</span> }.into_any()
         }
         Outcome::Unavailable { reason } => {
             let text = if with_reason {
-                format!("⚠ unavailable 无法标注: {reason}")
+                format!("{}: {reason}", lang.t("⚠ 无法标注", "⚠ unavailable"))
             } else {
-                "⚠ unavailable".to_owned()
+                lang.t("⚠ 无法标注", "⚠ unavailable").to_owned()
             };
             view! { <span class="mark unavailable" title=reason.clone()>{text}</span> }.into_any()
         }
         Outcome::Hidden => view! {
-            <span class="mark hidden" title="under blind expert review; shown once the item is final 专家盲审中，定稿后显示" data-testid="hidden-verdict">
-                "◌ under review 审核中"
+            <span class="mark hidden" title=lang.t("专家盲审中，定稿后显示", "under blind expert review; shown once the item is final") data-testid="hidden-verdict">
+                {lang.t("◌ 审核中", "◌ under review")}
             </span>
         }
         .into_any(),
@@ -349,22 +373,37 @@ fn mark(outcome: &Outcome, with_reason: bool) -> AnyView {
 }
 
 fn response(text: Option<String>) -> AnyView {
+    let lang = crate::components::i18n::lang();
     match text {
         Some(text) => view! { <p class="response"><Cited text /></p> }.into_any(),
-        None => view! { <p class="response muted">"(no response kept 未保存回复)"</p> }.into_any(),
+        None => {
+            view! { <p class="response muted">{lang.t("（未保存回复）", "(no response kept)")}</p> }
+                .into_any()
+        }
     }
 }
 
 fn missing_item() -> AnyView {
-    view! { <td class="run muted">"— no item"</td> }.into_any()
+    let lang = crate::components::i18n::lang();
+    view! { <td class="run muted">{lang.t("— 无此条目", "— no item")}</td> }.into_any()
 }
 
 fn lca_label(label: LcaLabel) -> impl IntoView {
-    view! { <span class="badge lca-label">{label.label_zh()} " " {label.as_str()}</span> }
+    let lang = crate::components::i18n::lang();
+    view! { <span class="badge lca-label" title=label.as_str()>{label.label(lang)}</span> }
+}
+
+/// "Run 2" / "第 2 次运行".
+fn run_name(lang: engine::lang::Lang, run: u32) -> String {
+    match lang {
+        engine::lang::Lang::Zh => format!("第 {run} 次运行"),
+        engine::lang::Lang::En => format!("Run {run}"),
+    }
 }
 
 #[component]
 fn LcaTable(consultations: Vec<LcaRow>, runs: Vec<u32>) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     let rows = consultations
         .into_iter()
         .map(|row| {
@@ -393,8 +432,8 @@ fn LcaTable(consultations: Vec<LcaRow>, runs: Vec<u32>) -> impl IntoView {
             view! {
                 <tr>
                     <th scope="row" class="gold">
-                        {row.gold.label_zh()} " " {row.gold.as_str()}
-                        <div class="muted">"wants 应为 " {lca_label(wanted)}</div>
+                        {row.gold.label(lang)}
+                        <div class="muted">{lang.t("应为 ", "wants ")} {lca_label(wanted)}</div>
                     </th>
                     {cells}
                 </tr>
@@ -403,7 +442,7 @@ fn LcaTable(consultations: Vec<LcaRow>, runs: Vec<u32>) -> impl IntoView {
         .collect_view();
     view! {
         <table class="drill-items">
-            {heads(&["Consultation (gold) 咨询"], &runs)}
+            {heads(&[lang.t("咨询（真实）", "Consultation (gold)")], &runs)}
             <tbody>{rows}</tbody>
         </table>
     }
@@ -415,6 +454,7 @@ fn DcgTable(
     cells: Vec<Option<DcgCell>>,
     runs: Vec<u32>,
 ) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     let cells = cells
         .into_iter()
         .map(|cell| match cell {
@@ -428,10 +468,10 @@ fn DcgTable(
                             .into_iter()
                             .map(|r| {
                                 let accepted = match r.accepted {
-                                    Some(true) => "✓ accepted 采纳",
-                                    Some(false) => "✗ not accepted 未采纳",
+                                    Some(true) => lang.t("✓ 采纳", "✓ accepted"),
+                                    Some(false) => lang.t("✗ 未采纳", "✗ not accepted"),
                                     None if under_review => "",
-                                    None => "not judged 未评判",
+                                    None => lang.t("未评判", "not judged"),
                                 };
                                 view! {
                                     <li>
@@ -451,7 +491,7 @@ fn DcgTable(
         .collect_view();
     view! {
         <table class="drill-items">
-            {heads(&["Missing facts (gold) 缺失事实"], &runs)}
+            {heads(&[lang.t("缺失事实（真实）", "Missing facts (gold)")], &runs)}
             <tbody>
                 <tr>
                     <th scope="row" class="gold">
@@ -472,6 +512,7 @@ fn LjpTable(
     replies: Vec<Option<LjpReply>>,
     runs: Vec<u32>,
 ) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     let rows = claims
         .into_iter()
         .map(|row| {
@@ -516,11 +557,11 @@ fn LjpTable(
         .collect_view();
     view! {
         <table class="drill-items">
-            {heads(&["Claim 诉请", "Gold 判决"], &runs)}
+            {heads(&[lang.t("诉请", "Claim"), lang.t("真实判决", "Gold")], &runs)}
             <tbody>
                 {rows}
                 <tr class="replies">
-                    <th scope="row" colspan="2">"Response 回复"</th>
+                    <th scope="row" colspan="2">{lang.t("回复", "Response")}</th>
                     {replies}
                 </tr>
             </tbody>
@@ -530,16 +571,20 @@ fn LjpTable(
 
 #[component]
 fn Dialogue(turns: Vec<Turn>) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     view! {
         <details class="drill-dialogue">
-            <summary>"Dialogue 对话 (" {turns.len()} " turns)"</summary>
+            <summary>{match lang {
+                engine::lang::Lang::Zh => format!("对话（{} 轮）", turns.len()),
+                engine::lang::Lang::En => format!("Dialogue ({})", lang.count(turns.len() as u64, "", "turn", "turns")),
+            }}</summary>
             <ol>
                 {turns
                     .into_iter()
                     .map(|t| {
                         view! {
                             <li class=format!("role-{}", t.role.as_str())>
-                                <strong>{t.role.label_zh()} ": "</strong>
+                                <strong>{t.role.label(lang)} ": "</strong>
                                 <Cited text=t.content />
                             </li>
                         }

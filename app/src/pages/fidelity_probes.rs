@@ -13,7 +13,7 @@ use engine::lexpilot::fidelity::{ProbeCase, ProbeSheet};
 use leptos::prelude::*;
 use leptos_meta::Title;
 
-use crate::components::i18n::{use_lang, Lang, LangSwitch};
+use crate::components::i18n::{use_lang, Lang, LangLinks};
 use crate::components::labels::{error_message, ErrorBox, Loading};
 use crate::server_fns::fidelity::{get_probe_sheet, SaveProbe};
 
@@ -22,9 +22,9 @@ pub fn FidelityProbesPage() -> impl IntoView {
     let lang = use_lang();
     let data = Resource::new(|| (), |_| get_probe_sheet());
     view! {
-        <Title text="Simulator fidelity probes 模拟器保真度探针" />
+        <Title text=move || lang.get().t("模拟器保真度探针", "Simulator fidelity probes") />
         <section class="panel">
-            <p><a href=move || lang.get().link("/review")>{move || lang.get().t("← 审核", "← Review")}</a> " " <LangSwitch path="/review/fidelity".into() /></p>
+            <p><a href=move || lang.get().link("/review")>{move || lang.get().t("← 审核", "← Review")}</a></p>
             <h1>{move || lang.get().t("模拟用户保真度：探针", "User-simulator fidelity: probes")}</h1>
             <p class="legend">{move || lang.get().t(
                 "每个抽样案例（每个案由两例）写一条探针：选定一个缺失事实，写出 A 直接提问、B 间接提问（日常用语或线索）、C 宽泛提问（只提法律概念，不具体索要事实），以及事先商定的最低充分回答与允许披露的内容（不给模拟器看）。勾选 D 时，模拟器只拿到下面列出的关键事实，并再问一次 A。回复生成后由两位专家盲评，结果见论文页的表13。",

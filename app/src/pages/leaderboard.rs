@@ -5,10 +5,11 @@
 //! link and works without JavaScript. Every value links to its drill-down
 //! ([`crate::pages::drilldown`]).
 
+use engine::lang::Lang;
 use engine::lexpilot::drilldown::Cell;
 use engine::lexpilot::leaderboard::View;
 use engine::lexpilot::run::{Family, Task};
-use engine::vocab::LjpSetup;
+use engine::vocab::{Class, LjpSetup};
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
@@ -35,6 +36,7 @@ pub fn view_url(view: &View, sort: Option<&str>) -> String {
 
 #[component]
 pub fn LeaderboardPage() -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     let query = use_query_map();
     let view =
         move || query.with(|q| View::from_query(q.get("task"), q.get("setup"), q.get("sort")));
@@ -50,10 +52,10 @@ pub fn LeaderboardPage() -> impl IntoView {
         },
     );
     view! {
-        <Title text="Leaderboard" />
+        <Title text=lang.t("排行榜", "Leaderboard") />
         <section class="panel">
-            <h1>"Leaderboard 排行榜" " " <LiveBadge live /></h1>
-            <nav class="tabs" aria-label="Tasks">
+            <h1>{lang.t("排行榜", "Leaderboard")} " " <LiveBadge live /></h1>
+            <nav class="tabs" aria-label=lang.t("任务", "Tasks")>
                 {move || {
                     let current = view();
                     Task::ALL
@@ -63,7 +65,7 @@ pub fn LeaderboardPage() -> impl IntoView {
                             let selected = t == current.task;
                             view! {
                                 <a href=view_url(&v, None) class:selected=selected aria-current=selected.then_some("page")>
-                                    {t.as_str().to_uppercase()} " · " {t.label_zh()}
+                                    {t.as_str().to_uppercase()} " · " {t.label(lang)}
                                 </a>
                             }
                         })
@@ -75,13 +77,13 @@ pub fn LeaderboardPage() -> impl IntoView {
                 (current.task == Task::Ljp).then(|| {
                     view! {
                         <p class="setups">
-                            "Per-class columns show the setup: "
+                            {lang.t("各类别列显示的设置：", "Per-class columns show the setup: ")}
                             {LjpSetup::ALL
                                 .into_iter()
                                 .map(|s| {
                                     let v = View { setup: s, ..current.clone() };
                                     let selected = s == current.setup;
-                                    view! { <a href=view_url(&v, current.sort.as_deref()) class:selected=selected>{s.label_en()}</a> " " }
+                                    view! { <a href=view_url(&v, current.sort.as_deref()) class:selected=selected>{s.label(lang)}</a> " " }
                                 })
                                 .collect_view()}
                         </p>
@@ -96,8 +98,16 @@ pub fn LeaderboardPage() -> impl IntoView {
                             view! {
                                 <SyntheticNotice synthetic=board.dataset.synthetic />
                                 <p class="dataset-line">
-                                    "Scores on " <strong>{board.dataset.name.clone()}</strong> " version " {board.dataset.version}
-                                    " (" {board.cases} " cases) · mean ± sample std over each entry's runs · hover a value for its 95% bootstrap interval, click it for the items behind it · click a column to sort"
+                                    {match lang {
+                                        Lang::Zh => view! {
+                                            "数据集 " <strong>{board.dataset.name.clone()}</strong>
+                                            {format!(" 第 {} 版（{} 个案例）上的得分 · 各条目多次运行的均值 ± 样本标准差 · 悬停数值查看 95% bootstrap 置信区间，点击查看其背后的条目 · 点击列名排序", board.dataset.version, board.cases)}
+                                        }.into_any(),
+                                        Lang::En => view! {
+                                            "Scores on " <strong>{board.dataset.name.clone()}</strong> " version " {board.dataset.version}
+                                            " (" {lang.count(board.cases as u64, "", "case", "cases")} ") · mean ± sample std over each entry's runs · hover a value for its 95% bootstrap interval, click it for the items behind it · click a column to sort"
+                                        }.into_any(),
+                                    }}
                                 </p>
                                 <LeaderboardTable board view=current />
                             }
@@ -112,8 +122,39 @@ pub fn LeaderboardPage() -> impl IntoView {
 }
 
 /// The tooltip of a cell: its 95% bootstrap interval over cases.
-fn interval_title(ci: Option<(f64, f64)>) -> Option<String> {
-    ci.map(|(lo, hi)| format!("95% CI [{lo:.4}, {hi:.4}] (bootstrap over cases, 1000 resamples)"))
+fn interval_title(lang: Lang, ci: Option<(f64, f64)>) -> Option<String> {
+    ci.map(|(lo, hi)| match lang {
+        Lang::Zh => format!("95% 置信区间 [{lo:.4}, {hi:.4}]（按案例 bootstrap，1000 次重抽样）"),
+        Lang::En => format!("95% CI [{lo:.4}, {hi:.4}] (bootstrap over cases, 1000 resamples)"),
+    })
+}
+
+/// A column's name in `lang`: the engine names columns in English; in
+/// Chinese a class is named short (the full name is the tooltip).
+fn column_label(lang: Lang, key: &str, label: &str) -> String {
+    if lang == Lang::En {
+        return label.to_owned();
+    }
+    let class = |k: &str| match Class::parse(k)? {
+        Class::Family => Some("婚姻家庭继承"),
+        Class::RealRights => Some("物权"),
+        Class::Tort => Some("侵权"),
+        Class::ServiceContract => Some("劳动服务合同"),
+        Class::FinanceContract => Some("交易金融合同"),
+        Class::Misc => Some("其他"),
+    };
+    if let Some(short) = class(key) {
+        return short.to_owned();
+    }
+    if let Some(setup) = key.strip_prefix("overall_").and_then(LjpSetup::parse) {
+        return format!("总体 · {}", setup.label_zh());
+    }
+    match key {
+        "overall" => "总体".to_owned(),
+        "gain" => "增益".to_owned(),
+        "relative_degradation" => "相对下降".to_owned(),
+        _ => label.to_owned(),
+    }
 }
 
 /// The columns over every class; a phone shows them first.
@@ -123,6 +164,7 @@ fn is_overall(key: &str) -> bool {
 
 #[component]
 fn LeaderboardTable(board: LeaderboardView, view: View) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     let LeaderboardView {
         table,
         intervals,
@@ -130,7 +172,7 @@ fn LeaderboardTable(board: LeaderboardView, view: View) -> impl IntoView {
         ..
     } = board;
     if table.rows.is_empty() {
-        return view! { <p class="empty">"No run of this task has been uploaded yet. 尚无该任务的结果。"</p> }.into_any();
+        return view! { <p class="empty">{lang.t("尚无该任务的结果。", "No run of this task has been uploaded yet.")}</p> }.into_any();
     }
     let mut last_family: Option<Option<Family>> = None;
     let width = table.columns.len() + 2;
@@ -141,9 +183,7 @@ fn LeaderboardTable(board: LeaderboardView, view: View) -> impl IntoView {
         .flat_map(|(row, row_intervals)| {
             let heading = (last_family != Some(row.family)).then(|| {
                 last_family = Some(row.family);
-                let label = row.family.map_or("Other 其他".to_owned(), |f| {
-                    format!("{} {}", f.label_en(), f.label_zh())
-                });
+                let label = row.family.map_or(lang.t("其他", "Other"), |f| f.label(lang));
                 view! { <tr class="family-row"><th colspan=width>{label}</th></tr> }
             });
             let cells = row
@@ -153,6 +193,7 @@ fn LeaderboardTable(board: LeaderboardView, view: View) -> impl IntoView {
                 .zip(&table.columns)
                 .zip(row_intervals)
                 .map(|(((cell, best), (key, label)), ci)| {
+                    let label = column_label(lang, key, label);
                     let is_best = matches!((cell, best), (Some(c), Some(b)) if c.mean == *b);
                     let overall = is_overall(key);
                     match cell {
@@ -160,7 +201,7 @@ fn LeaderboardTable(board: LeaderboardView, view: View) -> impl IntoView {
                             let href = drilldown_url(&row.model, &Cell::of_column(&view, key));
                             view! {
                                 <td class="num" class:best=is_best class:overall=overall data-label=label.clone()
-                                    title=interval_title(ci) data-ci=ci.is_some().then_some("true")>
+                                    title=interval_title(lang, ci) data-ci=ci.is_some().then_some("true")>
                                     <a href=href class="cell-link">
                                         <span class="mean">{format!("{:.4}", m.mean)}</span>
                                         {m.std.map(|std| view! { " " <span class="std">{format!("± {std:.4}")}</span> })}
@@ -179,21 +220,24 @@ fn LeaderboardTable(board: LeaderboardView, view: View) -> impl IntoView {
                         <tr>
                             <td class="model">
                                 <a href=model_url(&row.model)>{row.model.clone()}</a>
-                                {row.setting.clone().map(|c| view! { <span class="setting" title="user condition 用户条件">{c}</span> })}
+                                {row.setting.clone().map(|c| view! { <span class="setting" title=lang.t("用户条件", "user condition")>{c}</span> })}
                                 {(!row.not_comparable.is_empty()).then(|| view! {
                                     <span class="flag" data-testid="incomparable-flag"
-                                          title=format!("Not comparable with the other entries: {}", row.not_comparable.join("; "))>
-                                        "≠ setting"
+                                          title=format!("{}{}", lang.t("与其他条目不可比：", "Not comparable with the other entries: "), row.not_comparable.join("; "))>
+                                        {lang.t("≠ 设置", "≠ setting")}
                                     </span>
                                 })}
                                 {(row.unavailable > 0).then(|| view! {
                                     <span class="flag" data-testid="unavailable-flag"
-                                          title=format!("{} item(s) the judge could not label are left out of this entry's scores", row.unavailable)>
-                                        "⚠ " {row.unavailable} " unavailable"
+                                          title=match lang {
+                                              Lang::Zh => format!("评审无法标注的 {} 个条目不计入该条目得分", row.unavailable),
+                                              Lang::En => format!("{} the judge could not label are left out of this entry's scores", lang.count(row.unavailable as u64, "", "item", "items")),
+                                          }>
+                                        "⚠ " {row.unavailable} {lang.t(" 无法标注", " unavailable")}
                                     </span>
                                 })}
                             </td>
-                            <td class="num muted runs" data-label="Runs">{row.runs}</td>
+                            <td class="num muted runs" data-label=lang.t("运行次数", "Runs")>{row.runs}</td>
                             {cells}
                         </tr>
                     }
@@ -212,8 +256,8 @@ fn LeaderboardTable(board: LeaderboardView, view: View) -> impl IntoView {
             <table class="leaderboard cards" data-testid="leaderboard">
                 <thead>
                     <tr>
-                        <th>"Model 模型"</th>
-                        <th class="num">"Runs"</th>
+                        <th>{lang.t("模型", "Model")}</th>
+                        <th class="num">{lang.t("运行次数", "Runs")}</th>
                         {table
                             .columns
                             .iter()
@@ -221,7 +265,7 @@ fn LeaderboardTable(board: LeaderboardView, view: View) -> impl IntoView {
                                 let sorted = view.sort.as_deref() == Some(key.as_str());
                                 view! {
                                     <th class="num" class:overall=is_overall(key) aria-sort=if sorted { "descending" } else { "none" }>
-                                        <a href=view_url(&view, Some(key))>{label.clone()} {sorted.then_some(" ▼")}</a>
+                                        <a href=view_url(&view, Some(key)) title=Class::parse(key).map(|c| c.label(lang))>{column_label(lang, key, label)} {sorted.then_some(" ▼")}</a>
                                     </th>
                                 }
                             })
@@ -232,7 +276,7 @@ fn LeaderboardTable(board: LeaderboardView, view: View) -> impl IntoView {
             </table>
         </div>
         <p class="exports">
-            "Export this table: "
+            {lang.t("导出此表：", "Export this table: ")}
             {["csv", "json", "latex"]
                 .into_iter()
                 .map(|format| {
@@ -246,10 +290,13 @@ fn LeaderboardTable(board: LeaderboardView, view: View) -> impl IntoView {
                 })
                 .collect_view()}
         </p>
-        <p class="legend"><span class="best">"Bold"</span> " = best mean in the column. ⚠ = the entry has items the judge could not label; they are left out of its scores, never counted as wrong. ≠ setting = produced with another dataset, judge, user model or prompt than most entries (hover for what differs; the model page lists every setting); compare it with care."</p>
+        <p class="legend">{match lang {
+            Lang::Zh => view! { <span class="best">"粗体"</span> " = 该列最高均值。⚠ = 该条目有评审无法标注的条目，这些条目不计入得分，也不算作错误。≠ 设置 = 所用数据集、评审模型、用户模拟模型或提示词与多数条目不同（悬停查看差异；模型页列出全部设置），比较时请注意。" }.into_any(),
+            Lang::En => view! { <span class="best">"Bold"</span> " = best mean in the column. ⚠ = the entry has items the judge could not label; they are left out of its scores, never counted as wrong. ≠ setting = produced with another dataset, judge, user model or prompt than most entries (hover for what differs; the model page lists every setting); compare it with care." }.into_any(),
+        }}</p>
         <figure class="chart-figure" data-testid="leaderboard-chart" inner_html=chart></figure>
-        <p><a href=compare_url(table.rows.first().map(|r| r.model.as_str()), table.rows.get(1).map(|r| r.model.as_str()))>"Compare two entries (paired bootstrap) →"</a></p>
-        <p><a href="/paper" data-testid="paper-link">"The paper's other tables and figures (Tables 3, 15–17; Figures 3, 4) →"</a></p>
+        <p><a href=compare_url(table.rows.first().map(|r| r.model.as_str()), table.rows.get(1).map(|r| r.model.as_str()))>{lang.t("比较两个条目（配对 bootstrap）→", "Compare two entries (paired bootstrap) →")}</a></p>
+        <p><a href="/paper" data-testid="paper-link">{lang.t("论文中的其他表格与图（表 3、15–17；图 3、4）→", "The paper's other tables and figures (Tables 3, 15–17; Figures 3, 4) →")}</a></p>
     }
     .into_any()
 }

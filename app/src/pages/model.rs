@@ -8,6 +8,7 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_params_map;
 
+use crate::components::i18n::Lang;
 use crate::components::labels::{ErrorBox, Loading, SyntheticNotice};
 use crate::components::live::{use_live, LiveBadge};
 use crate::server_fns::models::get_model;
@@ -21,6 +22,7 @@ pub fn model_url(model: &str) -> String {
 
 #[component]
 pub fn ModelPage() -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     let params = use_params_map();
     let model = move || params.with(|p| p.get("model").unwrap_or_default());
     let live = use_live(&["runs", "cases"]);
@@ -30,15 +32,19 @@ pub fn ModelPage() -> impl IntoView {
             {move || Suspend::new(async move {
                 match data.await {
                     Ok(page) => view! {
-                        <Title text=format!("{} · model", page.model) />
+                        <Title text=match lang {
+                            Lang::Zh => format!("{} · 模型", page.model),
+                            Lang::En => format!("{} · model", page.model),
+                        } />
                         <section class="panel">
-                            <p><a href="/leaderboard">"← Leaderboard 排行榜"</a></p>
+                            <p><a href="/leaderboard">{lang.t("← 排行榜", "← Leaderboard")}</a></p>
                             <h1>{page.model.clone()} " " <LiveBadge live /></h1>
                             <SyntheticNotice synthetic=page.dataset.synthetic />
                             <p class="dataset-line">
-                                "Runs on " <strong>{page.dataset.name.clone()}</strong> " version " {page.dataset.version}
-                                " · " {page.entries.len()} " entr" {if page.entries.len() == 1 { "y" } else { "ies" }}
-                                " · " <a href=format!("/compare?a={}", encode(&page.model))>"compare with another entry"</a>
+                                {lang.t("数据集 ", "Runs on ")} <strong>{page.dataset.name.clone()}</strong> {lang.t(" 版本 ", " version ")} {page.dataset.version}
+                                {lang.t(" 上的运行", "")}
+                                " · " {lang.count(page.entries.len() as u64, "个条目", "entry", "entries")}
+                                " · " <a href=format!("/compare?a={}", encode(&page.model))>{lang.t("与其他条目对比", "compare with another entry")}</a>
                             </p>
                             {page.entries.into_iter().map(|e| view! { <EntrySection entry=e /> }).collect_view()}
                         </section>
@@ -52,23 +58,22 @@ pub fn ModelPage() -> impl IntoView {
 
 #[component]
 fn EntrySection(entry: ModelEntryView) -> impl IntoView {
-    let family = entry
-        .family
-        .map(|f| format!("{} {}", f.label_en(), f.label_zh()));
+    let lang = crate::components::i18n::lang();
+    let family = entry.family.map(|f| f.label(lang));
     view! {
         <section class="entry" data-testid="model-entry">
             <h2>
-                {family.unwrap_or_else(|| "Entry".into())}
+                {family.unwrap_or_else(|| lang.t("条目", "Entry"))}
                 {entry.setting.iter().map(|(k, v)| view! { <span class="setting">{k.clone()} ": " {v.clone()}</span> }).collect_view()}
             </h2>
             <div class="table-scroll">
                 <table class="runs" data-testid="model-runs">
-                    <thead><tr><th>"Run"</th><th>"Created"</th><th>"Uploaded by"</th><th class="num">"Unavailable items"</th></tr></thead>
+                    <thead><tr><th>{lang.t("运行", "Run")}</th><th>{lang.t("创建时间", "Created")}</th><th>{lang.t("上传者", "Uploaded by")}</th><th class="num">{lang.t("不可用项", "Unavailable items")}</th></tr></thead>
                     <tbody>
                         {entry.runs.iter().map(|r| view! {
                             <tr>
                                 <td>{r.run}</td>
-                                <td>{r.created_at.clone()}</td>
+                                <td>{lang.date_time(&r.created_at)}</td>
                                 <td>{r.uploaded_by.clone().unwrap_or_else(|| "—".into())}</td>
                                 <td class="num" class:flagged={r.unavailable > 0}>{r.unavailable}</td>
                             </tr>
@@ -84,13 +89,13 @@ fn EntrySection(entry: ModelEntryView) -> impl IntoView {
 /// One task's scores: a row per run, the entry's mean ± std last.
 #[component]
 fn RunTable(task: Task, table: Table) -> impl IntoView {
-    let title = match task {
-        Task::Ljp => format!(
-            "{} · {} (per-class columns: interaction setup)",
-            task.as_str().to_uppercase(),
-            task.label_zh()
-        ),
-        _ => format!("{} · {}", task.as_str().to_uppercase(), task.label_zh()),
+    let lang = crate::components::i18n::lang();
+    let code = task.as_str().to_uppercase();
+    let label = task.label(lang);
+    let title = match (task, lang) {
+        (Task::Ljp, Lang::Zh) => format!("{code} · {label}（分类别列：交互预测设置）"),
+        (Task::Ljp, Lang::En) => format!("{code} · {label} (per-class columns: interaction setup)"),
+        _ => format!("{code} · {label}"),
     };
     let last = table.rows.len().saturating_sub(1);
     view! {

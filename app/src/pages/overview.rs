@@ -21,7 +21,7 @@ fn percent(part: usize, whole: usize) -> String {
 pub fn OverviewPage() -> impl IntoView {
     let data = Resource::new(|| (), |_| dataset_overview());
     view! {
-        <Title text="Overview" />
+        <Title text=crate::components::i18n::lang().t("概览", "Overview") />
         <Suspense fallback=Loading>
             {move || Suspend::new(async move {
                 match data.await {
@@ -36,9 +36,10 @@ pub fn OverviewPage() -> impl IntoView {
 /// The hosted benchmarks, each with its dataset and its pages.
 #[component]
 fn Benchmarks(cards: Vec<BenchmarkCard>) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     use engine::benchmark::Benchmark;
     view! {
-        <section class="benchmarks" aria-label="Benchmarks" data-testid="benchmarks">
+        <section class="benchmarks" aria-label=lang.t("评测基准", "Benchmarks") data-testid="benchmarks">
             {cards
                 .into_iter()
                 .map(|card| {
@@ -49,18 +50,19 @@ fn Benchmarks(cards: Vec<BenchmarkCard>) -> impl IntoView {
                     };
                     view! {
                         <article class="panel bench-card">
-                            <h2><a href=home>{card.benchmark.label_zh()}</a></h2>
+                            <h2><a href=home>{card.benchmark.label(lang)}</a></h2>
                             {match card.dataset {
                                 Some(d) => view! {
                                     <p class="muted">
-                                        {d.name.clone()} " · " {d.case_count} " " {what} " · " {card.runs} " runs"
-                                        {d.synthetic.then_some(" · synthetic demo 演示数据")}
+                                        {d.name.clone()} " · " {if what == "items" { lang.count(d.case_count as u64, "道题目", "item", "items") } else { lang.count(d.case_count as u64, "个案例", "case", "cases") }}
+                                        " · " {lang.count(card.runs as u64, "次运行", "run", "runs")}
+                                        {d.synthetic.then_some(lang.t(" · 演示数据", " · synthetic demo"))}
                                     </p>
                                 }
                                 .into_any(),
-                                None => view! { <p class="muted">"No dataset imported yet 尚未导入数据集"</p> }.into_any(),
+                                None => view! { <p class="muted">{lang.t("尚未导入数据集", "No dataset imported yet")}</p> }.into_any(),
                             }}
-                            <p><a href=items>{if what == "items" { "Browse the items 浏览题目" } else { "Browse the cases 浏览案例" }}</a> " · " <a href=board>"See the ranking 查看排名"</a></p>
+                            <p><a href=items>{if what == "items" { lang.t("浏览题目", "Browse the items") } else { lang.t("浏览案例", "Browse the cases") }}</a> " · " <a href=board>{lang.t("查看排名", "See the ranking")}</a></p>
                         </article>
                     }
                 })
@@ -71,15 +73,19 @@ fn Benchmarks(cards: Vec<BenchmarkCard>) -> impl IntoView {
 
 #[component]
 fn OverviewView(o: Overview) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     let s = o.stats.clone();
     let d = o.dataset;
     view! {
         <Benchmarks cards=o.benchmarks />
         <section class="panel">
-            <h1>"Dataset overview 数据集概览"</h1>
+            <h1>{lang.t("数据集概览", "Dataset overview")}</h1>
             <p class="dataset-line">
                 <strong>{d.name.clone()}</strong>
-                " · version " {d.version} " · " {d.case_count} " cases · imported " {d.imported_at.clone()}
+                {match lang {
+                    engine::lang::Lang::Zh => format!(" · 第 {} 版 · {} 个案例 · 导入于 {}", d.version, d.case_count, lang.date_time(&d.imported_at)),
+                    engine::lang::Lang::En => format!(" · version {} · {} · imported {}", d.version, lang.count(d.case_count as u64, "", "case", "cases"), lang.date_time(&d.imported_at)),
+                }}
             </p>
             <SyntheticNotice synthetic=d.synthetic />
             <div class="two-col">
@@ -88,11 +94,11 @@ fn OverviewView(o: Overview) -> impl IntoView {
             </div>
         </section>
         <section class="panel">
-            <h2>"By class 按案件大类"</h2>
+            <h2>{lang.t("按案件大类", "By class")}</h2>
             <ClassTable s=s.clone() />
         </section>
         <section class="panel">
-            <h2>"By province or region 按地域"</h2>
+            <h2>{lang.t("按地域", "By province or region")}</h2>
             <ProvinceTable s />
         </section>
     }
@@ -103,8 +109,9 @@ fn OverviewView(o: Overview) -> impl IntoView {
 /// pair, then down the right.
 #[component]
 fn ProvinceTable(s: DatasetStats) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     if s.by_province.is_empty() {
-        return view! { <p class="muted">"No case names its province. 案例均未注明地域。"</p> }
+        return view! { <p class="muted">{lang.t("案例均未注明地域。", "No case names its province.")}</p> }
             .into_any();
     }
     let list = s.by_province.clone();
@@ -120,18 +127,21 @@ fn ProvinceTable(s: DatasetStats) -> impl IntoView {
     view! {
         <div class="table-scroll">
             <table class="stats" data-testid="province-table">
-                <caption>"Cases per province or region (as the paper's Table 9) 各地域案例数"</caption>
+                <caption>{lang.t("各省份或地区的案例数（同论文表 9）", "Cases per province or region (as the paper's Table 9)")}</caption>
                 <thead>
                     <tr>
-                        <th>"Province / Region 地域"</th><th class="num">"Count"</th>
-                        <th>"Province / Region 地域"</th><th class="num">"Count"</th>
+                        <th>{lang.t("地域", "Province / Region")}</th><th class="num">{lang.t("数量", "Count")}</th>
+                        <th>{lang.t("地域", "Province / Region")}</th><th class="num">{lang.t("数量", "Count")}</th>
                     </tr>
                 </thead>
                 <tbody>{rows}</tbody>
             </table>
         </div>
         {(s.province_unknown > 0).then(|| view! {
-            <p class="muted">{format!("{} case(s) name no province 个案例未注明地域", s.province_unknown)}</p>
+            <p class="muted">{match lang {
+                engine::lang::Lang::Zh => format!("{} 个案例未注明省份", s.province_unknown),
+                engine::lang::Lang::En => format!("{} name no province", lang.count(s.province_unknown as u64, "", "case", "cases")),
+            }}</p>
         })}
     }
     .into_any()
@@ -139,33 +149,34 @@ fn ProvinceTable(s: DatasetStats) -> impl IntoView {
 
 #[component]
 fn StatsTable(s: DatasetStats) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     let claims = s.claims;
     let verdict_row = move |v: Verdict, n: usize| {
         view! {
             <tr>
                 <td></td>
-                <td>{v.label_zh()} " " {v.label_en()}</td>
+                <td>{v.label(lang)}</td>
                 <td class="num">{percent(n, claims)} " (" {n} ")"</td>
             </tr>
         }
     };
     view! {
         <table class="stats" data-testid="stats-table">
-            <caption>"Statistics (as the paper's Table 1) 统计"</caption>
+            <caption>{lang.t("统计（同论文表 1）", "Statistics (as the paper's Table 1)")}</caption>
             <thead>
-                <tr><th>"Category"</th><th>"Type"</th><th class="num">"Value"</th></tr>
+                <tr><th>{lang.t("类别", "Category")}</th><th>{lang.t("类型", "Type")}</th><th class="num">{lang.t("数值", "Value")}</th></tr>
             </thead>
             <tbody>
-                <tr><td>"Consultations 咨询"</td><td>"Total"</td><td class="num">{s.consultations_total}</td></tr>
-                <tr><td></td><td>"Underspecified 信息缺失"</td><td class="num">{s.underspecified}</td></tr>
-                <tr><td></td><td>"Complete 完整"</td><td class="num">{s.complete}</td></tr>
-                <tr><td>"Dataset"</td><td>"Avg. length (chars) 平均长度"</td><td class="num">{format!("{:.2}", s.avg_chars)}</td></tr>
-                <tr><td></td><td>"Avg. turns 平均轮数"</td><td class="num">{format!("{:.2}", s.avg_turns)}</td></tr>
-                <tr><td></td><td>"Causes of action 案由"</td><td class="num">{s.causes}</td></tr>
-                <tr><td></td><td>"Seed pairs 种子对话"</td><td class="num">{s.seeds}</td></tr>
-                <tr><td>"Plaintiff type 原告类型"</td><td>"Natural person 自然人"</td><td class="num">{s.natural}</td></tr>
-                <tr><td></td><td>"Non-natural person 非自然人"</td><td class="num">{s.non_natural}</td></tr>
-                <tr><td>"Verdicts 判决结果"</td><td>"Claims 诉请"</td><td class="num">{s.claims}</td></tr>
+                <tr><td>{lang.t("咨询", "Consultations")}</td><td>{lang.t("总数", "Total")}</td><td class="num">{s.consultations_total}</td></tr>
+                <tr><td></td><td>{lang.t("信息缺失", "Underspecified")}</td><td class="num">{s.underspecified}</td></tr>
+                <tr><td></td><td>{lang.t("完整", "Complete")}</td><td class="num">{s.complete}</td></tr>
+                <tr><td>{lang.t("数据集", "Dataset")}</td><td>{lang.t("平均长度（字）", "Avg. length (chars)")}</td><td class="num">{format!("{:.2}", s.avg_chars)}</td></tr>
+                <tr><td></td><td>{lang.t("平均轮数", "Avg. turns")}</td><td class="num">{format!("{:.2}", s.avg_turns)}</td></tr>
+                <tr><td></td><td>{lang.t("案由", "Causes of action")}</td><td class="num">{s.causes}</td></tr>
+                <tr><td></td><td>{lang.t("种子对话", "Seed pairs")}</td><td class="num">{s.seeds}</td></tr>
+                <tr><td>{lang.t("原告类型", "Plaintiff type")}</td><td>{lang.t("自然人", "Natural person")}</td><td class="num">{s.natural}</td></tr>
+                <tr><td></td><td>{lang.t("非自然人", "Non-natural person")}</td><td class="num">{s.non_natural}</td></tr>
+                <tr><td>{lang.t("判决结果", "Verdicts")}</td><td>{lang.t("诉请", "Claims")}</td><td class="num">{s.claims}</td></tr>
                 {verdict_row(Verdict::Supported, s.verdicts.supported)}
                 {verdict_row(Verdict::PartiallySupported, s.verdicts.partially_supported)}
                 {verdict_row(Verdict::Dismissed, s.verdicts.dismissed)}
@@ -176,10 +187,11 @@ fn StatsTable(s: DatasetStats) -> impl IntoView {
 
 #[component]
 fn FocalTypes(s: DatasetStats) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     view! {
         <table class="stats">
-            <caption>"Focal points by type 争议焦点类型"</caption>
-            <thead><tr><th>"Type"</th><th class="num">"Count"</th></tr></thead>
+            <caption>{lang.t("争议焦点类型", "Focal points by type")}</caption>
+            <thead><tr><th>{lang.t("类型", "Type")}</th><th class="num">{lang.t("数量", "Count")}</th></tr></thead>
             <tbody>
                 {s.focal_points_by_type
                     .into_iter()
@@ -187,7 +199,7 @@ fn FocalTypes(s: DatasetStats) -> impl IntoView {
                         let href = format!("/cases?focal_point_type={}", t.as_str());
                         view! {
                             <tr>
-                                <td><a href=href>{t.label_zh()} " " {t.label_en()}</a></td>
+                                <td><a href=href>{t.label(lang)}</a></td>
                                 <td class="num">{n}</td>
                             </tr>
                         }
@@ -200,19 +212,20 @@ fn FocalTypes(s: DatasetStats) -> impl IntoView {
 
 #[component]
 fn ClassTable(s: DatasetStats) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     view! {
         <div class="table-scroll">
             <table class="stats wide" data-testid="class-table">
                 <thead>
                     <tr>
-                        <th>"Class 大类"</th>
-                        <th class="num">"Cases"</th>
-                        <th class="num">"Causes"</th>
-                        <th class="num">"Avg. chars"</th>
-                        <th class="num">"Avg. turns"</th>
-                        <th class="num">"Natural / non-natural"</th>
-                        <th class="num">"Claims"</th>
-                        <th class="num">"Supported / partial / dismissed"</th>
+                        <th>{lang.t("大类", "Class")}</th>
+                        <th class="num">{lang.t("案例", "Cases")}</th>
+                        <th class="num">{lang.t("案由", "Causes")}</th>
+                        <th class="num">{lang.t("平均字数", "Avg. chars")}</th>
+                        <th class="num">{lang.t("平均轮数", "Avg. turns")}</th>
+                        <th class="num">{lang.t("自然人 / 非自然人", "Natural / non-natural")}</th>
+                        <th class="num">{lang.t("诉请", "Claims")}</th>
+                        <th class="num">{lang.t("支持 / 部分支持 / 驳回", "Supported / partial / dismissed")}</th>
                     </tr>
                 </thead>
                 <tbody>
@@ -223,7 +236,7 @@ fn ClassTable(s: DatasetStats) -> impl IntoView {
                             let href = format!("/cases?class={}", class.as_str());
                             view! {
                                 <tr>
-                                    <td><a href=href>{class.label_zh()}</a> <span class="muted">" " {class.label_en()}</span></td>
+                                    <td><a href=href>{class.label(lang)}</a></td>
                                     <td class="num">{c.cases}</td>
                                     <td class="num">{c.causes}</td>
                                     <td class="num">{format!("{:.1}", c.avg_chars)}</td>

@@ -13,6 +13,7 @@ use engine::lexpilot::paper::PaperTable;
 use leptos::prelude::*;
 use leptos_meta::Title;
 
+use crate::components::i18n::Lang;
 use crate::components::labels::{ErrorBox, Loading, SyntheticNotice};
 use crate::components::live::{use_live, LiveBadge};
 use crate::pages::model::model_url;
@@ -20,20 +21,24 @@ use crate::server_fns::paper::{get_paper, PaperPage};
 
 #[component]
 pub fn PaperPageView() -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     let live = use_live(&["runs", "cases", "review"]);
     let data = Resource::new(move || live.changes.get(), |_| get_paper());
     view! {
-        <Title text="Paper results" />
+        <Title text=lang.t("论文结果", "Paper results") />
         <section class="panel paper">
-            <h1>"Paper results 论文结果" " " <LiveBadge live /></h1>
+            <h1>{lang.t("论文结果", "Paper results")} " " <LiveBadge live /></h1>
             <p class="legend">
-                "The LexPilot paper's other tables and figures, recomputed from the stored runs of the entries run under the standard user (Table 15 compares user conditions). "
-                <a href="/leaderboard">"Tables 2 and 14 are the leaderboard's views"</a> "; Table 12 is the "
-                <a href="/review/agreement">"agreement dashboard"</a> "."
+                {lang.t(
+                    "LexPilot 论文的其他表格与图，基于在标准用户设定下运行的各条目已存储的运行重新计算（表 15 比较不同的用户设定）。",
+                    "The LexPilot paper's other tables and figures, recomputed from the stored runs of the entries run under the standard user (Table 15 compares user conditions). ",
+                )}
+                <a href="/leaderboard">{lang.t("表 2 与表 14 见排行榜", "Tables 2 and 14 are the leaderboard's views")}</a> {lang.t("；表 12 见", "; Table 12 is the ")}
+                <a href="/review/agreement">{lang.t("一致性看板", "agreement dashboard")}</a> {lang.t("。", ".")}
             </p>
-            <nav class="tabs" aria-label="Paper results">
-                <a href="#table-3">"Table 3"</a> <a href="#table-4">"Table 4"</a> <a href="#table-13">"Table 13"</a> <a href="#table-15">"Table 15"</a> <a href="#table-16">"Table 16"</a>
-                <a href="#table-17">"Table 17"</a> <a href="#figure-3">"Figure 3"</a> <a href="#figure-4">"Figure 4"</a>
+            <nav class="tabs" aria-label=lang.t("论文结果", "Paper results")>
+                <a href="#table-3">{lang.t("表 3", "Table 3")}</a> <a href="#table-4">{lang.t("表 4", "Table 4")}</a> <a href="#table-13">{lang.t("表 13", "Table 13")}</a> <a href="#table-15">{lang.t("表 15", "Table 15")}</a> <a href="#table-16">{lang.t("表 16", "Table 16")}</a>
+                <a href="#table-17">{lang.t("表 17", "Table 17")}</a> <a href="#figure-3">{lang.t("图 3", "Figure 3")}</a> <a href="#figure-4">{lang.t("图 4", "Figure 4")}</a>
             </nav>
             <Transition fallback=Loading>
                 {move || Suspend::new(async move {
@@ -49,6 +54,7 @@ pub fn PaperPageView() -> impl IntoView {
 
 #[component]
 fn PaperBody(page: PaperPage) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     let v = page.views;
     let empty_15 = v.table_15.rows.is_empty();
     let empty_4 = v.table_4.rows.is_empty();
@@ -56,36 +62,45 @@ fn PaperBody(page: PaperPage) -> impl IntoView {
     view! {
         <SyntheticNotice synthetic=page.dataset.synthetic />
         <p class="dataset-line">
-            "On " <strong>{page.dataset.name.clone()}</strong> " version " {page.dataset.version}
-            " · mean ± sample std over each entry's runs"
+            {lang.t("数据集 ", "On ")} <strong>{page.dataset.name.clone()}</strong> {lang.t(" 版本 ", " version ")} {page.dataset.version}
+            {lang.t(" · 各条目多次运行的平均 ± 样本标准差", " · mean ± sample std over each entry's runs")}
         </p>
         <section id="table-3" data-testid="paper-table-3">
-            <h2>"Table 3 · LJP under three setups 三种设置下的判决预测"</h2>
-            <p class="legend">"Gain = Interaction-Based − Direct; relative degradation = (Gold − Interaction) / Gold. The last row is the mean of the per-model values (the paper's 0.041 and 23.84%), not a ratio of averages."</p>
+            <h2>{lang.t("表 3 · 三种设置下的判决预测", "Table 3 · LJP under three setups")}</h2>
+            <p class="legend">{lang.t(
+                "增益 = 交互预测 − 直接预测；相对下降 = (金标准 − 交互) / 金标准。最后一行是各模型数值的均值（即论文中的 0.041 与 23.84%），而非均值之比。",
+                "Gain = Interaction-Based − Direct; relative degradation = (Gold − Interaction) / Gold. The last row is the mean of the per-model values (the paper's 0.041 and 23.84%), not a ratio of averages.",
+            )}</p>
             <PaperTableView table=v.table_3 />
         </section>
         <section id="table-4" data-testid="paper-table-4">
-            <h2>"Table 4 · Targeted vs Off-target clarification 定向与偏离追问"</h2>
-            <p class="legend">"LJP QWK on the underspecified consultations: Direct (the model's own Direct runs) beside prediction after dialogues constructed to recover (Targeted) or avoid (Off-target) the missing facts, each validated by the judge, at most five attempts per case and condition (Appendix E.7). Unresolved cases are excluded from scoring and listed below; accepted, unresolved and attempts are means per run. The construction and validation prompts are the workbench's own, not the paper's."</p>
+            <h2>{lang.t("表 4 · 定向追问与偏离追问", "Table 4 · Targeted vs Off-target clarification")}</h2>
+            <p class="legend">{lang.t(
+                "信息缺失咨询上的 LJP QWK：直接预测（该模型自身的直接预测运行），对照在为找回（定向）或回避（偏离）缺失事实而构造的对话之后的预测；每段对话均经评审模型验证，每个案例每种条件最多尝试五次（附录 E.7）。未解决的案例不计分，列于下方；接受数、未解决数与尝试次数均为每次运行的均值。构造与验证提示词为工作台自带，并非论文原文。",
+                "LJP QWK on the underspecified consultations: Direct (the model's own Direct runs) beside prediction after dialogues constructed to recover (Targeted) or avoid (Off-target) the missing facts, each validated by the judge, at most five attempts per case and condition (Appendix E.7). Unresolved cases are excluded from scoring and listed below; accepted, unresolved and attempts are means per run. The construction and validation prompts are the workbench's own, not the paper's.",
+            )}</p>
             {empty_4.then(|| view! {
                 <p class="empty" data-testid="table-4-empty">
-                    "No Targeted vs Off-target results are stored yet. Run "
+                    {lang.t("尚未存储定向与偏离追问的结果。请运行 ", "No Targeted vs Off-target results are stored yet. Run ")}
                     <code>"lexpilot experiment targeted … --db"</code>
-                    " or start the experiment on the jobs page."
+                    {lang.t("，或在任务页面启动该实验。", " or start the experiment on the jobs page.")}
                 </p>
             })}
             {(!empty_4).then(|| view! { <PaperTableView table=v.table_4 /> })}
             {(!unresolved.is_empty()).then(|| view! {
                 <details data-testid="table-4-unresolved">
-                    <summary>{format!("Unresolved cases ({})", unresolved.len())}</summary>
+                    <summary>{match lang {
+                        Lang::Zh => format!("未解决的案例（{}）", unresolved.len()),
+                        Lang::En => format!("Unresolved cases ({})", unresolved.len()),
+                    }}</summary>
                     <ul>
                         {unresolved.into_iter().map(|u| {
                             let runs: Vec<String> = u.runs.iter().map(u32::to_string).collect();
                             view! {
                                 <li>
-                                    {u.model} " · " {u.condition.label_en()} " · "
+                                    {u.model} " · " {u.condition.label(lang)} " · "
                                     <a href=format!("/cases/{}", u.case_id)>{u.case_id.clone()}</a>
-                                    " · runs " {runs.join(", ")}
+                                    {lang.t(" · 运行 ", " · runs ")} {runs.join(", ")}
                                 </li>
                             }
                         }).collect_view()}
@@ -95,42 +110,51 @@ fn PaperBody(page: PaperPage) -> impl IntoView {
         </section>
         <FidelitySection study=page.fidelity />
         <section id="table-15" data-testid="paper-table-15">
-            <h2>"Table 15 · Non-ideal users 非理想用户"</h2>
-            <p class="legend">"Interaction-Based LJP QWK per model under the standard user, delayed disclosure and self-correction. The DLawBench counterpart, the four client styles, is on "
-                <a href="/dlawbench/leaderboard#styles">"its leaderboard"</a> "."</p>
+            <h2>{lang.t("表 15 · 非理想用户", "Table 15 · Non-ideal users")}</h2>
+            <p class="legend">{lang.t(
+                    "各模型在标准用户、延迟披露与自我更正三种设定下的交互预测 LJP QWK。DLawBench 的对应结果（四种当事人风格）见",
+                    "Interaction-Based LJP QWK per model under the standard user, delayed disclosure and self-correction. The DLawBench counterpart, the four client styles, is on ",
+                )}
+                <a href="/dlawbench/leaderboard#styles">{lang.t("其排行榜", "its leaderboard")}</a> {lang.t("。", ".")}</p>
             {empty_15.then(|| view! {
                 <p class="empty" data-testid="table-15-empty">
-                    "No entry was run under a non-ideal user yet. Run one with "
-                    <code>"lexpilot run --user-condition delayed"</code> " (or " <code>"self_correction"</code>
-                    "), or choose the user condition on the jobs page."
+                    {lang.t("尚无条目在非理想用户设定下运行。可运行 ", "No entry was run under a non-ideal user yet. Run one with ")}
+                    <code>"lexpilot run --user-condition delayed"</code> {lang.t("（或 ", " (or ")} <code>"self_correction"</code>
+                    {lang.t("），或在任务页面选择用户设定。", "), or choose the user condition on the jobs page.")}
                 </p>
             })}
             {(!empty_15).then(|| view! { <PaperTableView table=v.table_15 /> })}
         </section>
         <section id="table-16" data-testid="paper-table-16">
-            <h2>"Table 16 · LJP per class, Gold-Standard 金标准预测"</h2>
+            <h2>{lang.t("表 16 · 各类别判决预测（金标准预测）", "Table 16 · LJP per class, Gold-Standard")}</h2>
             <PaperTableView table=v.table_16 />
         </section>
         <section id="table-17" data-testid="paper-table-17">
-            <h2>"Table 17 · LJP per class, Interaction-Based 交互预测"</h2>
+            <h2>{lang.t("表 17 · 各类别判决预测（交互预测）", "Table 17 · LJP per class, Interaction-Based")}</h2>
             <PaperTableView table=v.table_17 />
         </section>
         <section id="figure-3" data-testid="paper-figure-3">
-            <h2>"Figure 3 · Case complexity 案件复杂度"</h2>
-            <p class="legend">"One point per cause of action and model: the cause's mean number of provisions its judgments cite against the model's LCA Macro-F1 and DCG accuracy on its cases; a line per model (least squares). The table below gives the association over the causes."</p>
+            <h2>{lang.t("图 3 · 案件复杂度", "Figure 3 · Case complexity")}</h2>
+            <p class="legend">{lang.t(
+                "每个点对应一个案由与一个模型：横轴为该案由判决平均引用的法条数，纵轴为该模型在此案由案例上的 LCA Macro-F1 与 DCG 准确率；每个模型一条拟合线（最小二乘）。下表给出各案由上的相关性。",
+                "One point per cause of action and model: the cause's mean number of provisions its judgments cite against the model's LCA Macro-F1 and DCG accuracy on its cases; a line per model (least squares). The table below gives the association over the causes.",
+            )}</p>
             <div class="figure-pair">
                 <figure class="chart-figure" data-testid="figure-3-lca" inner_html=page.figure_3_lca></figure>
                 <figure class="chart-figure" data-testid="figure-3-dcg" inner_html=page.figure_3_dcg></figure>
             </div>
             <PaperTableView table=v.figure_3.association />
             <details>
-                <summary>"Every point (model × cause)"</summary>
+                <summary>{lang.t("全部数据点（模型 × 案由）", "Every point (model × cause)")}</summary>
                 <PaperTableView table=v.figure_3.points />
             </details>
         </section>
         <section id="figure-4" data-testid="paper-figure-4">
-            <h2>"Figure 4 · Focal-point types 争议焦点类型"</h2>
-            <p class="legend">"(a) DCG accuracy over the cases whose missing facts bear on a focal point of each type (a case counts under each type it has), with the number of such cases; (b) DCG per class, the mean over models; (c) focal points per type in each class."</p>
+            <h2>{lang.t("图 4 · 争议焦点类型", "Figure 4 · Focal-point types")}</h2>
+            <p class="legend">{lang.t(
+                "(a) 缺失事实涉及各类型争议焦点的案例上的 DCG 准确率（一个案例计入其具有的每种类型），并附此类案例数；(b) 各类别的 DCG，为各模型的均值；(c) 各类别中每种类型的争议焦点数。",
+                "(a) DCG accuracy over the cases whose missing facts bear on a focal point of each type (a case counts under each type it has), with the number of such cases; (b) DCG per class, the mean over models; (c) focal points per type in each class.",
+            )}</p>
             <figure class="chart-figure" data-testid="figure-4a" inner_html=page.figure_4a></figure>
             <PaperTableView table=v.figure_4.by_type />
             <figure class="chart-figure" data-testid="figure-4b" inner_html=page.figure_4b></figure>
@@ -142,10 +166,10 @@ fn PaperBody(page: PaperPage) -> impl IntoView {
 }
 
 /// `k/n (rate)`, or `—` with nothing to count.
-fn share_text(s: &Share) -> String {
+fn share_text(lang: Lang, s: &Share) -> String {
     match s.rate() {
         Some(r) => format!("{:.1}% ({}/{})", 100.0 * r, s.k, s.n),
-        None => "— (0 labelled)".to_owned(),
+        None => lang.t("—（0 条已标注）", "— (0 labelled)").to_owned(),
     }
 }
 
@@ -154,54 +178,80 @@ fn share_text(s: &Share) -> String {
 /// review has come.
 #[component]
 fn FidelitySection(study: Option<StudyView>) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     let body = match study {
         None => view! {
             <p class="empty" data-testid="table-13-empty">
-                "No user-simulator fidelity study on this version yet. Experts write the probes of the sampled cases (two per cause: the A, B, C questions and the D key facts) on "
-                <a href="/review/fidelity">"the probes page"</a>
-                "; an admin then runs the study from "
-                <a href="/admin/runs">"the jobs page"</a>
-                " (or "
+                {lang.t(
+                    "此版本尚无用户模拟器保真度研究。专家为抽样案例编写探针（每个案由两个：A、B、C 问题与 D 关键事实），见",
+                    "No user-simulator fidelity study on this version yet. Experts write the probes of the sampled cases (two per cause: the A, B, C questions and the D key facts) on ",
+                )}
+                <a href="/review/fidelity">{lang.t("探针页面", "the probes page")}</a>
+                {lang.t("；随后由管理员在", "; an admin then runs the study from ")}
+                <a href="/admin/runs">{lang.t("任务页面", "the jobs page")}</a>
+                {lang.t("启动研究（或运行 ", " (or ")}
                 <code>"lexpilot experiment fidelity --probes FILE … --db"</code>
-                "): every reply becomes a review item that two experts label blind."
+                {lang.t(
+                    "）：每条回复都成为一个审核条目，由两位专家盲标。",
+                    "): every reply becomes a review item that two experts label blind.",
+                )}
             </p>
         }
         .into_any(),
         Some(view) => {
             let s = view.study;
-            let diff = match s.b_minus_a {
-                Some(d) => format!(
+            let diff = match (s.b_minus_a, lang) {
+                (Some(d), Lang::Zh) => format!(
+                    "{:+.1} 个百分点（95% 置信区间 [{:+.1}, {:+.1}]，基于 {} 个案例的配对案例自助法）",
+                    100.0 * d.diff,
+                    100.0 * d.ci.0,
+                    100.0 * d.ci.1,
+                    s.paired_cases
+                ),
+                (Some(d), Lang::En) => format!(
                     "{:+.1} percentage points (95% CI [{:+.1}, {:+.1}], paired case bootstrap over {} cases)",
                     100.0 * d.diff,
                     100.0 * d.ci.0,
                     100.0 * d.ci.1,
                     s.paired_cases
                 ),
-                None => "— (no case has both A and B labelled yet)".to_owned(),
+                (None, _) => lang
+                    .t("—（尚无案例同时标注了 A 与 B）", "— (no case has both A and B labelled yet)")
+                    .to_owned(),
             };
             let agreement = s
                 .agreement
                 .iter()
-                .map(|a| view! { <li>{format!("{}: {}", a.criterion.label_en(), share_text(&a.agree))}</li> })
+                .map(|a| view! { <li>{format!("{}{}{}", a.criterion.label(lang), lang.t("：", ": "), share_text(lang, &a.agree))}</li> })
                 .collect_view();
             view! {
                 <p class="dataset-line" data-testid="table-13-progress">
-                    {format!(
-                        "Simulator {} · DCG judge {} · {} probes · {} of {} replies labelled (final, agreed or adjudicated)",
-                        view.user_model,
-                        view.judge.unwrap_or_else(|| "—".into()),
-                        view.probes,
-                        s.labelled,
-                        s.replies
-                    )}
-                    " · " <a href="/review">"label replies 去标注"</a>
+                    {match lang {
+                        Lang::Zh => format!(
+                            "模拟器 {} · DCG 评审模型 {} · {} 个探针 · {} 条回复中已标注 {} 条（最终标签：一致或经裁决）",
+                            view.user_model,
+                            view.judge.unwrap_or_else(|| "—".into()),
+                            view.probes,
+                            s.replies,
+                            s.labelled
+                        ),
+                        Lang::En => format!(
+                            "Simulator {} · DCG judge {} · {} probes · {} of {} replies labelled (final, agreed or adjudicated)",
+                            view.user_model,
+                            view.judge.unwrap_or_else(|| "—".into()),
+                            view.probes,
+                            s.labelled,
+                            s.replies
+                        ),
+                    }}
+                    " · " <a href="/review">{lang.t("去标注", "label replies")}</a>
                 </p>
                 <PaperTableView table=s.table />
                 <ul class="figures" data-testid="table-13-figures">
-                    <li data-testid="table-13-diff">{format!("Indirect − direct answer rate: {diff}")}</li>
-                    <li data-testid="table-13-ad">{format!("A sufficient and D appropriately uncertain: {}", share_text(&s.a_d_pairs))}</li>
-                    <li data-testid="table-13-failures">{format!("Accepted A/B requests without factual recovery (E.3.3): {}", share_text(&s.accepted_failures))}</li>
-                    <li>"Agreement before adjudication:" <ul data-testid="table-13-agreement">{agreement}</ul></li>
+                    <li data-testid="table-13-diff">{format!("{}{diff}", lang.t("间接 − 直接回答率：", "Indirect − direct answer rate: "))}</li>
+                    <li data-testid="table-13-ad">{format!("{}{}", lang.t("A 回答充分且 D 恰当表示不知：", "A sufficient and D appropriately uncertain: "), share_text(lang, &s.a_d_pairs))}</li>
+                    <li data-testid="table-13-failures">{format!("{}{}", lang.t("被接受但未找回事实的 A/B 请求（E.3.3）：", "Accepted A/B requests without factual recovery (E.3.3): "), share_text(lang, &s.accepted_failures))}</li>
+                    <li>{lang.t("裁决前的一致率：", "Agreement before adjudication:")} <ul data-testid="table-13-agreement">{agreement}</ul></li>
                 </ul>
             }
             .into_any()
@@ -209,8 +259,11 @@ fn FidelitySection(study: Option<StudyView>) -> impl IntoView {
     };
     view! {
         <section id="table-13" data-testid="paper-table-13">
-            <h2>"Table 13 · User-simulator fidelity 用户模拟器保真度"</h2>
-            <p class="legend">"Expert-authored probes per sampled case: A asks directly for a missing fact, B indirectly, C only names the legal concept, D repeats A with the fact withheld from the simulator. Answer is sufficiency for A/B and appropriate uncertainty for D; OD is over-disclosure beyond the agreed permissions; rates are over the replies with a final label. DCG+ is the main evaluation's DCG judge accepting the question itself (Appendix E.3.3)."</p>
+            <h2>{lang.t("表 13 · 用户模拟器保真度", "Table 13 · User-simulator fidelity")}</h2>
+            <p class="legend">{lang.t(
+                "专家为每个抽样案例编写的探针：A 直接询问一项缺失事实，B 间接询问，C 仅提及相关法律概念，D 与 A 相同但模拟器不知晓该事实。回答指标对 A/B 为回答充分性，对 D 为恰当表示不知；OD 为超出约定许可范围的过度披露；比率以有最终标签的回复为分母。DCG+ 为主评测的 DCG 评审模型认可该问题本身的比例（附录 E.3.3）。",
+                "Expert-authored probes per sampled case: A asks directly for a missing fact, B indirectly, C only names the legal concept, D repeats A with the fact withheld from the simulator. Answer is sufficiency for A/B and appropriate uncertainty for D; OD is over-disclosure beyond the agreed permissions; rates are over the replies with a final label. DCG+ is the main evaluation's DCG judge accepting the question itself (Appendix E.3.3).",
+            )}</p>
             {body}
         </section>
     }
@@ -220,6 +273,7 @@ fn FidelitySection(study: Option<StudyView>) -> impl IntoView {
 /// set apart, and its exports.
 #[component]
 fn PaperTableView(table: PaperTable) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     let name = table.name.clone();
     let mut last: Option<Option<String>> = None;
     let rows = (0..table.rows.len())
@@ -264,7 +318,7 @@ fn PaperTableView(table: PaperTable) -> impl IntoView {
             </table>
         </div>
         <p class="exports">
-            "Export: "
+            {lang.t("导出：", "Export: ")}
             {["csv", "json", "latex"]
                 .into_iter()
                 .map(|format| {

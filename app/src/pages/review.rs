@@ -9,7 +9,7 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
-use crate::components::i18n::{use_lang, Lang, LangSwitch};
+use crate::components::i18n::{use_lang, Lang, LangLinks};
 use crate::components::labels::{ErrorBox, Loading};
 use crate::components::live::use_live;
 use crate::server_fns::review::{my_queue, QueueItem};
@@ -160,9 +160,9 @@ pub fn ReviewQueuePage() -> impl IntoView {
     let live = use_live(&["review"]);
     let data = Resource::new(move || live.changes.get(), |_| my_queue());
     view! {
-        <Title text="Review 专家审核" />
+        <Title text=move || lang.get().t("专家审核", "Review") />
         <section class="panel">
-            <h1>{move || lang.get().t("我的审核条目", "My review items")} " " <LangSwitch path="/review".into() /></h1>
+            <h1>{move || lang.get().t("我的审核条目", "My review items")}</h1>
             <Transition fallback=Loading>
                 {move || Suspend::new(async move {
                     let lang = lang.get();

@@ -10,7 +10,7 @@ use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
 use crate::components::history::ChangeView;
-use crate::components::i18n::{use_lang, Lang, LangSwitch};
+use crate::components::i18n::{use_lang, Lang, LangLinks};
 use crate::components::labels::{error_message, ErrorBox, Loading};
 use crate::components::live::{use_live, LiveBadge};
 use crate::pages::review::{item_title, kind_label, status_label};
@@ -71,30 +71,42 @@ pub fn ReviewManagePage() -> impl IntoView {
         assign_review(id, named())
     });
     Effect::new(move |_| match assign_one.value().get() {
-        Some(Ok(n)) => message.set(Some((true, format!("Assignments made 已分配 {n}")))),
+        Some(Ok(n)) => message.set(Some((
+            true,
+            match lang.get_untracked() {
+                Lang::Zh => format!("已分配 {n} 项"),
+                Lang::En => format!("Assignments made: {n}"),
+            },
+        ))),
         Some(Err(e)) => message.set(Some((false, error_message(&e)))),
         None => {}
     });
     Effect::new(move |_| match create.value().get() {
         Some(Ok(c)) => message.set(Some((
             true,
-            format!(
-                "Created 已创建 {} · existing 已存在 {}",
-                c.created, c.existing
-            ),
+            match lang.get_untracked() {
+                Lang::Zh => format!("已创建 {} · 已存在 {}", c.created, c.existing),
+                Lang::En => format!("Created {} · existing {}", c.created, c.existing),
+            },
         ))),
         Some(Err(e)) => message.set(Some((false, error_message(&e)))),
         None => {}
     });
     Effect::new(move |_| match assign.value().get() {
-        Some(Ok(n)) => message.set(Some((true, format!("Assignments made 已分配 {n}")))),
+        Some(Ok(n)) => message.set(Some((
+            true,
+            match lang.get_untracked() {
+                Lang::Zh => format!("已分配 {n} 项"),
+                Lang::En => format!("Assignments made: {n}"),
+            },
+        ))),
         Some(Err(e)) => message.set(Some((false, error_message(&e)))),
         None => {}
     });
     view! {
-        <Title text="Manage review 审核管理" />
+        <Title text=move || lang.get().t("审核管理", "Manage review") />
         <section class="panel">
-            <p><a href=move || lang.get().link("/review")>{move || lang.get().t("← 审核", "← Review")}</a> " " <LangSwitch path="/review/manage".into() /></p>
+            <p><a href=move || lang.get().link("/review")>{move || lang.get().t("← 审核", "← Review")}</a></p>
             <h1>{move || lang.get().t("创建与分配审核条目", "Create and assign review items")}</h1>
             <div class="filters">
                 <label class="field">{move || lang.get().t("类型", "Kind")}
@@ -549,9 +561,9 @@ pub fn AdjudicationPage() -> impl IntoView {
         |_| adjudication_queue(),
     );
     view! {
-        <Title text="Adjudication 裁决" />
+        <Title text=move || lang.get().t("裁决", "Adjudication") />
         <section class="panel">
-            <p><a href=move || lang.get().link("/review")>{move || lang.get().t("← 审核", "← Review")}</a> " " <LangSwitch path="/review/adjudication".into() /></p>
+            <p><a href=move || lang.get().link("/review")>{move || lang.get().t("← 审核", "← Review")}</a></p>
             <h1>{move || lang.get().t("待裁决条目", "Items awaiting adjudication")} " " <LiveBadge live /></h1>
             {move || note.get().map(|n| view! { <div class="info-box" role="status" data-testid="adjudication-note">{n}</div> })}
         </section>
@@ -685,9 +697,9 @@ pub fn AgreementPage() -> impl IntoView {
     let live = use_live(&["review"]);
     let data = Resource::new(move || live.changes.get(), |_| review_dashboard());
     view! {
-        <Title text="Agreement 一致性" />
+        <Title text=move || lang.get().t("一致性", "Agreement") />
         <section class="panel">
-            <p><a href=move || lang.get().link("/review")>{move || lang.get().t("← 审核", "← Review")}</a> " " <LangSwitch path="/review/agreement".into() /></p>
+            <p><a href=move || lang.get().link("/review")>{move || lang.get().t("← 审核", "← Review")}</a></p>
             <h1>{move || lang.get().t("标注一致性看板", "Agreement dashboard")} " " <LiveBadge live /></h1>
             <p class="legend">{move || lang.get().t(
                 "人-人：两位专家裁决前的标签；评审-人：评审模型与最终共识。LJP 以每个案件为单位（各项诉请的判决全部一致才算一致，同论文表 12），QWK 为按诉请计的二次加权 kappa。平均行为 LCA、DCG、LJP 三项的算术平均。",

@@ -17,7 +17,7 @@ use leptos_router::hooks::use_params_map;
 use serde::{Deserialize, Serialize};
 
 use crate::components::dialogue::DialogueComparison;
-use crate::components::i18n::{use_lang, Lang, LangSwitch};
+use crate::components::i18n::{use_lang, Lang, LangLinks};
 use crate::components::labels::{error_message, ErrorBox, Loading};
 use crate::components::turn_editor::TurnEditor;
 use crate::pages::review::{item_title, kind_label, status_label};
@@ -656,7 +656,6 @@ fn ItemBody(item: ReviewItemView, set_version: WriteSignal<u32>) -> impl IntoVie
         item.task,
         item.target.as_deref(),
     );
-    let path = format!("/review/items/{id}");
     let nav = |to: Option<i64>, text: &'static str| {
         match to {
         Some(to) => view! { <a class="button" href=move || lang.get().link(&format!("/review/items/{to}"))>{text}</a> }.into_any(),
@@ -833,7 +832,6 @@ fn ItemBody(item: ReviewItemView, set_version: WriteSignal<u32>) -> impl IntoVie
                     <h1 data-testid="item-title">{title.clone()}</h1>
                     <span class=format!("badge status-{}", status.as_str()) data-testid="item-status">{move || status_label(lang.get(), status)}</span>
                     <a href=case_href>{move || lang.get().t("查看案例", "Open the case")}</a>
-                    <LangSwitch path=path.clone() />
                 </header>
                 {move || proposal.filter(|_| draft.with(|d| d.label == "correct")).map(|edited| view! {
                     <section class="panel" data-testid="seed-editor">

@@ -11,6 +11,7 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 use serde::Deserialize;
 
+use crate::components::i18n::Lang;
 use crate::components::labels::error_message;
 use crate::server_fns::runs::{check_runs, store_runs};
 use crate::types::{DlawRunSummary, PlawRunSummary, RunFileReport, UploadFile};
@@ -20,7 +21,10 @@ pub const MAX_FILE_BYTES: f64 = 32.0 * 1024.0 * 1024.0;
 
 /// Reads the picked files' text in the browser.
 #[cfg(feature = "hydrate")]
-async fn read_files(input: web_sys::HtmlInputElement) -> Result<Vec<UploadFile>, String> {
+async fn read_files(
+    lang: Lang,
+    input: web_sys::HtmlInputElement,
+) -> Result<Vec<UploadFile>, String> {
     let Some(list) = input.files() else {
         return Ok(Vec::new());
     };
@@ -28,11 +32,14 @@ async fn read_files(input: web_sys::HtmlInputElement) -> Result<Vec<UploadFile>,
     for i in 0..list.length() {
         let Some(file) = list.get(i) else { continue };
         if file.size() > MAX_FILE_BYTES {
-            return Err(format!("{} is larger than 32 MiB", file.name()));
+            return Err(too_large(lang, &file.name()));
         }
         let text = wasm_bindgen_futures::JsFuture::from(file.text())
             .await
-            .map_err(|_| format!("cannot read {}", file.name()))?;
+            .map_err(|_| match lang {
+                Lang::Zh => format!("无法读取 {}", file.name()),
+                Lang::En => format!("cannot read {}", file.name()),
+            })?;
         files.push(UploadFile {
             name: file.name(),
             text: text.as_string().unwrap_or_default(),
@@ -41,19 +48,29 @@ async fn read_files(input: web_sys::HtmlInputElement) -> Result<Vec<UploadFile>,
     Ok(files)
 }
 
+/// The message for a picked file over [`MAX_FILE_BYTES`].
+#[cfg(feature = "hydrate")]
+fn too_large(lang: Lang, name: &str) -> String {
+    match lang {
+        Lang::Zh => format!("{name} 超过 32 MiB"),
+        Lang::En => format!("{name} is larger than 32 MiB"),
+    }
+}
+
 fn score(v: Option<f64>) -> String {
     v.map_or_else(|| "—".to_owned(), |x| format!("{x:.4}"))
 }
 
 #[component]
 pub fn UploadPage() -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     let benchmark = RwSignal::new(Benchmark::Lexpilot);
     view! {
-        <Title text="Upload runs" />
+        <Title text=lang.t("上传评测结果", "Upload runs") />
         <section class="panel">
-            <h1>"Upload runs 上传评测结果"</h1>
+            <h1>{lang.t("上传评测结果", "Upload runs")}</h1>
             <label class="field">
-                <span>"Benchmark 评测基准"</span>
+                <span>{lang.t("评测基准", "Benchmark")}</span>
                 <select data-testid="upload-benchmark" on:change=move |ev| {
                     if let Some(b) = Benchmark::parse(&event_target_value(&ev)) {
                         benchmark.set(b);
@@ -62,7 +79,7 @@ pub fn UploadPage() -> impl IntoView {
                     {Benchmark::ALL
                         .into_iter()
                         .filter(|b| b.hosted())
-                        .map(|b| view! { <option value=b.as_str() selected=move || benchmark.get() == b>{b.label_zh()}</option> })
+                        .map(|b| view! { <option value=b.as_str() selected=move || benchmark.get() == b>{b.label(lang)}</option> })
                         .collect_view()}
                 </select>
             </label>
@@ -73,7 +90,7 @@ pub fn UploadPage() -> impl IntoView {
         </section>
         {move || (benchmark.get() == Benchmark::Plawbench).then(|| view! {
             <section class="panel">
-                <h2>"Import evalscope output 导入 evalscope 结果"</h2>
+                <h2>{lang.t("导入 evalscope 结果", "Import evalscope output")}</h2>
                 <EvalscopeImport />
             </section>
         })}
@@ -82,6 +99,7 @@ pub fn UploadPage() -> impl IntoView {
 
 #[component]
 fn UploadForm(benchmark: Benchmark) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     let files = RwSignal::new(Vec::<UploadFile>::new());
     let read_error = RwSignal::new(None::<String>);
     let replace = RwSignal::new(false);
@@ -107,7 +125,7 @@ fn UploadForm(benchmark: Benchmark) -> impl IntoView {
         if let Some(el) = input.get() {
             leptos::task::spawn_local(async move {
                 store.clear();
-                match read_files(el).await {
+                match read_files(lang, el).await {
                     Ok(picked) => {
                         read_error.set(None);
                         files.set(picked.clone());
@@ -127,15 +145,23 @@ fn UploadForm(benchmark: Benchmark) -> impl IntoView {
     };
     view! {
         <p>
-            "Each file is one run of one model (" {format} "). The files are checked against the benchmark's current dataset first; nothing is stored until you confirm, and then all or none."
+            {lang.t("每个文件是一个模型的一次运行（格式见 ", "Each file is one run of one model (")}
+            {format}
+            {lang.t(
+                "）。文件先按该评测当前的数据集校验；确认之前不保存任何内容，确认后全部保存或全部不保存。",
+                "). The files are checked against the benchmark's current dataset first; nothing is stored until you confirm, and then all or none.",
+            )}
         </p>
-        <noscript><p class="info">"Uploading in the browser needs JavaScript; scripts can POST run files to /api/runs."</p></noscript>
+        <noscript><p class="info">{lang.t(
+            "在浏览器中上传需要 JavaScript；脚本可将结果文件 POST 到 /api/runs。",
+            "Uploading in the browser needs JavaScript; scripts can POST run files to /api/runs.",
+        )}</p></noscript>
         <label class="field">
-            <span>"Run files (.jsonl) 结果文件"</span>
+            <span>{lang.t("结果文件（.jsonl）", "Run files (.jsonl)")}</span>
             <input type="file" accept=".jsonl,.json,.txt" multiple node_ref=input on:change=on_change data-testid="run-files" />
         </label>
         {move || read_error.get().map(|e| view! { <p class="error-box" role="alert">{e}</p> })}
-        {move || check.pending().get().then(|| view! { <p class="loading">"Checking… 校验中"</p> })}
+        {move || check.pending().get().then(|| view! { <p class="loading">{lang.t("校验中…", "Checking…")}</p> })}
         {move || check.value().get().map(|result| match result {
             Ok(reports) if benchmark == Benchmark::Plawbench => view! { <PlawReportTable reports /> }.into_any(),
             Ok(reports) if benchmark == Benchmark::Dlawbench => view! { <DlawReportTable reports /> }.into_any(),
@@ -145,7 +171,7 @@ fn UploadForm(benchmark: Benchmark) -> impl IntoView {
         <div class="upload-actions">
             <label class="inline-check">
                 <input type="checkbox" prop:checked=move || replace.get() on:change=move |ev| replace.set(event_target_checked(&ev)) />
-                " Replace stored runs with the same model and run number 覆盖已存在的结果"
+                {lang.t(" 覆盖同一模型、同一运行编号的已存结果", " Replace stored runs with the same model and run number")}
             </label>
             <button
                 class="primary"
@@ -155,13 +181,17 @@ fn UploadForm(benchmark: Benchmark) -> impl IntoView {
                     store.dispatch((files.get_untracked(), replace.get_untracked()));
                 }
             >
-                "Store runs 确认上传"
+                {lang.t("确认上传", "Store runs")}
             </button>
         </div>
         {move || store.value().get().map(|result| match result {
             Ok(n) => view! {
                 <p class="info" role="status" data-testid="stored">
-                    "Stored " {n} " run(s). 已保存。 " <a href=board>"See the leaderboard →"</a>
+                    {match lang {
+                        Lang::Zh => format!("已保存 {}。", lang.count(n as u64, "次运行", "run", "runs")),
+                        Lang::En => format!("Stored {}.", lang.count(n as u64, "次运行", "run", "runs")),
+                    }}
+                    " " <a href=board>{lang.t("查看排行榜 →", "See the leaderboard →")}</a>
                 </p>
             }.into_any(),
             Err(e) => view! { <p class="error-box" role="alert">{error_message(&e)}</p> }.into_any(),
@@ -171,14 +201,15 @@ fn UploadForm(benchmark: Benchmark) -> impl IntoView {
 
 #[component]
 fn ReportTable(reports: Vec<RunFileReport>) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     view! {
         <div class="table-scroll">
             <table class="stats" data-testid="upload-report">
                 <thead>
                     <tr>
-                        <th>"File"</th><th>"Result"</th><th>"Model · run"</th>
-                        <th class="num">"LCA F1"</th><th class="num">"DCG acc"</th><th class="num">"LJP QWK"</th>
-                        <th class="num">"Unavailable"</th>
+                        <th>{lang.t("文件", "File")}</th><th>{lang.t("结果", "Result")}</th><th>{lang.t("模型 · 运行", "Model · run")}</th>
+                        <th class="num">"LCA F1"</th><th class="num">{lang.t("DCG 准确率", "DCG acc")}</th><th class="num">"LJP QWK"</th>
+                        <th class="num">{lang.t("不可用", "Unavailable")}</th>
                     </tr>
                 </thead>
                 <tbody>
@@ -191,20 +222,20 @@ fn ReportTable(reports: Vec<RunFileReport>) -> impl IntoView {
                                 {match summary {
                                     Some(s) => view! {
                                         <td>
-                                            <span class="badge verdict-supported">"valid 有效"</span>
-                                            {s.already_stored.then(|| view! { <span class="badge verdict-partially_supported">"already stored 已存在"</span> })}
+                                            <span class="badge verdict-supported">{lang.t("有效", "valid")}</span>
+                                            {s.already_stored.then(|| view! { <span class="badge verdict-partially_supported">{lang.t("已存在", "already stored")}</span> })}
                                         </td>
-                                        <td>{s.model.clone()} " · run " {s.run}</td>
+                                        <td>{s.model.clone()} {lang.t(" · 运行 ", " · run ")} {s.run}</td>
                                         <td class="num">{score(s.lca_macro_f1)}</td>
                                         <td class="num">{score(s.dcg_accuracy)}</td>
                                         <td class="num">
-                                            {s.ljp_qwk.iter().map(|(setup, q)| format!("{} {}", setup.as_str(), score(*q))).collect::<Vec<_>>().join(" · ")}
+                                            {s.ljp_qwk.iter().map(|(setup, q)| format!("{} {}", match lang { Lang::Zh => setup.label_zh(), Lang::En => setup.as_str() }, score(*q))).collect::<Vec<_>>().join(" · ")}
                                         </td>
                                         <td class="num">{s.unavailable}</td>
                                     }.into_any(),
                                     None => view! {
                                         <td colspan="6">
-                                            <span class="badge verdict-dismissed">{errors.len()} " error(s) 错误"</span>
+                                            <span class="badge verdict-dismissed">{lang.count(errors.len() as u64, "个错误", "error", "errors")}</span>
                                             <ul class="errors">
                                                 {errors.iter().map(|e| view! { <li>{e.to_string()}</li> }).collect_view()}
                                             </ul>
@@ -226,9 +257,10 @@ fn FileErrors(
     errors: Vec<engine::lexpilot::dataset::DatasetError>,
     columns: usize,
 ) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     view! {
         <td colspan=columns>
-            <span class="badge verdict-dismissed">{errors.len()} " error(s) 错误"</span>
+            <span class="badge verdict-dismissed">{lang.count(errors.len() as u64, "个错误", "error", "errors")}</span>
             <ul class="errors">
                 {errors.iter().map(|e| view! { <li>{e.to_string()}</li> }).collect_view()}
             </ul>
@@ -239,6 +271,7 @@ fn FileErrors(
 /// A PLawBench check: per file its official scores (×100) or its errors.
 #[component]
 fn PlawReportTable(reports: Vec<RunFileReport>) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     let percent =
         |v: Option<f64>| v.map_or_else(|| "—".to_owned(), |x| format!("{:.2}", x * 100.0));
     view! {
@@ -246,9 +279,9 @@ fn PlawReportTable(reports: Vec<RunFileReport>) -> impl IntoView {
             <table class="stats" data-testid="upload-report">
                 <thead>
                     <tr>
-                        <th>"File"</th><th>"Result"</th><th>"Model · run"</th>
-                        <th class="num">"Overall"</th><th class="num">"Task1"</th><th class="num">"Task2"</th><th class="num">"Task3"</th>
-                        <th class="num">"Unavailable"</th><th class="num">"Truncated"</th>
+                        <th>{lang.t("文件", "File")}</th><th>{lang.t("结果", "Result")}</th><th>{lang.t("模型 · 运行", "Model · run")}</th>
+                        <th class="num">{lang.t("总分", "Overall")}</th><th class="num">{lang.t("任务一", "Task1")}</th><th class="num">{lang.t("任务二", "Task2")}</th><th class="num">{lang.t("任务三", "Task3")}</th>
+                        <th class="num">{lang.t("不可用", "Unavailable")}</th><th class="num">{lang.t("截断", "Truncated")}</th>
                     </tr>
                 </thead>
                 <tbody>
@@ -256,10 +289,10 @@ fn PlawReportTable(reports: Vec<RunFileReport>) -> impl IntoView {
                         let cells = match r.plaw.clone() {
                             Some(PlawRunSummary { model, run, overall, task1, task2, task3, unavailable, truncated, already_stored }) => view! {
                                 <td>
-                                    <span class="badge verdict-supported">"valid 有效"</span>
-                                    {already_stored.then(|| view! { <span class="badge verdict-partially_supported">"already stored 已存在"</span> })}
+                                    <span class="badge verdict-supported">{lang.t("有效", "valid")}</span>
+                                    {already_stored.then(|| view! { <span class="badge verdict-partially_supported">{lang.t("已存在", "already stored")}</span> })}
                                 </td>
-                                <td>{model} " · run " {run}</td>
+                                <td>{model} {lang.t(" · 运行 ", " · run ")} {run}</td>
                                 <td class="num">{percent(overall)}</td>
                                 <td class="num">{percent(task1)}</td>
                                 <td class="num">{percent(task2)}</td>
@@ -279,16 +312,17 @@ fn PlawReportTable(reports: Vec<RunFileReport>) -> impl IntoView {
 
 #[component]
 fn DlawReportTable(reports: Vec<RunFileReport>) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     let rate = |v: Option<f64>| v.map_or_else(|| "—".to_owned(), |x| format!("{x:.3}"));
     view! {
         <div class="table-scroll">
             <table class="stats" data-testid="upload-report">
                 <thead>
                     <tr>
-                        <th>"File"</th><th>"Result"</th><th>"Model · run"</th>
-                        <th class="num">"Sessions"</th><th class="num">"Styles"</th>
-                        <th class="num">"Elicitation"</th><th class="num">"Resolution"</th><th class="num">"Fidelity"</th>
-                        <th class="num">"Task failures"</th><th class="num">"Unavailable"</th>
+                        <th>{lang.t("文件", "File")}</th><th>{lang.t("结果", "Result")}</th><th>{lang.t("模型 · 运行", "Model · run")}</th>
+                        <th class="num">{lang.t("会话", "Sessions")}</th><th class="num">{lang.t("风格", "Styles")}</th>
+                        <th class="num">{lang.t("信息获取", "Elicitation")}</th><th class="num">{lang.t("问题解决", "Resolution")}</th><th class="num">{lang.t("忠实度", "Fidelity")}</th>
+                        <th class="num">{lang.t("任务失败", "Task failures")}</th><th class="num">{lang.t("不可用", "Unavailable")}</th>
                     </tr>
                 </thead>
                 <tbody>
@@ -296,12 +330,12 @@ fn DlawReportTable(reports: Vec<RunFileReport>) -> impl IntoView {
                         let cells = match r.dlaw.clone() {
                             Some(DlawRunSummary { model, run, sessions, styles, elicitation, resolution, fidelity, failures, unavailable, already_stored }) => view! {
                                 <td>
-                                    <span class="badge verdict-supported">"valid 有效"</span>
-                                    {already_stored.then(|| view! { <span class="badge verdict-partially_supported">"already stored 已存在"</span> })}
+                                    <span class="badge verdict-supported">{lang.t("有效", "valid")}</span>
+                                    {already_stored.then(|| view! { <span class="badge verdict-partially_supported">{lang.t("已存在", "already stored")}</span> })}
                                 </td>
-                                <td>{model} " · run " {run}</td>
+                                <td>{model} {lang.t(" · 运行 ", " · run ")} {run}</td>
                                 <td class="num">{sessions}</td>
-                                <td class="num" title="overall values need all four styles">{styles} " / 4"</td>
+                                <td class="num" title=lang.t("总体值需要全部四种风格", "overall values need all four styles")>{styles} " / 4"</td>
                                 <td class="num">{rate(elicitation)}</td>
                                 <td class="num">{rate(resolution)}</td>
                                 <td class="num">{rate(fidelity)}</td>
@@ -333,7 +367,11 @@ struct EvalscopeReply {
 
 /// Sends the picked archive to `POST /api/evalscope` with `query`.
 #[cfg(feature = "hydrate")]
-async fn post_archive(input: web_sys::HtmlInputElement, query: String) -> EvalscopeReply {
+async fn post_archive(
+    lang: Lang,
+    input: web_sys::HtmlInputElement,
+    query: String,
+) -> EvalscopeReply {
     use wasm_bindgen::JsCast;
     use wasm_bindgen_futures::JsFuture;
 
@@ -342,10 +380,16 @@ async fn post_archive(input: web_sys::HtmlInputElement, query: String) -> Evalsc
         ..EvalscopeReply::default()
     };
     let Some(file) = input.files().and_then(|l| l.get(0)) else {
-        return failed("pick a .zip of the evalscope output folder first".into());
+        return failed(
+            lang.t(
+                "请先选择 evalscope 输出文件夹的 .zip",
+                "pick a .zip of the evalscope output folder first",
+            )
+            .into(),
+        );
     };
     if file.size() > MAX_FILE_BYTES {
-        return failed(format!("{} is larger than 32 MiB", file.name()));
+        return failed(too_large(lang, &file.name()));
     }
     let init = web_sys::RequestInit::new();
     init.set_method("POST");
@@ -353,15 +397,20 @@ async fn post_archive(input: web_sys::HtmlInputElement, query: String) -> Evalsc
     let Ok(request) =
         web_sys::Request::new_with_str_and_init(&format!("/api/evalscope{query}"), &init)
     else {
-        return failed("cannot build the request".into());
+        return failed(lang.t("无法构造请求", "cannot build the request").into());
     };
     let _ = request.headers().set("Content-Type", "application/zip");
     let Some(window) = web_sys::window() else {
-        return failed("no window".into());
+        return failed(lang.t("没有浏览器窗口", "no window").into());
     };
     let response = match JsFuture::from(window.fetch_with_request(&request)).await {
         Ok(r) => r.unchecked_into::<web_sys::Response>(),
-        Err(_) => return failed("the server could not be reached".into()),
+        Err(_) => {
+            return failed(
+                lang.t("无法连接服务器", "the server could not be reached")
+                    .into(),
+            )
+        }
     };
     let text = match response.text() {
         Ok(promise) => JsFuture::from(promise)
@@ -372,10 +421,13 @@ async fn post_archive(input: web_sys::HtmlInputElement, query: String) -> Evalsc
     };
     match text.and_then(|t| serde_json::from_str::<EvalscopeReply>(&t).ok()) {
         Some(reply) => reply,
-        None => failed(format!(
-            "the server answered {} without a readable body",
-            response.status()
-        )),
+        None => failed(match lang {
+            Lang::Zh => format!("服务器返回 {}，但没有可读的内容", response.status()),
+            Lang::En => format!(
+                "the server answered {} without a readable body",
+                response.status()
+            ),
+        }),
     }
 }
 
@@ -383,6 +435,7 @@ async fn post_archive(input: web_sys::HtmlInputElement, query: String) -> Evalsc
 /// reconciliation shown), then import on confirmation.
 #[component]
 fn EvalscopeImport() -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     let input = NodeRef::<leptos::html::Input>::new();
     let model_family = RwSignal::new(String::new());
     let replace = RwSignal::new(false);
@@ -415,7 +468,7 @@ fn EvalscopeImport() -> impl IntoView {
         if let Some(el) = input.get_untracked() {
             busy.set(true);
             leptos::task::spawn_local(async move {
-                let reply = post_archive(el, query(check)).await;
+                let reply = post_archive(lang, el, query(check)).await;
                 if check {
                     stored.set(None);
                     checked.set(Some(reply));
@@ -432,32 +485,39 @@ fn EvalscopeImport() -> impl IntoView {
         move || checked.with(|c| matches!(c, Some(r) if r.import.is_some() && r.error.is_none()));
     view! {
         <p>
-            "A .zip of evalscope's output folder (predictions, reviews, report, configs/task_config.yaml). Each model and generation becomes one run; unusable reviews and legacy judge failures are unavailable, never 0. The subset means are recomputed and compared with evalscope's report before anything is stored."
+            {lang.t(
+                "evalscope 输出文件夹的 .zip（predictions、reviews、report、configs/task_config.yaml）。每个模型的每次生成成为一次运行；无法使用的评审和旧版评审失败记为不可用，而非 0 分。保存之前会重新计算各子集均值，并与 evalscope 的报告核对。",
+                "A .zip of evalscope's output folder (predictions, reviews, report, configs/task_config.yaml). Each model and generation becomes one run; unusable reviews and legacy judge failures are unavailable, never 0. The subset means are recomputed and compared with evalscope's report before anything is stored.",
+            )}
         </p>
         <label class="field">
-            <span>"evalscope output (.zip)"</span>
+            <span>{lang.t("evalscope 输出（.zip）", "evalscope output (.zip)")}</span>
             <input type="file" accept=".zip" node_ref=input on:change=move |_| send(true) data-testid="evalscope-archive" />
         </label>
         <label class="field">
-            <span>"Family column (vendor family, optional) 系列"</span>
+            <span>{lang.t("系列（厂商系列，可选）", "Family column (vendor family, optional)")}</span>
             <input type="text" placeholder="Qwen, Claude, …" prop:value=move || model_family.get()
                    on:input=move |ev| model_family.set(event_target_value(&ev)) on:change=move |_| send(true) />
         </label>
-        {move || busy.get().then(|| view! { <p class="loading">"Working… 处理中"</p> })}
+        {move || busy.get().then(|| view! { <p class="loading">{lang.t("处理中…", "Working…")}</p> })}
         {move || checked.get().map(|reply| view! { <EvalscopeResult reply /> })}
         <div class="upload-actions">
             <label class="inline-check">
                 <input type="checkbox" prop:checked=move || replace.get() on:change=move |ev| replace.set(event_target_checked(&ev)) />
-                " Replace stored runs with the same model and run number 覆盖已存在的结果"
+                {lang.t(" 覆盖同一模型、同一运行编号的已存结果", " Replace stored runs with the same model and run number")}
             </label>
             <button class="primary" data-testid="import-evalscope" disabled=move || !ready() || busy.get() on:click=move |_| send(false)>
-                "Import 确认导入"
+                {lang.t("确认导入", "Import")}
             </button>
         </div>
         {move || stored.get().map(|reply| match (reply.stored.clone(), reply.error.clone()) {
             (Some(runs), None) => view! {
                 <p class="info" role="status" data-testid="imported">
-                    "Imported " {runs.len()} " run(s). 已导入。 " <a href="/plawbench/leaderboard">"See the leaderboard →"</a>
+                    {match lang {
+                        Lang::Zh => format!("已导入 {}。", lang.count(runs.len() as u64, "次运行", "run", "runs")),
+                        Lang::En => format!("Imported {}.", lang.count(runs.len() as u64, "次运行", "run", "runs")),
+                    }}
+                    " " <a href="/plawbench/leaderboard">{lang.t("查看排行榜 →", "See the leaderboard →")}</a>
                 </p>
             }.into_any(),
             _ => view! { <EvalscopeResult reply /> }.into_any(),
@@ -467,6 +527,7 @@ fn EvalscopeImport() -> impl IntoView {
 
 #[component]
 fn EvalscopeResult(reply: EvalscopeReply) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     let num = |v: Option<f64>| v.map_or_else(|| "—".to_owned(), |v| format!("{v:.4}"));
     view! {
         {reply.error.clone().map(|e| view! {
@@ -477,19 +538,25 @@ fn EvalscopeResult(reply: EvalscopeReply) -> impl IntoView {
         })}
         {reply.import.clone().map(|preview| view! {
             <p class="dataset-line" data-testid="evalscope-preview">
-                "For dataset " <strong>{preview.dataset.clone()}</strong> " version " {preview.dataset_version}
+                {lang.t("数据集 ", "For dataset ")} <strong>{preview.dataset.clone()}</strong> {lang.t(" 版本 ", " version ")} {preview.dataset_version}
                 {if preview.reconciled() {
-                    view! { " · " <span class="badge verdict-supported">"reconciled with the report 与报告一致"</span> }.into_any()
+                    view! { " · " <span class="badge verdict-supported">{lang.t("与报告一致", "reconciled with the report")}</span> }.into_any()
                 } else {
-                    view! { " · " <span class="badge verdict-dismissed">"differs from the report 与报告不一致"</span> }.into_any()
+                    view! { " · " <span class="badge verdict-dismissed">{lang.t("与报告不一致", "differs from the report")}</span> }.into_any()
                 }}
             </p>
             {preview.folders.into_iter().map(|f| view! {
                 <h3>{f.model.clone()} <span class="muted">" (" {f.model_id.clone()} ")"</span></h3>
-                <p>{f.runs.iter().map(|r| format!("run {}: {} items, {} unavailable", r.run, r.items, r.unavailable)).collect::<Vec<_>>().join(" · ")}</p>
+                <p>{f.runs.iter().map(|r| {
+                    let items = lang.count(r.items as u64, "道题目", "item", "items");
+                    match lang {
+                        Lang::Zh => format!("第 {} 次运行：{items}，{} 道不可用", r.run, r.unavailable),
+                        Lang::En => format!("run {}: {items}, {} unavailable", r.run, r.unavailable),
+                    }
+                }).collect::<Vec<_>>().join(" · ")}</p>
                 <div class="table-scroll">
                     <table class="stats" data-testid="reconciliation">
-                        <thead><tr><th>"Subset"</th><th>"Metric"</th><th class="num">"Recomputed (n)"</th><th class="num">"Report (n)"</th><th>""</th></tr></thead>
+                        <thead><tr><th>{lang.t("子集", "Subset")}</th><th>{lang.t("指标", "Metric")}</th><th class="num">{lang.t("重新计算（n）", "Recomputed (n)")}</th><th class="num">{lang.t("报告（n）", "Report (n)")}</th><th>""</th></tr></thead>
                         <tbody>
                             {f.reconciliation.subsets.iter().map(|c| view! {
                                 <tr>
@@ -497,14 +564,18 @@ fn EvalscopeResult(reply: EvalscopeReply) -> impl IntoView {
                                     <td>{c.metric.clone()}</td>
                                     <td class="num">{num(c.recomputed)} " (" {c.num} ")"</td>
                                     <td class="num">{num(c.reported)} " (" {c.reported_num.map(|n| n.to_string()).unwrap_or_else(|| "—".into())} ")"</td>
-                                    <td>{if c.ok { "ok" } else { "MISMATCH" }}</td>
+                                    <td>{if c.ok { lang.t("一致", "ok") } else { lang.t("不一致", "MISMATCH") }}</td>
                                 </tr>
                             }).collect_view()}
                         </tbody>
                     </table>
                 </div>
                 {(!f.reconciliation.items.is_empty()).then(|| view! {
-                    <p class="flag">{f.reconciliation.items.len()} " item value(s) differ from the reviews' own"</p>
+                    <p class="flag">{match lang {
+                        Lang::Zh => format!("{} 个题目分值与评审记录自身的不一致", f.reconciliation.items.len()),
+                        Lang::En if f.reconciliation.items.len() == 1 => "1 item value differs from the reviews' own".to_owned(),
+                        Lang::En => format!("{} item values differ from the reviews' own", lang.number(f.reconciliation.items.len() as u64)),
+                    }}</p>
                 })}
                 <ul class="warnings">{f.warnings.iter().map(|w| view! { <li>{w.clone()}</li> }).collect_view()}</ul>
             }).collect_view()}

@@ -160,20 +160,24 @@ pub async fn dlaw_cell(
 ) -> Result<DlawCellView, ServerFnError> {
     use engine::dlawbench::score::{Metric, View};
 
+    use crate::components::i18n::Lang;
     use crate::ssr::{current_dataset_of, dataset_view, fail, state};
+    let lang = crate::components::i18n::lang();
     let invalid = |message: String| fail(services::Error::Invalid(message));
     let metric = Metric::parse(&metric).ok_or_else(|| {
-        invalid(format!(
-            "unknown metric {metric:?}; expected one of {}",
-            Metric::ALL.map(Metric::as_str).join(", ")
-        ))
+        let expected = Metric::ALL.map(Metric::as_str).join(", ");
+        invalid(match lang {
+            Lang::Zh => format!("未知的指标 {metric:?}；应为以下之一：{expected}"),
+            Lang::En => format!("unknown metric {metric:?}; expected one of {expected}"),
+        })
     })?;
     let view = match scores.as_deref() {
         None | Some("") => View::NullAsZero,
         Some(s) => View::parse(s).ok_or_else(|| {
-            invalid(format!(
-                "unknown view {s:?}; expected null_as_zero or valid_only"
-            ))
+            invalid(match lang {
+                Lang::Zh => format!("未知的视图 {s:?}；应为 null_as_zero 或 valid_only"),
+                Lang::En => format!("unknown view {s:?}; expected null_as_zero or valid_only"),
+            })
         })?,
     };
     let level = ssr::level(jurisdiction, style, domain).map_err(invalid)?;
@@ -221,7 +225,9 @@ pub async fn dlaw_session(
     run: u32,
     index: usize,
 ) -> Result<DlawSessionView, ServerFnError> {
+    use crate::components::i18n::Lang;
     use crate::ssr::{current_dataset_of, dataset_view, fail, state};
+    let lang = crate::components::i18n::lang();
     let state = state()?;
     let dataset = current_dataset_of(&state.db, engine::benchmark::Benchmark::Dlawbench).await?;
     let (snapshot, runs) = state
@@ -232,22 +238,35 @@ pub async fn dlaw_session(
     let entry = ssr::entry_of(&snapshot.document, &model, setting.as_deref())?;
     let key = &snapshot.document.entries[entry].key;
     let not_found = |what: String| fail(services::Error::NotFound(what));
+    let no_session = || {
+        not_found(match lang {
+            Lang::Zh => format!("模型 {model} 的第 {run} 次运行没有会话 {index}"),
+            Lang::En => format!("run {run} of model {model} has no session {index}"),
+        })
+    };
     let stored = runs
         .iter()
         .find(|(k, r)| k == key && r.header.run == run)
         .map(|(_, r)| r)
-        .ok_or_else(|| not_found(format!("model {model} has no run {run}")))?;
-    let session = stored
-        .sessions
-        .get(index)
-        .ok_or_else(|| not_found(format!("run {run} of model {model} has no session {index}")))?;
+        .ok_or_else(|| {
+            not_found(match lang {
+                Lang::Zh => format!("模型 {model} 没有第 {run} 次运行"),
+                Lang::En => format!("model {model} has no run {run}"),
+            })
+        })?;
+    let session = stored.sessions.get(index).ok_or_else(no_session)?;
     let case = snapshot
         .items
         .iter()
         .find(|c| c.case_id == session.case_id)
-        .ok_or_else(|| not_found(format!("no case {}", session.case_id)))?;
-    let mut detail = engine::dlawbench::drilldown::session_detail(case, stored, index)
-        .ok_or_else(|| not_found(format!("run {run} of model {model} has no session {index}")))?;
+        .ok_or_else(|| {
+            not_found(match lang {
+                Lang::Zh => format!("没有案例 {}", session.case_id),
+                Lang::En => format!("no case {}", session.case_id),
+            })
+        })?;
+    let mut detail =
+        engine::dlawbench::drilldown::session_detail(case, stored, index).ok_or_else(no_session)?;
     if let Some(hidden) = ssr::hidden_sessions(&state.db, &dataset.name, &model).await? {
         if hidden
             .iter()
@@ -301,6 +320,8 @@ mod ssr {
     use engine::dlawbench::score::{Metric, ScoreDocument};
     use leptos::prelude::ServerFnError;
 
+    use crate::components::i18n::{lang, Lang};
+
     /// The index in `doc` of the entry of `model` shown with `setting` on
     /// the leaderboard, or a 404.
     pub fn entry_of(
@@ -314,10 +335,11 @@ mod ssr {
             .find(|r| r.model == model && r.setting.as_deref() == setting)
             .map(|r| r.entry)
             .ok_or_else(|| {
-                crate::ssr::fail(services::Error::NotFound(format!(
-                    "no DLawBench entry of model {model}{}",
-                    setting.map(|s| format!(" ({s})")).unwrap_or_default()
-                )))
+                let setting = setting.map(|s| format!(" ({s})")).unwrap_or_default();
+                crate::ssr::fail(services::Error::NotFound(match lang() {
+                    Lang::Zh => format!("模型 {model}{setting} 没有 DLawBench 条目"),
+                    Lang::En => format!("no DLawBench entry of model {model}{setting}"),
+                }))
             })
     }
 
@@ -327,26 +349,37 @@ mod ssr {
         style: Option<String>,
         domain: Option<String>,
     ) -> Result<Level, String> {
+        let lang = lang();
         let given = |v: Option<String>| v.filter(|v| !v.is_empty());
         let jurisdiction = given(jurisdiction)
             .map(|j| {
-                Jurisdiction::parse(&j)
-                    .ok_or_else(|| format!("unknown jurisdiction {j:?}; expected cn or us"))
+                Jurisdiction::parse(&j).ok_or_else(|| match lang {
+                    Lang::Zh => format!("未知的法域 {j:?}；应为 cn 或 us"),
+                    Lang::En => format!("unknown jurisdiction {j:?}; expected cn or us"),
+                })
             })
             .transpose()?;
         let style = given(style)
             .map(|s| {
                 Style::parse(&s).ok_or_else(|| {
-                    format!(
-                        "unknown style {s:?}; expected one of {}",
-                        Style::ALL.map(Style::as_str).join(", ")
-                    )
+                    let expected = Style::ALL.map(Style::as_str).join(", ");
+                    match lang {
+                        Lang::Zh => format!("未知的风格 {s:?}；应为以下之一：{expected}"),
+                        Lang::En => format!("unknown style {s:?}; expected one of {expected}"),
+                    }
                 })
             })
             .transpose()?;
         Ok(match (given(domain), jurisdiction, style) {
             (Some(domain), None, None) => Level::Domain { domain },
-            (Some(_), _, _) => return Err("a domain cell has no jurisdiction or style".into()),
+            (Some(_), _, _) => {
+                return Err(lang
+                    .t(
+                        "领域单元格不带法域或风格",
+                        "a domain cell has no jurisdiction or style",
+                    )
+                    .into())
+            }
             (None, None, None) => Level::Overall,
             (None, Some(jurisdiction), None) => Level::Jurisdiction { jurisdiction },
             (None, None, Some(style)) => Level::Style { style },
@@ -360,9 +393,10 @@ mod ssr {
     /// `metric` per style, one bar series per entry.
     pub fn style_chart(table: &StyleTable, metric: Metric) -> String {
         use crate::charts::{grouped_bars, Series};
+        let lang = lang();
         let groups: Vec<String> = Style::ALL
             .iter()
-            .map(|s| format!("{} {}", s.label_en(), s.label_zh()))
+            .map(|s| s.label(lang).to_owned())
             .collect();
         let series: Vec<Series> = table
             .entries
@@ -380,15 +414,10 @@ mod ssr {
                     .collect(),
             })
             .collect();
-        grouped_bars(
-            &format!(
-                "{} {} by style 按风格",
-                metric.label_en(),
-                metric.label_zh()
-            ),
-            &groups,
-            &series,
-            metric.as_str(),
-        )
+        let (title, y_label) = match lang {
+            Lang::Zh => (format!("各风格的{}", metric.label_zh()), metric.label_zh()),
+            Lang::En => (format!("{} by style", metric.label_en()), metric.as_str()),
+        };
+        grouped_bars(&title, &groups, &series, y_label)
     }
 }

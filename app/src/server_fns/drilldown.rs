@@ -107,18 +107,23 @@ pub async fn get_cell_items(
     };
     let entries =
         engine::lexpilot::entries::group_runs(stored.iter().map(|(key, run)| (key, run.parts())));
+    let lang = crate::components::i18n::lang();
     let heatmap = drill.confusion.map_or_else(String::new, |counts| {
         let labels: Vec<String> = engine::vocab::Verdict::ALL
             .into_iter()
-            // Chinese names only: with the English beside them the axis
-            // labels ran into each other, and identifiers are not words.
-            .map(|v| v.label_zh().to_owned())
+            // The page's language only: with both the axis labels ran into
+            // each other, and identifiers are not words.
+            .map(|v| v.label(lang).to_owned())
             .collect();
         let counts: Vec<Vec<usize>> = counts
             .iter()
             .map(|row| row.iter().map(|&c| c as usize).collect())
             .collect();
-        crate::charts::heatmap("Gold vs predicted verdicts", &labels, &counts)
+        crate::charts::heatmap(
+            lang.t("真实判决与预测判决", "Gold vs predicted verdicts"),
+            &labels,
+            &counts,
+        )
     });
     let statutes = state.statutes.index(db).await.map_err(fail)?;
     let marks = statutes.mark_map(drill.texts());

@@ -60,6 +60,7 @@ fn chart(
     table: &engine::lexpilot::leaderboard::Table,
     view: &engine::lexpilot::leaderboard::View,
 ) -> String {
+    use engine::lang::Lang;
     use engine::lexpilot::run::Task;
     use engine::vocab::Class;
 
@@ -87,14 +88,30 @@ fn chart(
                 .collect(),
         })
         .collect();
-    let (title, axis) = match view.task {
-        Task::Lca => ("LCA Macro-F1 per class".to_owned(), "Macro-F1"),
-        Task::Dcg => ("DCG accuracy per class".to_owned(), "Accuracy"),
-        Task::Ljp => (
+    let lang = crate::components::i18n::lang();
+    let (title, axis) = match (view.task, lang) {
+        (Task::Lca, Lang::En) => ("LCA Macro-F1 per class".to_owned(), "Macro-F1"),
+        (Task::Lca, Lang::Zh) => ("LCA 各类别 Macro-F1".to_owned(), "Macro-F1"),
+        (Task::Dcg, Lang::En) => ("DCG accuracy per class".to_owned(), "Accuracy"),
+        (Task::Dcg, Lang::Zh) => ("DCG 各类别准确率".to_owned(), "准确率"),
+        (Task::Ljp, Lang::En) => (
             format!("LJP QWK per class ({} setup)", view.setup.label_en()),
             "QWK",
         ),
+        (Task::Ljp, Lang::Zh) => (
+            format!("LJP 各类别 QWK（{}）", view.setup.label_zh()),
+            "QWK",
+        ),
     };
-    let groups: Vec<String> = picked.into_iter().map(|(_, label)| label).collect();
+    let groups: Vec<String> = picked
+        .into_iter()
+        .map(|(i, label)| match lang {
+            Lang::En => label,
+            // Short names: the bars' group labels have little room.
+            Lang::Zh => Class::parse(&table.columns[i].0).map_or("总体".to_owned(), |c| {
+                c.label_zh().trim_end_matches("纠纷").to_owned()
+            }),
+        })
+        .collect();
     grouped_bars(&title, &groups, &series, axis)
 }

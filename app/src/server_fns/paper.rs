@@ -76,6 +76,7 @@ mod ssr {
         views: PaperViews,
         fidelity: Option<engine::lexpilot::fidelity::StudyView>,
     ) -> PaperPage {
+        let lang = crate::components::i18n::lang();
         let points =
             |pick: fn(&engine::lexpilot::paper::CausePoint) -> Option<f64>| -> Vec<Points> {
                 views
@@ -93,20 +94,34 @@ mod ssr {
                     .filter(|p| !p.points.is_empty())
                     .collect()
             };
-        let x = "provisions cited per judgment 判决引用法条数（均值）";
-        let figure_3_lca = scatter("LCA Macro-F1 per cause", &points(|p| p.lca), x, "Macro-F1");
-        let figure_3_dcg = scatter("DCG accuracy per cause", &points(|p| p.dcg), x, "accuracy");
+        let x = lang.t("判决引用法条数（均值）", "provisions cited per judgment");
+        let accuracy = lang.t("准确率", "accuracy");
+        let figure_3_lca = scatter(
+            lang.t("各案由的 LCA Macro-F1", "LCA Macro-F1 per cause"),
+            &points(|p| p.lca),
+            x,
+            "Macro-F1",
+        );
+        let figure_3_dcg = scatter(
+            lang.t("各案由的 DCG 准确率", "DCG accuracy per cause"),
+            &points(|p| p.dcg),
+            x,
+            accuracy,
+        );
         let figure_4a = bars(
             &views.figure_4.by_type,
-            "(a) DCG per focal-point type",
-            "accuracy",
+            lang.t("(a) 各争议焦点类型的 DCG", "(a) DCG per focal-point type"),
+            accuracy,
             false,
             1.0,
         );
         let figure_4b = bars(
             &views.figure_4.by_class,
-            "(b) DCG per class, mean over models",
-            "accuracy",
+            lang.t(
+                "(b) 各类别的 DCG（模型均值）",
+                "(b) DCG per class, mean over models",
+            ),
+            accuracy,
             true,
             1.0,
         );
@@ -120,8 +135,15 @@ mod ssr {
             .fold(1.0_f64, f64::max);
         let figure_4c = bars(
             &views.figure_4.types_per_class,
-            &format!("(c) focal points per type and class (share of the largest, {largest:.0})"),
-            "share of the largest count",
+            &match lang {
+                crate::components::i18n::Lang::Zh => {
+                    format!("(c) 各类别中每种类型的争议焦点数（占最大值 {largest:.0} 的比例）")
+                }
+                crate::components::i18n::Lang::En => format!(
+                    "(c) focal points per type and class (share of the largest, {largest:.0})"
+                ),
+            },
+            lang.t("占最大计数的比例", "share of the largest count"),
             false,
             largest,
         );

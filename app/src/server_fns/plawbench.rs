@@ -110,6 +110,7 @@ pub async fn plaw_leaderboard(sort: Option<String>) -> Result<PlawBoard, ServerF
 /// Task 2 accuracy per category, one bar per entry.
 #[cfg(feature = "ssr")]
 fn chart(table: &engine::plawbench::leaderboard::CategoryTable) -> String {
+    let lang = crate::components::i18n::lang();
     use crate::charts::{grouped_bars, Series};
     let groups: Vec<String> = table.rows.iter().map(|r| r.category.clone()).collect();
     let series: Vec<Series> = table
@@ -126,10 +127,13 @@ fn chart(table: &engine::plawbench::leaderboard::CategoryTable) -> String {
         })
         .collect();
     grouped_bars(
-        "Task 2 accuracy by category 案例分析分类得分",
+        lang.t(
+            "任务二（案例分析）各分类得分",
+            "Task 2 accuracy by category",
+        ),
         &groups,
         &series,
-        "acc",
+        lang.t("准确率", "acc"),
     )
 }
 
@@ -147,10 +151,17 @@ fn entry_of(
         .zip(&settings)
         .position(|(e, s)| e.model == model && s.as_deref() == setting)
         .ok_or_else(|| {
-            crate::ssr::fail(services::Error::NotFound(format!(
-                "no PLawBench entry of model {model}{}",
-                setting.map(|s| format!(" ({s})")).unwrap_or_default()
-            )))
+            let setting = setting.map(|s| format!(" ({s})")).unwrap_or_default();
+            crate::ssr::fail(services::Error::NotFound(
+                match crate::components::i18n::lang() {
+                    crate::components::i18n::Lang::Zh => {
+                        format!("模型 {model}{setting} 没有 PLawBench 条目")
+                    }
+                    crate::components::i18n::Lang::En => {
+                        format!("no PLawBench entry of model {model}{setting}")
+                    }
+                },
+            ))
         })
 }
 
@@ -167,12 +178,15 @@ pub async fn plaw_cell(
 ) -> Result<PlawCellView, ServerFnError> {
     use engine::plawbench::leaderboard::{column_metric, Column};
 
+    use crate::components::i18n::Lang;
     use crate::ssr::{current_dataset_of, dataset_view, fail, state};
+    let lang = crate::components::i18n::lang();
     let metric = column_metric(&column).ok_or_else(|| {
-        fail(services::Error::Invalid(format!(
-            "unknown column {column:?}; expected one of {}",
-            Column::ALL.map(Column::key).join(", ")
-        )))
+        let expected = Column::ALL.map(Column::key).join(", ");
+        fail(services::Error::Invalid(match lang {
+            Lang::Zh => format!("未知的列 {column:?}；应为以下之一：{expected}"),
+            Lang::En => format!("unknown column {column:?}; expected one of {expected}"),
+        }))
     })?;
     let state = state()?;
     let dataset = current_dataset_of(&state.db, engine::benchmark::Benchmark::Plawbench).await?;
@@ -223,7 +237,9 @@ pub async fn plaw_item_run(
     run: u32,
     item_id: String,
 ) -> Result<PlawItemRunView, ServerFnError> {
+    use crate::components::i18n::Lang;
     use crate::ssr::{current_dataset_of, dataset_view, fail, state};
+    let lang = crate::components::i18n::lang();
     let state = state()?;
     let dataset = current_dataset_of(&state.db, engine::benchmark::Benchmark::Plawbench).await?;
     let (snapshot, runs) = state
@@ -238,12 +254,22 @@ pub async fn plaw_item_run(
         .iter()
         .find(|(k, r)| k == key && r.header.run == run)
         .map(|(_, r)| r)
-        .ok_or_else(|| not_found(format!("model {model} has no run {run}")))?;
+        .ok_or_else(|| {
+            not_found(match lang {
+                Lang::Zh => format!("模型 {model} 没有第 {run} 次运行"),
+                Lang::En => format!("model {model} has no run {run}"),
+            })
+        })?;
     let item = snapshot
         .items
         .iter()
         .find(|i| i.item_id == item_id)
-        .ok_or_else(|| not_found(format!("no item {item_id}")))?;
+        .ok_or_else(|| {
+            not_found(match lang {
+                Lang::Zh => format!("没有题目 {item_id}"),
+                Lang::En => format!("no item {item_id}"),
+            })
+        })?;
     let mut detail = engine::plawbench::drilldown::item_detail(item, stored);
     if let Some(open) = ssr::hidden_verdicts(&state.db, &dataset.name, &model).await? {
         if open.iter().any(|(r, id)| *r == run && *id == item_id) {

@@ -10,6 +10,7 @@ use leptos_router::components::Form;
 use leptos_router::hooks::use_query_map;
 
 use super::{case_url, domain_text, query, share, DlawTabs, JurisdictionBadge};
+use crate::components::i18n::Lang;
 use crate::components::labels::{ErrorBox, Loading, SyntheticNotice};
 use crate::server_fns::dlawbench::dlaw_cases;
 use crate::types::DlawCaseList;
@@ -62,13 +63,14 @@ pub fn list_url(filter: &CaseFilter, page: u32) -> String {
 
 #[component]
 pub fn DlawCasesPage() -> impl IntoView {
+    let ui = crate::components::i18n::lang();
     let query = use_query_map();
     let request = move || query.with(|q| filter_from_query(|k| q.get(k)));
     let data = Resource::new(request, |(filter, page)| dlaw_cases(filter, page));
     view! {
-        <Title text="DLawBench cases" />
+        <Title text=ui.t("DLawBench 案例", "DLawBench cases") />
         <section class="panel">
-            <h1>"DLawBench cases 案例"</h1>
+            <h1>{ui.t("DLawBench 案例", "DLawBench cases")}</h1>
             <DlawTabs current="cases" />
         </section>
         <Suspense fallback=Loading>
@@ -85,46 +87,47 @@ pub fn DlawCasesPage() -> impl IntoView {
 
 #[component]
 fn FilterForm(filter: CaseFilter, domains: Vec<(Jurisdiction, String)>) -> impl IntoView {
+    let ui = crate::components::i18n::lang();
     let jurisdiction = filter.jurisdiction.clone();
     let domain = filter.domain.clone();
     let disputed = disputed_percent(&filter);
     view! {
         <Form method="get" action="/dlawbench/cases" attr:class="filters" attr:role="search" attr:data-testid="filters">
             <label class="field search">
-                <span>"Search 搜索 (id, title, opening, facts)"</span>
-                <input type="search" name="q" value=filter.q.clone().unwrap_or_default() placeholder="例如：遗嘱、deposit" />
+                <span>{ui.t("搜索（编号、标题、开场陈述、事实）", "Search (id, title, opening, facts)")}</span>
+                <input type="search" name="q" value=filter.q.clone().unwrap_or_default() placeholder=ui.t("例如：遗嘱、deposit", "e.g. deposit, 遗嘱") />
             </label>
             <label class="field">
-                <span>"Jurisdiction 法域"</span>
+                <span>{ui.t("法域", "Jurisdiction")}</span>
                 <select name="jurisdiction">
-                    <option value="" selected=jurisdiction.is_none()>"All 全部"</option>
+                    <option value="" selected=jurisdiction.is_none()>{ui.t("全部", "All")}</option>
                     {Jurisdiction::ALL
                         .into_iter()
                         .map(|j| {
                             let is = jurisdiction.as_deref() == Some(j.as_str());
-                            view! { <option value=j.as_str() selected=is>{super::jurisdiction_label(j)}</option> }
+                            view! { <option value=j.as_str() selected=is>{j.label(ui)}</option> }
                         })
                         .collect_view()}
                 </select>
             </label>
             <label class="field">
-                <span>"Domain 领域"</span>
+                <span>{ui.t("领域", "Domain")}</span>
                 <select name="domain">
-                    <option value="" selected=domain.is_none()>"All 全部"</option>
+                    <option value="" selected=domain.is_none()>{ui.t("全部", "All")}</option>
                     {domains
                         .into_iter()
                         .map(|(j, d)| {
                             let is = domain.as_deref() == Some(d.as_str());
-                            let label = format!("{} · {}", j.label_zh(), domain_text(&d));
+                            let label = format!("{} · {}", j.label(ui), domain_text(&d, ui));
                             view! { <option value=d.clone() selected=is>{label}</option> }
                         })
                         .collect_view()}
                 </select>
             </label>
             <label class="field">
-                <span>"Disputed share 争议占比"</span>
+                <span>{ui.t("争议占比", "Disputed share")}</span>
                 <select name="disputed">
-                    <option value="" selected=disputed.is_none()>"Any 不限"</option>
+                    <option value="" selected=disputed.is_none()>{ui.t("不限", "Any")}</option>
                     {DISPUTED_STEPS
                         .into_iter()
                         .map(|d| view! { <option value=d.to_string() selected=disputed == Some(d)>{format!("≥ {d}%")}</option> })
@@ -132,8 +135,8 @@ fn FilterForm(filter: CaseFilter, domains: Vec<(Jurisdiction, String)>) -> impl 
                 </select>
             </label>
             <div class="filter-actions">
-                <button type="submit" class="primary">"Apply 筛选"</button>
-                <a href="/dlawbench/cases" class="button">"Reset 重置"</a>
+                <button type="submit" class="primary">{ui.t("筛选", "Apply")}</button>
+                <a href="/dlawbench/cases" class="button">{ui.t("重置", "Reset")}</a>
             </div>
         </Form>
     }
@@ -141,6 +144,7 @@ fn FilterForm(filter: CaseFilter, domains: Vec<(Jurisdiction, String)>) -> impl 
 
 #[component]
 fn CaseResults(list: DlawCaseList, filter: CaseFilter) -> impl IntoView {
+    let ui = crate::components::i18n::lang();
     let page = list.page.clone();
     let pages = page.pages();
     let current = page.page;
@@ -152,19 +156,21 @@ fn CaseResults(list: DlawCaseList, filter: CaseFilter) -> impl IntoView {
             <FilterForm filter=filter.clone() domains=list.domains.clone() />
             <SyntheticNotice synthetic=list.dataset.synthetic />
             <p class="count" data-testid="result-count">
-                <strong>{page.total}</strong>
-                " of " {list.dataset.case_count} " cases match 个案例符合"
-                {filtered.then(|| view! { " · " <a href="/dlawbench/cases">"clear filters 清除"</a> })}
+                {match ui {
+                    Lang::Zh => view! { {list.dataset.case_count} " 个案例中 " <strong>{page.total}</strong> " 个符合" }.into_any(),
+                    Lang::En => view! { <strong>{page.total}</strong> " of " {list.dataset.case_count} " cases match" }.into_any(),
+                }}
+                {filtered.then(|| view! { " · " <a href="/dlawbench/cases">{ui.t("清除", "clear filters")}</a> })}
             </p>
             {if page.items.is_empty() {
-                view! { <p class="empty">"No case matches these filters. 没有符合条件的案例。"</p> }.into_any()
+                view! { <p class="empty">{ui.t("没有符合条件的案例。", "No case matches these filters.")}</p> }.into_any()
             } else {
                 view! { <CaseTable rows=page.items.clone() /> }.into_any()
             }}
-            <nav class="pager" aria-label="Pages">
-                {prev.map(|href| view! { <a href=href rel="prev">"← Previous"</a> })}
-                <span>"Page " {current} " / " {pages}</span>
-                {next.map(|href| view! { <a href=href rel="next">"Next →"</a> })}
+            <nav class="pager" aria-label=ui.t("分页", "Pages")>
+                {prev.map(|href| view! { <a href=href rel="prev">{ui.t("← 上一页", "← Previous")}</a> })}
+                <span>{match ui { Lang::Zh => format!("第 {current} / {pages} 页"), Lang::En => format!("Page {current} / {pages}") }}</span>
+                {next.map(|href| view! { <a href=href rel="next">{ui.t("下一页 →", "Next →")}</a> })}
             </nav>
         </section>
     }
@@ -172,17 +178,18 @@ fn CaseResults(list: DlawCaseList, filter: CaseFilter) -> impl IntoView {
 
 #[component]
 fn CaseTable(rows: Vec<CaseSummary>) -> impl IntoView {
+    let ui = crate::components::i18n::lang();
     view! {
         <div class="table-scroll">
             <table class="items" data-testid="dlaw-case-table">
                 <thead>
                     <tr>
-                        <th>"Case 案例"</th>
-                        <th>"Jurisdiction 法域"</th>
-                        <th>"Domain 领域"</th>
-                        <th>"Opening 开场陈述"</th>
-                        <th class="num" title="disputed / fact pairs">"Disputed 争议"</th>
-                        <th class="num" title="inquiry / issue rubric items">"Rubrics 要点"</th>
+                        <th>{ui.t("案例", "Case")}</th>
+                        <th>{ui.t("法域", "Jurisdiction")}</th>
+                        <th>{ui.t("领域", "Domain")}</th>
+                        <th>{ui.t("开场陈述", "Opening")}</th>
+                        <th class="num" title=ui.t("有争议 / 事实对", "disputed / fact pairs")>{ui.t("争议", "Disputed")}</th>
+                        <th class="num" title=ui.t("追问要点 / 争点要点", "inquiry / issue rubric items")>{ui.t("要点", "Rubrics")}</th>
                     </tr>
                 </thead>
                 <tbody>
@@ -197,7 +204,7 @@ fn CaseTable(rows: Vec<CaseSummary>) -> impl IntoView {
                                         {c.title.clone().map(|t| view! { <br /><span class="muted" lang=lang>{t}</span> })}
                                     </td>
                                     <td><JurisdictionBadge jurisdiction=c.jurisdiction /></td>
-                                    <td>{domain_text(&c.domain)}</td>
+                                    <td>{domain_text(&c.domain, ui)}</td>
                                     <td class="excerpt" lang=lang>{c.excerpt.clone()}</td>
                                     <td class="num">{c.disputed} " / " {c.facts} <br /><span class="muted">{share(Some(c.disputed_share()))}</span></td>
                                     <td class="num">{c.inquiry_rubrics} " / " {c.issue_rubrics}</td>

@@ -14,15 +14,16 @@ use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
 use super::{
-    board_url, case_url, domain_text, jurisdiction_label, metric_label, rate, session_url,
-    DlawTabs, JurisdictionBadge, StyleBadge,
+    board_url, case_url, domain_text, rate, session_url, DlawTabs, JurisdictionBadge, StyleBadge,
 };
+use crate::components::i18n::Lang;
 use crate::components::labels::{ErrorBox, Loading, SyntheticNotice};
 use crate::server_fns::dlawbench::{dlaw_cell, dlaw_session};
 use crate::types::{DlawCellView, DlawSessionView};
 
 #[component]
 pub fn DlawCellPage() -> impl IntoView {
+    let ui = crate::components::i18n::lang();
     let query = use_query_map();
     let request = move || {
         query.with(|q| {
@@ -44,14 +45,14 @@ pub fn DlawCellPage() -> impl IntoView {
         },
     );
     view! {
-        <Title text="DLawBench · sessions behind a score" />
+        <Title text=ui.t("DLawBench · 分数背后的会话", "DLawBench · sessions behind a score") />
         <section class="panel">
             <DlawTabs current="leaderboard" />
             <Suspense fallback=Loading>
                 {move || Suspend::new(async move {
                     match data.await {
                         Ok(cell) => view! { <CellView cell /> }.into_any(),
-                        Err(e) => view! { <ErrorBox error=e /> <p><a href="/dlawbench/leaderboard">"← Leaderboard"</a></p> }.into_any(),
+                        Err(e) => view! { <ErrorBox error=e /> <p><a href="/dlawbench/leaderboard">{ui.t("← 排行榜", "← Leaderboard")}</a></p> }.into_any(),
                     }
                 })}
             </Suspense>
@@ -59,39 +60,41 @@ pub fn DlawCellPage() -> impl IntoView {
     }
 }
 
-fn level_text(level: &engine::dlawbench::drilldown::Level) -> String {
+fn level_text(level: &engine::dlawbench::drilldown::Level, ui: Lang) -> String {
+    use engine::dlawbench::dataset::Jurisdiction;
     use engine::dlawbench::drilldown::Level;
     match level {
-        Level::Overall => "overall 总体".to_owned(),
-        Level::Jurisdiction { jurisdiction } => jurisdiction_label(*jurisdiction),
-        Level::Style { style } => super::style_label(*style),
+        Level::Overall => ui.t("总体", "overall").to_owned(),
+        Level::Jurisdiction { jurisdiction } => jurisdiction.label(ui).to_owned(),
+        Level::Style { style } => style.label(ui).to_owned(),
         Level::JurisdictionStyle {
             jurisdiction,
             style,
         } => {
-            format!(
-                "{} · {}",
-                jurisdiction_label(*jurisdiction),
-                super::style_label(*style)
-            )
+            format!("{} · {}", jurisdiction.label(ui), style.label(ui))
         }
         Level::Domain { domain } => match domain.split_once('/') {
-            Some((j, d)) => format!("{j} · {}", domain_text(d)),
+            Some((j, d)) => format!(
+                "{} · {}",
+                Jurisdiction::parse(j).map_or(j, |j| j.label(ui)),
+                domain_text(d, ui)
+            ),
             None => domain.clone(),
         },
     }
 }
 
-fn outcome_text(outcome: Outcome) -> &'static str {
+fn outcome_text(outcome: Outcome, ui: Lang) -> &'static str {
     match outcome {
-        Outcome::Judged => "judged 已评",
-        Outcome::Failure => "task failure 任务失败",
-        Outcome::Unavailable => "unavailable 不可用",
+        Outcome::Judged => ui.t("已评", "judged"),
+        Outcome::Failure => ui.t("任务失败", "task failure"),
+        Outcome::Unavailable => ui.t("不可用", "unavailable"),
     }
 }
 
 #[component]
 fn CellView(cell: DlawCellView) -> impl IntoView {
+    let ui = crate::components::i18n::lang();
     let DlawCellView {
         dataset,
         model,
@@ -100,32 +103,49 @@ fn CellView(cell: DlawCellView) -> impl IntoView {
         citations,
         citation_runs,
     } = cell;
-    let citation_scope = format!(
-        "the lawyer's turns and memos of this entry, all {citation_runs} runs 该条目全部运行的律师发言与备忘录"
-    );
+    let citation_scope = match ui {
+        Lang::Zh => format!("该条目全部 {citation_runs} 次运行的律师发言与备忘录"),
+        Lang::En => {
+            format!("the lawyer's turns and memos of this entry, all {citation_runs} runs")
+        }
+    };
     let title = format!(
         "{model} · {} · {}",
-        metric_label(cell.metric),
-        level_text(&cell.level)
+        cell.metric.label(ui),
+        level_text(&cell.level, ui)
     );
     let view_note = match cell.view {
-        View::NullAsZero => "null-as-zero: task failures count 0 失败计零",
-        View::ValidOnly => "valid-only: task failures left out 仅有效会话",
+        View::NullAsZero => ui.t(
+            "失败计零：任务失败记为 0",
+            "null-as-zero: task failures count 0",
+        ),
+        View::ValidOnly => ui.t(
+            "仅有效会话：任务失败不计入",
+            "valid-only: task failures left out",
+        ),
+    };
+    let run_label = move |run: u32| match ui {
+        Lang::Zh => format!("运行 {run}"),
+        Lang::En => format!("Run {run}"),
     };
     view! {
         <h1>{title}</h1>
         <SyntheticNotice synthetic=dataset.synthetic />
         <p class="dataset-line">
-            {view_note} " · the cell is the mean over its runs; overall and style cells are the mean of the jurisdictions' means · "
-            <a href=board_url(cell.view)>"← Leaderboard"</a>
+            {view_note}
+            {ui.t(
+                " · 单元格为各次运行的平均；总体与风格单元格为各法域平均值的平均 · ",
+                " · the cell is the mean over its runs; overall and style cells are the mean of the jurisdictions' means · ",
+            )}
+            <a href=board_url(cell.view)>{ui.t("← 排行榜", "← Leaderboard")}</a>
         </p>
         <crate::components::cited::CitationSummary check=citations scope=citation_scope />
         <div class="table-scroll">
             <table class="leaderboard" data-testid="dlaw-cell-runs">
-                <thead><tr><th>"Run"</th><th class="num">"Value"</th><th class="num">"Sessions"</th></tr></thead>
+                <thead><tr><th>{ui.t("运行", "Run")}</th><th class="num">{ui.t("数值", "Value")}</th><th class="num">{ui.t("会话数", "Sessions")}</th></tr></thead>
                 <tbody>
                     {cell.runs.iter().map(|r| view! {
-                        <tr><td>"Run " {r.run}</td><td class="num"><strong>{rate(r.value)}</strong></td><td class="num">{r.sessions.len()}</td></tr>
+                        <tr><td>{run_label(r.run)}</td><td class="num"><strong>{rate(r.value)}</strong></td><td class="num">{r.sessions.len()}</td></tr>
                     }).collect_view()}
                 </tbody>
             </table>
@@ -136,16 +156,16 @@ fn CellView(cell: DlawCellView) -> impl IntoView {
             .map(|r| {
                 let run = r.run;
                 view! {
-                    <h2>"Run " {run} " · " {rate(r.value)}</h2>
+                    <h2>{run_label(run)} " · " {rate(r.value)}</h2>
                     <div class="table-scroll">
                         <table class="items" data-testid="dlaw-cell-sessions">
                             <thead>
                                 <tr>
-                                    <th>"Case 案例"</th>
-                                    <th>"Style 风格"</th>
-                                    <th>"Status 状态"</th>
-                                    <th>"Outcome"</th>
-                                    <th class="num">"Value"</th>
+                                    <th>{ui.t("案例", "Case")}</th>
+                                    <th>{ui.t("风格", "Style")}</th>
+                                    <th>{ui.t("状态", "Status")}</th>
+                                    <th>{ui.t("结果", "Outcome")}</th>
+                                    <th class="num">{ui.t("数值", "Value")}</th>
                                 </tr>
                             </thead>
                             <tbody>
@@ -154,16 +174,16 @@ fn CellView(cell: DlawCellView) -> impl IntoView {
                                     .map(|s| {
                                         let href = session_url(&model, setting.as_deref(), run, s.index);
                                         let value = match s.outcome {
-                                            Outcome::Unavailable => "unavailable".to_owned(),
-                                            _ if s.hidden => "under review 复核中".to_owned(),
+                                            Outcome::Unavailable => ui.t("不可用", "unavailable").to_owned(),
+                                            _ if s.hidden => ui.t("复核中", "under review").to_owned(),
                                             _ => rate(s.value),
                                         };
                                         view! {
                                             <tr class:failure=s.outcome == Outcome::Failure class:unavailable=s.outcome == Outcome::Unavailable>
                                                 <td><JurisdictionBadge jurisdiction=s.jurisdiction /> " " <a href=href class="case-link">{s.case_id.clone()}</a></td>
                                                 <td><StyleBadge style=s.style /></td>
-                                                <td>{s.status.label_zh()} " " <span class="muted">{s.status.as_str()}</span></td>
-                                                <td>{outcome_text(s.outcome)} {s.degraded.then(|| view! { <span class="flag" title="a component had fewer values than seated judges">"degraded"</span> })}</td>
+                                                <td>{s.status.label(ui)} " " <span class="muted">{s.status.as_str()}</span></td>
+                                                <td>{outcome_text(s.outcome, ui)} {s.degraded.then(|| view! { <span class="flag" title=ui.t("某一分项的评分数少于在席评审数", "a component had fewer values than seated judges")>{ui.t("降级", "degraded")}</span> })}</td>
                                                 <td class="num"><a href=session_url(&model, setting.as_deref(), run, s.index)>{value}</a></td>
                                             </tr>
                                         }
@@ -180,6 +200,7 @@ fn CellView(cell: DlawCellView) -> impl IntoView {
 
 #[component]
 pub fn DlawSessionPage() -> impl IntoView {
+    let ui = crate::components::i18n::lang();
     let query = use_query_map();
     let request = move || {
         query.with(|q| {
@@ -195,7 +216,7 @@ pub fn DlawSessionPage() -> impl IntoView {
         dlaw_session(model, setting, run, index)
     });
     view! {
-        <Title text="DLawBench · one session" />
+        <Title text=ui.t("DLawBench · 单个会话", "DLawBench · one session") />
         <Suspense fallback=Loading>
             {move || Suspend::new(async move {
                 match data.await {
@@ -204,7 +225,7 @@ pub fn DlawSessionPage() -> impl IntoView {
                         <section class="panel">
                             <DlawTabs current="leaderboard" />
                             <ErrorBox error=e />
-                            <p><a href="/dlawbench/leaderboard">"← Leaderboard"</a></p>
+                            <p><a href="/dlawbench/leaderboard">{ui.t("← 排行榜", "← Leaderboard")}</a></p>
                         </section>
                     }
                     .into_any(),
@@ -216,6 +237,7 @@ pub fn DlawSessionPage() -> impl IntoView {
 
 #[component]
 fn SessionView(view: DlawSessionView) -> impl IntoView {
+    let ui = crate::components::i18n::lang();
     let DlawSessionView {
         dataset,
         model,
@@ -231,44 +253,49 @@ fn SessionView(view: DlawSessionView) -> impl IntoView {
     let title = d.title.as_ref().and_then(|t| t.as_str()).map(str::to_owned);
     let panel = Metric::ALL
         .into_iter()
-        .map(|m| view! { <tr><th scope="row">{metric_label(m)}</th><td class="num">{rate(d.panel.get(&m).copied())}</td></tr> })
+        .map(|m| view! { <tr><th scope="row">{m.label(ui)}</th><td class="num">{rate(d.panel.get(&m).copied())}</td></tr> })
         .collect_view();
     view! {
-        <Title text=format!("{} · {} · DLawBench", d.case_id, d.style.as_str()) />
+        <Title text=format!("{} · {} · DLawBench", d.case_id, d.style.label(ui)) />
         <section class="panel">
             <DlawTabs current="leaderboard" />
-            <h1 lang=lang>{model.clone()} {setting.clone().map(|s| view! { <span class="setting">{s}</span> })} " · run " {run} " · " {d.case_id.clone()}</h1>
+            <h1 lang=lang>{model.clone()} {setting.clone().map(|s| view! { <span class="setting">{s}</span> })}
+                {match ui {
+                    Lang::Zh => format!(" · 第 {run} 次运行 · "),
+                    Lang::En => format!(" · run {run} · "),
+                }}
+                {d.case_id.clone()}</h1>
             <p class="dataset-line">
                 <JurisdictionBadge jurisdiction=d.jurisdiction /> " " <StyleBadge style=d.style /> " "
                 {title.map(|t| view! { <span lang=lang>{t}</span> " · " })}
-                {domain_text(&d.domain)} " · " {d.status.label_zh()} " " <span class="muted">{d.status.as_str()}</span>
-                " · " {d.turns_used} " / " {d.horizon} " turns 轮 · " {outcome_text(d.outcome)}
-                {d.degraded.then(|| view! { <span class="flag">"degraded panel"</span> })}
-                " · " <a href=case_url(&d.case_id)>"the case 案例页"</a>
+                {domain_text(&d.domain, ui)} " · " {d.status.label(ui)} " " <span class="muted">{d.status.as_str()}</span>
+                " · " {d.turns_used} " / " {d.horizon} {ui.t(" 轮 · ", " turns · ")} {outcome_text(d.outcome, ui)}
+                {d.degraded.then(|| view! { <span class="flag">{ui.t("评审团降级", "degraded panel")}</span> })}
+                " · " <a href=case_url(&d.case_id)>{ui.t("案例页", "the case")}</a>
             </p>
             <SyntheticNotice synthetic=dataset.synthetic />
-            {d.unavailable.clone().map(|u| view! { <p class="error-box">"Unavailable 不可用: " {u}</p> })}
-            {d.error.clone().map(|e| view! { <p class="error-box" data-testid="lawyer-error">"Lawyer error 律师模型出错: " {e}</p> })}
+            {d.unavailable.clone().map(|u| view! { <p class="error-box">{ui.t("不可用：", "Unavailable: ")} {u}</p> })}
+            {d.error.clone().map(|e| view! { <p class="error-box" data-testid="lawyer-error">{ui.t("律师模型出错：", "Lawyer error: ")} {e}</p> })}
         </section>
         {d.panel_hidden.then(|| view! {
             <section class="panel">
-                <p class="info" data-testid="panel-hidden">"This session is open for blind expert review: the panel's decisions are kept back until the review is final. 该会话正在进行专家盲评，评审团结果在复核完成前不予显示。"</p>
+                <p class="info" data-testid="panel-hidden">{ui.t("该会话正在进行专家盲评，评审团结果在复核完成前不予显示。", "This session is open for blind expert review: the panel's decisions are kept back until the review is final.")}</p>
             </section>
         })}
         <section class="panel" hidden=d.panel_hidden>
-            <h2>"Panel values 评审团得分"</h2>
+            <h2>{ui.t("评审团得分", "Panel values")}</h2>
             <div class="two-col">
                 <table data-testid="dlaw-panel-values">
                     <tbody>
                         {panel}
-                        <tr><th scope="row">"Conditional correctness 条件正确率"</th><td class="num">{rate(d.conditional_correctness)}</td></tr>
+                        <tr><th scope="row">{ui.t("条件正确率", "Conditional correctness")}</th><td class="num">{rate(d.conditional_correctness)}</td></tr>
                     </tbody>
                 </table>
-                <p class="muted">"Each component is the median of the seated judges that gave decisions (two judges: their mean); Elicitation and Resolution average the panel's components. A judge of the lawyer model's vendor recuses. 各分项取在席评审的中位数；与被测模型同厂商的评审回避。"</p>
+                <p class="muted">{ui.t("各分项取给出判定的在席评审的中位数（两名评审时取平均）；信息获取与问题解决为评审团各分项的平均。与被测模型同厂商的评审回避。", "Each component is the median of the seated judges that gave decisions (two judges: their mean); Elicitation and Resolution average the panel's components. A judge of the lawyer model's vendor recuses.")}</p>
             </div>
         </section>
         <section class="panel">
-            <h2>"Fact pairs 事实对"</h2>
+            <h2>{ui.t("事实对", "Fact pairs")}</h2>
             <div class="fact-pairs" data-testid="fact-pairs" lang=lang>
                 {d.facts
                     .iter()
@@ -276,11 +303,11 @@ fn SessionView(view: DlawSessionView) -> impl IntoView {
                         <article class="fact-pair" class:disputed=f.disputed data-fact=f.id.clone()>
                             <header>
                                 <strong>{f.id.clone()}</strong> " "
-                                <span class=if f.disputed { "badge disputed" } else { "badge undisputed" }>{if f.disputed { "disputed 有争议" } else { "undisputed 无争议" }}</span>
+                                <span class=if f.disputed { "badge disputed" } else { "badge undisputed" }>{if f.disputed { ui.t("有争议", "disputed") } else { ui.t("无争议", "undisputed") }}</span>
                             </header>
                             <div class="fact-sides">
-                                <div class="belief"><span class="side-label">"Client belief 当事人认识"</span><p>{f.client_belief.clone()}</p></div>
-                                <div class="record"><span class="side-label">"Court record 法院查明"</span><p>{f.court_record.clone()}</p></div>
+                                <div class="belief"><span class="side-label">{ui.t("当事人认识", "Client belief")}</span><p>{f.client_belief.clone()}</p></div>
+                                <div class="record"><span class="side-label">{ui.t("法院查明", "Court record")}</span><p>{f.court_record.clone()}</p></div>
                             </div>
                         </article>
                     })
@@ -288,9 +315,9 @@ fn SessionView(view: DlawSessionView) -> impl IntoView {
             </div>
         </section>
         <section class="panel">
-            <h2>"Dialogue 对话 " <StyleBadge style=d.style /></h2>
+            <h2>{ui.t("对话 ", "Dialogue ")}<StyleBadge style=d.style /></h2>
             {if d.dialogue.is_empty() {
-                view! { <p class="empty">"The run kept no dialogue. 未保存对话。"</p> }.into_any()
+                view! { <p class="empty">{ui.t("未保存对话。", "The run kept no dialogue.")}</p> }.into_any()
             } else {
                 view! {
                     <ol class="dlaw-dialogue" data-testid="dlaw-dialogue" lang=lang>
@@ -301,9 +328,12 @@ fn SessionView(view: DlawSessionView) -> impl IntoView {
                                 view! {
                                     <li class="turn" class:role-lawyer=lawyer class:role-client=!lawyer>
                                         <div class="turn-head">
-                                            <span class="turn-no">{format!("Turn {} 第{}轮", t.turn, t.turn)}</span>
-                                            <span>{t.role.label_zh()} " " {t.role.as_str()}</span>
-                                            {t.action.map(|a| view! { <span class="badge">{a.as_str()}</span> })}
+                                            <span class="turn-no">{match ui {
+                                                Lang::Zh => format!("第 {} 轮", t.turn),
+                                                Lang::En => format!("Turn {}", t.turn),
+                                            }}</span>
+                                            <span>{t.role.label(ui)}</span>
+                                            {t.action.map(|a| view! { <span class="badge">{a.label(ui)}</span> })}
                                         </div>
                                         <p class="turn-text"><crate::components::cited::Cited text=t.content.clone() /></p>
                                     </li>
@@ -314,14 +344,14 @@ fn SessionView(view: DlawSessionView) -> impl IntoView {
                 }
                 .into_any()
             }}
-            <h2>"Memo 法律备忘录"</h2>
+            <h2>{ui.t("法律备忘录", "Memo")}</h2>
             {match d.memo.clone() {
                 Some(m) if !m.trim().is_empty() => view! { <div class="memo" data-testid="dlaw-memo" lang=lang><crate::components::cited::Cited text=m /></div> }.into_any(),
-                _ => view! { <p class="empty">"No memo 无备忘录"</p> }.into_any(),
+                _ => view! { <p class="empty">{ui.t("无备忘录", "No memo")}</p> }.into_any(),
             }}
         </section>
         <section class="panel" hidden=d.panel_hidden>
-            <h2>"Judges 评审"</h2>
+            <h2>{ui.t("评审", "Judges")}</h2>
             <div class="judges" data-testid="dlaw-judges">
                 {d.judges.iter().cloned().map(|j| view! { <JudgeCard judge=j lang /> }).collect_view()}
             </div>
@@ -331,12 +361,13 @@ fn SessionView(view: DlawSessionView) -> impl IntoView {
 
 #[component]
 fn JudgeCard(judge: JudgeDetail, lang: &'static str) -> impl IntoView {
+    let ui = crate::components::i18n::lang();
     let state = if judge.recused {
-        "recused 回避"
+        ui.t("回避", "recused")
     } else if judge.unavailable.is_some() {
-        "unavailable 不可用"
+        ui.t("不可用", "unavailable")
     } else {
-        "seated 在席"
+        ui.t("在席", "seated")
     };
     let mark = |b: bool| if b { "✓" } else { "✗" };
     let values = judge.values.clone();
@@ -344,20 +375,20 @@ fn JudgeCard(judge: JudgeDetail, lang: &'static str) -> impl IntoView {
     view! {
         <article class="judge-card" class:recused=judge.recused data-testid="dlaw-judge">
             <h3>{judge.judge.clone()} " " <span class="badge">{state}</span></h3>
-            {judge.recused.then(|| view! { <p class="muted">"Same vendor as the lawyer model: it recuses and its seat is not counted. 与被测模型同厂商，回避。"</p> })}
+            {judge.recused.then(|| view! { <p class="muted">{ui.t("与被测模型同厂商：回避，其席位不计。", "Same vendor as the lawyer model: it recuses and its seat is not counted.")}</p> })}
             {judge.unavailable.clone().map(|u| view! { <p class="muted">{u}</p> })}
             {judge.rationale.clone().map(|r| view! { <blockquote class="rationale" lang=lang>{r}</blockquote> })}
             {values.map(|v| view! {
                 <p class="judge-values">
                     {Metric::COMPONENTS
                         .into_iter()
-                        .map(|m| view! { <span class="judge-value">{m.label_en()} " " <strong>{rate(v.values.get(&m).copied())}</strong></span> " " })
+                        .map(|m| view! { <span class="judge-value">{m.label(ui)} " " <strong>{rate(v.values.get(&m).copied())}</strong></span> " " })
                         .collect_view()}
                 </p>
             })}
             {(!judge.facts.is_empty()).then(|| view! {
                 <table class="marks">
-                    <thead><tr><th>"Fact"</th><th>"Covered 覆盖"</th><th>"Correct 正确"</th>{reasons.then(|| view! { <th>"Why wrong 错误原因"</th> })}</tr></thead>
+                    <thead><tr><th>{ui.t("事实", "Fact")}</th><th>{ui.t("覆盖", "Covered")}</th><th>{ui.t("正确", "Correct")}</th>{reasons.then(|| view! { <th>{ui.t("错误原因", "Why wrong")}</th> })}</tr></thead>
                     <tbody>
                         {judge.facts.iter().map(|f| view! {
                             <tr><td>{f.fact_id.clone()}</td><td>{mark(f.covered)}</td><td>{mark(f.correct)}</td>{reasons.then(|| view! { <td lang=lang>{f.reason.clone().unwrap_or_default()}</td> })}</tr>
@@ -373,7 +404,7 @@ fn JudgeCard(judge: JudgeDetail, lang: &'static str) -> impl IntoView {
                 </ul>
             })}
             {judge.decisions.as_ref().map(|dec| view! {
-                <p class="muted">"Claims grounded 有据主张: " {dec.claims_grounded} " / " {dec.claims_total}</p>
+                <p class="muted">{ui.t("有据主张：", "Claims grounded: ")} {dec.claims_grounded} " / " {dec.claims_total}</p>
             })}
         </article>
     }

@@ -16,10 +16,8 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
-use super::{
-    board_url, cell_url, domain_text, jurisdiction_label, metric_label, rate, style_label, CellAt,
-    DlawTabs,
-};
+use super::{board_url, cell_url, domain_text, rate, CellAt, DlawTabs};
+use crate::components::i18n::Lang;
 use crate::components::labels::{ErrorBox, Loading, SyntheticNotice};
 use crate::components::live::{use_live, LiveBadge};
 use crate::server_fns::dlawbench::dlaw_leaderboard;
@@ -27,6 +25,7 @@ use crate::types::DlawBoard;
 
 #[component]
 pub fn DlawLeaderboardPage() -> impl IntoView {
+    let ui = crate::components::i18n::lang();
     let query = use_query_map();
     let scores = move || {
         query.with(|q| {
@@ -41,9 +40,9 @@ pub fn DlawLeaderboardPage() -> impl IntoView {
         |(view, _)| dlaw_leaderboard(Some(view.as_str().to_owned())),
     );
     view! {
-        <Title text="DLawBench leaderboard" />
+        <Title text=ui.t("DLawBench 排行榜", "DLawBench leaderboard") />
         <section class="panel">
-            <h1>"DLawBench leaderboard 排行榜" " " <LiveBadge live /></h1>
+            <h1>{ui.t("DLawBench 排行榜", "DLawBench leaderboard")} " " <LiveBadge live /></h1>
             <DlawTabs current="leaderboard" />
             <Transition fallback=Loading>
                 {move || Suspend::new(async move {
@@ -60,35 +59,45 @@ pub fn DlawLeaderboardPage() -> impl IntoView {
 /// The null-as-zero / valid-only switch, as two links.
 #[component]
 fn ViewToggle(view: View) -> impl IntoView {
+    let ui = crate::components::i18n::lang();
     let link = |v: View, hint: &'static str| {
         let selected = v == view;
         view! {
             <a href=board_url(v) class="button" class:selected=selected aria-current=selected.then_some("page") title=hint data-testid=format!("view-{}", v.as_str())>
-                {v.label_en()} " " {v.label_zh()}
+                {v.label(ui)}
             </a>
         }
     };
     view! {
-        <nav class="view-toggle" aria-label="Scores view">
-            {link(View::NullAsZero, "task failures (empty memo, no memo, lawyer error) count as 0: the headline")}
-            {link(View::ValidOnly, "task failures are left out: a diagnostic")}
+        <nav class="view-toggle" aria-label=ui.t("计分视图", "Scores view")>
+            {link(View::NullAsZero, ui.t("任务失败（空备忘录、未提交备忘录、律师模型错误）记为 0：主榜", "task failures (empty memo, no memo, lawyer error) count as 0: the headline"))}
+            {link(View::ValidOnly, ui.t("任务失败不计入：诊断用", "task failures are left out: a diagnostic"))}
         </nav>
     }
 }
 
 #[component]
 fn Board(board: DlawBoard) -> impl IntoView {
+    let ui = crate::components::i18n::lang();
     let cases: usize = board.cases.values().sum();
     let view = board.view;
     view! {
         <SyntheticNotice synthetic=board.dataset.synthetic />
         <p class="dataset-line">
-            "Scores on " <strong>{board.dataset.name.clone()}</strong> " version " {board.dataset.version}
-            " (" {cases} " cases × 4 styles) · mean ± sample std over each entry's runs · overall = the mean of the jurisdictions, shown only when a run has all four styles · ranked by Resolution (null-as-zero) · click a value for the sessions behind it"
+            {match ui {
+                Lang::Zh => view! {
+                    "数据集 " <strong>{board.dataset.name.clone()}</strong>
+                    {format!(" 第 {} 版（{} 个案例 × 4 种风格）上的得分 · 各条目多次运行的均值 ± 样本标准差 · 总体 = 各法域的平均，仅当一次运行包含全部四种风格时显示 · 按问题解决（失败计零）排名 · 点击数值查看其背后的会话", board.dataset.version, cases)}
+                }.into_any(),
+                Lang::En => view! {
+                    "Scores on " <strong>{board.dataset.name.clone()}</strong> " version " {board.dataset.version}
+                    " (" {ui.count(cases as u64, "个案例", "case", "cases")} " × 4 styles) · mean ± sample std over each entry's runs · overall = the mean of the jurisdictions, shown only when a run has all four styles · ranked by Resolution (null-as-zero) · click a value for the sessions behind it"
+                }.into_any(),
+            }}
         </p>
         <ViewToggle view />
         {if board.main.rows.is_empty() {
-            view! { <p class="empty">"No DLawBench run has been stored yet: upload a run file (POST /api/runs?benchmark=dlawbench). 尚无结果。"</p> }.into_any()
+            view! { <p class="empty">{ui.t("尚未存储任何 DLawBench 运行：请上传运行文件（POST /api/runs?benchmark=dlawbench）。", "No DLawBench run has been stored yet: upload a run file (POST /api/runs?benchmark=dlawbench).")}</p> }.into_any()
         } else {
             let jurisdictions = board.jurisdictions.clone();
             view! {
@@ -99,7 +108,10 @@ fn Board(board: DlawBoard) -> impl IntoView {
                     .map(|t| {
                         let j = t.jurisdiction;
                         view! {
-                            <h2>{j.map(jurisdiction_label)} " 分法域"</h2>
+                            <h2>{match ui {
+                                Lang::Zh => format!("分法域：{}", j.map_or("", |j| j.label(ui))),
+                                Lang::En => j.map_or("", |j| j.label(ui)).to_owned(),
+                            }}</h2>
                             <MainTable table=t testid="dlaw-jurisdiction" />
                         }
                     })
@@ -129,6 +141,7 @@ fn value_cell(value: Option<MeanStd>, href: String, best: bool) -> AnyView {
 
 #[component]
 fn MainTable(table: Table, testid: &'static str) -> impl IntoView {
+    let ui = crate::components::i18n::lang();
     let at = CellAt {
         jurisdiction: table.jurisdiction,
         ..CellAt::default()
@@ -154,11 +167,11 @@ fn MainTable(table: Table, testid: &'static str) -> impl IntoView {
                     <td class="model">
                         {row.model.clone()}
                         {row.setting.clone().map(|s| view! { <span class="setting">{s}</span> })}
-                        {row.family.map(|f| view! { " " <span class="badge family">{f.as_str()}</span> })}
-                        {row.badge.map(|b| view! { <br /><span class="flag" title=b.label_en()>"⚠ " {b.label_zh()} " " {b.label_en()}</span> })}
+                        {row.family.map(|f| view! { " " <span class="badge family" title=f.label(ui)>{family_short(f, ui)}</span> })}
+                        {row.badge.map(|b| view! { <br /><span class="flag" title=b.label(ui)>"⚠ " {b.label(ui)}</span> })}
                     </td>
                     <td class="num muted">{row.runs}</td>
-                    <td class="num" title="task failures (counted 0 in null-as-zero, left out in valid-only) / unavailable sessions (left out of both) / degraded panels" data-testid="failure-counts">
+                    <td class="num" title=ui.t("任务失败（失败计零时记为 0，仅有效会话时不计入）/ 不可用会话（两种视图均不计入）/ 降级的评审团", "task failures (counted 0 in null-as-zero, left out in valid-only) / unavailable sessions (left out of both) / degraded panels") data-testid="failure-counts">
                         {row.failures} " / " {row.unavailable} " / " {row.degraded}
                     </td>
                     {cells}
@@ -172,12 +185,12 @@ fn MainTable(table: Table, testid: &'static str) -> impl IntoView {
                 <thead>
                     <tr>
                         <th rowspan="2" class="num">"#"</th>
-                        <th rowspan="2">"Model 模型"</th>
-                        <th rowspan="2" class="num">"Runs"</th>
-                        <th rowspan="2" class="num" title="task failures / unavailable / degraded">"Fail / unav. / degr."</th>
+                        <th rowspan="2">{ui.t("模型", "Model")}</th>
+                        <th rowspan="2" class="num">{ui.t("运行次数", "Runs")}</th>
+                        <th rowspan="2" class="num" title=ui.t("任务失败 / 不可用 / 降级", "task failures / unavailable / degraded")>{ui.t("失败 / 不可用 / 降级", "Fail / unav. / degr.")}</th>
                         {COLUMN_GROUPS
                             .iter()
-                            .map(|(ability, columns)| view! { <th colspan=columns.len().to_string() class="group" scope="colgroup">{metric_label(*ability)}</th> })
+                            .map(|(ability, columns)| view! { <th colspan=columns.len().to_string() class="group" scope="colgroup">{ability.label(ui)}</th> })
                             .collect_view()}
                     </tr>
                     <tr>
@@ -186,7 +199,7 @@ fn MainTable(table: Table, testid: &'static str) -> impl IntoView {
                             .iter()
                             .map(|m| {
                                 let derived = m.components().is_some() || *m == Metric::Fidelity;
-                                view! { <th class="num" class:derived=derived title=m.label_zh()>{m.label_en()}</th> }
+                                view! { <th class="num" class:derived=derived title=(ui == Lang::Zh).then_some(m.label_en())>{m.label(ui)}</th> }
                             })
                             .collect_view()}
                     </tr>
@@ -199,6 +212,7 @@ fn MainTable(table: Table, testid: &'static str) -> impl IntoView {
 
 #[component]
 fn Exports(view: View) -> impl IntoView {
+    let ui = crate::components::i18n::lang();
     let link = |table: &'static str, format: &'static str| {
         let href = format!(
             "/api/leaderboard/export?benchmark=dlawbench&view={table}&scores={}&format={format}",
@@ -208,9 +222,9 @@ fn Exports(view: View) -> impl IntoView {
     };
     view! {
         <p class="exports">
-            "Export the table: " {link("main", "csv")} {link("main", "json")} {link("main", "latex")}
-            " · domains: " {link("domains", "csv")} {link("domains", "json")}
-            " · " <a href="/api/leaderboard?benchmark=dlawbench" rel="external">"score document (JSON)"</a>
+            {ui.t("导出此表：", "Export the table: ")} {link("main", "csv")} {link("main", "json")} {link("main", "latex")}
+            {ui.t(" · 分领域：", " · domains: ")} {link("domains", "csv")} {link("domains", "json")}
+            " · " <a href="/api/leaderboard?benchmark=dlawbench" rel="external">{ui.t("评分文档（JSON）", "score document (JSON)")}</a>
         </p>
     }
 }
@@ -219,12 +233,13 @@ fn Exports(view: View) -> impl IntoView {
 /// and Δ vs cooperative, then the ability's chart.
 #[component]
 fn Styles(board: DlawBoard) -> impl IntoView {
+    let ui = crate::components::i18n::lang();
     let table: StyleTable = board.styles.clone();
     let view = board.view;
     let charts = board.style_charts.clone();
     view! {
-        <h2 id="styles">"Style sensitivity 叙述风格敏感性"</h2>
-        <p class="muted">"The same cases with the client in each of four narrative styles; Δ is the style's value minus cooperative's, per entry (the mean of its runs' gaps). 同一案例在四种当事人风格下的得分；Δ 为相对合作型的差值。"</p>
+        <h2 id="styles">{ui.t("叙述风格敏感性", "Style sensitivity")}</h2>
+        <p class="muted">{ui.t("同一案例在四种当事人风格下的得分；Δ 为相对合作型的差值。", "The same cases with the client in each of four narrative styles; Δ is the style's value minus cooperative's, per entry (the mean of its runs' gaps).")}</p>
         <div data-testid="dlaw-styles">
             {Metric::ABILITIES
                 .into_iter()
@@ -256,17 +271,17 @@ fn Styles(board: DlawBoard) -> impl IntoView {
                         })
                         .collect_view();
                     view! {
-                        <h3>{metric_label(ability)}</h3>
+                        <h3>{ability.label(ui)}</h3>
                         <div class="table-scroll">
                             <table class="leaderboard dlaw-styles" data-ability=ability.as_str()>
                                 <thead>
                                     <tr>
-                                        <th>"Model 模型"</th>
+                                        <th>{ui.t("模型", "Model")}</th>
                                         {Style::ALL
                                             .into_iter()
                                             .map(|s| {
                                                 let span = if s == Style::Cooperative { "1" } else { "2" };
-                                                view! { <th colspan=span class="group" scope="colgroup">{style_label(s)}</th> }
+                                                view! { <th colspan=span class="group" scope="colgroup">{s.label(ui)}</th> }
                                             })
                                             .collect_view()}
                                     </tr>
@@ -275,8 +290,8 @@ fn Styles(board: DlawBoard) -> impl IntoView {
                                         {Style::ALL
                                             .into_iter()
                                             .map(|s| view! {
-                                                <th class="num">"value"</th>
-                                                {(s != Style::Cooperative).then(|| view! { <th class="num">"Δ vs coop."</th> })}
+                                                <th class="num">{ui.t("数值", "value")}</th>
+                                                {(s != Style::Cooperative).then(|| view! { <th class="num">{ui.t("相对合作型 Δ", "Δ vs coop.")}</th> })}
                                             })
                                             .collect_view()}
                                     </tr>
@@ -294,6 +309,7 @@ fn Styles(board: DlawBoard) -> impl IntoView {
 
 #[component]
 fn Domains(board: DlawBoard) -> impl IntoView {
+    let ui = crate::components::i18n::lang();
     let table = board.domains.clone();
     if table.rows.is_empty() {
         return ().into_any();
@@ -312,19 +328,19 @@ fn Domains(board: DlawBoard) -> impl IntoView {
         })
         .collect();
     view! {
-        <h2 id="domains">"By domain 分领域"</h2>
+        <h2 id="domains">{ui.t("分领域", "By domain")}</h2>
         <div class="table-scroll">
             <table class="leaderboard dlaw-domains" data-testid="dlaw-domain-table">
                 <thead>
                     <tr>
-                        <th rowspan="2">"Domain 领域"</th>
+                        <th rowspan="2">{ui.t("领域", "Domain")}</th>
                         {table.entries.iter().map(|(_, m)| view! { <th colspan="3" class="group" scope="colgroup">{m.clone()}</th> }).collect_view()}
                     </tr>
                     <tr>
                         {table
                             .entries
                             .iter()
-                            .map(|_| Metric::ABILITIES.into_iter().map(|m| view! { <th class="num" title=m.label_zh()>{m.label_en()}</th> }).collect_view())
+                            .map(|_| Metric::ABILITIES.into_iter().map(|m| view! { <th class="num" title=(ui == Lang::Zh).then_some(m.label_en())>{m.label(ui)}</th> }).collect_view())
                             .collect_view()}
                     </tr>
                 </thead>
@@ -352,7 +368,7 @@ fn Domains(board: DlawBoard) -> impl IntoView {
                                 .collect_view();
                             view! {
                                 <tr>
-                                    <td>{row.jurisdiction.label_zh()} " · " {domain_text(&row.domain)}</td>
+                                    <td>{row.jurisdiction.label(ui)} " · " {domain_text(&row.domain, ui)}</td>
                                     {cells}
                                 </tr>
                             }
@@ -367,32 +383,43 @@ fn Domains(board: DlawBoard) -> impl IntoView {
 
 #[component]
 fn Diagnostics(board: DlawBoard) -> impl IntoView {
+    let ui = crate::components::i18n::lang();
     let d = board.diagnostics.clone();
     let r = |v: Option<f64>| v.map_or_else(|| "—".to_owned(), |v| format!("{v:.3}"));
     let ms = |v: Option<MeanStd>| v.map_or_else(|| "—".to_owned(), |m| format_cell(&m));
     let c = d.correlations;
     view! {
-        <h2 id="diagnostics">"Diagnostics 诊断"</h2>
+        <h2 id="diagnostics">{ui.t("诊断", "Diagnostics")}</h2>
         <p data-testid="dlaw-correlations">
-            "Pearson r between entry-level abilities (" {c.entries} " entries): "
-            "Elicitation–Resolution " <strong>{r(c.elicitation_resolution)}</strong>
-            " · Elicitation–Fidelity " <strong>{r(c.elicitation_fidelity)}</strong>
-            " · Resolution–Fidelity " <strong>{r(c.resolution_fidelity)}</strong>
+            {match ui {
+                Lang::Zh => view! {
+                    {format!("各条目能力之间的 Pearson r（{} 个条目）：", c.entries)}
+                    "信息获取–问题解决 " <strong>{r(c.elicitation_resolution)}</strong>
+                    " · 信息获取–忠实度 " <strong>{r(c.elicitation_fidelity)}</strong>
+                    " · 问题解决–忠实度 " <strong>{r(c.resolution_fidelity)}</strong>
+                }.into_any(),
+                Lang::En => view! {
+                    "Pearson r between entry-level abilities (" {c.entries} " entries): "
+                    "Elicitation–Resolution " <strong>{r(c.elicitation_resolution)}</strong>
+                    " · Elicitation–Fidelity " <strong>{r(c.elicitation_fidelity)}</strong>
+                    " · Resolution–Fidelity " <strong>{r(c.resolution_fidelity)}</strong>
+                }.into_any(),
+            }}
         </p>
         <div class="table-scroll">
             <table class="leaderboard" data-testid="dlaw-diagnostics">
                 <thead>
                     <tr>
-                        <th>"Model 模型"</th>
-                        <th class="num" title="|correct| / |covered|: of the facts the memo mentions, how many it states as the court found">"Conditional correctness 条件正确率"</th>
-                        <th class="num">"Fact Coverage"</th>
-                        <th class="num">"Fact Resolution"</th>
-                        <th class="num">"Task failures"</th>
-                        <th class="num">"Unavailable"</th>
-                        <th class="num">"Degraded"</th>
-                        <th class="num">"Recused seats 回避"</th>
-                        <th class="num">"Unavailable seats"</th>
-                        <th class="num" title="mean |median − mean| of Resolution on three-judge sessions">"|median − mean| R"</th>
+                        <th>{ui.t("模型", "Model")}</th>
+                        <th class="num" title=ui.t("|正确| / |覆盖|：备忘录提及的事实中，有多少按法院查明的事实陈述", "|correct| / |covered|: of the facts the memo mentions, how many it states as the court found")>{ui.t("条件正确率", "Conditional correctness")}</th>
+                        <th class="num">{Metric::FactCoverage.label(ui)}</th>
+                        <th class="num">{Metric::FactResolution.label(ui)}</th>
+                        <th class="num">{ui.t("任务失败", "Task failures")}</th>
+                        <th class="num">{ui.t("不可用", "Unavailable")}</th>
+                        <th class="num">{ui.t("降级", "Degraded")}</th>
+                        <th class="num">{ui.t("回避席位", "Recused seats")}</th>
+                        <th class="num">{ui.t("不可用席位", "Unavailable seats")}</th>
+                        <th class="num" title=ui.t("三名评审的会话中，问题解决的 |中位数 − 平均| 的均值", "mean |median − mean| of Resolution on three-judge sessions")>{ui.t("|中位数 − 平均| R", "|median − mean| R")}</th>
                     </tr>
                 </thead>
                 <tbody>
@@ -419,18 +446,18 @@ fn Diagnostics(board: DlawBoard) -> impl IntoView {
                 </tbody>
             </table>
         </div>
-        <h3>"Panel seats per judge 评审席位"</h3>
+        <h3>{ui.t("评审席位", "Panel seats per judge")}</h3>
         <div class="table-scroll">
             <table class="leaderboard" data-testid="dlaw-judge-seats">
                 <thead>
                     <tr>
-                        <th>"Model 模型"</th>
-                        <th>"Judge 评审"</th>
-                        <th class="num">"Scored 已评"</th>
-                        <th class="num">"Recused 回避"</th>
-                        <th class="num">"Unavailable 不可用"</th>
-                        <th class="num">"Mean Fact Resolution"</th>
-                        <th class="num">"Mean Issue Resolution"</th>
+                        <th>{ui.t("模型", "Model")}</th>
+                        <th>{ui.t("评审", "Judge")}</th>
+                        <th class="num">{ui.t("已评", "Scored")}</th>
+                        <th class="num">{ui.t("回避", "Recused")}</th>
+                        <th class="num">{ui.t("不可用", "Unavailable")}</th>
+                        <th class="num">{ui.t("事实纠正均值", "Mean Fact Resolution")}</th>
+                        <th class="num">{ui.t("争点解决均值", "Mean Issue Resolution")}</th>
                     </tr>
                 </thead>
                 <tbody>
@@ -457,5 +484,16 @@ fn Diagnostics(board: DlawBoard) -> impl IntoView {
                 </tbody>
             </table>
         </div>
+    }
+}
+
+/// A model group in a word, for the badge beside the model's name (the full
+/// name is its tooltip).
+fn family_short(family: engine::lexpilot::run::Family, lang: Lang) -> &'static str {
+    use engine::lexpilot::run::Family;
+    match family {
+        Family::Legal => lang.t("法律", "legal"),
+        Family::Open => lang.t("开源", "open"),
+        Family::Closed => lang.t("闭源", "closed"),
     }
 }

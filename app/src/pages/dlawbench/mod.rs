@@ -17,46 +17,33 @@ use engine::dlawbench::dataset::{domain_label, Jurisdiction, Style};
 use engine::dlawbench::score::{Metric, View};
 use leptos::prelude::*;
 
+use crate::components::i18n::Lang;
 use crate::url::encode;
 
 /// The sub-navigation of every DLawBench page; `current` is the selected tab.
 #[component]
 pub fn DlawTabs(current: &'static str) -> impl IntoView {
+    let ui = crate::components::i18n::lang();
     let tab = |href: &'static str, key: &'static str, label: &'static str| {
         let selected = key == current;
         view! { <a href=href class:selected=selected aria-current=selected.then_some("page")>{label}</a> }
     };
     view! {
         <nav class="tabs" aria-label="DLawBench">
-            {tab("/dlawbench", "dataset", "Dataset 数据集")}
-            {tab("/dlawbench/cases", "cases", "Cases 案例")}
-            {tab("/dlawbench/leaderboard", "leaderboard", "Leaderboard 排行榜")}
+            {tab("/dlawbench", "dataset", ui.t("数据集", "Dataset"))}
+            {tab("/dlawbench/cases", "cases", ui.t("案例", "Cases"))}
+            {tab("/dlawbench/leaderboard", "leaderboard", ui.t("排行榜", "Leaderboard"))}
         </nav>
     }
 }
 
-/// A jurisdiction's label in both languages.
-pub fn jurisdiction_label(j: Jurisdiction) -> String {
-    format!("{} {}", j.label_zh(), j.label_en())
-}
-
-/// A domain key's label in both languages (the key itself when it is not
-/// one of the recommended keys).
-pub fn domain_text(domain: &str) -> String {
+/// A domain key's label in the page's language `ui` (the key itself when
+/// it is not one of the recommended keys).
+pub fn domain_text(domain: &str, ui: Lang) -> String {
     match domain_label(domain) {
-        Some((zh, en)) => format!("{zh} {en}"),
+        Some((zh, en)) => ui.t(zh, en).to_owned(),
         None => domain.to_owned(),
     }
-}
-
-/// A style's label in both languages.
-pub fn style_label(s: Style) -> String {
-    format!("{} {}", s.label_zh(), s.label_en())
-}
-
-/// A metric's label in both languages.
-pub fn metric_label(m: Metric) -> String {
-    format!("{} {}", m.label_en(), m.label_zh())
 }
 
 /// A rate as the leaderboard prints it: three decimals.
@@ -151,13 +138,15 @@ pub fn session_url(model: &str, setting: Option<&str>, run: u32, index: usize) -
 /// A narrative style's badge.
 #[component]
 pub fn StyleBadge(style: Style) -> impl IntoView {
-    view! { <span class=format!("badge style style-{}", style.as_str())>{style_label(style)}</span> }
+    let ui = crate::components::i18n::lang();
+    view! { <span class=format!("badge style style-{}", style.as_str())>{style.label(ui)}</span> }
 }
 
 /// A jurisdiction's badge.
 #[component]
 pub fn JurisdictionBadge(jurisdiction: Jurisdiction) -> impl IntoView {
-    view! { <span class=format!("badge jurisdiction jurisdiction-{}", jurisdiction.as_str())>{jurisdiction.label_zh()}</span> }
+    let ui = crate::components::i18n::lang();
+    view! { <span class=format!("badge jurisdiction jurisdiction-{}", jurisdiction.as_str())>{jurisdiction.label(ui)}</span> }
 }
 
 #[cfg(test)]

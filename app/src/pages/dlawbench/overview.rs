@@ -7,7 +7,8 @@ use engine::dlawbench::dataset::GroupStats;
 use leptos::prelude::*;
 use leptos_meta::Title;
 
-use super::{domain_text, jurisdiction_label, share, DlawTabs};
+use super::{domain_text, share, DlawTabs};
+use crate::components::i18n::Lang;
 use crate::components::labels::{ErrorBox, Loading, SyntheticNotice};
 use crate::server_fns::dlawbench::dlaw_overview;
 use crate::types::DlawDatasetView;
@@ -31,39 +32,57 @@ pub fn DlawOverviewPage() -> impl IntoView {
 
 #[component]
 fn DlawOverview(o: DlawDatasetView) -> impl IntoView {
+    let ui = crate::components::i18n::lang();
     let d = o.dataset;
     let s = o.stats;
     let mut groups: Vec<(String, Option<&'static str>, GroupStats)> = s
         .by_jurisdiction
         .iter()
-        .map(|(j, g)| (jurisdiction_label(*j), Some(j.as_str()), g.clone()))
+        .map(|(j, g)| (j.label(ui).to_owned(), Some(j.as_str()), g.clone()))
         .collect();
-    groups.push(("All 全部".to_owned(), None, s.all.clone()));
+    groups.push((ui.t("全部", "All").to_owned(), None, s.all.clone()));
     view! {
         <section class="panel">
-            <h1>"DLawBench · 多轮法律咨询"</h1>
+            <h1>{ui.t("DLawBench · 多轮法律咨询", "DLawBench · Multi-turn legal consultation")}</h1>
             <DlawTabs current="dataset" />
             <p class="dataset-line">
                 <strong>{d.name.clone()}</strong>
-                " · version " {d.version} " · " {s.all.cases} " cases · " {o.runs} " runs stored · imported " {d.imported_at.clone()}
+                {match ui {
+                    Lang::Zh => format!(
+                        " · 第 {} 版 · {} · 已存 {} · 导入于 {}",
+                        d.version,
+                        ui.count(s.all.cases as u64, "个案例", "case", "cases"),
+                        ui.count(o.runs.max(0) as u64, "次运行", "run", "runs"),
+                        ui.date_time(&d.imported_at)
+                    ),
+                    Lang::En => format!(
+                        " · version {} · {} · {} stored · imported {}",
+                        d.version,
+                        ui.count(s.all.cases as u64, "个案例", "case", "cases"),
+                        ui.count(o.runs.max(0) as u64, "次运行", "run", "runs"),
+                        ui.date_time(&d.imported_at)
+                    ),
+                }}
             </p>
             <SyntheticNotice synthetic=d.synthetic />
             <p class="muted">
-                "A lawyer model interviews a simulated client, who believes things the court record later corrects, in one of four narrative styles (cooperative, dependent, withdrawn, adversarial), then submits a memo; a judge panel, with same-vendor judges recused, scores elicitation, resolution and fidelity. "
-                "律师模型向模拟当事人提问（当事人的认识可能与法院查明的事实不符），再提交法律备忘录；由评审团按信息获取、问题解决与忠实度打分。"
+                {ui.t(
+                    "律师模型以四种叙述风格之一（合作型、依赖型、退缩型、对抗型）向模拟当事人提问（当事人的认识可能与法院查明的事实不符），再提交法律备忘录；由评审团（与被测模型同厂商的评审回避）按信息获取、问题解决与忠实度打分。",
+                    "A lawyer model interviews a simulated client, who believes things the court record later corrects, in one of four narrative styles (cooperative, dependent, withdrawn, adversarial), then submits a memo; a judge panel, with same-vendor judges recused, scores elicitation, resolution and fidelity.",
+                )}
             </p>
             <div class="table-scroll">
                 <table data-testid="dlaw-stats">
                     <thead>
                         <tr>
-                            <th>"Jurisdiction 法域"</th>
-                            <th class="num">"Cases 案例"</th>
-                            <th class="num" title="4 styles × cases">"Cells 案例×风格"</th>
-                            <th class="num">"Fact pairs 事实对"</th>
-                            <th class="num">"Facts / case"</th>
-                            <th class="num" title="mean over cases of disputed ÷ facts">"Disputed share 争议占比"</th>
-                            <th class="num">"Inquiry rubrics 追问要点"</th>
-                            <th class="num">"Issue rubrics 争点要点"</th>
+                            <th>{ui.t("法域", "Jurisdiction")}</th>
+                            <th class="num">{ui.t("案例", "Cases")}</th>
+                            <th class="num" title=ui.t("4 种风格 × 案例数", "4 styles × cases")>{ui.t("案例×风格", "Cells")}</th>
+                            <th class="num">{ui.t("事实对", "Fact pairs")}</th>
+                            <th class="num">{ui.t("每案事实数", "Facts / case")}</th>
+                            <th class="num" title=ui.t("各案例有争议事实数 ÷ 事实数的平均", "mean over cases of disputed ÷ facts")>{ui.t("争议占比", "Disputed share")}</th>
+                            <th class="num">{ui.t("追问要点", "Inquiry rubrics")}</th>
+                            <th class="num">{ui.t("争点要点", "Issue rubrics")}</th>
                         </tr>
                     </thead>
                     <tbody>
@@ -91,15 +110,15 @@ fn DlawOverview(o: DlawDatasetView) -> impl IntoView {
                     </tbody>
                 </table>
             </div>
-            <h2>"Domains 领域"</h2>
+            <h2>{ui.t("领域", "Domains")}</h2>
             <div class="table-scroll">
                 <table data-testid="dlaw-domains">
                     <thead>
                         <tr>
-                            <th>"Jurisdiction 法域"</th>
-                            <th>"Domain 领域"</th>
-                            <th class="num">"Cases 案例"</th>
-                            <th class="num">"Share of jurisdiction 法域内占比"</th>
+                            <th>{ui.t("法域", "Jurisdiction")}</th>
+                            <th>{ui.t("领域", "Domain")}</th>
+                            <th class="num">{ui.t("案例", "Cases")}</th>
+                            <th class="num">{ui.t("法域内占比", "Share of jurisdiction")}</th>
                         </tr>
                     </thead>
                     <tbody>
@@ -113,8 +132,8 @@ fn DlawOverview(o: DlawDatasetView) -> impl IntoView {
                                 );
                                 view! {
                                     <tr>
-                                        <td>{jurisdiction_label(dom.jurisdiction)}</td>
-                                        <td><a href=href>{domain_text(&dom.domain)}</a></td>
+                                        <td>{dom.jurisdiction.label(ui)}</td>
+                                        <td><a href=href>{domain_text(&dom.domain, ui)}</a></td>
                                         <td class="num">{dom.cases}</td>
                                         <td class="num">{share(Some(dom.share))}</td>
                                     </tr>
@@ -124,7 +143,7 @@ fn DlawOverview(o: DlawDatasetView) -> impl IntoView {
                     </tbody>
                 </table>
             </div>
-            <p><a href="/dlawbench/leaderboard">"Leaderboard 排行榜 →"</a></p>
+            <p><a href="/dlawbench/leaderboard">{ui.t("排行榜 →", "Leaderboard →")}</a></p>
         </section>
     }
 }

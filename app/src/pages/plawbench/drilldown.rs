@@ -13,12 +13,14 @@ use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
 use super::{cell_url, item_run_url, item_url, percent, query, PlawTabs, TaskBadge};
+use crate::components::i18n::Lang;
 use crate::components::labels::{ErrorBox, Loading, SyntheticNotice};
 use crate::server_fns::plawbench::{plaw_cell, plaw_item_run};
 use crate::types::PlawCellView;
 
 #[component]
 pub fn PlawCellPage() -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     let query = use_query_map();
     let request = move || {
         query.with(|q| {
@@ -36,14 +38,14 @@ pub fn PlawCellPage() -> impl IntoView {
         plaw_cell(model, setting, column, category, page)
     });
     view! {
-        <Title text="PLawBench · items behind a score" />
+        <Title text=lang.t("PLawBench · 分数背后的题目", "PLawBench · items behind a score") />
         <section class="panel">
             <PlawTabs current="leaderboard" />
             <Suspense fallback=Loading>
                 {move || Suspend::new(async move {
                     match data.await {
                         Ok(cell) => view! { <CellView cell /> }.into_any(),
-                        Err(e) => view! { <ErrorBox error=e /> <p><a href="/plawbench/leaderboard">"← Leaderboard"</a></p> }.into_any(),
+                        Err(e) => view! { <ErrorBox error=e /> <p><a href="/plawbench/leaderboard">{lang.t("← 排行榜", "← Leaderboard")}</a></p> }.into_any(),
                     }
                 })}
             </Suspense>
@@ -53,6 +55,7 @@ pub fn PlawCellPage() -> impl IntoView {
 
 #[component]
 fn CellView(cell: PlawCellView) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     let PlawCellView {
         dataset,
         model,
@@ -63,12 +66,14 @@ fn CellView(cell: PlawCellView) -> impl IntoView {
         citations,
         citation_runs,
     } = cell;
-    let citation_scope =
-        format!("every answer of this entry, all {citation_runs} runs 该条目全部运行的回答");
+    let citation_scope = match lang {
+        Lang::Zh => format!("该条目全部 {citation_runs} 次运行的回答"),
+        Lang::En => format!("every answer of this entry, all {citation_runs} runs"),
+    };
     let title = format!(
         "{} · {}{}",
         model,
-        drill.column.label_en(),
+        drill.column.label(lang),
         drill
             .category
             .as_deref()
@@ -92,15 +97,24 @@ fn CellView(cell: PlawCellView) -> impl IntoView {
     let head_runs = drill
         .runs
         .iter()
-        .map(|r| view! { <th class="num" scope="col">"Run " {r.run}</th> })
+        .map(|r| {
+            let label = match lang {
+                Lang::Zh => format!("运行 {}", r.run),
+                Lang::En => format!("Run {}", r.run),
+            };
+            view! { <th class="num" scope="col">{label}</th> }
+        })
         .collect_view();
     let totals = drill
         .runs
         .iter()
         .map(|r| {
             view! {
-                <td class="num" title=format!("{} items, {} scored, {} unavailable, {} truncated, {} under review", r.items, r.scored, r.unavailable, r.truncated, r.hidden)>
-                    <strong>{if r.hidden > 0 { "under review 审核中".to_owned() } else { percent(r.value) }}</strong>
+                <td class="num" title=match lang {
+                    Lang::Zh => format!("{} 道题目，{} 道已评分，{} 道不可用，{} 道被截断，{} 道审核中", r.items, r.scored, r.unavailable, r.truncated, r.hidden),
+                    Lang::En => format!("{} items, {} scored, {} unavailable, {} truncated, {} under review", r.items, r.scored, r.unavailable, r.truncated, r.hidden),
+                }>
+                    <strong>{if r.hidden > 0 { lang.t("审核中", "under review").to_owned() } else { percent(r.value) }}</strong>
                 </td>
             }
         })
@@ -118,14 +132,14 @@ fn CellView(cell: PlawCellView) -> impl IntoView {
                     Some(c) => {
                         let href = item_run_url(&model, setting.as_deref(), run.run, &row.item_id);
                         let text = match (&c.unavailable, c.value) {
-                            _ if c.hidden => "under review 审核中".to_owned(),
-                            (Some(_), _) => "unavailable".to_owned(),
+                            _ if c.hidden => lang.t("审核中", "under review").to_owned(),
+                            (Some(_), _) => lang.t("不可用", "unavailable").to_owned(),
                             (None, v) => percent(v),
                         };
                         view! {
                             <td class="num" class:flagged=c.unavailable.is_some() title=c.unavailable.clone()>
                                 <a href=href class="cell-link">{text}</a>
-                                {c.truncated.then(|| view! { <span class="flag" title="cut at the token limit">"✂"</span> })}
+                                {c.truncated.then(|| view! { <span class="flag" title=lang.t("在 token 上限处被截断", "cut at the token limit")>"✂"</span> })}
                             </td>
                         }
                         .into_any()
@@ -150,34 +164,45 @@ fn CellView(cell: PlawCellView) -> impl IntoView {
         {setting.clone().map(|s| view! { <p class="setting">{s}</p> })}
         <SyntheticNotice synthetic=dataset.synthetic />
         <p class="dataset-line">
-            {drill.total} " items · " {drill.tasks.iter().map(|t| t.label_zh()).collect::<Vec<_>>().join("、")}
-            " · each value is the panel's score of the item ×100; a run's value is their mean over its scored items"
+            {match lang {
+                Lang::Zh => format!(
+                    "{} · {} · 每个数值为评审团对该题的评分 ×100；一次运行的数值为其已评分题目的平均",
+                    lang.count(drill.total as u64, "道题目", "item", "items"),
+                    drill.tasks.iter().map(|t| t.label(lang)).collect::<Vec<_>>().join("、")
+                ),
+                Lang::En => format!(
+                    "{} · {} · each value is the panel's score of the item ×100; a run's value is their mean over its scored items",
+                    lang.count(drill.total as u64, "道题目", "item", "items"),
+                    drill.tasks.iter().map(|t| t.label(lang)).collect::<Vec<_>>().join(", ")
+                ),
+            }}
         </p>
         <crate::components::cited::CitationSummary check=citations scope=citation_scope />
         <div class="table-scroll">
             <table class="leaderboard" data-testid="plaw-cell-items">
                 <thead>
                     <tr>
-                        <th>"Item 题目"</th><th>"Task"</th><th>"Category"</th><th class="num">"Points"</th>
+                        <th>{lang.t("题目", "Item")}</th><th>{lang.t("任务", "Task")}</th><th>{lang.t("分类", "Category")}</th><th class="num">{lang.t("满分", "Points")}</th>
                         {head_runs}
-                        <th class="num">"Mean"</th>
+                        <th class="num">{lang.t("平均", "Mean")}</th>
                     </tr>
-                    <tr class="totals"><th colspan="4">"The cell, per run"</th>{totals}<th></th></tr>
+                    <tr class="totals"><th colspan="4">{lang.t("该单元格（按运行）", "The cell, per run")}</th>{totals}<th></th></tr>
                 </thead>
                 <tbody>{rows}</tbody>
             </table>
         </div>
-        <nav class="pager" aria-label="Pages">
-            {prev.map(|href| view! { <a href=href rel="prev">"← Previous"</a> })}
-            <span>"Page " {page} " / " {pages}</span>
-            {next.map(|href| view! { <a href=href rel="next">"Next →"</a> })}
+        <nav class="pager" aria-label=lang.t("分页", "Pages")>
+            {prev.map(|href| view! { <a href=href rel="prev">{lang.t("← 上一页", "← Previous")}</a> })}
+            <span>{match lang { Lang::Zh => format!("第 {page} / {pages} 页"), Lang::En => format!("Page {page} / {pages}") }}</span>
+            {next.map(|href| view! { <a href=href rel="next">{lang.t("下一页 →", "Next →")}</a> })}
         </nav>
-        <p><a href="/plawbench/leaderboard">"← Leaderboard 排行榜"</a></p>
+        <p><a href="/plawbench/leaderboard">{lang.t("← 排行榜", "← Leaderboard")}</a></p>
     }
 }
 
 #[component]
 pub fn PlawItemRunPage() -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     let query = use_query_map();
     let request = move || {
         query.with(|q| {
@@ -193,7 +218,7 @@ pub fn PlawItemRunPage() -> impl IntoView {
         plaw_item_run(model, setting, run, item)
     });
     view! {
-        <Title text="PLawBench · one answer" />
+        <Title text=lang.t("PLawBench · 单个回答", "PLawBench · one answer") />
         <section class="panel">
             <PlawTabs current="leaderboard" />
         </section>
@@ -226,18 +251,22 @@ fn ItemRunView(
     setting: Option<String>,
     marks: engine::statutes::MarkMap,
 ) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     crate::components::cited::provide_marks(marks);
     let d = detail;
     let hidden = d.hidden;
-    let title = format!("{} · {} run {}", d.item_id, d.model, d.run);
+    let title = match lang {
+        Lang::Zh => format!("{} · {} 第 {} 次运行", d.item_id, d.model, d.run),
+        Lang::En => format!("{} · {} run {}", d.item_id, d.model, d.run),
+    };
     let judges: Vec<String> = d.judges.iter().map(|j| j.judge.clone()).collect();
     let parts = d
         .parts
         .iter()
         .map(|part| {
             let name = part.section.map_or_else(
-                || "Whole answer 全文".to_owned(),
-                |s| format!("{} · {}", s.label_zh(), s.label_en()),
+                || lang.t("全文", "Whole answer").to_owned(),
+                |s| s.label(lang).to_owned(),
             );
             let awards = part
                 .awards
@@ -246,14 +275,14 @@ fn ItemRunView(
                     let shown = match a.awarded {
                         _ if hidden => "—".to_owned(),
                         Some(p) => points(p),
-                        None => "unavailable".to_owned(),
+                        None => lang.t("不可用", "unavailable").to_owned(),
                     };
                     view! {
                         <td class="num" class:flagged=a.clamped>
                             {shown} " / " {points(part.max_points)}
                             {(a.clamped).then(|| view! {
-                                <span class="flag" data-testid="clamped" title="the judge's value, clamped into [0, max]">
-                                    {format!("raw {}", a.raw.map(points).unwrap_or_default())}
+                                <span class="flag" data-testid="clamped" title=lang.t("评审给出的值，已截到 [0, 满分] 之内", "the judge's value, clamped into [0, max]")>
+                                    {format!("{}{}", lang.t("原始值 ", "raw "), a.raw.map(points).unwrap_or_default())}
                                 </span>
                             })}
                         </td>
@@ -278,46 +307,49 @@ fn ItemRunView(
             <p>
                 <TaskBadge task=d.task />
                 {d.category.clone().map(|c| view! { <span class="badge">{c}</span> })}
-                " max " {d.max_points} " points · panel " {d.aggregation.as_str()}
+                {match lang {
+                    Lang::Zh => format!(" 满分 {} 分 · 评审团取{}", d.max_points, d.aggregation.label(lang)),
+                    Lang::En => format!(" max {} points · panel {}", d.max_points, d.aggregation.as_str()),
+                }}
                 {setting.map(|s| view! { <span class="setting">{s}</span> })}
-                " · " <a href=item_url(&d.item_id)>"the item 题目"</a>
+                " · " <a href=item_url(&d.item_id)>{lang.t("题目页", "the item")}</a>
             </p>
-            {(!d.in_run).then(|| view! { <p class="error">"This run does not contain the item."</p> })}
-            {d.unavailable.clone().filter(|_| !d.hidden).map(|u| view! { <p class="flag" data-testid="item-unavailable">"Unavailable, left out of the scores: " {u}</p> })}
-            {d.hidden.then(|| view! { <p class="warning-box" data-testid="under-review">"The judges' verdicts on this item are kept back while experts review it blind. 专家盲审期间，评审模型对本题的评分暂不公开。"</p> })}
-            <p class="dataset-line">"Item score (panel) " <strong data-testid="item-panel">{percent(d.panel.as_ref().map(|p| p.acc))}</strong></p>
+            {(!d.in_run).then(|| view! { <p class="error">{lang.t("本次运行不含该题目。", "This run does not contain the item.")}</p> })}
+            {d.unavailable.clone().filter(|_| !d.hidden).map(|u| view! { <p class="flag" data-testid="item-unavailable">{lang.t("不可用，不计入得分：", "Unavailable, left out of the scores: ")} {u}</p> })}
+            {d.hidden.then(|| view! { <p class="warning-box" data-testid="under-review">{lang.t("专家盲审期间，评审模型对本题的评分暂不公开。", "The judges' verdicts on this item are kept back while experts review it blind.")}</p> })}
+            <p class="dataset-line">{lang.t("题目得分（评审团）", "Item score (panel) ")} <strong data-testid="item-panel">{percent(d.panel.as_ref().map(|p| p.acc))}</strong></p>
         </section>
         <section class="panel">
-            <h2>"Scores per rubric part 各部分得分"</h2>
+            <h2>{lang.t("各部分得分", "Scores per rubric part")}</h2>
             <div class="table-scroll">
                 <table class="leaderboard" data-testid="item-awards">
                     <thead>
                         <tr>
-                            <th>"Part"</th>
+                            <th>{lang.t("部分", "Part")}</th>
                             {judges.iter().map(|j| view! { <th class="num">{j.clone()}</th> }).collect_view()}
-                            <th class="num">"Panel ×100"</th>
+                            <th class="num">{lang.t("评审团 ×100", "Panel ×100")}</th>
                         </tr>
                     </thead>
                     <tbody>{parts}</tbody>
                 </table>
             </div>
-            {d.rubric.clone().map(|r| view! { <details><summary>"Rubric 评分细则"</summary><pre class="rubric-text prose">{r}</pre></details> })}
+            {d.rubric.clone().map(|r| view! { <details><summary>{lang.t("评分细则", "Rubric")}</summary><pre class="rubric-text prose">{r}</pre></details> })}
         </section>
         <section class="panel">
             <h2>
-                "Answer 回答"
-                {d.truncated.then(|| view! { <span class="flag" data-testid="truncated">"✂ truncated at the token limit (finish_reason = length)"</span> })}
+                {lang.t("回答", "Answer")}
+                {d.truncated.then(|| view! { <span class="flag" data-testid="truncated">{lang.t("✂ 在 token 上限处被截断（finish_reason = length）", "✂ truncated at the token limit (finish_reason = length)")}</span> })}
             </h2>
             <pre class="prose response" data-testid="response">
-                <crate::components::cited::Cited text=d.response.clone().unwrap_or_else(|| "(no answer recorded)".to_owned()) />
+                <crate::components::cited::Cited text=d.response.clone().unwrap_or_else(|| lang.t("（未记录回答）", "(no answer recorded)").to_owned()) />
             </pre>
             <details>
-                <summary>"Prompt the model got 模型收到的提示词"</summary>
+                <summary>{lang.t("模型收到的提示词", "Prompt the model got")}</summary>
                 <pre class="prose">{d.prompt.clone()}</pre>
             </details>
         </section>
         <section class="panel">
-            <h2>"Judges' output 评审输出"</h2>
+            <h2>{lang.t("评审输出", "Judges' output")}</h2>
             {d.judges
                 .iter()
                 .map(|j| view! {
@@ -325,11 +357,11 @@ fn ItemRunView(
                         <summary>
                             {j.judge.clone()}
                             {j.vendor.clone().map(|v| view! { <span class="muted">" · " {v}</span> })}
-                            " · " {if d.hidden { "under review 审核中".to_owned() } else { j.acc.map_or_else(|| "unavailable".to_owned(), |a| percent(Some(a))) }}
-                            {j.reported_max.map(|m| view! { <span class="muted">" · the judge's own max " {points(m)}</span> })}
+                            " · " {if d.hidden { lang.t("审核中", "under review").to_owned() } else { j.acc.map_or_else(|| lang.t("不可用", "unavailable").to_owned(), |a| percent(Some(a))) }}
+                            {j.reported_max.map(|m| view! { <span class="muted">{lang.t(" · 评审自报满分 ", " · the judge's own max ")} {points(m)}</span> })}
                         </summary>
                         {j.unavailable.clone().map(|u| view! { <p class="flag">{u}</p> })}
-                        {(!d.hidden).then(|| view! { <pre class="prose">{j.judge_output.clone().unwrap_or_else(|| "(no output kept)".to_owned())}</pre> })}
+                        {(!d.hidden).then(|| view! { <pre class="prose">{j.judge_output.clone().unwrap_or_else(|| lang.t("（未保存输出）", "(no output kept)").to_owned())}</pre> })}
                     </details>
                 })
                 .collect_view()}

@@ -10,12 +10,14 @@ use leptos_meta::Title;
 use leptos_router::hooks::use_params_map;
 
 use super::{item_url, PlawTabs, TaskBadge};
+use crate::components::i18n::Lang;
 use crate::components::labels::{ErrorBox, Loading, SyntheticNotice};
 use crate::server_fns::plawbench::plaw_item;
 use crate::types::PlawItemView;
 
 #[component]
 pub fn PlawItemPage() -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     let params = use_params_map();
     let item_id = move || params.read().get("item_id").unwrap_or_default();
     let data = Resource::new(item_id, plaw_item);
@@ -25,9 +27,9 @@ pub fn PlawItemPage() -> impl IntoView {
                 match data.await {
                     Ok(view) => view! { <ItemView view /> }.into_any(),
                     Err(e) => view! {
-                        <Title text="Item not found" />
+                        <Title text=lang.t("未找到题目", "Item not found") />
                         <ErrorBox error=e />
-                        <p><a href="/plawbench/items">"← All items 返回列表"</a></p>
+                        <p><a href="/plawbench/items">{lang.t("← 返回列表", "← All items")}</a></p>
                     }
                     .into_any(),
                 }
@@ -38,22 +40,24 @@ pub fn PlawItemPage() -> impl IntoView {
 
 #[component]
 fn ItemNav(view: PlawItemView) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     let link = |id: Option<String>, text: &'static str, rel: &'static str| match id {
         Some(id) => view! { <a href=item_url(&id) rel=rel class="button">{text}</a> }.into_any(),
         None => view! { <span class="button disabled">{text}</span> }.into_any(),
     };
     view! {
-        <nav class="case-nav" aria-label="Item navigation">
-            {link(view.previous.clone(), "← Previous 上一个", "prev")}
-            <a href="/plawbench/items">"All items 全部题目"</a>
+        <nav class="case-nav" aria-label=lang.t("题目导航", "Item navigation")>
+            {link(view.previous.clone(), lang.t("← 上一个", "← Previous"), "prev")}
+            <a href="/plawbench/items">{lang.t("全部题目", "All items")}</a>
             <span class="muted">{view.position} " / " {view.dataset.case_count}</span>
-            {link(view.next.clone(), "Next 下一个 →", "next")}
+            {link(view.next.clone(), lang.t("下一个 →", "Next →"), "next")}
         </nav>
     }
 }
 
 #[component]
 fn ItemView(view: PlawItemView) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     let item = view.item.clone();
     view! {
         <Title text=format!("{} · PLawBench", item.item_id) />
@@ -69,15 +73,15 @@ fn ItemView(view: PlawItemView) -> impl IntoView {
                 <TaskBadge task=item.task />
                 {item.category.clone().map(|c| view! { <span class="badge">{c}</span> })}
             </h1>
-            <p class="dataset-line">"Max points 满分 " <strong data-testid="max-points">{item.max_points}</strong></p>
+            <p class="dataset-line">{lang.t("满分 ", "Max points ")} <strong data-testid="max-points">{item.max_points}</strong></p>
         </section>
         <div class="two-col">
             <section class="panel">
                 {(!item.context.is_empty()).then(|| view! {
-                    <h2>"Case 案例"</h2>
+                    <h2>{lang.t("案例", "Case")}</h2>
                     <p class="prose" data-testid="item-context">{item.context.clone()}</p>
                 })}
-                <h2>"Question 问题"</h2>
+                <h2>{lang.t("问题", "Question")}</h2>
                 <p class="prose" data-testid="item-question">{item.question.clone()}</p>
             </section>
             <Rubric item />
@@ -88,6 +92,7 @@ fn ItemView(view: PlawItemView) -> impl IntoView {
 /// The rubric: sections with their entries for case analysis, else the text.
 #[component]
 pub fn Rubric(item: Item) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     let body = match (&item.sections, &item.rubric) {
         (Some(entries), _) => {
             let max = item.section_max();
@@ -101,7 +106,7 @@ pub fn Rubric(item: Item) -> impl IntoView {
                         .map(|e| {
                             view! {
                                 <li>
-                                    <span class="points">{format!("{}", e.points())} " 分"</span>
+                                    <span class="points">{points_text(lang, e.points())}</span>
                                     <span class="prose">{e.criterion().to_owned()}</span>
                                 </li>
                             }
@@ -109,7 +114,10 @@ pub fn Rubric(item: Item) -> impl IntoView {
                         .collect();
                     Some(view! {
                         <div class="rubric-section" data-section=section.as_str()>
-                            <h3>{section.label_zh()} " · " {section.label_en()} <span class="muted">" (" {format!("{total}")} " 分)"</span></h3>
+                            <h3>{section.label(lang)} <span class="muted">{match lang {
+                                Lang::Zh => format!("（{}）", points_text(lang, total)),
+                                Lang::En => format!(" ({})", points_text(lang, total)),
+                            }}</span></h3>
                             <ul class="rubric">{criteria}</ul>
                         </div>
                     })
@@ -120,12 +128,23 @@ pub fn Rubric(item: Item) -> impl IntoView {
         (None, Some(text)) => {
             view! { <pre class="rubric-text prose">{text.clone()}</pre> }.into_any()
         }
-        (None, None) => view! { <p class="muted">"No rubric."</p> }.into_any(),
+        (None, None) => {
+            view! { <p class="muted">{lang.t("无评分细则。", "No rubric.")}</p> }.into_any()
+        }
     };
     view! {
         <section class="panel" data-testid="rubric">
-            <h2>"Rubric 评分细则"</h2>
+            <h2>{lang.t("评分细则", "Rubric")}</h2>
             {body}
         </section>
+    }
+}
+
+/// Points as the rubric gives them: "3 分", "3 points", "1 point".
+fn points_text(lang: Lang, points: f64) -> String {
+    match lang {
+        Lang::Zh => format!("{points} 分"),
+        Lang::En if points == 1.0 => format!("{points} point"),
+        Lang::En => format!("{points} points"),
     }
 }

@@ -10,7 +10,8 @@ use leptos_meta::Title;
 use leptos_router::components::Form;
 use leptos_router::hooks::use_query_map;
 
-use super::{item_url, query, task_label, PlawTabs, TaskBadge};
+use super::{item_url, query, PlawTabs, TaskBadge};
+use crate::components::i18n::Lang;
 use crate::components::labels::{ErrorBox, Loading, SyntheticNotice};
 use crate::server_fns::plawbench::plaw_items;
 use crate::types::PlawItemList;
@@ -49,13 +50,14 @@ pub fn list_url(filter: &ItemFilter, page: u32) -> String {
 
 #[component]
 pub fn PlawItemsPage() -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     let query = use_query_map();
     let request = move || query.with(|q| filter_from_query(|k| q.get(k)));
     let data = Resource::new(request, |(filter, page)| plaw_items(filter, page));
     view! {
-        <Title text="PLawBench items" />
+        <Title text=lang.t("PLawBench 题目", "PLawBench items") />
         <section class="panel">
-            <h1>"PLawBench items 题目"</h1>
+            <h1>{lang.t("PLawBench 题目", "PLawBench items")}</h1>
             <PlawTabs current="items" />
         </section>
         <Suspense fallback=Loading>
@@ -72,31 +74,32 @@ pub fn PlawItemsPage() -> impl IntoView {
 
 #[component]
 fn FilterForm(filter: ItemFilter, categories: Vec<String>) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     let task = filter.facet.clone();
     let category = filter.category.clone();
     view! {
         <Form method="get" action="/plawbench/items" attr:class="filters" attr:role="search" attr:data-testid="filters">
             <label class="field search">
-                <span>"Search 搜索 (item id, case, question)"</span>
-                <input type="search" name="q" value=filter.q.clone().unwrap_or_default() placeholder="例如：婚礼、case_analysis-1" />
+                <span>{lang.t("搜索（题目编号、案例、问题）", "Search (item id, case, question)")}</span>
+                <input type="search" name="q" value=filter.q.clone().unwrap_or_default() placeholder=lang.t("例如：婚礼、case_analysis-1", "e.g. 婚礼, case_analysis-1") />
             </label>
             <label class="field">
-                <span>"Task 任务"</span>
+                <span>{lang.t("任务", "Task")}</span>
                 <select name="task">
-                    <option value="" selected=task.is_none()>"All 全部"</option>
+                    <option value="" selected=task.is_none()>{lang.t("全部", "All")}</option>
                     {Task::ALL
                         .into_iter()
                         .map(|t| {
                             let is = task.as_deref() == Some(t.as_str());
-                            view! { <option value=t.as_str() selected=is>{task_label(t)}</option> }
+                            view! { <option value=t.as_str() selected=is>{t.label(lang)}</option> }
                         })
                         .collect_view()}
                 </select>
             </label>
             <label class="field">
-                <span>"Category 分类"</span>
+                <span>{lang.t("分类", "Category")}</span>
                 <select name="category">
-                    <option value="" selected=category.is_none()>"All 全部"</option>
+                    <option value="" selected=category.is_none()>{lang.t("全部", "All")}</option>
                     {categories
                         .into_iter()
                         .map(|c| {
@@ -107,8 +110,8 @@ fn FilterForm(filter: ItemFilter, categories: Vec<String>) -> impl IntoView {
                 </select>
             </label>
             <div class="filter-actions">
-                <button type="submit" class="primary">"Apply 筛选"</button>
-                <a href="/plawbench/items" class="button">"Reset 重置"</a>
+                <button type="submit" class="primary">{lang.t("筛选", "Apply")}</button>
+                <a href="/plawbench/items" class="button">{lang.t("重置", "Reset")}</a>
             </div>
         </Form>
     }
@@ -116,6 +119,7 @@ fn FilterForm(filter: ItemFilter, categories: Vec<String>) -> impl IntoView {
 
 #[component]
 fn ItemResults(list: PlawItemList, filter: ItemFilter) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     let page = list.page.clone();
     let pages = page.pages();
     let current = page.page;
@@ -126,19 +130,21 @@ fn ItemResults(list: PlawItemList, filter: ItemFilter) -> impl IntoView {
             <FilterForm filter=filter.clone() categories=list.categories.clone() />
             <SyntheticNotice synthetic=list.dataset.synthetic />
             <p class="count" data-testid="result-count">
-                <strong>{page.total}</strong>
-                " of " {list.dataset.case_count} " items match 条符合"
-                {(!filter.is_empty()).then(|| view! { " · " <a href="/plawbench/items">"clear filters 清除"</a> })}
+                {match lang {
+                    Lang::Zh => view! { {list.dataset.case_count} " 道题目中 " <strong>{page.total}</strong> " 道符合" }.into_any(),
+                    Lang::En => view! { <strong>{page.total}</strong> " of " {list.dataset.case_count} " items match" }.into_any(),
+                }}
+                {(!filter.is_empty()).then(|| view! { " · " <a href="/plawbench/items">{lang.t("清除", "clear filters")}</a> })}
             </p>
             {if page.items.is_empty() {
-                view! { <p class="empty">"No item matches these filters. 没有符合条件的题目。"</p> }.into_any()
+                view! { <p class="empty">{lang.t("没有符合条件的题目。", "No item matches these filters.")}</p> }.into_any()
             } else {
                 view! { <ItemTable rows=page.items.clone() /> }.into_any()
             }}
-            <nav class="pager" aria-label="Pages">
-                {prev.map(|href| view! { <a href=href rel="prev">"← Previous"</a> })}
-                <span>"Page " {current} " / " {pages}</span>
-                {next.map(|href| view! { <a href=href rel="next">"Next →"</a> })}
+            <nav class="pager" aria-label=lang.t("分页", "Pages")>
+                {prev.map(|href| view! { <a href=href rel="prev">{lang.t("← 上一页", "← Previous")}</a> })}
+                <span>{match lang { Lang::Zh => format!("第 {current} / {pages} 页"), Lang::En => format!("Page {current} / {pages}") }}</span>
+                {next.map(|href| view! { <a href=href rel="next">{lang.t("下一页 →", "Next →")}</a> })}
             </nav>
         </section>
     }
@@ -146,16 +152,17 @@ fn ItemResults(list: PlawItemList, filter: ItemFilter) -> impl IntoView {
 
 #[component]
 fn ItemTable(rows: Vec<ItemSummary>) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     view! {
         <div class="table-scroll">
             <table class="items" data-testid="item-table">
                 <thead>
                     <tr>
-                        <th>"Item 题目"</th>
-                        <th>"Task 任务"</th>
-                        <th>"Category 分类"</th>
-                        <th>"Question 问题"</th>
-                        <th class="num">"Points"</th>
+                        <th>{lang.t("题目", "Item")}</th>
+                        <th>{lang.t("任务", "Task")}</th>
+                        <th>{lang.t("分类", "Category")}</th>
+                        <th>{lang.t("问题", "Question")}</th>
+                        <th class="num">{lang.t("满分", "Points")}</th>
                     </tr>
                 </thead>
                 <tbody>

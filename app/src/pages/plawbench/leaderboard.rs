@@ -13,6 +13,7 @@ use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
 use super::{cell_url, percent, PlawTabs};
+use crate::components::i18n::Lang;
 use crate::components::labels::{ErrorBox, Loading, SyntheticNotice};
 use crate::components::live::{use_live, LiveBadge};
 use crate::server_fns::plawbench::plaw_leaderboard;
@@ -28,6 +29,7 @@ pub fn board_url(sort: Option<Column>) -> String {
 
 #[component]
 pub fn PlawLeaderboardPage() -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     let query = use_query_map();
     let sort = move || query.with(|q| q.get("sort").and_then(|s| Column::parse(&s)));
     let live = use_live(&["runs"]);
@@ -36,9 +38,9 @@ pub fn PlawLeaderboardPage() -> impl IntoView {
         |(sort, _)| plaw_leaderboard(sort.map(|c| c.key().to_owned())),
     );
     view! {
-        <Title text="PLawBench leaderboard" />
+        <Title text=lang.t("PLawBench 排行榜", "PLawBench leaderboard") />
         <section class="panel">
-            <h1>"PLawBench leaderboard 排行榜" " " <LiveBadge live /></h1>
+            <h1>{lang.t("PLawBench 排行榜", "PLawBench leaderboard")} " " <LiveBadge live /></h1>
             <PlawTabs current="leaderboard" />
             <Transition fallback=Loading>
                 {move || Suspend::new(async move {
@@ -54,15 +56,24 @@ pub fn PlawLeaderboardPage() -> impl IntoView {
 
 #[component]
 fn Board(board: PlawBoard, sort: Option<Column>) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     let items: usize = board.items.values().sum();
     view! {
         <SyntheticNotice synthetic=board.dataset.synthetic />
         <p class="dataset-line">
-            "Scores on " <strong>{board.dataset.name.clone()}</strong> " version " {board.dataset.version}
-            " (" {items} " items) · ×100 · mean ± sample std over each entry's runs · Overall = (Task1 + Task2 + Task3) / 3, shown only when an entry has all three · click a value for the items behind it, a column to sort"
+            {match lang {
+                Lang::Zh => view! {
+                    "数据集 " <strong>{board.dataset.name.clone()}</strong>
+                    {format!(" 第 {} 版（{} 道题目）上的得分 · ×100 · 各条目多次运行的均值 ± 样本标准差 · 总分 = (任务一 + 任务二 + 任务三) / 3，仅当条目三项俱全时显示 · 点击数值查看其背后的题目，点击列名排序", board.dataset.version, items)}
+                }.into_any(),
+                Lang::En => view! {
+                    "Scores on " <strong>{board.dataset.name.clone()}</strong> " version " {board.dataset.version}
+                    " (" {lang.count(items as u64, "道题目", "item", "items")} ") · ×100 · mean ± sample std over each entry's runs · Overall = (Task1 + Task2 + Task3) / 3, shown only when an entry has all three · click a value for the items behind it, a column to sort"
+                }.into_any(),
+            }}
         </p>
         {if board.table.rows.is_empty() {
-            view! { <p class="empty">"No PLawBench run has been stored yet: upload a run file or import evalscope output on the upload page. 尚无结果。"</p> }.into_any()
+            view! { <p class="empty">{lang.t("尚未存储任何 PLawBench 运行：请在上传页上传运行文件或导入 evalscope 输出。", "No PLawBench run has been stored yet: upload a run file or import evalscope output on the upload page.")}</p> }.into_any()
         } else {
             view! {
                 <OfficialTable table=board.table.clone() sort />
@@ -77,6 +88,7 @@ fn Board(board: PlawBoard, sort: Option<Column>) -> impl IntoView {
 
 #[component]
 fn OfficialTable(table: Table, sort: Option<Column>) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     let mut last_family: Option<Option<String>> = None;
     let rows = table
         .rows
@@ -114,13 +126,20 @@ fn OfficialTable(table: Table, sort: Option<Column>) -> impl IntoView {
                         <br />
                         {(row.unavailable > 0).then(|| view! {
                             <span class="flag" data-testid="unavailable-flag"
-                                  title=format!("{} item(s) no judge could score are left out of this entry's scores, never counted as 0", row.unavailable)>
-                                "⚠ " {row.unavailable} " unavailable"
+                                  title=match lang {
+                                      Lang::Zh => format!("{} 道题目没有评审能够打分，不计入该条目得分，也不算作 0 分", row.unavailable),
+                                      Lang::En => format!("{} no judge could score are left out of this entry's scores, never counted as 0", lang.count(row.unavailable as u64, "", "item", "items")),
+                                  }>
+                                "⚠ " {row.unavailable} {lang.t(" 道不可用", " unavailable")}
                             </span>
                         })}
                         {(row.truncated > 0).then(|| view! {
-                            <span class="flag" title=format!("{} answer(s) were cut at the token limit (finish_reason = length); they are scored as they are", row.truncated)>
-                                "✂ " {row.truncated} " truncated"
+                            <span class="flag" title=match lang {
+                                Lang::Zh => format!("{} 个回答在 token 上限处被截断（finish_reason = length），按原样评分", row.truncated),
+                                Lang::En if row.truncated == 1 => "1 answer was cut at the token limit (finish_reason = length); it is scored as it is".to_owned(),
+                                Lang::En => format!("{} answers were cut at the token limit (finish_reason = length); they are scored as they are", row.truncated),
+                            }>
+                                "✂ " {row.truncated} {lang.t(" 个被截断", " truncated")}
                             </span>
                         })}
                     </td>
@@ -135,17 +154,17 @@ fn OfficialTable(table: Table, sort: Option<Column>) -> impl IntoView {
             <table class="leaderboard plaw" data-testid="plaw-leaderboard">
                 <thead>
                     <tr>
-                        <th class="family">"Family"</th>
-                        <th>"Model 模型"</th>
-                        <th class="num">"Runs"</th>
+                        <th class="family">{lang.t("系列", "Family")}</th>
+                        <th>{lang.t("模型", "Model")}</th>
+                        <th class="num">{lang.t("运行次数", "Runs")}</th>
                         {table
                             .columns
                             .iter()
                             .map(|column| {
                                 let sorted = sort == Some(*column);
                                 view! {
-                                    <th class="num" aria-sort=if sorted { "descending" } else { "none" } title=column.label_zh()>
-                                        <a href=board_url(Some(*column))>{column.label_en()} {sorted.then_some(" ▼")}</a>
+                                    <th class="num" aria-sort=if sorted { "descending" } else { "none" } title=(lang == Lang::Zh).then_some(column.label_en())>
+                                        <a href=board_url(Some(*column))>{column.label(lang)} {sorted.then_some(" ▼")}</a>
                                     </th>
                                 }
                             })
@@ -156,14 +175,15 @@ fn OfficialTable(table: Table, sort: Option<Column>) -> impl IntoView {
             </table>
         </div>
         <p class="legend">
-            <span class="best">"Bold"</span> " = best in the column. "
-            {sort.is_some().then(|| view! { <a href=board_url(None)>"Group by family 按系列分组"</a> })}
+            <span class="best">{lang.t("粗体", "Bold")}</span> {lang.t(" = 该列最佳。", " = best in the column. ")}
+            {sort.is_some().then(|| view! { <a href=board_url(None)>{lang.t("按系列分组", "Group by family")}</a> })}
         </p>
     }
 }
 
 #[component]
 fn Exports(sort: Option<Column>) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     let link = |view: &'static str, format: &'static str| {
         let sort = sort
             .map(|c| format!("&sort={}", c.key()))
@@ -175,18 +195,22 @@ fn Exports(sort: Option<Column>) -> impl IntoView {
     };
     view! {
         <p class="exports">
-            "Export the ranking: " {link("official", "csv")} {link("official", "json")} {link("official", "latex")}
-            " · by category: " {link("categories", "csv")} {link("categories", "json")} {link("categories", "latex")}
+            {lang.t("导出排行榜：", "Export the ranking: ")} {link("official", "csv")} {link("official", "json")} {link("official", "latex")}
+            {lang.t(" · 分类：", " · by category: ")} {link("categories", "csv")} {link("categories", "json")} {link("categories", "latex")}
         </p>
     }
 }
 
 #[component]
 fn EvalscopeViews(table: Table, views: Vec<EvalscopeView>) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     let sections = engine::plawbench::dataset::Section::ALL;
     view! {
-        <h2>"evalscope view 评测报告视图"</h2>
-        <p class="muted">"As evalscope reports it: per subset the scored items (n) and acc to four decimals; OVERALL is the mean over every scored item, so case analysis dominates it. It is not the ranking's Overall."</p>
+        <h2>{lang.t("评测报告视图", "evalscope view")}</h2>
+        <p class="muted">{lang.t(
+            "按 evalscope 的报告方式：每个子集列出已评分题目数 (n) 与保留四位小数的 acc；OVERALL 为全部已评分题目的平均，因此以案例分析为主。它不是排行榜的总分。",
+            "As evalscope reports it: per subset the scored items (n) and acc to four decimals; OVERALL is the mean over every scored item, so case analysis dominates it. It is not the ranking's Overall.",
+        )}</p>
         {table
             .rows
             .iter()
@@ -195,17 +219,17 @@ fn EvalscopeViews(table: Table, views: Vec<EvalscopeView>) -> impl IntoView {
                 let label = row.label();
                 view! {
                     <details class="evalscope" data-testid="evalscope-view">
-                        <summary>{label} " · " {view.runs} " run(s)"</summary>
+                        <summary>{label} " · " {lang.count(view.runs as u64, "次运行", "run", "runs")}</summary>
                         <div class="table-scroll">
                             <table>
                                 <thead>
                                     <tr>
-                                        <th>"Subset"</th>
+                                        <th>{lang.t("子集", "Subset")}</th>
                                         <th class="num">"n"</th>
                                         <th class="num">"acc"</th>
                                         {sections.map(|s| view! { <th class="num">{s.metric()}</th> }).collect_view()}
-                                        <th class="num">"unavailable"</th>
-                                        <th class="num">"truncated"</th>
+                                        <th class="num">{lang.t("不可用", "unavailable")}</th>
+                                        <th class="num">{lang.t("截断", "truncated")}</th>
                                     </tr>
                                 </thead>
                                 <tbody>
@@ -240,17 +264,18 @@ fn EvalscopeViews(table: Table, views: Vec<EvalscopeView>) -> impl IntoView {
 
 #[component]
 fn Categories(board: PlawBoard) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     let table = board.categories;
     if table.rows.is_empty() {
         return ().into_any();
     }
     view! {
-        <h2>"Task 2 by category 案例分析·分类"</h2>
+        <h2>{lang.t("任务二（案例分析）分类", "Task 2 by category")}</h2>
         <div class="table-scroll">
             <table class="leaderboard plaw-categories" data-testid="plaw-categories">
                 <thead>
                     <tr>
-                        <th>"Category 分类"</th>
+                        <th>{lang.t("分类", "Category")}</th>
                         {table.entries.iter().map(|e| view! { <th class="num">{e.label()}</th> }).collect_view()}
                     </tr>
                 </thead>

@@ -19,28 +19,25 @@ use crate::url::encode;
 /// The sub-navigation of every PLawBench page; `current` is the selected tab.
 #[component]
 pub fn PlawTabs(current: &'static str) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
     let tab = |href: &'static str, key: &'static str, label: &'static str| {
         let selected = key == current;
         view! { <a href=href class:selected=selected aria-current=selected.then_some("page")>{label}</a> }
     };
     view! {
         <nav class="tabs" aria-label="PLawBench">
-            {tab("/plawbench", "dataset", "Dataset 数据集")}
-            {tab("/plawbench/items", "items", "Items 题目")}
-            {tab("/plawbench/leaderboard", "leaderboard", "Leaderboard 排行榜")}
+            {tab("/plawbench", "dataset", lang.t("数据集", "Dataset"))}
+            {tab("/plawbench/items", "items", lang.t("题目", "Items"))}
+            {tab("/plawbench/leaderboard", "leaderboard", lang.t("排行榜", "Leaderboard"))}
         </nav>
     }
-}
-
-/// A task's label in both languages.
-pub fn task_label(task: Task) -> String {
-    format!("{} {}", task.label_zh(), task.label_en())
 }
 
 /// The badge of a task.
 #[component]
 pub fn TaskBadge(task: Task) -> impl IntoView {
-    view! { <span class=format!("badge task task-{}", task.as_str())>{task.label_zh()}</span> }
+    let lang = crate::components::i18n::lang();
+    view! { <span class=format!("badge task task-{}", task.as_str())>{task.label(lang)}</span> }
 }
 
 /// `key=value` pairs of a query, with the set ones percent-encoded.
