@@ -15,7 +15,7 @@
   const source = new EventSource('/api/events');
   const show = (on) => badges().forEach((b) => {
     b.classList.toggle('on', on);
-    b.textContent = on ? '● Live 实时' : '○ Static 静态';
+    b.textContent = (on ? b.dataset.on : b.dataset.off) || b.textContent;
   });
   let timer = 0;
   let busy = false;
