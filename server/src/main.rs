@@ -12,7 +12,8 @@ use clap::{Args, Parser, Subcommand};
 use db::datasets::{ImportOutcome, ImportSource};
 use db::Db;
 use engine::accounts::Role;
-use engine::benchmark::Benchmark;
+use engine::benchmark::{Benchmark, RunMeta};
+use rayon::prelude::*;
 use server::suites::CliSuite;
 use server::{config, demo, for_benchmark, router, AppState};
 
@@ -473,18 +474,58 @@ fn dataset_or_report<S: CliSuite>(file: &Path) -> anyhow::Result<Option<Vec<S::C
 }
 
 fn read_run<S: CliSuite>(file: &Path, cases: &[S::Case]) -> anyhow::Result<Result<S::Run, String>> {
-    let handle =
+    Ok(parse_run::<S>(file, read_file(file)?, cases))
+}
+
+/// What reading a run file gave: all of it, in one allocation, or the bytes
+/// read before a read failed and the failure, which the parser reports on
+/// the line it stopped in (as when it read the file itself).
+enum FileText {
+    Whole(Vec<u8>),
+    Partial(Vec<u8>, std::io::Error),
+}
+
+/// Reads `file`; only a file that cannot be opened is an error here.
+fn read_file(file: &Path) -> anyhow::Result<FileText> {
+    let mut handle =
         std::fs::File::open(file).with_context(|| format!("cannot read {}", file.display()))?;
-    Ok(
-        S::parse_run(std::io::BufReader::new(handle), cases).map_err(|errors| {
-            errors
-                .0
-                .iter()
-                .map(|e| format!("{}: {e}", file.display()))
-                .collect::<Vec<_>>()
-                .join("\n")
-        }),
-    )
+    let mut bytes = Vec::new();
+    Ok(match handle.read_to_end(&mut bytes) {
+        Ok(_) => FileText::Whole(bytes),
+        Err(e) => FileText::Partial(bytes, e),
+    })
+}
+
+/// A reader that fails once with the error it holds.
+struct Failing(Option<std::io::Error>);
+
+impl Read for Failing {
+    fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+        self.0.take().map_or(Ok(0), Err)
+    }
+}
+
+/// The run in `text`, read from `file`, or its errors each naming the file.
+fn parse_run<S: CliSuite>(
+    file: &Path,
+    text: FileText,
+    cases: &[S::Case],
+) -> Result<S::Run, String> {
+    let parsed = match text {
+        FileText::Whole(bytes) => S::parse_run(bytes.as_slice(), cases),
+        FileText::Partial(bytes, e) => S::parse_run(
+            std::io::BufReader::new(bytes.as_slice().chain(Failing(Some(e)))),
+            cases,
+        ),
+    };
+    parsed.map_err(|errors| {
+        errors
+            .0
+            .iter()
+            .map(|e| format!("{}: {e}", file.display()))
+            .collect::<Vec<_>>()
+            .join("\n")
+    })
 }
 
 /// `lexpilot validate FILE...`: every file a valid dataset of `S`.
@@ -540,19 +581,48 @@ fn validate_runs<S: CliSuite>(dataset: &Path, files: &[PathBuf]) -> anyhow::Resu
     Ok(code)
 }
 
+/// A run file read and scored: what `lexpilot score` keeps of it.
+struct ScoredRun<S: CliSuite> {
+    meta: RunMeta,
+    scores: S::Scores,
+}
+
+/// `lexpilot score --dataset D RUN...`: reads the run files while the
+/// dataset is checked, then validates and scores them in parallel (each run
+/// dropped as soon as it is scored); reports in file order, as one at a time
+/// would.
 fn score<S: CliSuite>(dataset: &Path, json: bool, files: &[PathBuf]) -> anyhow::Result<ExitCode> {
-    let Some(cases) = dataset_or_report::<S>(dataset)? else {
+    let (cases, texts) = rayon::join(
+        || dataset_or_report::<S>(dataset),
+        || {
+            files
+                .par_iter()
+                .map(|file| read_file(file))
+                .collect::<Vec<_>>()
+        },
+    );
+    let Some(cases) = cases? else {
         return Ok(ExitCode::FAILURE);
     };
-    let mut runs: Vec<(S::Run, &Path)> = Vec::new();
+    let read: Vec<anyhow::Result<Result<ScoredRun<S>, String>>> = files
+        .par_iter()
+        .zip(texts)
+        .map(|(file, text)| {
+            let run = parse_run::<S>(file, text?, &cases);
+            Ok(run.map(|run| ScoredRun {
+                meta: S::meta(&run),
+                scores: S::score(&run, &cases),
+            }))
+        })
+        .collect();
+    let mut runs: Vec<(ScoredRun<S>, &Path)> = Vec::new();
     let mut failed = false;
-    for file in files {
-        match read_run::<S>(file, &cases)? {
+    for (file, run) in files.iter().zip(read) {
+        match run? {
             Ok(run) => {
-                let meta = S::meta(&run);
-                let same = |(r, _): &&(S::Run, &Path)| {
-                    let other = S::meta(r);
-                    other.model == meta.model && other.run == meta.run
+                let meta = &run.meta;
+                let same = |(r, _): &&(ScoredRun<S>, &Path)| {
+                    r.meta.model == meta.model && r.meta.run == meta.run
                 };
                 if let Some((_, first)) = runs.iter().find(same) {
                     eprintln!(
@@ -577,18 +647,20 @@ fn score<S: CliSuite>(dataset: &Path, json: bool, files: &[PathBuf]) -> anyhow::
         eprintln!("nothing was scored");
         return Ok(ExitCode::FAILURE);
     }
-    let runs: Vec<S::Run> = runs.into_iter().map(|(run, _)| run).collect();
+    let doc = S::summarise(
+        runs.into_iter()
+            .map(|(run, _)| (run.meta.entry_key, run.scores))
+            .collect(),
+        &cases,
+    );
     let name = dataset
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
     if json {
-        println!(
-            "{}",
-            S::document(&runs, &cases, &name).context("cannot write JSON")?
-        );
+        println!("{}", S::document(doc, &name).context("cannot write JSON")?);
     } else {
-        print!("{}", S::report(&runs, &cases, &name));
+        print!("{}", S::report(doc, &name));
     }
     Ok(ExitCode::SUCCESS)
 }

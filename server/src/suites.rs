@@ -39,16 +39,13 @@ pub trait CliSuite: Hosted {
         cases: &[Self::Case],
     ) -> impl Future<Output = db::Result<ImportOutcome>> + Send;
 
-    /// The score document of `runs` (grouped into entries), named after the
-    /// dataset, as pretty-printed JSON with the document's key order.
-    fn document(
-        runs: &[Self::Run],
-        cases: &[Self::Case],
-        dataset: &str,
-    ) -> serde_json::Result<String>;
+    /// The score document (from [`engine::benchmark::Suite::summarise`]),
+    /// named after the dataset, as pretty-printed JSON with the document's
+    /// key order.
+    fn document(doc: Self::Document, dataset: &str) -> serde_json::Result<String>;
 
     /// The same as tables for the terminal.
-    fn report(runs: &[Self::Run], cases: &[Self::Case], dataset: &str) -> String;
+    fn report(doc: Self::Document, dataset: &str) -> String;
 }
 
 impl CliSuite for LexPilot {
@@ -73,20 +70,12 @@ impl CliSuite for LexPilot {
         db::datasets::import(db, src, cases)
     }
 
-    fn document(
-        runs: &[Self::Run],
-        cases: &[Self::Case],
-        dataset: &str,
-    ) -> serde_json::Result<String> {
-        serde_json::to_string_pretty(
-            &engine::lexpilot::score::score_entries(runs, cases).with_dataset(dataset),
-        )
+    fn document(doc: Self::Document, dataset: &str) -> serde_json::Result<String> {
+        serde_json::to_string_pretty(&doc.with_dataset(dataset))
     }
 
-    fn report(runs: &[Self::Run], cases: &[Self::Case], dataset: &str) -> String {
-        crate::report::render(
-            &engine::lexpilot::score::score_entries(runs, cases).with_dataset(dataset),
-        )
+    fn report(doc: Self::Document, dataset: &str) -> String {
+        crate::report::render(&doc.with_dataset(dataset))
     }
 }
 
@@ -109,20 +98,12 @@ impl CliSuite for PLawBench {
         db::datasets::import_items(db, src, Benchmark::Plawbench, cases)
     }
 
-    fn document(
-        runs: &[Self::Run],
-        cases: &[Self::Case],
-        dataset: &str,
-    ) -> serde_json::Result<String> {
-        serde_json::to_string_pretty(
-            &engine::plawbench::score::score_entries(runs, cases).with_dataset(dataset),
-        )
+    fn document(doc: Self::Document, dataset: &str) -> serde_json::Result<String> {
+        serde_json::to_string_pretty(&doc.with_dataset(dataset))
     }
 
-    fn report(runs: &[Self::Run], cases: &[Self::Case], dataset: &str) -> String {
-        crate::report::render_plawbench(
-            &engine::plawbench::score::score_entries(runs, cases).with_dataset(dataset),
-        )
+    fn report(doc: Self::Document, dataset: &str) -> String {
+        crate::report::render_plawbench(&doc.with_dataset(dataset))
     }
 }
 
@@ -141,20 +122,12 @@ impl CliSuite for DLawBench {
         db::datasets::import_items(db, src, Benchmark::Dlawbench, cases)
     }
 
-    fn document(
-        runs: &[Self::Run],
-        cases: &[Self::Case],
-        dataset: &str,
-    ) -> serde_json::Result<String> {
-        serde_json::to_string_pretty(
-            &engine::dlawbench::score::score_entries(runs, cases).with_dataset(dataset),
-        )
+    fn document(doc: Self::Document, dataset: &str) -> serde_json::Result<String> {
+        serde_json::to_string_pretty(&doc.with_dataset(dataset))
     }
 
-    fn report(runs: &[Self::Run], cases: &[Self::Case], dataset: &str) -> String {
-        crate::report::render_dlawbench(
-            &engine::dlawbench::score::score_entries(runs, cases).with_dataset(dataset),
-        )
+    fn report(doc: Self::Document, dataset: &str) -> String {
+        crate::report::render_dlawbench(&doc.with_dataset(dataset))
     }
 }
 

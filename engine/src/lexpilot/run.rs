@@ -47,8 +47,10 @@ use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::hash::Hash;
 use std::io::BufRead;
+use std::marker::PhantomData;
 
-use serde::{Deserialize, Serialize};
+use serde::de::{MapAccess, Visitor};
+use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
 
 use crate::benchmark::Benchmark;
@@ -57,7 +59,7 @@ use crate::jsonl::{
 };
 pub use crate::lexpilot::dataset::MAX_ERRORS;
 use crate::lexpilot::dataset::{Case, DatasetError, DatasetErrors, Turn};
-use crate::vocab::{vocabulary, Consultation, LcaLabel, LjpSetup, Verdict, Vocabulary};
+use crate::vocab::{vocabulary, Consultation, LcaLabel, LjpSetup, Role, Verdict, Vocabulary};
 
 /// One problem found in a run file: its line, case, field and message.
 pub type RunError = DatasetError;
@@ -361,7 +363,7 @@ impl Run {
                 i.dialogue
                     .iter()
                     .flatten()
-                    .filter(|t| t.role == crate::vocab::Role::Assistant)
+                    .filter(|t| t.role == Role::Assistant)
                     .map(|t| t.content.as_str()),
             )
         });
@@ -616,6 +618,158 @@ pub fn parse_run_reader<R: BufRead>(reader: R, dataset: &[Case]) -> Result<Run, 
     parser.finish(read_to_end)
 }
 
+/// A JSON object read key by key into `T` ([`Fields`]): the fast path's
+/// reader. Unlike a derived `Deserialize`, it takes nothing but an object (a
+/// derived struct also reads an array), reads a key it does not know as a
+/// [`Value`] (so it is checked exactly as the field-by-field path checks it:
+/// escapes, number ranges, depth), and refuses a key given twice.
+struct Object<T>(T);
+
+/// What [`Object`] reads its keys into.
+trait Fields<'de>: Default {
+    /// Reads the value of `key` into its field; `Ok(false)` for a key that is
+    /// not one, whose value the caller reads; an error for a key seen twice or
+    /// a value of another type.
+    fn field<A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<bool, A::Error>;
+}
+
+impl<'de, T: Fields<'de>> Deserialize<'de> for Object<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct ObjectVisitor<T>(PhantomData<T>);
+        impl<'de, T: Fields<'de>> Visitor<'de> for ObjectVisitor<T> {
+            type Value = Object<T>;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Object<T>, A::Error> {
+                let mut fields = T::default();
+                while let Some(key) = map.next_key::<&'de str>()? {
+                    if !fields.field(key, &mut map)? {
+                        map.next_value::<Value>()?;
+                    }
+                }
+                Ok(Object(fields))
+            }
+        }
+        deserializer.deserialize_map(ObjectVisitor(PhantomData))
+    }
+}
+
+/// Sets `slot` from the map's next value, refusing a second value.
+fn once<'de, T: Deserialize<'de>, A: MapAccess<'de>>(
+    slot: &mut Option<Option<T>>,
+    map: &mut A,
+) -> Result<bool, A::Error> {
+    if slot.is_some() {
+        return Err(serde::de::Error::custom("a key given twice"));
+    }
+    *slot = Some(map.next_value()?);
+    Ok(true)
+}
+
+/// Every key an item of any task may hold, as the fast path reads it:
+/// vocabulary words borrowed (a word with an escape is left to the slow
+/// path), texts owned, null and absent alike `None`.
+#[derive(Default)]
+struct ItemLine<'a> {
+    kind: Option<&'a str>,
+    case_id: Option<String>,
+    unavailable: Option<String>,
+    consultation: Option<&'a str>,
+    label: Option<&'a str>,
+    response: Option<String>,
+    requests: Option<Vec<Object<RequestLine>>>,
+    setup: Option<&'a str>,
+    predictions: Option<Vec<&'a str>>,
+    dialogue: Option<Vec<Object<TurnLine<'a>>>>,
+}
+
+/// [`ItemLine`] while its keys are read: each present key once.
+#[derive(Default)]
+struct ItemKeys<'a> {
+    kind: Option<Option<&'a str>>,
+    case_id: Option<Option<String>>,
+    unavailable: Option<Option<String>>,
+    consultation: Option<Option<&'a str>>,
+    label: Option<Option<&'a str>>,
+    response: Option<Option<String>>,
+    requests: Option<Option<Vec<Object<RequestLine>>>>,
+    setup: Option<Option<&'a str>>,
+    predictions: Option<Option<Vec<&'a str>>>,
+    dialogue: Option<Option<Vec<Object<TurnLine<'a>>>>>,
+}
+
+impl<'de> Fields<'de> for ItemKeys<'de> {
+    fn field<A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<bool, A::Error> {
+        match key {
+            "kind" => once(&mut self.kind, map),
+            "case_id" => once(&mut self.case_id, map),
+            "unavailable" => once(&mut self.unavailable, map),
+            "consultation" => once(&mut self.consultation, map),
+            "label" => once(&mut self.label, map),
+            "response" => once(&mut self.response, map),
+            "requests" => once(&mut self.requests, map),
+            "setup" => once(&mut self.setup, map),
+            "predictions" => once(&mut self.predictions, map),
+            "dialogue" => once(&mut self.dialogue, map),
+            _ => Ok(false),
+        }
+    }
+}
+
+impl<'a> From<ItemKeys<'a>> for ItemLine<'a> {
+    fn from(keys: ItemKeys<'a>) -> Self {
+        ItemLine {
+            kind: keys.kind.flatten(),
+            case_id: keys.case_id.flatten(),
+            unavailable: keys.unavailable.flatten(),
+            consultation: keys.consultation.flatten(),
+            label: keys.label.flatten(),
+            response: keys.response.flatten(),
+            requests: keys.requests.flatten(),
+            setup: keys.setup.flatten(),
+            predictions: keys.predictions.flatten(),
+            dialogue: keys.dialogue.flatten(),
+        }
+    }
+}
+
+/// A DCG request as the fast path reads it.
+#[derive(Default)]
+struct RequestLine {
+    text: Option<Option<String>>,
+    accepted: Option<Option<bool>>,
+}
+
+impl<'de> Fields<'de> for RequestLine {
+    fn field<A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<bool, A::Error> {
+        match key {
+            "text" => once(&mut self.text, map),
+            "accepted" => once(&mut self.accepted, map),
+            _ => Ok(false),
+        }
+    }
+}
+
+/// A dialogue turn as the fast path reads it.
+#[derive(Default)]
+struct TurnLine<'a> {
+    role: Option<Option<&'a str>>,
+    content: Option<Option<String>>,
+}
+
+impl<'de> Fields<'de> for TurnLine<'de> {
+    fn field<A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<bool, A::Error> {
+        match key {
+            "role" => once(&mut self.role, map),
+            "content" => once(&mut self.content, map),
+            _ => Ok(false),
+        }
+    }
+}
+
 /// How many missing cases a coverage error lists before giving a count.
 const MISSING_SHOWN: usize = 5;
 
@@ -661,6 +815,16 @@ impl<'d> Parser<'d> {
 
     fn line(&mut self, number: usize, text: &str) {
         let header_line = *self.seen_first_line.get_or_insert(number);
+        if header_line != number && self.valid_item(number, text) {
+            return;
+        }
+        self.read_line(number, text);
+    }
+
+    /// Reads a line field by field through a [`Value`], reporting every
+    /// problem: the header, and any item the fast path did not take.
+    fn read_line(&mut self, number: usize, text: &str) {
+        let header_line = *self.seen_first_line.get_or_insert(number);
         let is_first = header_line == number;
         let mut r = LineReader::new(number);
         match serde_json::from_str::<Value>(text) {
@@ -675,6 +839,141 @@ impl<'d> Parser<'d> {
             ),
         }
         r.errors.into_iter().for_each(|e| self.errors.push(e));
+    }
+
+    /// The fast path of [`Parser::line`] for an item line that follows every
+    /// rule, which is nearly every line: read straight into its types
+    /// ([`ItemLine`]) rather than through a [`Value`], checked, and kept.
+    /// `false` (nothing kept, nothing recorded) for a line that breaks a rule
+    /// or that the fast reader does not take (say a key with an escape), which
+    /// [`Parser::line`] then reads field by field to report exactly as before.
+    fn valid_item(&mut self, number: usize, text: &str) -> bool {
+        let Ok(Object(keys)) = serde_json::from_str::<Object<ItemKeys>>(text) else {
+            return false;
+        };
+        let line = ItemLine::from(keys);
+        let Some(task) = line.kind.and_then(Task::parse) else {
+            return false;
+        };
+        let Some(case) = line.case_id.as_deref().and_then(|id| self.index.get(id)) else {
+            return false;
+        };
+        let case = *case;
+        let unavailable = line.unavailable.is_some();
+        if line.unavailable.as_deref().is_some_and(is_blank) {
+            return false;
+        }
+        // Everything below mirrors the checks of `lca_item`, `dcg_item` and
+        // `ljp_item`; a line that fails one is left to them.
+        match task {
+            Task::Lca => {
+                let Some(consultation) = line.consultation.and_then(Consultation::parse) else {
+                    return false;
+                };
+                let label = match line.label {
+                    None => None,
+                    Some(word) => match LcaLabel::parse(word) {
+                        Some(label) => Some(label),
+                        None => return false,
+                    },
+                };
+                if unavailable == label.is_some()
+                    || self.lca_lines.contains_key(&(case, consultation))
+                {
+                    return false;
+                }
+                self.lca_lines.insert((case, consultation), number);
+                self.lca.push(LcaItem {
+                    case_id: line.case_id.unwrap_or_default(),
+                    consultation,
+                    label,
+                    response: line.response,
+                    unavailable: line.unavailable,
+                });
+            }
+            Task::Dcg => {
+                let requests = match line.requests {
+                    Some(requests) => requests,
+                    None if unavailable => Vec::new(),
+                    None => return false,
+                };
+                if requests.len() > 2
+                    || requests
+                        .iter()
+                        .any(|Object(r)| r.accepted.flatten().is_some() == unavailable)
+                    || self.dcg_lines.contains_key(&case)
+                {
+                    return false;
+                }
+                self.dcg_lines.insert(case, number);
+                self.dcg.push(DcgItem {
+                    case_id: line.case_id.unwrap_or_default(),
+                    requests: requests
+                        .into_iter()
+                        .map(|Object(r)| DcgRequest {
+                            text: r.text.flatten(),
+                            accepted: r.accepted.flatten(),
+                        })
+                        .collect(),
+                    unavailable: line.unavailable,
+                });
+            }
+            Task::Ljp => {
+                let Some(setup) = line.setup.and_then(LjpSetup::parse) else {
+                    return false;
+                };
+                let predictions = match line.predictions {
+                    None => None,
+                    Some(words) => {
+                        let Some(verdicts) = words
+                            .iter()
+                            .map(|w| Verdict::parse(w))
+                            .collect::<Option<Vec<Verdict>>>()
+                        else {
+                            return false;
+                        };
+                        Some(verdicts)
+                    }
+                };
+                let dialogue = match line.dialogue {
+                    None => None,
+                    Some(turns) => {
+                        let Some(turns) = turns
+                            .into_iter()
+                            .map(|Object(t)| {
+                                Some(Turn {
+                                    role: Role::parse(t.role.flatten()?)?,
+                                    content: t.content.flatten()?,
+                                })
+                            })
+                            .collect::<Option<Vec<Turn>>>()
+                        else {
+                            return false;
+                        };
+                        Some(turns)
+                    }
+                };
+                if unavailable == predictions.is_some()
+                    || predictions
+                        .as_ref()
+                        .is_some_and(|p| p.len() != self.dataset[case].claims.len())
+                    || self.ljp_lines.contains_key(&(case, setup))
+                {
+                    return false;
+                }
+                self.ljp_lines.insert((case, setup), number);
+                self.ljp.push(LjpItem {
+                    case_id: line.case_id.unwrap_or_default(),
+                    setup,
+                    predictions,
+                    response: line.response,
+                    dialogue,
+                    unavailable: line.unavailable,
+                });
+            }
+        }
+        self.item_lines += 1;
+        true
     }
 
     fn object(
@@ -1149,6 +1448,40 @@ mod tests {
                 serde_json::to_value(t).ok(),
                 Some(Value::from(t.to_string()))
             );
+        }
+    }
+
+    /// The fast path must keep exactly what reading field by field keeps,
+    /// and take no line that reading field by field would refuse.
+    #[test]
+    fn the_fast_path_reads_as_the_field_by_field_path() {
+        let cases =
+            crate::lexpilot::dataset::parse_dataset(&crate::lexpilot::synthetic::dataset_file(1))
+                .expect("a synthetic dataset");
+        let file = crate::lexpilot::synthetic::run_file(&cases, 1, 1, 2);
+        let mut lines: Vec<String> = file.lines().map(str::to_owned).collect();
+        let first_lca = lines[1].clone();
+        let escaped = first_lca.replacen("BENCH-", "BENCH\\u002d", 1);
+        let twice = first_lca.replacen('}', r#", "label": "ask", "label": "predict"}"#, 1);
+        let unknown = first_lca.replacen('}', r#", "x": {"y": [1, {"z": null}]}}"#, 1);
+        let array_request =
+            r#"{"kind": "dcg", "case_id": "BENCH-0001", "requests": [["q", true]]}"#;
+        let surrogate = first_lca.replacen('}', r#", "x": "\ud800"}"#, 1);
+        let huge = first_lca.replacen('}', r#", "x": 1e999}"#, 1);
+        let blank = r#"{"kind": "dcg", "case_id": "BENCH-0001", "unavailable": " "}"#;
+        for edited in [escaped, twice, unknown, surrogate, huge] {
+            lines[1] = edited;
+            let fast = parse_run(&lines.join("\n"), &cases);
+            let mut slow = Parser::new(&cases);
+            for (i, line) in lines.iter().enumerate() {
+                slow.read_line(i + 1, line);
+            }
+            assert_eq!(fast, slow.finish(true), "{}", lines[1]);
+        }
+        for line in [array_request, blank] {
+            let mut parser = Parser::new(&cases);
+            parser.seen_first_line = Some(1);
+            assert!(!parser.valid_item(2, line), "{line}");
         }
     }
 
