@@ -13,7 +13,7 @@ fn consultation_label(c: Consultation) -> &'static str {
     let lang = crate::components::i18n::lang();
     match c {
         Consultation::Complete => lang.t("完整咨询", "complete"),
-        Consultation::Underspecified => lang.t("不完整咨询", "underspecified"),
+        Consultation::Underspecified => lang.t("信息缺失咨询", "underspecified"),
     }
 }
 

@@ -79,7 +79,7 @@ pub fn TurnEditor(edited: RwSignal<Case>) -> impl IntoView {
     view! {
         <div class="two-col">
             <section class="panel"><h2>{lang.t("完整咨询", "Complete")}</h2><Side edited side=Consultation::Complete /></section>
-            <section class="panel"><h2>{lang.t("不完整咨询", "Underspecified")}</h2><Side edited side=Consultation::Underspecified /></section>
+            <section class="panel"><h2>{lang.t("信息缺失咨询", "Underspecified")}</h2><Side edited side=Consultation::Underspecified /></section>
         </div>
         <div class="filter-actions">
             <button type="button" on:click=add_pair data-testid="add-pair">{lang.t("两侧各加一轮", "+ Add a turn to both")}</button>

@@ -37,10 +37,11 @@ fn conditions() -> [(&'static str, &'static str); 7] {
         ("standard", lang.t("标准用户", "Standard")),
         ("delayed", lang.t("延迟回答", "Delayed")),
         ("self_correction", lang.t("自我更正", "Self-correction")),
-        ("cooperative", lang.t("配合型", "Cooperative")),
-        ("dependent", lang.t("依赖型", "Dependent")),
-        ("withdrawn", lang.t("寡言型", "Withdrawn")),
-        ("adversarial", lang.t("对抗型", "Adversarial")),
+        // The DLawBench styles as their vocabulary names them everywhere.
+        (Style::Cooperative.as_str(), Style::Cooperative.label(lang)),
+        (Style::Dependent.as_str(), Style::Dependent.label(lang)),
+        (Style::Withdrawn.as_str(), Style::Withdrawn.label(lang)),
+        (Style::Adversarial.as_str(), Style::Adversarial.label(lang)),
     ]
 }
 

@@ -250,7 +250,7 @@ fn check_label(lang: Lang, kind: CheckKind) -> &'static str {
             "Key details correct and relevant to the focal point",
         ),
         CheckKind::Incompleteness => lang.t(
-            "不完整咨询确实缺少每一项缺失事实",
+            "信息缺失咨询确实缺少每一项缺失事实",
             "The underspecified consultation lacks every missing fact",
         ),
         CheckKind::Completeness => lang.t(
@@ -269,7 +269,7 @@ fn guidelines(lang: Lang, item: &ReviewItemView) -> Vec<&'static str> {
         (ReviewKind::CaseCheck, _) => vec![
             lang.t("以判决书为准，逐项核查下列四点，不通过时必须填写理由。", "Check the four points against the judgment; a fail needs a comment."),
             lang.t("关键细节：从事实部分抽取的细节须与说理部分明确的争议焦点直接相关。", "Key details: the facts extracted must bear directly on the focal point stated in the reasoning."),
-            lang.t("不完整性：缺失的关键细节在不完整咨询中自始至终不得出现。", "Incompleteness: the missing details appear nowhere in the underspecified consultation."),
+            lang.t("不完整性：缺失的关键细节在信息缺失咨询中自始至终不得出现。", "Incompleteness: the missing details appear nowhere in the underspecified consultation."),
             lang.t("完整性：完整咨询须包含原告视角的全部案件事实。", "Completeness: the complete consultation holds all the facts from the plaintiff's side."),
             lang.t("匿名化：检查残留的个人敏感信息。系统预标注的可疑片段仅供参考，不作判断。", "Anonymisation: look for residual personal data. Pre-flagged spans only help; they decide nothing."),
         ],
