@@ -105,7 +105,7 @@ pub(crate) fn read_lines<R: BufRead>(
                 ))
             }
         }
-        let text = match std::str::from_utf8(&buf) {
+        let text = match simdutf8::compat::from_utf8(&buf) {
             Ok(text) => text,
             Err(e) => {
                 on_line(

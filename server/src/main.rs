@@ -13,6 +13,7 @@ use db::datasets::{ImportOutcome, ImportSource};
 use db::Db;
 use engine::accounts::Role;
 use engine::benchmark::{Benchmark, RunMeta};
+use engine::lexpilot::dataset::DatasetErrors;
 use rayon::prelude::*;
 use server::suites::CliSuite;
 use server::{config, demo, for_benchmark, router, AppState};
@@ -280,9 +281,11 @@ async fn open(path: &Path) -> anyhow::Result<Db> {
         .with_context(|| format!("cannot open database {}", path.display()))
 }
 
-/// The dataset file's cases for benchmark `S`, or every error naming the file.
+/// The dataset file's cases for benchmark `S`, or every error naming the file
+/// (the warnings, which no caller of this prints, are not looked for).
 fn read_dataset<S: CliSuite>(file: &Path) -> anyhow::Result<Result<Vec<S::Case>, String>> {
-    Ok(check_dataset::<S>(file)?.0)
+    let bytes = std::fs::read(file).with_context(|| format!("cannot read {}", file.display()))?;
+    Ok(dataset_cases::<S>(file, S::read_dataset(&bytes)))
 }
 
 /// A dataset file read: its cases or its errors, and its warnings, each ready
@@ -297,7 +300,16 @@ fn check_dataset<S: CliSuite>(file: &Path) -> anyhow::Result<DatasetRead<S::Case
         .iter()
         .map(|w| format!("{}: warning: {w}", file.display()))
         .collect();
-    let cases = match cases {
+    Ok((dataset_cases::<S>(file, cases), warnings))
+}
+
+/// The cases read from `file`, or its errors each naming the file (a file of
+/// no case is refused).
+fn dataset_cases<S: CliSuite>(
+    file: &Path,
+    cases: Result<Vec<S::Case>, DatasetErrors>,
+) -> Result<Vec<S::Case>, String> {
+    match cases {
         Ok(cases) if cases.is_empty() => Err(format!(
             "{}: the file holds no {}",
             file.display(),
@@ -310,8 +322,7 @@ fn check_dataset<S: CliSuite>(file: &Path) -> anyhow::Result<DatasetRead<S::Case
             .map(|e| format!("{}: {e}", file.display()))
             .collect::<Vec<_>>()
             .join("\n")),
-    };
-    Ok((cases, warnings))
+    }
 }
 
 async fn run(cli: Cli) -> anyhow::Result<ExitCode> {

@@ -344,7 +344,9 @@ pub fn parse_dataset(text: &str) -> Result<Vec<Case>, DatasetErrors> {
 /// [`parse_dataset`] does. A line that is not UTF-8 is reported and skipped; a
 /// read failure is reported and ends the parse.
 pub fn parse_dataset_reader<R: BufRead>(reader: R) -> Result<Vec<Case>, DatasetErrors> {
-    check_dataset_reader(reader).cases
+    // The warnings' heuristics cost more than the rules: not run for a caller
+    // that would drop them.
+    read_dataset_reader(reader, false).cases
 }
 
 /// [`parse_dataset`] with the warnings of [`case_warnings`] beside its answer.
@@ -379,6 +381,12 @@ pub fn check_dataset(text: &str) -> DatasetCheck {
 
 /// [`check_dataset`] reading line by line, as [`parse_dataset_reader`] does.
 pub fn check_dataset_reader<R: BufRead>(reader: R) -> DatasetCheck {
+    read_dataset_reader(reader, true)
+}
+
+/// The cases or errors of a dataset file, and its warnings if `warn` (else
+/// none): the errors never depend on `warn`.
+fn read_dataset_reader<R: BufRead>(reader: R, warn: bool) -> DatasetCheck {
     let mut errors = ErrorLog::default();
     let mut warnings = Vec::new();
     let mut cases = Vec::new();
@@ -405,7 +413,9 @@ pub fn check_dataset_reader<R: BufRead>(reader: R) -> DatasetCheck {
         validate_case(&case, line)
             .into_iter()
             .for_each(|e| errors.push(e));
-        warnings.extend(case_warnings(&case, line));
+        if warn {
+            warnings.extend(case_warnings(&case, line));
+        }
 
         // An empty id is reported by `validate_case`, not also as a duplicate.
         if !is_blank(&case.case_id) {
@@ -849,5 +859,30 @@ impl LineReader {
             role: role?,
             content: content?,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Reading without the warnings gives what the check gives, cases or
+    /// errors alike, on a valid file, one with warnings and one with errors.
+    #[test]
+    fn parse_without_warnings_keeps_the_answer_of_the_check() {
+        let valid = crate::lexpilot::synthetic::dataset_file(2);
+        let warned = valid.replace("这个我说不太清楚。", "首付款是我父亲付的。");
+        let broken = warned
+            .replacen("\"verdict\":\"supported\"", "\"verdict\":\"won\"", 1)
+            .replacen('\n', "\n{\n", 1);
+        let (with_warnings, with_errors) = (check_dataset(&warned), check_dataset(&broken));
+        assert!(with_warnings.cases.is_ok() && !with_warnings.warnings.is_empty());
+        assert_eq!(
+            with_errors.cases.as_ref().map_err(|e| e.0.len()).err(),
+            Some(2)
+        );
+        for text in [valid, warned, broken] {
+            assert_eq!(parse_dataset(&text), check_dataset(&text).cases);
+        }
     }
 }

@@ -44,11 +44,12 @@
 //! the items kept, not with the text of the file: lines are read one at a time.
 
 use std::collections::hash_map::Entry;
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::hash::Hash;
 use std::io::BufRead;
 use std::marker::PhantomData;
 
+use rustc_hash::FxHashMap as HashMap;
 use serde::de::{MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
@@ -793,7 +794,7 @@ struct Parser<'d> {
 
 impl<'d> Parser<'d> {
     fn new(dataset: &'d [Case]) -> Self {
-        let mut index = HashMap::new();
+        let mut index = HashMap::default();
         for (i, case) in dataset.iter().enumerate() {
             index.entry(case.case_id.as_str()).or_insert(i);
         }
@@ -807,9 +808,9 @@ impl<'d> Parser<'d> {
             lca: Vec::new(),
             dcg: Vec::new(),
             ljp: Vec::new(),
-            lca_lines: HashMap::new(),
-            dcg_lines: HashMap::new(),
-            ljp_lines: HashMap::new(),
+            lca_lines: HashMap::default(),
+            dcg_lines: HashMap::default(),
+            ljp_lines: HashMap::default(),
         }
     }
 

@@ -100,7 +100,7 @@
 //! assert!(json["entries"][0]["ljp"]["overall"]["gain"].is_null());
 //! ```
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Deserializer, Serialize};
 
@@ -822,7 +822,7 @@ struct Instances {
 
 impl Instances {
     fn new(run: &Run, dataset: &[Case]) -> Self {
-        let index: HashMap<&str, usize> = dataset
+        let index: rustc_hash::FxHashMap<&str, usize> = dataset
             .iter()
             .enumerate()
             .map(|(i, case)| (case.case_id.as_str(), i))
