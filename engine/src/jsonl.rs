@@ -11,16 +11,23 @@
 //! - [`LineReader`] walks the JSON value of one line field by field, recording
 //!   every problem with the JSON path of its field. Its generic readers live
 //!   here; each parser adds the readers of its own types in its own module.
+//! - [`Object`] and [`Fields`] read a line that follows the rules straight
+//!   into its types (the parsers' fast paths), taking nothing the
+//!   field-by-field reading would refuse; a line they do not take is read
+//!   field by field to report its errors.
 //!
 //! Every error is a [`DatasetError`]; the run parser reports them under its
 //! own names.
 
 use std::io::BufRead;
+use std::marker::PhantomData;
 
+use serde::de::{MapAccess, Visitor};
+use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value};
 
-use crate::lexpilot::dataset::{DatasetError, DatasetErrors, MAX_ERRORS};
-use crate::vocab::Vocabulary;
+use crate::lexpilot::dataset::{DatasetError, DatasetErrors, Turn, MAX_ERRORS};
+use crate::vocab::{Role, Vocabulary};
 
 /// Whether `s` is empty or only whitespace.
 pub(crate) fn is_blank(s: &str) -> bool {
@@ -85,51 +92,90 @@ pub(crate) fn join(parent: &str, key: &str) -> String {
 /// the error of a line that is not UTF-8. Blank lines are skipped but counted;
 /// a byte-order mark opening the first line is dropped.
 ///
+/// A line that lies whole in the reader's buffer is read where it lies (all
+/// of them for text in memory, whose buffer is the text); only one that
+/// straddles two fills of the buffer is copied.
+///
 /// Returns the error of a read failure, which ends the reading; it is given
 /// the number of the line that could not be read.
 pub(crate) fn read_lines<R: BufRead>(
     mut reader: R,
     mut on_line: impl FnMut(usize, Result<&str, DatasetError>),
 ) -> Result<(), DatasetError> {
-    let mut buf = Vec::new();
+    // The start of a line the buffer ended in.
+    let mut carry = Vec::new();
     let mut line = 0;
     loop {
-        buf.clear();
-        match reader.read_until(b'\n', &mut buf) {
-            Ok(0) => return Ok(()),
-            Ok(_) => line += 1,
+        let available = match reader.fill_buf() {
+            Ok(available) => available,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(e) => {
                 return Err(line_error(
                     line + 1,
                     format!("could not read the line: {e}"),
                 ))
             }
+        };
+        if available.is_empty() {
+            if !carry.is_empty() {
+                line += 1;
+                read_line(line, &carry, &mut on_line);
+            }
+            return Ok(());
         }
-        let text = match simdutf8::compat::from_utf8(&buf) {
-            Ok(text) => text,
-            Err(e) => {
-                on_line(
-                    line,
-                    Err(line_error(
-                        line,
-                        format!(
-                            "not valid UTF-8 (bad byte at offset {} of the line)",
-                            e.valid_up_to()
-                        ),
-                    )),
-                );
-                continue;
+        let used = match memchr::memchr(b'\n', available) {
+            Some(end) if carry.is_empty() => {
+                line += 1;
+                read_line(line, &available[..=end], &mut on_line);
+                end + 1
+            }
+            Some(end) => {
+                carry.extend_from_slice(&available[..=end]);
+                line += 1;
+                read_line(line, &carry, &mut on_line);
+                carry.clear();
+                end + 1
+            }
+            None => {
+                carry.extend_from_slice(available);
+                available.len()
             }
         };
-        // A byte-order mark may open a file saved by some Windows editors.
-        let text = if line == 1 {
-            text.trim_start_matches('\u{feff}')
-        } else {
-            text
-        };
-        if !is_blank(text) {
-            on_line(line, Ok(text));
+        reader.consume(used);
+    }
+}
+
+/// One line of [`read_lines`], its `\n` included: checked to be UTF-8, its
+/// byte-order mark dropped if it is the first, and passed on unless blank.
+fn read_line(
+    line: usize,
+    bytes: &[u8],
+    on_line: &mut impl FnMut(usize, Result<&str, DatasetError>),
+) {
+    let text = match simdutf8::compat::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) => {
+            on_line(
+                line,
+                Err(line_error(
+                    line,
+                    format!(
+                        "not valid UTF-8 (bad byte at offset {} of the line)",
+                        e.valid_up_to()
+                    ),
+                )),
+            );
+            return;
         }
+    };
+    // A byte-order mark may open a file saved by some Windows editors.
+    let text = if line == 1 {
+        text.trim_start_matches('\u{feff}')
+    } else {
+        text
+    };
+    if !is_blank(text) {
+        on_line(line, Ok(text));
     }
 }
 
@@ -417,4 +463,146 @@ pub(crate) fn run_line(
     // A body line in the header's place is read all the same.
     let line = if kind == body { RunLine::Body } else { line };
     Some((obj, line))
+}
+
+/// A JSON object read key by key into `T` ([`Fields`]): the fast paths'
+/// reader (a run's items, a dataset's cases). Unlike a derived `Deserialize`, it takes nothing but an object (a
+/// derived struct also reads an array), reads a key it does not know as a
+/// [`Value`] (so it is checked exactly as the field-by-field path checks it:
+/// escapes, number ranges, depth), and refuses a key given twice.
+pub(crate) struct Object<T>(pub(crate) T);
+
+/// What [`Object`] reads its keys into.
+pub(crate) trait Fields<'de>: Default {
+    /// Reads the value of `key` into its field; `Ok(false)` for a key that is
+    /// not one, whose value the caller reads; an error for a key seen twice or
+    /// a value of another type.
+    fn field<A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<bool, A::Error>;
+}
+
+impl<'de, T: Fields<'de>> Deserialize<'de> for Object<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct ObjectVisitor<T>(PhantomData<T>);
+        impl<'de, T: Fields<'de>> Visitor<'de> for ObjectVisitor<T> {
+            type Value = Object<T>;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Object<T>, A::Error> {
+                let mut fields = T::default();
+                while let Some(key) = map.next_key::<&'de str>()? {
+                    if !fields.field(key, &mut map)? {
+                        map.next_value::<Value>()?;
+                    }
+                }
+                Ok(Object(fields))
+            }
+        }
+        deserializer.deserialize_map(ObjectVisitor(PhantomData))
+    }
+}
+
+/// Sets `slot` from the map's next value, refusing a second value.
+pub(crate) fn once<'de, T: Deserialize<'de>, A: MapAccess<'de>>(
+    slot: &mut Option<Option<T>>,
+    map: &mut A,
+) -> Result<bool, A::Error> {
+    if slot.is_some() {
+        return Err(serde::de::Error::custom("a key given twice"));
+    }
+    *slot = Some(map.next_value()?);
+    Ok(true)
+}
+
+/// A dialogue turn as the fast paths read it.
+#[derive(Default)]
+pub(crate) struct TurnLine<'a> {
+    role: Option<Option<&'a str>>,
+    content: Option<Option<String>>,
+}
+
+impl TurnLine<'_> {
+    /// The turn, or `None` for a missing or null key or an unknown role.
+    pub(crate) fn turn(self) -> Option<Turn> {
+        Some(Turn {
+            role: Role::parse(self.role.flatten()?)?,
+            content: self.content.flatten()?,
+        })
+    }
+}
+
+impl<'de> Fields<'de> for TurnLine<'de> {
+    fn field<A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<bool, A::Error> {
+        match key {
+            "role" => once(&mut self.role, map),
+            "content" => once(&mut self.content, map),
+            _ => Ok(false),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every line and error [`read_lines`] gives, as text.
+    fn lines_of(reader: impl BufRead) -> Vec<String> {
+        let mut seen = Vec::new();
+        let end = read_lines(reader, |line, text| {
+            seen.push(match text {
+                Ok(text) => format!("{line}: {text:?}"),
+                Err(e) => format!("{line}: error {e}"),
+            })
+        });
+        seen.push(format!("{end:?}"));
+        seen
+    }
+
+    /// A line read where it lies in the buffer and one copied across fills
+    /// of it read alike: numbers, blank lines, the byte-order mark, `\r\n`,
+    /// a line that is not UTF-8 (also split inside a character), and a last
+    /// line without its `\n`.
+    #[test]
+    fn lines_read_alike_whatever_the_buffer() {
+        let mut text = "\u{feff}{\"a\": 1}\r\n\n  \n{\"案\": \"民事\"}\n"
+            .as_bytes()
+            .to_vec();
+        text.extend_from_slice(b"{\"bad\": \"\xff\"}\n{\"last\": true}");
+        let whole = lines_of(text.as_slice());
+        assert_eq!(
+            whole,
+            [
+                "1: \"{\\\"a\\\": 1}\\r\\n\"",
+                "4: \"{\\\"案\\\": \\\"民事\\\"}\\n\"",
+                "5: error line 5: not valid UTF-8 (bad byte at offset 9 of the line)",
+                "6: \"{\\\"last\\\": true}\"",
+                "Ok(())",
+            ]
+        );
+        for capacity in 1..=text.len() {
+            let reader = std::io::BufReader::with_capacity(capacity, text.as_slice());
+            assert_eq!(lines_of(reader), whole, "buffer of {capacity} bytes");
+        }
+    }
+
+    /// A read failure ends the reading on the line it stopped in, after the
+    /// lines read before it.
+    #[test]
+    fn a_read_failure_names_its_line() {
+        struct Failing;
+        impl std::io::Read for Failing {
+            fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+                Err(std::io::Error::other("disk gone"))
+            }
+        }
+        let reader = std::io::BufReader::new(std::io::Read::chain(&b"{}\n{\"half"[..], Failing));
+        let seen = lines_of(reader);
+        assert_eq!(seen[0], "1: \"{}\\n\"");
+        assert!(
+            seen[1].contains("line: 2") && seen[1].contains("could not read the line: disk gone"),
+            "{seen:?}"
+        );
+    }
 }

@@ -47,16 +47,16 @@ use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::hash::Hash;
 use std::io::BufRead;
-use std::marker::PhantomData;
 
 use rustc_hash::FxHashMap as HashMap;
-use serde::de::{MapAccess, Visitor};
-use serde::{Deserialize, Deserializer, Serialize};
+use serde::de::MapAccess;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::benchmark::Benchmark;
 use crate::jsonl::{
-    describe, is_blank, json_message, line_error, plural, read_lines, ErrorLog, LineReader, Read,
+    describe, is_blank, json_message, line_error, once, plural, read_lines, ErrorLog, Fields,
+    LineReader, Object, Read, TurnLine,
 };
 pub use crate::lexpilot::dataset::MAX_ERRORS;
 use crate::lexpilot::dataset::{Case, DatasetError, DatasetErrors, Turn};
@@ -619,57 +619,6 @@ pub fn parse_run_reader<R: BufRead>(reader: R, dataset: &[Case]) -> Result<Run, 
     parser.finish(read_to_end)
 }
 
-/// A JSON object read key by key into `T` ([`Fields`]): the fast path's
-/// reader. Unlike a derived `Deserialize`, it takes nothing but an object (a
-/// derived struct also reads an array), reads a key it does not know as a
-/// [`Value`] (so it is checked exactly as the field-by-field path checks it:
-/// escapes, number ranges, depth), and refuses a key given twice.
-struct Object<T>(T);
-
-/// What [`Object`] reads its keys into.
-trait Fields<'de>: Default {
-    /// Reads the value of `key` into its field; `Ok(false)` for a key that is
-    /// not one, whose value the caller reads; an error for a key seen twice or
-    /// a value of another type.
-    fn field<A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<bool, A::Error>;
-}
-
-impl<'de, T: Fields<'de>> Deserialize<'de> for Object<T> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct ObjectVisitor<T>(PhantomData<T>);
-        impl<'de, T: Fields<'de>> Visitor<'de> for ObjectVisitor<T> {
-            type Value = Object<T>;
-
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a JSON object")
-            }
-
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Object<T>, A::Error> {
-                let mut fields = T::default();
-                while let Some(key) = map.next_key::<&'de str>()? {
-                    if !fields.field(key, &mut map)? {
-                        map.next_value::<Value>()?;
-                    }
-                }
-                Ok(Object(fields))
-            }
-        }
-        deserializer.deserialize_map(ObjectVisitor(PhantomData))
-    }
-}
-
-/// Sets `slot` from the map's next value, refusing a second value.
-fn once<'de, T: Deserialize<'de>, A: MapAccess<'de>>(
-    slot: &mut Option<Option<T>>,
-    map: &mut A,
-) -> Result<bool, A::Error> {
-    if slot.is_some() {
-        return Err(serde::de::Error::custom("a key given twice"));
-    }
-    *slot = Some(map.next_value()?);
-    Ok(true)
-}
-
 /// Every key an item of any task may hold, as the fast path reads it:
 /// vocabulary words borrowed (a word with an escape is left to the slow
 /// path), texts owned, null and absent alike `None`.
@@ -749,23 +698,6 @@ impl<'de> Fields<'de> for RequestLine {
         match key {
             "text" => once(&mut self.text, map),
             "accepted" => once(&mut self.accepted, map),
-            _ => Ok(false),
-        }
-    }
-}
-
-/// A dialogue turn as the fast path reads it.
-#[derive(Default)]
-struct TurnLine<'a> {
-    role: Option<Option<&'a str>>,
-    content: Option<Option<String>>,
-}
-
-impl<'de> Fields<'de> for TurnLine<'de> {
-    fn field<A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<bool, A::Error> {
-        match key {
-            "role" => once(&mut self.role, map),
-            "content" => once(&mut self.content, map),
             _ => Ok(false),
         }
     }
@@ -941,12 +873,7 @@ impl<'d> Parser<'d> {
                     Some(turns) => {
                         let Some(turns) = turns
                             .into_iter()
-                            .map(|Object(t)| {
-                                Some(Turn {
-                                    role: Role::parse(t.role.flatten()?)?,
-                                    content: t.content.flatten()?,
-                                })
-                            })
+                            .map(|Object(t)| t.turn())
                             .collect::<Option<Vec<Turn>>>()
                         else {
                             return false;
