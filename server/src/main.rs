@@ -18,6 +18,11 @@ use rayon::prelude::*;
 use server::suites::CliSuite;
 use server::{config, demo, for_benchmark, router, AppState};
 
+/// mimalloc: many small allocations (JSON lines read and scored in parallel,
+/// request handling) spend less time in the allocator than with glibc's.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod experiment_command;
 mod run_command;
 
@@ -500,7 +505,10 @@ enum FileText {
 fn read_file(file: &Path) -> anyhow::Result<FileText> {
     let mut handle =
         std::fs::File::open(file).with_context(|| format!("cannot read {}", file.display()))?;
-    let mut bytes = Vec::new();
+    // Sized from the file's length, as `std::fs::read` does, so the text is
+    // read into one allocation instead of a doubling one.
+    let size = handle.metadata().map_or(0, |m| m.len() as usize);
+    let mut bytes = Vec::with_capacity(size + 1);
     Ok(match handle.read_to_end(&mut bytes) {
         Ok(_) => FileText::Whole(bytes),
         Err(e) => FileText::Partial(bytes, e),
