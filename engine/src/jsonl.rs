@@ -516,11 +516,38 @@ pub(crate) fn once<'de, T: Deserialize<'de>, A: MapAccess<'de>>(
     Ok(true)
 }
 
-/// A dialogue turn as the fast paths read it.
-#[derive(Default)]
-pub(crate) struct TurnLine<'a> {
-    role: Option<Option<&'a str>>,
-    content: Option<Option<String>>,
+/// Declares a [`Fields`] type: each key read once, as `Option<Option<T>>`
+/// (absent, null, a value).
+macro_rules! keys {
+    ($(#[$meta:meta])* $vis:vis $name:ident<$a:lifetime> { $($field:ident $(= $key:literal)?: $ty:ty,)+ }) => {
+        $(#[$meta])*
+        #[derive(Default)]
+        $vis struct $name<$a> {
+            $($field: Option<Option<$ty>>,)+
+            _text: std::marker::PhantomData<&$a str>,
+        }
+
+        impl<'de> $crate::jsonl::Fields<'de> for $name<'de> {
+            fn field<A: serde::de::MapAccess<'de>>(
+                &mut self,
+                key: &str,
+                map: &mut A,
+            ) -> Result<bool, A::Error> {
+                $(if key == keys!(@key $field $($key)?) {
+                    return $crate::jsonl::once(&mut self.$field, map);
+                })+
+                Ok(false)
+            }
+        }
+    };
+    (@key $field:ident $key:literal) => { $key };
+    (@key $field:ident) => { stringify!($field) };
+}
+pub(crate) use keys;
+
+keys! {
+    /// A dialogue turn as the fast paths read it.
+    pub(crate) TurnLine<'a> { role: &'a str, content: String, }
 }
 
 impl TurnLine<'_> {
@@ -530,16 +557,6 @@ impl TurnLine<'_> {
             role: Role::parse(self.role.flatten()?)?,
             content: self.content.flatten()?,
         })
-    }
-}
-
-impl<'de> Fields<'de> for TurnLine<'de> {
-    fn field<A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<bool, A::Error> {
-        match key {
-            "role" => once(&mut self.role, map),
-            "content" => once(&mut self.content, map),
-            _ => Ok(false),
-        }
     }
 }
 

@@ -30,8 +30,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::jsonl::{
-    describe, is_blank, json_message, line_error, once, read_lines, ErrorLog, Fields, LineReader,
-    Object, TurnLine,
+    describe, is_blank, json_message, keys, line_error, read_lines, ErrorLog, LineReader, Object,
+    TurnLine,
 };
 use crate::vocab::{cause, Class, Consultation, FocalPointType, PlaintiffType, Role, Verdict};
 
@@ -510,7 +510,7 @@ fn slow_case(json: &str, line: usize) -> Result<Case, Vec<DatasetError>> {
 fn fast_case(json: &str, line: usize) -> Option<Case> {
     let Object(keys) = serde_json::from_str::<Object<CaseKeys>>(json).ok()?;
     let profile = match keys.profile.flatten() {
-        None | Some(Value::Null) => None,
+        None => None,
         // A profile keeps the keys it does not know: read as the slow path
         // reads it, so the two never differ.
         Some(v) => {
@@ -575,34 +575,6 @@ fn list<K, T>(
         .into_iter()
         .map(|Object(k)| read(k))
         .collect()
-}
-
-/// Declares a [`Fields`] type: each key read once, as `Option<Option<T>>`
-/// (absent, null, a value).
-macro_rules! keys {
-    ($(#[$meta:meta])* $name:ident<$a:lifetime> { $($field:ident $(= $key:literal)?: $ty:ty,)+ }) => {
-        $(#[$meta])*
-        #[derive(Default)]
-        struct $name<$a> {
-            $($field: Option<Option<$ty>>,)+
-            _text: std::marker::PhantomData<&$a str>,
-        }
-
-        impl<'de> Fields<'de> for $name<'de> {
-            fn field<A: serde::de::MapAccess<'de>>(
-                &mut self,
-                key: &str,
-                map: &mut A,
-            ) -> Result<bool, A::Error> {
-                $(if key == keys!(@key $field $($key)?) {
-                    return once(&mut self.$field, map);
-                })+
-                Ok(false)
-            }
-        }
-    };
-    (@key $field:ident $key:literal) => { $key };
-    (@key $field:ident) => { stringify!($field) };
 }
 
 keys! {
