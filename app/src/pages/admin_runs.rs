@@ -211,19 +211,10 @@ pub fn AdminRunsPage() -> impl IntoView {
     let lang = crate::components::i18n::lang();
     let save = ServerAction::<SaveEndpoint>::new();
     let delete = ServerAction::<DeleteEndpoint>::new();
-    let endpoints = Resource::new(
-        move || (save.version().get(), delete.version().get()),
-        |_| list_endpoints(),
-    );
-    // The resource's source is first read after hydration; an endpoint saved
-    // before that (a quick first click under load) changed the versions
-    // before anything watched them, and the list kept its server-rendered
-    // rows. Any version past 0 means a save or delete came back: refetch.
-    Effect::new(move |_| {
-        if save.version().get() + delete.version().get() > 0 {
-            endpoints.refetch();
-        }
-    });
+    // Loaded once; after that the list follows what each save and delete
+    // returns (see `BenchmarkAdmin`), so a save that completes while the
+    // page hydrates or while a refetch is in flight cannot leave it stale.
+    let endpoints = Resource::new(|| (), |_| list_endpoints());
     view! {
         <Title text=lang.t("评测任务", "Benchmark runs") />
         <section class="panel">
@@ -260,22 +251,40 @@ fn BenchmarkAdmin(
     delete: ServerAction<DeleteEndpoint>,
 ) -> impl IntoView {
     let start = ServerAction::<StartJob>::new();
+    let list = RwSignal::new(endpoints);
+    Effect::new(move |_| {
+        if let Some(Ok(saved)) = save.value().get() {
+            list.update(|list| upsert_endpoint(list, saved));
+        }
+    });
+    Effect::new(move |_| {
+        if let Some(Ok(id)) = delete.value().get() {
+            list.update(|list| list.retain(|e| e.endpoint.id != id));
+        }
+    });
     view! {
-        <EndpointsPanel endpoints=endpoints.clone() save delete />
-        <StartForm endpoints start />
+        <EndpointsPanel list save delete />
+        {move || view! { <StartForm endpoints=list.get() start /> }}
         <JobsPanel start />
     }
+}
+
+/// Puts `saved` in `list` in place of the endpoint with its id, or adds it,
+/// keeping the list ordered by name as the server lists it.
+fn upsert_endpoint(list: &mut Vec<EndpointView>, saved: EndpointView) {
+    list.retain(|e| e.endpoint.id != saved.endpoint.id);
+    let at = list.partition_point(|e| e.endpoint.name < saved.endpoint.name);
+    list.insert(at, saved);
 }
 
 /// The endpoints, each editable in place, and a form to add one.
 #[component]
 fn EndpointsPanel(
-    endpoints: Vec<EndpointView>,
+    list: RwSignal<Vec<EndpointView>>,
     save: ServerAction<SaveEndpoint>,
     delete: ServerAction<DeleteEndpoint>,
 ) -> impl IntoView {
     let lang = crate::components::i18n::lang();
-    let empty = endpoints.is_empty();
     view! {
         <section class="panel">
             <h2>{lang.t("接口", "Endpoints")}</h2>
@@ -285,7 +294,7 @@ fn EndpointsPanel(
                     "Keys are never entered here: give the NAME of an environment variable of the server that holds the key (such as DEEPSEEK_API_KEY).",
                 )}
             </p>
-            {empty.then(|| view! { <p class="info">{lang.t("尚未配置接口。", "No endpoint yet.")}</p> })}
+            {move || list.with(Vec::is_empty).then(|| view! { <p class="info">{lang.t("尚未配置接口。", "No endpoint yet.")}</p> })}
             <div class="table-scroll">
                 <table class="stats" data-testid="endpoints-table">
                     <thead>
@@ -295,7 +304,7 @@ fn EndpointsPanel(
                         </tr>
                     </thead>
                     <tbody>
-                        {endpoints.into_iter().map(|view| {
+                        {move || list.get().into_iter().map(|view| {
                             let (e, key_set) = (view.endpoint.clone(), view.key_set);
                             let (id, edit_id) = (e.id.to_string(), e.id.to_string());
                             let key = match (&e.key_env, key_set) {

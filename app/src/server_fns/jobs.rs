@@ -59,15 +59,16 @@ pub async fn save_endpoint(
     Ok(services::jobs::endpoint_view(saved))
 }
 
-/// Deletes endpoint `id` (jobs keep their own copy of it).
+/// Deletes endpoint `id` (jobs keep their own copy of it); returns `id`.
 #[server(prefix = "/sfn")]
-pub async fn delete_endpoint(id: i64) -> Result<(), ServerFnError> {
+pub async fn delete_endpoint(id: i64) -> Result<i64, ServerFnError> {
     use crate::ssr::{fail, require, state};
 
     require(engine::accounts::Permission::RunBenchmark).await?;
     db::jobs::delete_endpoint(&state()?.db, id)
         .await
-        .map_err(fail)
+        .map_err(fail)?;
+    Ok(id)
 }
 
 /// The latest jobs, newest first.
