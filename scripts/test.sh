@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Sets up and runs every test: formatting, clippy, the Rust tests of every
-# crate (engine, db, app, server), then the Playwright end-to-end tests in
+# crate (engine, db, app, server) on SQLite, the db crate's and the server's
+# tests again on a private PostgreSQL (started here, in its own directory
+# and port, and removed at the end), then the Playwright end-to-end tests in
 # Debian's Chromium against a freshly built server on a fresh database.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,8 +18,14 @@ step "cargo clippy"
 cargo clippy --workspace --all-targets -- -D warnings
 cargo clippy -p frontend --target wasm32-unknown-unknown -- -D warnings
 
-step "cargo test"
+step "cargo test (SQLite)"
 cargo test --workspace
+
+step "cargo test -p db -p server (PostgreSQL)"
+PG_DIR="/tmp/lexpilot-test-pg.$$"
+trap 'scripts/pg.sh stop "$PG_DIR" || true' EXIT
+PG_URL="$(scripts/pg.sh start "$PG_DIR")"
+LEXPILOT_TEST_PG="$PG_URL" cargo test -p db -p server
 
 step "building the site for the browser tests"
 scripts/build-site.sh --dev

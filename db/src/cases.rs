@@ -7,47 +7,43 @@ use std::sync::Arc;
 
 use engine::lexpilot::dataset::Case;
 use engine::lexpilot::query::{CaseFilter, CaseSummary, Page};
-use sqlx::{QueryBuilder, Sqlite};
 
-use crate::{Db, DbError, Result};
+use crate::{push_search, Db, DbError, Result, Sql};
 
 fn parse(data: &str) -> Result<Case> {
     serde_json::from_str(data).map_err(|e| DbError::Corrupt(format!("stored case: {e}")))
 }
 
-fn push_filter(qb: &mut QueryBuilder<'_, Sqlite>, dataset_id: i64, f: &CaseFilter) {
+fn push_filter(qb: &mut Sql<'_>, db: &Db, dataset_id: i64, f: &CaseFilter) {
     qb.push(" FROM cases c WHERE c.dataset_id = ")
-        .push_bind(dataset_id);
+        .bind(dataset_id);
     if let Some(class) = f.class {
-        qb.push(" AND c.class = ").push_bind(class.as_str());
+        qb.push(" AND c.class = ").bind(class.as_str());
     }
     if let Some(cause) = &f.cause {
-        qb.push(" AND c.cause = ").push_bind(cause.clone());
+        qb.push(" AND c.cause = ").bind(cause.clone());
     }
     if let Some(p) = f.plaintiff_type {
-        qb.push(" AND c.plaintiff_type = ").push_bind(p.as_str());
+        qb.push(" AND c.plaintiff_type = ").bind(p.as_str());
     }
     if let Some(seed) = f.seed {
-        qb.push(" AND c.seed = ").push_bind(seed);
+        qb.push(" AND c.seed = ").bind(seed);
     }
     if let Some(v) = f.verdict {
         qb.push(" AND EXISTS (SELECT 1 FROM case_claims k WHERE k.case_pk = c.id AND k.verdict = ")
-            .push_bind(v.as_str())
+            .bind(v.as_str())
             .push(")");
     }
     if let Some(t) = f.focal_point_type {
         qb.push(
             " AND EXISTS (SELECT 1 FROM case_focal_points p WHERE p.case_pk = c.id AND p.point_type = ",
         )
-        .push_bind(t.as_str())
+        .bind(t.as_str())
         .push(")");
     }
     if let Some(q) = f.search_term() {
-        // instr() is a plain substring test (no LIKE wildcards to escape); SQLite's
-        // lower() folds ASCII only, as CaseFilter::matches does.
-        qb.push(" AND instr(lower(c.search_text), lower(")
-            .push_bind(q.to_owned())
-            .push(")) > 0");
+        // A plain substring test, ASCII folded, as the filter's `matches` does.
+        push_search(qb, db.backend(), "c.search_text", q);
     }
 }
 
@@ -59,17 +55,21 @@ pub async fn list(
     page: u32,
     per_page: u32,
 ) -> Result<Page<CaseSummary>> {
-    let mut count = QueryBuilder::new("SELECT COUNT(*)");
-    push_filter(&mut count, dataset_id, filter);
-    let total: i64 = count.build_query_scalar().fetch_one(db.pool()).await?;
+    let mut count = Sql::new("SELECT COUNT(*)");
+    push_filter(&mut count, db, dataset_id, filter);
+    let total: i64 = sqlx::query_scalar_with(&count.text, count.args)
+        .fetch_one(db.pool())
+        .await?;
 
-    let mut rows = QueryBuilder::new("SELECT c.data");
-    push_filter(&mut rows, dataset_id, filter);
+    let mut rows = Sql::new("SELECT c.data");
+    push_filter(&mut rows, db, dataset_id, filter);
     rows.push(" ORDER BY c.position LIMIT ")
-        .push_bind(i64::from(per_page))
+        .bind(i64::from(per_page))
         .push(" OFFSET ")
-        .push_bind(i64::from(page.saturating_sub(1)) * i64::from(per_page));
-    let data: Vec<String> = rows.build_query_scalar().fetch_all(db.pool()).await?;
+        .bind(i64::from(page.saturating_sub(1)) * i64::from(per_page));
+    let data: Vec<String> = sqlx::query_scalar_with(&rows.text, rows.args)
+        .fetch_all(db.pool())
+        .await?;
     let items = data
         .iter()
         .map(|d| parse(d).map(|c| CaseSummary::of(&c)))
@@ -94,7 +94,7 @@ pub struct CaseWithNeighbours {
 /// The case `case_id` of `dataset_id`, or `NotFound`.
 pub async fn get(db: &Db, dataset_id: i64, case_id: &str) -> Result<CaseWithNeighbours> {
     let row: Option<(String, i64)> =
-        sqlx::query_as("SELECT data, position FROM cases WHERE dataset_id = ? AND case_id = ?")
+        sqlx::query_as("SELECT data, position FROM cases WHERE dataset_id = $1 AND case_id = $2")
             .bind(dataset_id)
             .bind(case_id)
             .fetch_optional(db.pool())
@@ -102,7 +102,7 @@ pub async fn get(db: &Db, dataset_id: i64, case_id: &str) -> Result<CaseWithNeig
     let (data, position) = row.ok_or_else(|| DbError::NotFound(format!("no case {case_id}")))?;
     let neighbour = |pos: i64| {
         sqlx::query_scalar::<_, String>(
-            "SELECT case_id FROM cases WHERE dataset_id = ? AND position = ?",
+            "SELECT case_id FROM cases WHERE dataset_id = $1 AND position = $2",
         )
         .bind(dataset_id)
         .bind(pos)
@@ -129,11 +129,11 @@ pub async fn all(db: &Db, dataset_id: i64) -> Result<Arc<Vec<Case>>> {
 
 /// [`all`] read on `conn` (say, inside a transaction), through the same cache.
 pub(crate) async fn all_on(
-    conn: &mut sqlx::SqliteConnection,
+    conn: &mut sqlx::AnyConnection,
     db: &Db,
     dataset_id: i64,
 ) -> Result<Arc<Vec<Case>>> {
-    let hash: String = sqlx::query_scalar("SELECT content_hash FROM datasets WHERE id = ?")
+    let hash: String = sqlx::query_scalar("SELECT content_hash FROM datasets WHERE id = $1")
         .bind(dataset_id)
         .fetch_optional(&mut *conn)
         .await?
@@ -143,7 +143,7 @@ pub(crate) async fn all_on(
         return Ok(cases);
     }
     let data: Vec<String> =
-        sqlx::query_scalar("SELECT data FROM cases WHERE dataset_id = ? ORDER BY position")
+        sqlx::query_scalar("SELECT data FROM cases WHERE dataset_id = $1 ORDER BY position")
             .bind(dataset_id)
             .fetch_all(&mut *conn)
             .await?;

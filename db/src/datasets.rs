@@ -21,6 +21,7 @@ pub struct DatasetInfo {
     pub name: String,
     pub version: i64,
     pub content_hash: String,
+    #[sqlx(try_from = "crate::Flag")]
     pub synthetic: bool,
     pub source: String,
     pub case_count: i64,
@@ -102,7 +103,7 @@ pub async fn import(db: &Db, src: ImportSource<'_>, cases: &[Case]) -> Result<Im
 /// [`import`] inside a transaction the caller commits: `Ok` with the stored
 /// version of identical content, or `Err` with the id of the new version.
 pub(crate) async fn import_in(
-    tx: &mut sqlx::SqliteConnection,
+    tx: &mut sqlx::AnyConnection,
     src: ImportSource<'_>,
     cases: &[Case],
 ) -> Result<std::result::Result<DatasetInfo, i64>> {
@@ -115,7 +116,7 @@ pub(crate) async fn import_in(
         let data = serde_json::to_string(case).map_err(invalid)?;
         let case_pk: i64 = sqlx::query_scalar(
             "INSERT INTO cases (dataset_id, position, case_id, cause, class, plaintiff_type, seed, search_text, data)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id",
         )
         .bind(dataset_id)
         .bind(i64::try_from(position).unwrap_or(i64::MAX))
@@ -129,14 +130,14 @@ pub(crate) async fn import_in(
         .fetch_one(&mut *tx)
         .await?;
         for claim in &case.claims {
-            sqlx::query("INSERT INTO case_claims (case_pk, verdict) VALUES (?, ?)")
+            sqlx::query("INSERT INTO case_claims (case_pk, verdict) VALUES ($1, $2)")
                 .bind(case_pk)
                 .bind(claim.verdict.as_str())
                 .execute(&mut *tx)
                 .await?;
         }
         for point in &case.focal_points {
-            sqlx::query("INSERT INTO case_focal_points (case_pk, point_type) VALUES (?, ?)")
+            sqlx::query("INSERT INTO case_focal_points (case_pk, point_type) VALUES ($1, $2)")
                 .bind(case_pk)
                 .bind(point.r#type.as_str())
                 .execute(&mut *tx)
@@ -171,7 +172,7 @@ pub async fn import_items<T: Listed + Serialize>(
     for (position, item) in items.iter().enumerate() {
         sqlx::query(
             "INSERT INTO items (dataset_id, position, item_id, facet, category, search_text, data)
-             VALUES (?, ?, ?, ?, ?, ?, ?)",
+             VALUES ($1, $2, $3, $4, $5, $6, $7)",
         )
         .bind(dataset_id)
         .bind(i64::try_from(position).unwrap_or(i64::MAX))
@@ -191,14 +192,14 @@ pub async fn import_items<T: Listed + Serialize>(
 /// else a new version's row, numbered after the newest of that name
 /// (`Err` with its id); the generation is bumped for a new one.
 async fn new_version(
-    tx: &mut sqlx::SqliteConnection,
+    tx: &mut sqlx::AnyConnection,
     src: &ImportSource<'_>,
     benchmark: Benchmark,
     hash: &str,
     count: usize,
 ) -> Result<std::result::Result<DatasetInfo, i64>> {
     let existing: Option<DatasetInfo> = sqlx::query_as(&format!(
-        "SELECT {COLUMNS} FROM datasets WHERE name = ? AND content_hash = ?"
+        "SELECT {COLUMNS} FROM datasets WHERE name = $1 AND content_hash = $2"
     ))
     .bind(src.name)
     .bind(hash)
@@ -216,7 +217,7 @@ async fn new_version(
         return Ok(Ok(existing));
     }
     let other: Option<String> = sqlx::query_scalar(
-        "SELECT benchmark FROM datasets WHERE name = ? AND benchmark <> ? LIMIT 1",
+        "SELECT benchmark FROM datasets WHERE name = $1 AND benchmark <> $2 LIMIT 1",
     )
     .bind(src.name)
     .bind(benchmark.as_str())
@@ -230,14 +231,14 @@ async fn new_version(
         )));
     }
     let version: i64 =
-        sqlx::query_scalar("SELECT COALESCE(MAX(version), 0) + 1 FROM datasets WHERE name = ?")
+        sqlx::query_scalar("SELECT COALESCE(MAX(version), 0) + 1 FROM datasets WHERE name = $1")
             .bind(src.name)
             .fetch_one(&mut *tx)
             .await?;
     let dataset_id: i64 = sqlx::query_scalar(
         "INSERT INTO datasets (name, version, content_hash, synthetic, source, case_count,
                                created_at, benchmark)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
     )
     .bind(src.name)
     .bind(version)
@@ -256,7 +257,7 @@ async fn new_version(
 /// The dataset version `benchmark`'s pages and the API show: its newest.
 pub async fn current(db: &Db, benchmark: Benchmark) -> Result<Option<DatasetInfo>> {
     Ok(sqlx::query_as(&format!(
-        "SELECT {COLUMNS} FROM datasets WHERE benchmark = ? ORDER BY id DESC LIMIT 1"
+        "SELECT {COLUMNS} FROM datasets WHERE benchmark = $1 ORDER BY id DESC LIMIT 1"
     ))
     .bind(benchmark.as_str())
     .fetch_optional(db.pool())
@@ -264,7 +265,7 @@ pub async fn current(db: &Db, benchmark: Benchmark) -> Result<Option<DatasetInfo
 }
 
 pub async fn by_id(db: &Db, id: i64) -> Result<DatasetInfo> {
-    sqlx::query_as(&format!("SELECT {COLUMNS} FROM datasets WHERE id = ?"))
+    sqlx::query_as(&format!("SELECT {COLUMNS} FROM datasets WHERE id = $1"))
         .bind(id)
         .fetch_optional(db.pool())
         .await?

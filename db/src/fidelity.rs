@@ -57,7 +57,7 @@ pub async fn store_probes(
 ) -> Result<Created> {
     let mut tx = crate::begin_write(db).await?;
     let study: Option<i64> =
-        sqlx::query_scalar("SELECT id FROM fidelity_runs WHERE dataset_id = ?")
+        sqlx::query_scalar("SELECT id FROM fidelity_runs WHERE dataset_id = $1")
             .bind(dataset.id)
             .fetch_optional(&mut *tx)
             .await?;
@@ -68,7 +68,7 @@ pub async fn store_probes(
     let at = now();
     for p in probes {
         let existed: Option<i64> = sqlx::query_scalar(
-            "SELECT id FROM fidelity_probes WHERE dataset_id = ? AND case_id = ?",
+            "SELECT id FROM fidelity_probes WHERE dataset_id = $1 AND case_id = $2",
         )
         .bind(dataset.id)
         .bind(&p.case_id)
@@ -76,7 +76,7 @@ pub async fn store_probes(
         .await?;
         sqlx::query(
             "INSERT INTO fidelity_probes (dataset_id, case_id, probe, author_id, updated_at)
-             VALUES (?, ?, ?, ?, ?)
+             VALUES ($1, $2, $3, $4, $5)
              ON CONFLICT (dataset_id, case_id) DO UPDATE
              SET probe = excluded.probe, author_id = excluded.author_id,
                  updated_at = excluded.updated_at",
@@ -101,7 +101,7 @@ pub async fn store_probes(
 /// The probes (JSON) of version `dataset_id`, by case id.
 pub async fn probes(db: &Db, dataset_id: i64) -> Result<Vec<String>> {
     Ok(sqlx::query_scalar(
-        "SELECT probe FROM fidelity_probes WHERE dataset_id = ? ORDER BY case_id",
+        "SELECT probe FROM fidelity_probes WHERE dataset_id = $1 ORDER BY case_id",
     )
     .bind(dataset_id)
     .fetch_all(db.pool())
@@ -123,7 +123,7 @@ pub async fn store_study(
     let mut tx = crate::begin_write(db).await?;
     let inserted = sqlx::query(
         "INSERT INTO fidelity_runs (dataset_id, user_model, items, uploaded_by, created_at)
-         VALUES (?, ?, ?, ?, ?) ON CONFLICT (dataset_id) DO NOTHING",
+         VALUES ($1, $2, $3, $4, $5) ON CONFLICT (dataset_id) DO NOTHING",
     )
     .bind(dataset.id)
     .bind(user_model)
@@ -151,7 +151,7 @@ pub async fn store_study(
 /// Whether version `dataset_id` has its study (without reading it).
 pub async fn has_study(db: &Db, dataset_id: i64) -> Result<bool> {
     Ok(
-        sqlx::query_scalar::<_, i64>("SELECT id FROM fidelity_runs WHERE dataset_id = ?")
+        sqlx::query_scalar::<_, i64>("SELECT id FROM fidelity_runs WHERE dataset_id = $1")
             .bind(dataset_id)
             .fetch_optional(db.pool())
             .await?
@@ -162,7 +162,7 @@ pub async fn has_study(db: &Db, dataset_id: i64) -> Result<bool> {
 /// The study of version `dataset_id`, if it has one.
 pub async fn study(db: &Db, dataset_id: i64) -> Result<Option<StoredStudy>> {
     let row: Option<(i64, String, String, String)> = sqlx::query_as(
-        "SELECT id, user_model, items, created_at FROM fidelity_runs WHERE dataset_id = ?",
+        "SELECT id, user_model, items, created_at FROM fidelity_runs WHERE dataset_id = $1",
     )
     .bind(dataset_id)
     .fetch_optional(db.pool())

@@ -11,28 +11,25 @@ use std::sync::Arc;
 
 use engine::browse::{ItemFilter, Page};
 use serde::de::DeserializeOwned;
-use sqlx::{QueryBuilder, Sqlite};
 
-use crate::{Db, DbError, Result};
+use crate::{push_search, Db, DbError, Result, Sql};
 
 fn parse<T: DeserializeOwned>(data: &str) -> Result<T> {
     serde_json::from_str(data).map_err(|e| DbError::Corrupt(format!("stored item: {e}")))
 }
 
-fn push_filter(qb: &mut QueryBuilder<'_, Sqlite>, dataset_id: i64, f: &ItemFilter) {
+fn push_filter(qb: &mut Sql<'_>, db: &Db, dataset_id: i64, f: &ItemFilter) {
     qb.push(" FROM items i WHERE i.dataset_id = ")
-        .push_bind(dataset_id);
+        .bind(dataset_id);
     if let Some(facet) = &f.facet {
-        qb.push(" AND i.facet = ").push_bind(facet.clone());
+        qb.push(" AND i.facet = ").bind(facet.clone());
     }
     if let Some(category) = &f.category {
-        qb.push(" AND i.category = ").push_bind(category.clone());
+        qb.push(" AND i.category = ").bind(category.clone());
     }
     if let Some(q) = f.search_term() {
-        // A plain substring test, ASCII folded, as ItemFilter::matches does.
-        qb.push(" AND instr(lower(i.search_text), lower(")
-            .push_bind(q.to_owned())
-            .push(")) > 0");
+        // A plain substring test, ASCII folded, as the filter's `matches` does.
+        push_search(qb, db.backend(), "i.search_text", q);
     }
 }
 
@@ -44,17 +41,21 @@ pub async fn list<T: DeserializeOwned>(
     page: u32,
     per_page: u32,
 ) -> Result<Page<T>> {
-    let mut count = QueryBuilder::new("SELECT COUNT(*)");
-    push_filter(&mut count, dataset_id, filter);
-    let total: i64 = count.build_query_scalar().fetch_one(db.pool()).await?;
+    let mut count = Sql::new("SELECT COUNT(*)");
+    push_filter(&mut count, db, dataset_id, filter);
+    let total: i64 = sqlx::query_scalar_with(&count.text, count.args)
+        .fetch_one(db.pool())
+        .await?;
 
-    let mut rows = QueryBuilder::new("SELECT i.data");
-    push_filter(&mut rows, dataset_id, filter);
+    let mut rows = Sql::new("SELECT i.data");
+    push_filter(&mut rows, db, dataset_id, filter);
     rows.push(" ORDER BY i.position LIMIT ")
-        .push_bind(i64::from(per_page))
+        .bind(i64::from(per_page))
         .push(" OFFSET ")
-        .push_bind(i64::from(page.saturating_sub(1)) * i64::from(per_page));
-    let data: Vec<String> = rows.build_query_scalar().fetch_all(db.pool()).await?;
+        .bind(i64::from(page.saturating_sub(1)) * i64::from(per_page));
+    let data: Vec<String> = sqlx::query_scalar_with(&rows.text, rows.args)
+        .fetch_all(db.pool())
+        .await?;
     Ok(Page {
         items: data.iter().map(|d| parse(d)).collect::<Result<Vec<_>>>()?,
         total: u64::try_from(total).unwrap_or(0),
@@ -67,7 +68,7 @@ pub async fn list<T: DeserializeOwned>(
 /// name order (for a filter's choices).
 pub async fn categories(db: &Db, dataset_id: i64, facet: &str) -> Result<Vec<String>> {
     Ok(sqlx::query_scalar(
-        "SELECT DISTINCT category FROM items WHERE dataset_id = ? AND facet = ? AND category <> ''
+        "SELECT DISTINCT category FROM items WHERE dataset_id = $1 AND facet = $2 AND category <> ''
          ORDER BY category",
     )
     .bind(dataset_id)
@@ -93,7 +94,7 @@ pub async fn get<T: DeserializeOwned>(
     item_id: &str,
 ) -> Result<ItemWithNeighbours<T>> {
     let row: Option<(String, i64)> =
-        sqlx::query_as("SELECT data, position FROM items WHERE dataset_id = ? AND item_id = ?")
+        sqlx::query_as("SELECT data, position FROM items WHERE dataset_id = $1 AND item_id = $2")
             .bind(dataset_id)
             .bind(item_id)
             .fetch_optional(db.pool())
@@ -101,7 +102,7 @@ pub async fn get<T: DeserializeOwned>(
     let (data, position) = row.ok_or_else(|| DbError::NotFound(format!("no item {item_id}")))?;
     let neighbour = |pos: i64| {
         sqlx::query_scalar::<_, String>(
-            "SELECT item_id FROM items WHERE dataset_id = ? AND position = ?",
+            "SELECT item_id FROM items WHERE dataset_id = $1 AND position = $2",
         )
         .bind(dataset_id)
         .bind(pos)
@@ -124,7 +125,7 @@ pub async fn all<T: DeserializeOwned + Send + Sync + 'static>(
     db: &Db,
     dataset_id: i64,
 ) -> Result<Arc<Vec<T>>> {
-    let hash: String = sqlx::query_scalar("SELECT content_hash FROM datasets WHERE id = ?")
+    let hash: String = sqlx::query_scalar("SELECT content_hash FROM datasets WHERE id = $1")
         .bind(dataset_id)
         .fetch_optional(db.pool())
         .await?
@@ -134,7 +135,7 @@ pub async fn all<T: DeserializeOwned + Send + Sync + 'static>(
         return Ok(items);
     }
     let data: Vec<String> =
-        sqlx::query_scalar("SELECT data FROM items WHERE dataset_id = ? ORDER BY position")
+        sqlx::query_scalar("SELECT data FROM items WHERE dataset_id = $1 ORDER BY position")
             .bind(dataset_id)
             .fetch_all(db.pool())
             .await?;
@@ -155,7 +156,7 @@ mod tests {
     const DEMO: &str = include_str!("../../server/data/plawbench/demo.jsonl");
 
     async fn demo() -> (Db, i64, Vec<Item>) {
-        let db = Db::open_in_memory().await.expect("db");
+        let db = Db::open_for_test(None).await.expect("db");
         let items = parse_dataset(DEMO).expect("the demo parses");
         let src = ImportSource {
             name: "plaw-demo",

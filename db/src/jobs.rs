@@ -55,7 +55,7 @@ pub async fn list_endpoints(db: &Db) -> Result<Vec<Endpoint>> {
 /// The endpoint `id`; `NotFound` if there is none.
 pub async fn endpoint(db: &Db, id: i64) -> Result<Endpoint> {
     sqlx::query_as::<_, EndpointRow>(&format!(
-        "SELECT {ENDPOINT_COLUMNS} FROM endpoints WHERE id = ?"
+        "SELECT {ENDPOINT_COLUMNS} FROM endpoints WHERE id = $1"
     ))
     .bind(id)
     .fetch_optional(db.pool())
@@ -83,11 +83,11 @@ pub async fn save_endpoint(
     let query = match id {
         None => format!(
             "INSERT INTO endpoints (name, base_url, model, key_env, vendor, created_at)
-             VALUES (?, ?, ?, ?, ?, ?) RETURNING {ENDPOINT_COLUMNS}"
+             VALUES ($1, $2, $3, $4, $5, $6) RETURNING {ENDPOINT_COLUMNS}"
         ),
         Some(_) => format!(
-            "UPDATE endpoints SET name = ?, base_url = ?, model = ?, key_env = ?, vendor = ?
-             WHERE id = ? RETURNING {ENDPOINT_COLUMNS}"
+            "UPDATE endpoints SET name = $1, base_url = $2, model = $3, key_env = $4, vendor = $5
+             WHERE id = $6 RETURNING {ENDPOINT_COLUMNS}"
         ),
     };
     let mut q = sqlx::query_as::<_, EndpointRow>(&query)
@@ -110,7 +110,7 @@ pub async fn save_endpoint(
 /// Deletes endpoint `id`. Jobs keep their own copy of the endpoints they use,
 /// so they are not affected. `NotFound` if there is none.
 pub async fn delete_endpoint(db: &Db, id: i64) -> Result<()> {
-    let done = sqlx::query("DELETE FROM endpoints WHERE id = ?")
+    let done = sqlx::query("DELETE FROM endpoints WHERE id = $1")
         .bind(id)
         .execute(db.pool())
         .await?;
@@ -191,7 +191,7 @@ pub async fn create_job(
     let mut tx = crate::begin_write(db).await?;
     let id: i64 = sqlx::query_scalar(
         "INSERT INTO benchmark_jobs (dataset_id, config, status, out_dir, created_by, created_at)
-         VALUES (?, ?, 'queued', '', ?, ?) RETURNING id",
+         VALUES ($1, $2, 'queued', '', $3, $4) RETURNING id",
     )
     .bind(job.dataset_id)
     .bind(config)
@@ -199,7 +199,7 @@ pub async fn create_job(
     .bind(now())
     .fetch_one(&mut *tx)
     .await?;
-    sqlx::query("UPDATE benchmark_jobs SET out_dir = ? WHERE id = ?")
+    sqlx::query("UPDATE benchmark_jobs SET out_dir = $1 WHERE id = $2")
         .bind(out_dir(id))
         .bind(id)
         .execute(&mut *tx)
@@ -211,7 +211,7 @@ pub async fn create_job(
 
 /// The job `id`; `NotFound` if there is none.
 pub async fn job(db: &Db, id: i64) -> Result<Job> {
-    sqlx::query_as::<_, JobRow>(&format!("{JOB_SELECT} WHERE j.id = ?"))
+    sqlx::query_as::<_, JobRow>(&format!("{JOB_SELECT} WHERE j.id = $1"))
         .bind(id)
         .fetch_optional(db.pool())
         .await?
@@ -221,7 +221,7 @@ pub async fn job(db: &Db, id: i64) -> Result<Job> {
 
 /// The latest `limit` jobs, newest first.
 pub async fn list_jobs(db: &Db, limit: i64) -> Result<Vec<Job>> {
-    sqlx::query_as::<_, JobRow>(&format!("{JOB_SELECT} ORDER BY j.id DESC LIMIT ?"))
+    sqlx::query_as::<_, JobRow>(&format!("{JOB_SELECT} ORDER BY j.id DESC LIMIT $1"))
         .bind(limit)
         .fetch_all(db.pool())
         .await?
@@ -234,7 +234,7 @@ pub async fn list_jobs(db: &Db, limit: i64) -> Result<Vec<Job>> {
 /// restartable), oldest first: the run numbers they will store are taken.
 pub async fn unfinished_jobs(db: &Db, dataset_id: i64) -> Result<Vec<Job>> {
     sqlx::query_as::<_, JobRow>(&format!(
-        "{JOB_SELECT} WHERE j.dataset_id = ? AND j.status <> 'done' ORDER BY j.id"
+        "{JOB_SELECT} WHERE j.dataset_id = $1 AND j.status <> 'done' ORDER BY j.id"
     ))
     .bind(dataset_id)
     .fetch_all(db.pool())
@@ -251,8 +251,8 @@ fn announce(db: &Db, job_id: i64, status: JobStatus) {
 /// Marks queued job `id` running; `Conflict` if it is not queued.
 pub async fn mark_running(db: &Db, id: i64) -> Result<()> {
     let done = sqlx::query(
-        "UPDATE benchmark_jobs SET status = 'running', started_at = ?, progress = NULL
-         WHERE id = ? AND status = 'queued'",
+        "UPDATE benchmark_jobs SET status = 'running', started_at = $1, progress = NULL
+         WHERE id = $2 AND status = 'queued'",
     )
     .bind(now())
     .bind(id)
@@ -269,7 +269,7 @@ pub async fn mark_running(db: &Db, id: i64) -> Result<()> {
 pub async fn set_progress(db: &Db, id: i64, progress: &Progress) -> Result<()> {
     let progress = serde_json::to_string(progress).map_err(|e| DbError::Invalid(e.to_string()))?;
     let done =
-        sqlx::query("UPDATE benchmark_jobs SET progress = ? WHERE id = ? AND status = 'running'")
+        sqlx::query("UPDATE benchmark_jobs SET progress = $1 WHERE id = $2 AND status = 'running'")
             .bind(progress)
             .bind(id)
             .execute(db.pool())
@@ -309,9 +309,9 @@ pub async fn finish(db: &Db, id: i64, outcome: Outcome<'_>) -> Result<()> {
         .map_err(|e| DbError::Invalid(e.to_string()))?;
     let done = sqlx::query(
         "UPDATE benchmark_jobs
-         SET status = ?, progress = COALESCE(?, progress), error = ?, runs_stored = ?,
-             finished_at = ?
-         WHERE id = ? AND status IN ('queued', 'running')",
+         SET status = $1, progress = COALESCE($2, progress), error = $3, runs_stored = $4,
+             finished_at = $5
+         WHERE id = $6 AND status IN ('queued', 'running')",
     )
     .bind(outcome.status.as_str())
     .bind(progress)
@@ -335,7 +335,7 @@ pub async fn requeue(db: &Db, id: i64) -> Result<Job> {
         "UPDATE benchmark_jobs
          SET status = 'queued', error = NULL, runs_stored = 0, started_at = NULL,
              finished_at = NULL
-         WHERE id = ? AND status IN ('failed', 'cancelled', 'interrupted')",
+         WHERE id = $1 AND status IN ('failed', 'cancelled', 'interrupted')",
     )
     .bind(id)
     .execute(db.pool())
@@ -359,7 +359,7 @@ pub const INTERRUPTED: &str =
 /// when no job of this process can be running yet. Returns how many.
 pub async fn interrupt_unfinished(db: &Db) -> Result<u64> {
     let done = sqlx::query(
-        "UPDATE benchmark_jobs SET status = 'interrupted', error = ?, finished_at = ?
+        "UPDATE benchmark_jobs SET status = 'interrupted', error = $1, finished_at = $2
          WHERE status IN ('queued', 'running')",
     )
     .bind(INTERRUPTED)
@@ -374,14 +374,14 @@ mod tests {
     use super::*;
 
     async fn db_with_dataset() -> (Db, i64, i64) {
-        let db = Db::open_in_memory().await.expect("db");
+        let db = Db::open_for_test(None).await.expect("db");
         let user = crate::users::create(&db, "admin", engine::accounts::Role::Admin, "password1")
             .await
             .expect("user");
         let dataset: i64 = sqlx::query_scalar(
             "INSERT INTO datasets (name, version, content_hash, synthetic, source, case_count,
                                    created_at)
-             VALUES ('d', 1, 'h', 0, 's', 0, 'now') RETURNING id",
+             VALUES ('d', 1, 'h', FALSE, 's', 0, 'now') RETURNING id",
         )
         .fetch_one(db.pool())
         .await

@@ -43,11 +43,10 @@ pub mod users;
 
 use std::path::Path;
 use std::str::FromStr;
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::sync::{Arc, Mutex, Once};
 
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::SqlitePool;
+use sqlx::any::{AnyArguments, AnyConnectOptions, AnyPoolOptions};
+use sqlx::{Any, AnyPool, Arguments, Encode, Executor, Type};
 
 /// The error of this layer. `NotFound` and `Conflict` carry a message fit for a
 /// user; the others are internal and are logged, not shown.
@@ -92,16 +91,59 @@ impl From<sqlx::Error> for DbError {
 }
 
 /// Whether `e` says the database was locked by another writer (SQLite's
-/// `SQLITE_BUSY` and `SQLITE_LOCKED` with their extended codes) or that no
-/// pooled connection came free in time.
+/// `SQLITE_BUSY` and `SQLITE_LOCKED` with their extended codes; PostgreSQL's
+/// lock timeout, serialization failure and deadlock) or that no pooled
+/// connection came free in time.
 fn is_busy(e: &sqlx::Error) -> bool {
     match e {
         sqlx::Error::PoolTimedOut => true,
-        sqlx::Error::Database(d) => d
-            .code()
-            .and_then(|code| code.parse::<i32>().ok())
-            .is_some_and(|code| matches!(code & 0xff, 5 | 6)),
+        sqlx::Error::Database(d) => d.code().is_some_and(|code| match code.parse::<i32>() {
+            Ok(sqlite) => matches!(sqlite & 0xff, 5 | 6),
+            Err(_) => matches!(&*code, "55P03" | "40001" | "40P01"),
+        }),
         _ => false,
+    }
+}
+
+/// `location` (a `--db` value) as it may be shown: a URL's password
+/// replaced by `***`.
+pub fn shown(location: &Path) -> String {
+    let text = location.to_string_lossy();
+    if Backend::of(&text) == Backend::Sqlite {
+        return text.into_owned();
+    }
+    let Some(scheme_end) = text.find("://").map(|at| at + 3) else {
+        return text.into_owned();
+    };
+    let authority = &text[scheme_end..];
+    let authority = &authority[..authority.find('/').unwrap_or(authority.len())];
+    match (authority.rfind('@'), authority.find(':')) {
+        (Some(at), Some(colon)) if colon < at => format!(
+            "{}{}:***{}",
+            &text[..scheme_end],
+            &authority[..colon],
+            &text[scheme_end + at..]
+        ),
+        _ => text.into_owned(),
+    }
+}
+
+/// Which database a [`Db`] is on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+impl Backend {
+    /// The backend a `--db` value names: a `postgres://` (or
+    /// `postgresql://`) URL, or else a SQLite file path.
+    pub fn of(location: &str) -> Backend {
+        if location.starts_with("postgres://") || location.starts_with("postgresql://") {
+            Backend::Postgres
+        } else {
+            Backend::Sqlite
+        }
     }
 }
 
@@ -118,7 +160,8 @@ type CaseCache = Vec<(CaseKey, Arc<dyn std::any::Any + Send + Sync>)>;
 /// A handle on the database: cheap to clone, one pool per process.
 #[derive(Debug, Clone)]
 pub struct Db {
-    pool: SqlitePool,
+    pool: AnyPool,
+    backend: Backend,
     /// The parsed cases of the dataset versions read last, by (id, content
     /// hash). A version never changes once imported (a change is a new
     /// version), so an entry never goes stale; at most [`CASE_CACHE_VERSIONS`]
@@ -133,32 +176,54 @@ pub struct Db {
 }
 
 impl Db {
-    /// Opens (creating if needed) the SQLite file at `path` and applies pending migrations.
-    pub async fn open(path: &Path) -> Result<Db> {
-        let options = SqliteConnectOptions::new()
-            .filename(path)
-            .create_if_missing(true)
-            .journal_mode(SqliteJournalMode::Wal)
-            .synchronous(SqliteSynchronous::Normal)
-            .foreign_keys(true)
-            .busy_timeout(Duration::from_secs(5));
-        Self::connect(options, 8, true).await
+    /// Opens the database at `location` and applies pending migrations: a
+    /// `postgres://` URL, or else the path of a SQLite file (created if
+    /// missing).
+    pub async fn open(location: &Path) -> Result<Db> {
+        let text = location.to_str().unwrap_or_default();
+        match Backend::of(text) {
+            Backend::Postgres => Self::connect(text, Backend::Postgres, 16, true).await,
+            Backend::Sqlite => {
+                let url = sqlite_url(location)?;
+                Self::connect(&url, Backend::Sqlite, 8, true).await
+            }
+        }
     }
 
-    /// Opens a private in-memory database (one connection), for tests and tools.
+    /// Opens a private in-memory SQLite database (one connection), for
+    /// tests and tools.
     pub async fn open_in_memory() -> Result<Db> {
-        let options = SqliteConnectOptions::from_str("sqlite::memory:")?.foreign_keys(true);
-        Self::connect(options, 1, false).await
+        Self::connect("sqlite::memory:", Backend::Sqlite, 1, false).await
     }
 
-    async fn connect(options: SqliteConnectOptions, max: u32, shared: bool) -> Result<Db> {
-        let pool = SqlitePoolOptions::new()
+    async fn connect(url: &str, backend: Backend, max: u32, shared: bool) -> Result<Db> {
+        static DRIVERS: Once = Once::new();
+        DRIVERS.call_once(sqlx::any::install_default_drivers);
+        let options = AnyConnectOptions::from_str(url)?;
+        let pool = AnyPoolOptions::new()
             .max_connections(max)
+            .after_connect(move |conn, _| {
+                Box::pin(async move {
+                    if backend == Backend::Sqlite {
+                        // WAL lets readers go on while one writer commits;
+                        // NORMAL syncs at checkpoints, which WAL makes safe.
+                        // (Foreign keys and the 5 s busy timeout are sqlx's
+                        // defaults for every SQLite connection.)
+                        conn.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
+                            .await?;
+                    }
+                    Ok(())
+                })
+            })
             .connect_with(options)
             .await?;
-        sqlx::migrate!("../migrations").run(&pool).await?;
+        match backend {
+            Backend::Sqlite => sqlx::migrate!("../migrations/sqlite").run(&pool).await?,
+            Backend::Postgres => sqlx::migrate!("../migrations/postgres").run(&pool).await?,
+        }
         Ok(Db {
             pool,
+            backend,
             cases: Arc::default(),
             changes: tokio::sync::broadcast::channel(events::CAPACITY).0,
             data_changes: Arc::default(),
@@ -166,19 +231,49 @@ impl Db {
         })
     }
 
+    /// A fresh, migrated, empty database for a test: a new database on the
+    /// PostgreSQL server [`TEST_PG_ENV`] names when that is set, else the
+    /// SQLite file `sqlite` (created), else a private in-memory one. Running
+    /// the same tests with and without the variable runs them on both
+    /// backends.
+    #[doc(hidden)]
+    pub async fn open_for_test(sqlite: Option<&Path>) -> Result<Db> {
+        match (test_server(), sqlite) {
+            (Some(server), _) => Db::open(Path::new(&fresh_pg_database(&server).await?)).await,
+            (None, Some(path)) => Db::open(path).await,
+            (None, None) => Db::open_in_memory().await,
+        }
+    }
+
+    /// Where a test's fresh database is, as `--db` takes it: a new database
+    /// on [`TEST_PG_ENV`]'s server when that is set, else `sqlite`.
+    #[doc(hidden)]
+    pub async fn location_for_test(sqlite: &Path) -> Result<String> {
+        match test_server() {
+            Some(server) => fresh_pg_database(&server).await,
+            None => Ok(sqlite.to_string_lossy().into_owned()),
+        }
+    }
+
+    /// Which database this is on.
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
     /// A probe of commits made by any other connection to the database file
     /// (another process, such as the command line, or another pooled
     /// connection), on a connection of its own; `None` for a private
-    /// in-memory database, which nothing else can write.
+    /// in-memory database, which nothing else can write, and for now on
+    /// PostgreSQL.
     pub async fn commit_probe(&self) -> Result<Option<CommitProbe>> {
-        if !self.shared {
+        if !self.shared || self.backend != Backend::Sqlite {
             return Ok(None);
         }
         let conn = self.pool.acquire().await?.detach();
         Ok(Some(CommitProbe { conn, last: None }))
     }
 
-    pub fn pool(&self) -> &SqlitePool {
+    pub fn pool(&self) -> &AnyPool {
         &self.pool
     }
 
@@ -205,7 +300,7 @@ impl Db {
 /// See [`Db::commit_probe`].
 #[derive(Debug)]
 pub struct CommitProbe {
-    conn: sqlx::SqliteConnection,
+    conn: sqlx::AnyConnection,
     last: Option<i64>,
 }
 
@@ -223,16 +318,229 @@ impl CommitProbe {
     }
 }
 
-/// A transaction that takes SQLite's write lock at its start (`BEGIN
-/// IMMEDIATE`, waiting up to the busy timeout for another writer), so that
-/// nothing it reads can change before it commits: for writes decided by what
-/// they read first (a correction against a revision, an adjudication that
-/// applies one).
-pub(crate) async fn begin_write(db: &Db) -> Result<sqlx::Transaction<'static, sqlx::Sqlite>> {
-    Ok(db.pool.begin_with("BEGIN IMMEDIATE").await?)
+/// A transaction that holds the database's write lock from its start, so
+/// that nothing it reads can change before it commits: for writes decided by
+/// what they read first (a correction against a revision, an adjudication
+/// that applies one). On SQLite that is `BEGIN IMMEDIATE` (waiting up to the
+/// busy timeout for another writer); on PostgreSQL a transaction-scoped
+/// advisory lock that every such transaction takes, on whichever server.
+pub(crate) async fn begin_write(db: &Db) -> Result<sqlx::Transaction<'static, Any>> {
+    match db.backend {
+        Backend::Sqlite => Ok(db.pool.begin_with("BEGIN IMMEDIATE").await?),
+        Backend::Postgres => {
+            let mut tx = db.pool.begin().await?;
+            tx.execute("SET LOCAL lock_timeout = '5s'").await?;
+            tx.execute("SELECT pg_advisory_xact_lock(7010)").await?;
+            Ok(tx)
+        }
+    }
+}
+
+/// Appends ` AND` a case-insensitive (ASCII-folded) substring test of
+/// `column` for `term`, the meaning the engine's filters give `q`. SQLite
+/// tests with `instr`; PostgreSQL with `LIKE` on the ASCII-folded column, the
+/// expression its trigram index (`*_search_trgm`) serves, so that a
+/// Chinese search reads the index instead of every row.
+pub(crate) fn push_search(sql: &mut Sql<'_>, backend: Backend, column: &str, term: &str) {
+    match backend {
+        Backend::Sqlite => {
+            sql.push(&format!(" AND instr(lower({column}), lower("))
+                .bind(term.to_owned())
+                .push(")) > 0");
+        }
+        Backend::Postgres => {
+            let mut pattern = String::with_capacity(term.len() + 2);
+            pattern.push('%');
+            for c in term.chars() {
+                if matches!(c, '%' | '_' | '\\') {
+                    pattern.push('\\');
+                }
+                pattern.push(c.to_ascii_lowercase());
+            }
+            pattern.push('%');
+            sql.push(&format!(" AND {} LIKE ", ascii_lower(column)))
+                .bind(pattern)
+                .push(" ESCAPE '\\'");
+        }
+    }
+}
+
+/// PostgreSQL's expression for `column` with ASCII letters lowered and
+/// nothing else changed (its `lower()` would fold other scripts too, which
+/// SQLite's and the engine's filters do not).
+pub(crate) fn ascii_lower(column: &str) -> String {
+    format!("translate({column}, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')")
+}
+
+/// A stored yes/no: an INTEGER 0/1 on SQLite, a BOOLEAN on PostgreSQL,
+/// read as either (the Any driver decodes `bool` from a boolean only). Bind
+/// a plain `bool`, which both take.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Flag(pub bool);
+
+impl From<Flag> for bool {
+    fn from(flag: Flag) -> bool {
+        flag.0
+    }
+}
+
+impl Type<Any> for Flag {
+    fn type_info() -> sqlx::any::AnyTypeInfo {
+        <bool as Type<Any>>::type_info()
+    }
+
+    fn compatible(ty: &sqlx::any::AnyTypeInfo) -> bool {
+        <bool as Type<Any>>::compatible(ty) || <i64 as Type<Any>>::compatible(ty)
+    }
+}
+
+impl<'r> sqlx::Decode<'r, Any> for Flag {
+    fn decode(value: sqlx::any::AnyValueRef<'r>) -> Result<Self, sqlx::error::BoxDynError> {
+        match <bool as sqlx::Decode<Any>>::decode(value.clone()) {
+            Ok(b) => Ok(Flag(b)),
+            Err(_) => <i64 as sqlx::Decode<Any>>::decode(value).map(|n| Flag(n != 0)),
+        }
+    }
+}
+
+/// The variable that points tests at a PostgreSQL server (a `postgres://`
+/// URL whose user may create databases); see [`Db::open_for_test`].
+pub const TEST_PG_ENV: &str = "LEXPILOT_TEST_PG";
+
+fn test_server() -> Option<String> {
+    std::env::var(TEST_PG_ENV)
+        .ok()
+        .filter(|url| !url.is_empty())
+}
+
+/// Creates a new, empty database on the PostgreSQL server at `server` and
+/// returns its URL (the server's with the database name replaced).
+async fn fresh_pg_database(server: &str) -> Result<String> {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or_default();
+    let name = format!(
+        "lexpilot_test_{}_{}_{nanos}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    );
+    let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(server).await?;
+    conn.execute(&*format!("CREATE DATABASE {name}")).await?;
+    sqlx::Connection::close(conn).await?;
+    let (base, query) = match server.split_once('?') {
+        Some((base, query)) => (base, format!("?{query}")),
+        None => (server, String::new()),
+    };
+    let authority_end = base
+        .find("://")
+        .map(|at| at + 3)
+        .and_then(|start| base[start..].find('/').map(|slash| start + slash))
+        .unwrap_or(base.len());
+    Ok(format!("{}/{name}{query}", &base[..authority_end]))
+}
+
+/// The `sqlite://` URL of the file at `path`, created if missing.
+fn sqlite_url(path: &Path) -> Result<String> {
+    let text = path.to_str().ok_or_else(|| {
+        DbError::Invalid(format!("the database path {} is not UTF-8", path.display()))
+    })?;
+    let encoded: String = text
+        .chars()
+        .map(|c| match c {
+            '%' | '?' | '#' => format!("%{:02X}", c as u32),
+            c => c.to_string(),
+        })
+        .collect();
+    Ok(format!("sqlite://{encoded}?mode=rwc"))
+}
+
+/// SQL with numbered placeholders (`$1`, `$2`, …, which both SQLite and
+/// PostgreSQL read) and their arguments, built piece by piece: for queries
+/// whose conditions depend on a filter.
+pub(crate) struct Sql<'q> {
+    pub(crate) text: String,
+    pub(crate) args: AnyArguments<'q>,
+    count: usize,
+}
+
+impl<'q> Sql<'q> {
+    pub(crate) fn new(text: &str) -> Self {
+        Sql {
+            text: text.to_owned(),
+            args: AnyArguments::default(),
+            count: 0,
+        }
+    }
+
+    pub(crate) fn push(&mut self, text: &str) -> &mut Self {
+        self.text.push_str(text);
+        self
+    }
+
+    /// Appends the next placeholder, bound to `value`.
+    pub(crate) fn bind<T: Encode<'q, Any> + Type<Any> + 'q>(&mut self, value: T) -> &mut Self {
+        self.count += 1;
+        self.text.push_str(&format!("${}", self.count));
+        // Encoding into the Any driver's buffer only moves the value: the
+        // types bound here (integers, text) cannot fail.
+        self.args
+            .add(value)
+            .expect("an integer or text binds to the Any driver");
+        self
+    }
 }
 
 /// The current time as stored: RFC 3339 UTC with seconds.
 pub(crate) fn now() -> String {
     chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_shown_url_hides_its_password_only() {
+        let shown = |s: &str| shown(Path::new(s));
+        assert_eq!(
+            shown("postgres://lab:s3cr@t:x@db.lab:5432/lexpilot?sslmode=require"),
+            "postgres://lab:***@db.lab:5432/lexpilot?sslmode=require"
+        );
+        assert_eq!(
+            shown("postgres://lab@db/lexpilot"),
+            "postgres://lab@db/lexpilot"
+        );
+        assert_eq!(shown("data/lexpilot:1.db"), "data/lexpilot:1.db");
+        assert_eq!(Backend::of("postgresql://x/y"), Backend::Postgres);
+        assert_eq!(Backend::of("postgres.db"), Backend::Sqlite);
+    }
+
+    #[test]
+    fn sqlite_urls_keep_odd_file_names() {
+        assert_eq!(
+            sqlite_url(Path::new("/tmp/a b?#%.db")).expect("url"),
+            "sqlite:///tmp/a b%3F%23%25.db?mode=rwc"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_sqlite_file_opens_under_an_odd_name_and_in_wal_mode() {
+        let dir = tempfile::tempdir().expect("dir");
+        let path = dir.path().join("实验 #1?.db");
+        let db = Db::open(&path).await.expect("opens");
+        let mode: String = sqlx::query_scalar("PRAGMA journal_mode")
+            .fetch_one(db.pool())
+            .await
+            .expect("mode");
+        assert_eq!(mode, "wal");
+        let keys: i64 = sqlx::query_scalar("PRAGMA foreign_keys")
+            .fetch_one(db.pool())
+            .await
+            .expect("keys");
+        assert_eq!(keys, 1);
+        assert!(path.exists(), "the file is where it was named");
+    }
 }

@@ -12,7 +12,7 @@
 use engine::lexpilot::dataset::{validate_case, Case};
 use serde::{Deserialize, Serialize};
 
-use sqlx::SqliteConnection;
+use sqlx::AnyConnection;
 
 use crate::datasets::{DatasetInfo, ImportSource};
 use crate::users::User;
@@ -71,7 +71,7 @@ fn revision(
 
 const SELECT: &str = "SELECT r.revision, r.data, u.name, r.reason, r.dataset_version, r.created_at
      FROM case_revisions r LEFT JOIN users u ON u.id = r.author_id
-     WHERE r.dataset_name = ? AND r.case_id = ?";
+     WHERE r.dataset_name = $1 AND r.case_id = $2";
 
 /// Every revision of a case, oldest first; empty when it was never corrected
 /// (then the imported case is revision 1).
@@ -81,7 +81,7 @@ pub async fn history(db: &Db, dataset_name: &str, case_id: &str) -> Result<Vec<R
 }
 
 pub(crate) async fn history_on(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     dataset_name: &str,
     case_id: &str,
 ) -> Result<Vec<Revision>> {
@@ -100,12 +100,12 @@ pub async fn current_revision(db: &Db, dataset_name: &str, case_id: &str) -> Res
 }
 
 pub(crate) async fn current_revision_on(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     dataset_name: &str,
     case_id: &str,
 ) -> Result<i64> {
     let n: Option<i64> = sqlx::query_scalar(
-        "SELECT MAX(revision) FROM case_revisions WHERE dataset_name = ? AND case_id = ?",
+        "SELECT MAX(revision) FROM case_revisions WHERE dataset_name = $1 AND case_id = $2",
     )
     .bind(dataset_name)
     .bind(case_id)
@@ -209,9 +209,9 @@ impl Saved {
 }
 
 /// The newest version of the dataset `name`, read on `conn`.
-pub(crate) async fn newest_version(conn: &mut SqliteConnection, name: &str) -> Result<DatasetInfo> {
+pub(crate) async fn newest_version(conn: &mut AnyConnection, name: &str) -> Result<DatasetInfo> {
     sqlx::query_as(&format!(
-        "SELECT {} FROM datasets WHERE name = ? ORDER BY version DESC LIMIT 1",
+        "SELECT {} FROM datasets WHERE name = $1 ORDER BY version DESC LIMIT 1",
         crate::datasets::COLUMNS
     ))
     .bind(name)
@@ -235,7 +235,7 @@ pub(crate) struct Correcting<'a> {
 /// start ([`crate::begin_write`]) so that what it reads cannot change before
 /// it commits. [`check_correction`] first.
 pub(crate) async fn correct_in(
-    tx: &mut SqliteConnection,
+    tx: &mut AnyConnection,
     db: &Db,
     correcting: Correcting<'_>,
     rescore: &Rescore,
@@ -283,7 +283,7 @@ pub(crate) async fn correct_in(
                     .into(),
             )),
         };
-    let new_version: i64 = sqlx::query_scalar("SELECT version FROM datasets WHERE id = ?")
+    let new_version: i64 = sqlx::query_scalar("SELECT version FROM datasets WHERE id = $1")
         .bind(new_id)
         .fetch_one(&mut *tx)
         .await?;
@@ -321,7 +321,7 @@ pub(crate) async fn correct_in(
 }
 
 async fn insert_revision(
-    tx: &mut SqliteConnection,
+    tx: &mut AnyConnection,
     dataset: &DatasetInfo,
     case: &Case,
     revision: i64,
@@ -332,7 +332,7 @@ async fn insert_revision(
     let data = serde_json::to_string(case).map_err(|e| DbError::Invalid(e.to_string()))?;
     sqlx::query(
         "INSERT INTO case_revisions (dataset_name, case_id, revision, data, author_id, reason, dataset_version, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
     )
     .bind(&dataset.name)
     .bind(&case.case_id)
@@ -357,7 +357,7 @@ async fn insert_revision(
 /// by `rescore` against `cases` (the new version's); a run that no longer
 /// validates stays on `from` only and is named in the second value.
 async fn link_runs(
-    tx: &mut SqliteConnection,
+    tx: &mut AnyConnection,
     from: i64,
     to: i64,
     cases: &[Case],

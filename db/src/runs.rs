@@ -15,7 +15,7 @@
 use engine::benchmark::{RunMeta, Suite};
 use engine::lexpilot::run::EntryKey;
 use serde::{Deserialize, Serialize};
-use sqlx::SqliteConnection;
+use sqlx::AnyConnection;
 
 use crate::{now, Db, DbError, Result};
 
@@ -98,7 +98,7 @@ pub async fn store_all(
             )));
         }
         let existing: Option<i64> = sqlx::query_scalar(
-            "SELECT run_id FROM run_scores WHERE dataset_id = ? AND model = ? AND run_number = ?",
+            "SELECT run_id FROM run_scores WHERE dataset_id = $1 AND model = $2 AND run_number = $3",
         )
         .bind(dataset_id)
         .bind(&meta.model)
@@ -116,7 +116,7 @@ pub async fn store_all(
         let id: i64 = sqlx::query_scalar(
             "INSERT INTO runs (dataset_id, benchmark, model, run_number, family, entry_key, items,
                                unavailable, uploaded_by, created_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id",
         )
         .bind(dataset_id)
         .bind(meta.benchmark.as_str())
@@ -173,7 +173,7 @@ fn unique_as_duplicate(e: sqlx::Error, model: &str, run: u32) -> DbError {
 
 /// Scores run `run_id` on dataset version `dataset_id`.
 pub(crate) async fn link(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     run_id: i64,
     dataset_id: i64,
     model: &str,
@@ -182,7 +182,7 @@ pub(crate) async fn link(
 ) -> Result<()> {
     sqlx::query(
         "INSERT INTO run_scores (run_id, dataset_id, model, run_number, scores)
-         VALUES (?, ?, ?, ?, ?)",
+         VALUES ($1, $2, $3, $4, $5)",
     )
     .bind(run_id)
     .bind(dataset_id)
@@ -197,14 +197,14 @@ pub(crate) async fn link(
 
 /// Takes run `run_id` off version `dataset_id`, and deletes it when no
 /// version scores it any more (its review items go with it).
-async fn unlink(conn: &mut SqliteConnection, run_id: i64, dataset_id: i64) -> Result<()> {
-    sqlx::query("DELETE FROM run_scores WHERE run_id = ? AND dataset_id = ?")
+async fn unlink(conn: &mut AnyConnection, run_id: i64, dataset_id: i64) -> Result<()> {
+    sqlx::query("DELETE FROM run_scores WHERE run_id = $1 AND dataset_id = $2")
         .bind(run_id)
         .bind(dataset_id)
         .execute(&mut *conn)
         .await?;
     sqlx::query(
-        "DELETE FROM runs WHERE id = ? AND NOT EXISTS (SELECT 1 FROM run_scores WHERE run_id = ?)",
+        "DELETE FROM runs WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM run_scores WHERE run_id = $2)",
     )
     .bind(run_id)
     .bind(run_id)
@@ -215,7 +215,7 @@ async fn unlink(conn: &mut SqliteConnection, run_id: i64, dataset_id: i64) -> Re
 
 /// Bumps the generation, inside the transaction that changes what figures
 /// are derived from.
-pub(crate) async fn bump_generation(conn: &mut SqliteConnection) -> Result<()> {
+pub(crate) async fn bump_generation(conn: &mut AnyConnection) -> Result<()> {
     sqlx::query("UPDATE generation SET value = value + 1 WHERE id = 1")
         .execute(&mut *conn)
         .await?;
@@ -236,7 +236,7 @@ pub async fn generation(db: &Db) -> Result<i64> {
 /// Whether `model` run `run_number` is scored on the dataset version.
 pub async fn exists(db: &Db, dataset_id: i64, model: &str, run_number: u32) -> Result<bool> {
     let n: i64 = sqlx::query_scalar(
-        "SELECT COUNT(*) FROM run_scores WHERE dataset_id = ? AND model = ? AND run_number = ?",
+        "SELECT COUNT(*) FROM run_scores WHERE dataset_id = $1 AND model = $2 AND run_number = $3",
     )
     .bind(dataset_id)
     .bind(model)
@@ -249,7 +249,7 @@ pub async fn exists(db: &Db, dataset_id: i64, model: &str, run_number: u32) -> R
 /// How many runs the dataset version scores.
 pub async fn count(db: &Db, dataset_id: i64) -> Result<i64> {
     Ok(
-        sqlx::query_scalar("SELECT COUNT(*) FROM run_scores WHERE dataset_id = ?")
+        sqlx::query_scalar("SELECT COUNT(*) FROM run_scores WHERE dataset_id = $1")
             .bind(dataset_id)
             .fetch_one(db.pool())
             .await?,
@@ -271,7 +271,7 @@ pub(crate) async fn next_run_in(
     model: &str,
 ) -> Result<u32> {
     let highest: Option<i64> = sqlx::query_scalar(&format!(
-        "SELECT MAX(run_number) FROM {table} WHERE dataset_id = ? AND model = ?"
+        "SELECT MAX(run_number) FROM {table} WHERE dataset_id = $1 AND model = $2"
     ))
     .bind(dataset_id)
     .bind(model)
@@ -287,7 +287,7 @@ pub async fn list(db: &Db, dataset_id: i64) -> Result<Vec<RunInfo>> {
     let rows: Vec<(i64, String, i64, Option<String>, i64, String)> = sqlx::query_as(
         "SELECT r.id, r.model, r.run_number, r.family, r.unavailable, r.created_at
          FROM run_scores s JOIN runs r ON r.id = s.run_id
-         WHERE s.dataset_id = ? ORDER BY r.id",
+         WHERE s.dataset_id = $1 ORDER BY r.id",
     )
     .bind(dataset_id)
     .fetch_all(db.pool())
@@ -321,7 +321,7 @@ pub struct StoredScores {
 pub async fn scores(db: &Db, dataset_id: i64) -> Result<Vec<StoredScores>> {
     let rows: Vec<(i64, String, String)> = sqlx::query_as(
         "SELECT r.id, r.entry_key, s.scores FROM run_scores s JOIN runs r ON r.id = s.run_id
-         WHERE s.dataset_id = ? ORDER BY r.id",
+         WHERE s.dataset_id = $1 ORDER BY r.id",
     )
     .bind(dataset_id)
     .fetch_all(db.pool())
@@ -371,7 +371,7 @@ fn stored_runs(rows: Vec<StoredRow>) -> Result<Vec<StoredRun>> {
 /// leaderboard row's drill-down shows. Empty when the model has no run there.
 pub async fn entry_runs(db: &Db, dataset_id: i64, model: &str) -> Result<Vec<StoredRun>> {
     let rows: Vec<StoredRow> = sqlx::query_as(&format!(
-        "{STORED_RUN} WHERE s.dataset_id = ? AND s.model = ? ORDER BY r.run_number, r.id"
+        "{STORED_RUN} WHERE s.dataset_id = $1 AND s.model = $2 ORDER BY r.run_number, r.id"
     ))
     .bind(dataset_id)
     .bind(model)
@@ -384,7 +384,7 @@ pub async fn entry_runs(db: &Db, dataset_id: i64, model: &str) -> Result<Vec<Sto
 /// (the order [`scores`] gives).
 pub async fn all_items(db: &Db, dataset_id: i64) -> Result<Vec<StoredRun>> {
     let rows: Vec<StoredRow> = sqlx::query_as(&format!(
-        "{STORED_RUN} WHERE s.dataset_id = ? ORDER BY r.id"
+        "{STORED_RUN} WHERE s.dataset_id = $1 ORDER BY r.id"
     ))
     .bind(dataset_id)
     .fetch_all(db.pool())
@@ -394,11 +394,11 @@ pub async fn all_items(db: &Db, dataset_id: i64) -> Result<Vec<StoredRun>> {
 
 /// [`all_items`] on a connection inside a transaction.
 pub(crate) async fn all_items_on(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     dataset_id: i64,
 ) -> Result<Vec<StoredRun>> {
     let rows: Vec<StoredRow> = sqlx::query_as(&format!(
-        "{STORED_RUN} WHERE s.dataset_id = ? ORDER BY r.id"
+        "{STORED_RUN} WHERE s.dataset_id = $1 ORDER BY r.id"
     ))
     .bind(dataset_id)
     .fetch_all(&mut *conn)
@@ -435,7 +435,7 @@ pub async fn model_runs(db: &Db, dataset_id: i64, model: &str) -> Result<Vec<Mod
                 r.entry_key, s.scores, u.name
          FROM run_scores s JOIN runs r ON r.id = s.run_id
          LEFT JOIN users u ON u.id = r.uploaded_by
-         WHERE s.dataset_id = ? AND s.model = ? ORDER BY r.run_number, r.id",
+         WHERE s.dataset_id = $1 AND s.model = $2 ORDER BY r.run_number, r.id",
     )
     .bind(dataset_id)
     .bind(model)
@@ -489,7 +489,7 @@ mod tests {
 
     #[tokio::test]
     async fn run_numbers_follow_the_stored_ones_and_every_store_bumps_the_generation() {
-        let db = Db::open_in_memory().await.expect("db");
+        let db = Db::open_for_test(None).await.expect("db");
         let (id, cases) = dataset(&db).await;
         let model = new_run(&cases, 0, 3).meta.model;
         assert_eq!(next_run_number(&db, id, &model).await.expect("n"), 1);
@@ -507,8 +507,9 @@ mod tests {
         assert!(matches!(again, Err(DbError::Conflict(_))), "{again:?}");
         assert_eq!(generation(&db).await.expect("generation"), after);
         // A replacement is a new run in the old one's place. SQLite may give
-        // it the old one's id (the newest row was deleted), so the count and
-        // the newest id cannot tell that anything changed; the generation can.
+        // it the old one's id (the newest row was deleted; PostgreSQL's
+        // sequence never does), so the count and the newest id cannot tell
+        // that anything changed; the generation can.
         let old = list(&db, id).await.expect("list")[0].id;
         store_all(
             &db,
@@ -520,7 +521,10 @@ mod tests {
         .await
         .expect("replaced");
         let runs = list(&db, id).await.expect("list");
-        assert_eq!((runs.len(), runs[0].id), (1, old));
+        assert_eq!(runs.len(), 1);
+        if db.backend() == crate::Backend::Sqlite {
+            assert_eq!(runs[0].id, old);
+        }
         assert!(generation(&db).await.expect("generation") > after);
     }
 }

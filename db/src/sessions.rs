@@ -41,7 +41,7 @@ pub(crate) fn random_token() -> String {
 pub async fn create(db: &Db, user: &User) -> Result<String> {
     let token = random_token();
     sqlx::query(
-        "INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
+        "INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES ($1, $2, $3, $4)",
     )
     .bind(hash(&token))
     .bind(user.id)
@@ -56,7 +56,7 @@ pub async fn create(db: &Db, user: &User) -> Result<String> {
 pub async fn user(db: &Db, token: &str) -> Result<Option<User>> {
     let row: Option<crate::users::UserRow> = sqlx::query_as(
         "SELECT u.id, u.name, u.role, u.adjudicator FROM sessions s JOIN users u ON u.id = s.user_id
-         WHERE s.token_hash = ? AND s.expires_at > ?",
+         WHERE s.token_hash = $1 AND s.expires_at > $2",
     )
     .bind(hash(token))
     .bind(now())
@@ -67,7 +67,7 @@ pub async fn user(db: &Db, token: &str) -> Result<Option<User>> {
 
 /// Ends a session (no error if it does not exist).
 pub async fn delete(db: &Db, token: &str) -> Result<()> {
-    sqlx::query("DELETE FROM sessions WHERE token_hash = ? OR expires_at <= ?")
+    sqlx::query("DELETE FROM sessions WHERE token_hash = $1 OR expires_at <= $2")
         .bind(hash(token))
         .bind(now())
         .execute(db.pool())
@@ -88,19 +88,19 @@ pub async fn throttled(db: &Db, name: &str, address: &str) -> Result<Option<i64>
     let name = name.trim();
     let buckets = [
         (
-            "SELECT at FROM sign_in_failures WHERE name = ? AND address = ? AND at > ? ORDER BY at DESC LIMIT 1 OFFSET ?",
+            "SELECT at FROM sign_in_failures WHERE name = $1 AND address = $2 AND at > $3 ORDER BY at DESC LIMIT 1 OFFSET $4",
             Some(name),
             Some(address),
             MAX_FAILURES,
         ),
         (
-            "SELECT at FROM sign_in_failures WHERE address = ? AND at > ? ORDER BY at DESC LIMIT 1 OFFSET ?",
+            "SELECT at FROM sign_in_failures WHERE address = $1 AND at > $2 ORDER BY at DESC LIMIT 1 OFFSET $3",
             None,
             Some(address),
             MAX_FAILURES_PER_ADDRESS,
         ),
         (
-            "SELECT at FROM sign_in_failures WHERE name = ? AND at > ? ORDER BY at DESC LIMIT 1 OFFSET ?",
+            "SELECT at FROM sign_in_failures WHERE name = $1 AND at > $2 ORDER BY at DESC LIMIT 1 OFFSET $3",
             Some(name),
             None,
             MAX_FAILURES_PER_NAME,
@@ -134,11 +134,11 @@ pub async fn throttled(db: &Db, name: &str, address: &str) -> Result<Option<i64>
 /// that have left the window.
 pub async fn record_failure(db: &Db, name: &str, address: &str) -> Result<()> {
     let since = stamp(Utc::now() - Duration::minutes(THROTTLE_WINDOW_MINUTES));
-    sqlx::query("DELETE FROM sign_in_failures WHERE at <= ?")
+    sqlx::query("DELETE FROM sign_in_failures WHERE at <= $1")
         .bind(since)
         .execute(db.pool())
         .await?;
-    sqlx::query("INSERT INTO sign_in_failures (name, address, at) VALUES (?, ?, ?)")
+    sqlx::query("INSERT INTO sign_in_failures (name, address, at) VALUES ($1, $2, $3)")
         .bind(name.trim())
         .bind(address)
         .bind(now())
@@ -148,7 +148,7 @@ pub async fn record_failure(db: &Db, name: &str, address: &str) -> Result<()> {
 }
 
 pub async fn clear_failures(db: &Db, name: &str) -> Result<()> {
-    sqlx::query("DELETE FROM sign_in_failures WHERE name = ?")
+    sqlx::query("DELETE FROM sign_in_failures WHERE name = $1")
         .bind(name.trim())
         .execute(db.pool())
         .await?;

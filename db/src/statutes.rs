@@ -52,7 +52,7 @@ pub async fn read_package(path: &Path) -> Result<(Vec<LawRow>, Vec<ArticleRow>)>
             ][..],
         ),
     ] {
-        let present: Vec<(String,)> = sqlx::query_as("SELECT name FROM pragma_table_info(?)")
+        let present: Vec<(String,)> = sqlx::query_as("SELECT name FROM pragma_table_info($1)")
             .bind(table)
             .fetch_all(&mut conn)
             .await
@@ -156,7 +156,7 @@ pub async fn import(
     for law in &statutes.laws {
         let (id,): (i64,) = sqlx::query_as(
             "INSERT INTO statute_laws (law_key, name, status, effective_date)
-             VALUES (?, ?, ?, ?) RETURNING id",
+             VALUES ($1, $2, $3, $4) RETURNING id",
         )
         .bind(&law.key)
         .bind(&law.name)
@@ -172,11 +172,11 @@ pub async fn import(
         })?;
         sqlx::query(
             "INSERT INTO statute_articles (law_id, number, sub, label, chapter, text)
-             VALUES (?, ?, ?, ?, ?, ?)",
+             VALUES ($1, $2, $3, $4, $5, $6)",
         )
         .bind(law)
-        .bind(p.number)
-        .bind(p.sub)
+        .bind(i64::from(p.number))
+        .bind(i64::from(p.sub))
         .bind(&p.label)
         .bind(&p.chapter)
         .bind(&p.text)
@@ -185,7 +185,7 @@ pub async fn import(
     }
     let stored: Import = sqlx::query_as(
         "INSERT INTO statute_imports (source, sha256, laws, articles, skipped, imported_by, imported_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *",
+         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *",
     )
     .bind(source)
     .bind(sha256)

@@ -61,7 +61,7 @@ pub async fn store_all(
             )));
         }
         let existing: Option<i64> = sqlx::query_scalar(
-            "SELECT id FROM targeted_runs WHERE dataset_id = ? AND model = ? AND run_number = ?",
+            "SELECT id FROM targeted_runs WHERE dataset_id = $1 AND model = $2 AND run_number = $3",
         )
         .bind(dataset_id)
         .bind(&run.model)
@@ -72,7 +72,7 @@ pub async fn store_all(
             if on_duplicate == OnDuplicate::Refuse {
                 return Err(duplicate());
             }
-            sqlx::query("DELETE FROM targeted_runs WHERE id = ?")
+            sqlx::query("DELETE FROM targeted_runs WHERE id = $1")
                 .bind(old)
                 .execute(&mut *tx)
                 .await?;
@@ -83,7 +83,7 @@ pub async fn store_all(
         let id: i64 = sqlx::query_scalar(
             "INSERT INTO targeted_runs (dataset_id, model, run_number, entry_key, items, scores,
                                         uploaded_by, created_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
         )
         .bind(dataset_id)
         .bind(&run.model)
@@ -123,7 +123,7 @@ pub async fn store_all(
 /// order they were stored.
 pub async fn scores(db: &Db, dataset_id: i64) -> Result<Vec<String>> {
     Ok(
-        sqlx::query_scalar("SELECT scores FROM targeted_runs WHERE dataset_id = ? ORDER BY id")
+        sqlx::query_scalar("SELECT scores FROM targeted_runs WHERE dataset_id = $1 ORDER BY id")
             .bind(dataset_id)
             .fetch_all(db.pool())
             .await?,

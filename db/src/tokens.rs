@@ -11,7 +11,7 @@ pub const TOKEN_PREFIX: &str = "lpt_";
 /// Creates a token for `user` and returns it (the only time it is visible).
 pub async fn create(db: &Db, user: &User) -> Result<String> {
     let token = format!("{TOKEN_PREFIX}{}", random_token());
-    sqlx::query("INSERT INTO api_tokens (token_hash, user_id, created_at) VALUES (?, ?, ?)")
+    sqlx::query("INSERT INTO api_tokens (token_hash, user_id, created_at) VALUES ($1, $2, $3)")
         .bind(hash(&token))
         .bind(user.id)
         .bind(now())
@@ -24,7 +24,7 @@ pub async fn create(db: &Db, user: &User) -> Result<String> {
 pub async fn user(db: &Db, token: &str) -> Result<Option<User>> {
     let row: Option<crate::users::UserRow> = sqlx::query_as(
         "SELECT u.id, u.name, u.role, u.adjudicator FROM api_tokens t JOIN users u ON u.id = t.user_id
-         WHERE t.token_hash = ?",
+         WHERE t.token_hash = $1",
     )
     .bind(hash(token))
     .fetch_optional(db.pool())

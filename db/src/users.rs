@@ -36,7 +36,7 @@ impl User {
 }
 
 /// `id, name, role, adjudicator` as selected from `users`.
-pub(crate) type UserRow = (i64, String, String, bool);
+pub(crate) type UserRow = (i64, String, String, crate::Flag);
 
 pub(crate) fn to_user((id, name, role, adjudicator): UserRow) -> Result<User> {
     let role = Role::parse(&role).ok_or_else(|| DbError::Corrupt(format!("role {role:?}")))?;
@@ -44,7 +44,7 @@ pub(crate) fn to_user((id, name, role, adjudicator): UserRow) -> Result<User> {
         id,
         name,
         role,
-        adjudicator,
+        adjudicator: adjudicator.0,
     })
 }
 
@@ -74,7 +74,7 @@ pub async fn create(db: &Db, name: &str, role: Role, password: &str) -> Result<U
         .map_err(|e| DbError::Invalid(format!("cannot hash password: {e}")))?
         .to_string();
     let id: i64 = sqlx::query_scalar(
-        "INSERT INTO users (name, role, password_hash, created_at) VALUES (?, ?, ?, ?)
+        "INSERT INTO users (name, role, password_hash, created_at) VALUES ($1, $2, $3, $4)
          ON CONFLICT (name) DO NOTHING RETURNING id",
     )
     .bind(name)
@@ -109,8 +109,8 @@ fn unknown_account_hash() -> &'static str {
 /// The account `name` if `password` is its password. Takes as long for a
 /// name no account has as for a wrong password.
 pub async fn verify(db: &Db, name: &str, password: &str) -> Result<Option<User>> {
-    let row: Option<(i64, String, String, bool, String)> = sqlx::query_as(
-        "SELECT id, name, role, adjudicator, password_hash FROM users WHERE name = ?",
+    let row: Option<(i64, String, String, crate::Flag, String)> = sqlx::query_as(
+        "SELECT id, name, role, adjudicator, password_hash FROM users WHERE name = $1",
     )
     .bind(name.trim())
     .fetch_optional(db.pool())
@@ -135,7 +135,7 @@ pub async fn verify(db: &Db, name: &str, password: &str) -> Result<Option<User>>
 
 pub async fn by_name(db: &Db, name: &str) -> Result<Option<User>> {
     let row: Option<UserRow> =
-        sqlx::query_as("SELECT id, name, role, adjudicator FROM users WHERE name = ?")
+        sqlx::query_as("SELECT id, name, role, adjudicator FROM users WHERE name = $1")
             .bind(name)
             .fetch_optional(db.pool())
             .await?;
@@ -165,7 +165,7 @@ pub async fn set_adjudicator(db: &Db, name: &str, on: bool) -> Result<User> {
             user.role.as_str()
         )));
     }
-    sqlx::query("UPDATE users SET adjudicator = ? WHERE id = ?")
+    sqlx::query("UPDATE users SET adjudicator = $1 WHERE id = $2")
         .bind(on)
         .bind(user.id)
         .execute(db.pool())

@@ -21,7 +21,9 @@ async fn fixture() -> (
     db::users::User,
 ) {
     let dir = tempfile::tempdir().expect("temp dir");
-    let db = Db::open(&dir.path().join("t.db")).await.expect("open");
+    let db = Db::open_for_test(Some(&dir.path().join("t.db")))
+        .await
+        .expect("open");
     let cases = parse_dataset(DEMO).expect("demo");
     let src = ImportSource {
         name: "demo",

@@ -11,7 +11,9 @@ const DEMO: &str = include_str!("../../server/data/demo-synthetic.jsonl");
 
 async fn fresh() -> (Db, tempfile::TempDir) {
     let dir = tempfile::tempdir().expect("temp dir");
-    let db = Db::open(&dir.path().join("t.db")).await.expect("open");
+    let db = Db::open_for_test(Some(&dir.path().join("t.db")))
+        .await
+        .expect("open");
     (db, dir)
 }
 

@@ -39,7 +39,8 @@ struct Cli {
 
 #[derive(Debug, Args)]
 struct DbArg {
-    /// SQLite database file (created and migrated if missing)
+    /// The database: a SQLite file (created and migrated if missing), or a
+    /// postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE URL (migrated on open)
     #[arg(long, env = "LEXPILOT_DB", default_value = "lexpilot.db")]
     db: PathBuf,
 }
@@ -283,7 +284,7 @@ fn main() -> ExitCode {
 async fn open(path: &Path) -> anyhow::Result<Db> {
     Db::open(path)
         .await
-        .with_context(|| format!("cannot open database {}", path.display()))
+        .with_context(|| format!("cannot open database {}", db::shown(path)))
 }
 
 /// The dataset file's cases for benchmark `S`, or every error naming the file

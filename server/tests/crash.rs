@@ -992,7 +992,7 @@ async fn check_corrections(server: &Server, acked: &[(String, i64, String)], ori
     let mut runs_of: HashMap<i64, BTreeSet<(String, i64)>> = HashMap::new();
     for (id, name, version, _, case_count) in &versions {
         let cases: Vec<(String, String)> =
-            sqlx::query_as("SELECT case_id, data FROM cases WHERE dataset_id = ?")
+            sqlx::query_as("SELECT case_id, data FROM cases WHERE dataset_id = $1")
                 .bind(id)
                 .fetch_all(&pool)
                 .await
@@ -1004,12 +1004,13 @@ async fn check_corrections(server: &Server, acked: &[(String, i64, String)], ori
             cases.len()
         );
         cases_of.insert(*id, cases.into_iter().collect());
-        let runs: Vec<(String, i64, String)> =
-            sqlx::query_as("SELECT model, run_number, scores FROM run_scores WHERE dataset_id = ?")
-                .bind(id)
-                .fetch_all(&pool)
-                .await
-                .expect("runs");
+        let runs: Vec<(String, i64, String)> = sqlx::query_as(
+            "SELECT model, run_number, scores FROM run_scores WHERE dataset_id = $1",
+        )
+        .bind(id)
+        .fetch_all(&pool)
+        .await
+        .expect("runs");
         for (model, n, scores) in &runs {
             let scores: Value = serde_json::from_str(scores).expect("scores JSON");
             assert!(

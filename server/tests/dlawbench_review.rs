@@ -138,13 +138,13 @@ async fn panel_decisions_are_marked_blind_adjudicated_and_compared_per_dimension
     let first = &items[0];
     let first_id = first["id"].as_i64().expect("id");
     let (model, run, case_id, style): (String, i64, String, String) =
-        sqlx::query_as("SELECT model, run_number, case_id, target FROM review_items WHERE id = ?")
+        sqlx::query_as("SELECT model, run_number, case_id, target FROM review_items WHERE id = $1")
             .bind(first_id)
             .fetch_one(app.db.pool())
             .await
             .expect("the item");
     let stored: String = sqlx::query_scalar(
-        "SELECT items FROM runs WHERE benchmark = 'dlawbench' AND model = ? AND run_number = ?",
+        "SELECT items FROM runs WHERE benchmark = 'dlawbench' AND model = $1 AND run_number = $2",
     )
     .bind(&model)
     .bind(run)
@@ -230,11 +230,12 @@ async fn panel_decisions_are_marked_blind_adjudicated_and_compared_per_dimension
     let mut human_pairs: BTreeMap<String, Vec<(u8, u8)>> = BTreeMap::new();
     let mut ties: BTreeMap<String, usize> = BTreeMap::new();
     for (id, units) in &sheets {
-        let judge: String = sqlx::query_scalar("SELECT judge_label FROM review_items WHERE id = ?")
-            .bind(id)
-            .fetch_one(app.db.pool())
-            .await
-            .expect("judge label");
+        let judge: String =
+            sqlx::query_scalar("SELECT judge_label FROM review_items WHERE id = $1")
+                .bind(id)
+                .fetch_one(app.db.pool())
+                .await
+                .expect("judge label");
         let judge: Value = serde_json::from_str(&judge).expect("JSON");
         for (k, (key, group)) in units.iter().enumerate() {
             let last = mark(k);

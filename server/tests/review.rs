@@ -141,7 +141,7 @@ async fn lca_sample(r: &Review) -> Vec<i64> {
 }
 
 async fn ids(app: &TestApp, kind: &str) -> Vec<i64> {
-    sqlx::query_scalar("SELECT id FROM review_items WHERE kind = ? ORDER BY id")
+    sqlx::query_scalar("SELECT id FROM review_items WHERE kind = $1 ORDER BY id")
         .bind(kind)
         .fetch_all(app.db.pool())
         .await
@@ -149,7 +149,7 @@ async fn ids(app: &TestApp, kind: &str) -> Vec<i64> {
 }
 
 async fn judge_label(app: &TestApp, id: i64) -> String {
-    sqlx::query_scalar("SELECT judge_label FROM review_items WHERE id = ?")
+    sqlx::query_scalar("SELECT judge_label FROM review_items WHERE id = $1")
         .bind(id)
         .fetch_one(app.db.pool())
         .await
@@ -303,7 +303,7 @@ async fn revising_to_match_after_the_reveal_goes_to_adjudication() {
     assert_eq!(after["status"], "adjudication", "{after}");
     assert!(after["revealed"]["final_label"].is_null());
     let final_label: Option<String> =
-        sqlx::query_scalar("SELECT final_label FROM review_items WHERE id = ?")
+        sqlx::query_scalar("SELECT final_label FROM review_items WHERE id = $1")
             .bind(id)
             .fetch_one(r.app.db.pool())
             .await
@@ -352,13 +352,13 @@ async fn the_drilldown_keeps_back_judge_labels_under_review_from_all_but_admins(
     let r = setup().await;
     let items = lca_sample(&r).await;
     let (model, run, case_id, target): (String, i64, String, String) =
-        sqlx::query_as("SELECT model, run_number, case_id, target FROM review_items WHERE id = ?")
+        sqlx::query_as("SELECT model, run_number, case_id, target FROM review_items WHERE id = $1")
             .bind(items[0])
             .fetch_one(r.app.db.pool())
             .await
             .expect("item");
     let open_of_model: i64 =
-        sqlx::query_scalar("SELECT COUNT(*) FROM review_items WHERE model = ? AND task = 'lca'")
+        sqlx::query_scalar("SELECT COUNT(*) FROM review_items WHERE model = $1 AND task = 'lca'")
             .bind(&model)
             .fetch_one(r.app.db.pool())
             .await
@@ -1008,7 +1008,7 @@ async fn drafts_persist_per_expert_until_submitted() {
 async fn sample_of(app: &TestApp, task: &str) -> Vec<(String, i64, String, String)> {
     sqlx::query_as(
         "SELECT model, run_number, case_id, COALESCE(target, '') FROM review_items
-         WHERE kind = 'judge_verdict' AND task = ? ORDER BY model, run_number, case_id, target",
+         WHERE kind = 'judge_verdict' AND task = $1 ORDER BY model, run_number, case_id, target",
     )
     .bind(task)
     .fetch_all(app.db.pool())
@@ -1226,7 +1226,7 @@ async fn experts_agreeing_on_a_seed_correction_apply_it_at_once() {
         .contains(&format!("seed review #{id}, agreed by expert-a, expert-b")));
     assert!(page.body.contains("<ins>（两位专家一致补充）</ins>"));
     let final_source: String =
-        sqlx::query_scalar("SELECT final_source FROM review_items WHERE id = ?")
+        sqlx::query_scalar("SELECT final_source FROM review_items WHERE id = $1")
             .bind(id)
             .fetch_one(r.app.db.pool())
             .await
@@ -1373,7 +1373,7 @@ async fn a_designated_expert_adjudicates_other_items_only_and_stays_blind_on_the
     )
     .await;
     let final_by: String = sqlx::query_scalar(
-        "SELECT u.name FROM review_items i JOIN users u ON u.id = i.final_by WHERE i.id = ?",
+        "SELECT u.name FROM review_items i JOIN users u ON u.id = i.final_by WHERE i.id = $1",
     )
     .bind(other)
     .fetch_one(r.app.db.pool())

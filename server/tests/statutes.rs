@@ -33,7 +33,7 @@ async fn package(dir: &Path, extra: &[(i64, &str, &str)]) -> PathBuf {
     let excerpt: Value = serde_json::from_str(EXCERPT).unwrap();
     for law in excerpt["laws"].as_array().unwrap() {
         sqlx::query(
-            "INSERT INTO laws (law_id, law_name, status, effective_date) VALUES (?, ?, ?, ?)",
+            "INSERT INTO laws (law_id, law_name, status, effective_date) VALUES ($1, $2, $3, $4)",
         )
         .bind(law["law_id"].as_str())
         .bind(law["law_name"].as_str())
@@ -64,7 +64,7 @@ async fn package(dir: &Path, extra: &[(i64, &str, &str)]) -> PathBuf {
     for (id, law, no, arabic, text) in articles.chain(extra) {
         sqlx::query(
             "INSERT INTO articles (id, law_id, law_name, article_no, article_no_arabic, article_text)
-             VALUES (?, ?, '', ?, ?, ?)",
+             VALUES ($1, $2, '', $3, $4, $5)",
         )
         .bind(id)
         .bind(law)

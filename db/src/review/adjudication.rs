@@ -184,9 +184,9 @@ pub async fn adjudicate(
     let proposal = checked.proposal.as_ref().map(to_json).transpose()?;
     let at = now();
     sqlx::query(
-        "UPDATE review_items SET final_label = ?, final_proposal = ?,
-             final_source = ?, final_reason = ?, final_by = ?, final_at = ?
-         WHERE id = ?",
+        "UPDATE review_items SET final_label = $1, final_proposal = $2,
+             final_source = $3, final_reason = $4, final_by = $5, final_at = $6
+         WHERE id = $7",
     )
     .bind(&label)
     .bind(&proposal)

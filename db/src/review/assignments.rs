@@ -6,7 +6,7 @@ use engine::accounts::Role;
 use engine::review::{
     auto_assignments, check_draft, reassignments, ManageFilter, ManageList, QueueEntry,
 };
-use sqlx::{Sqlite, Transaction};
+use sqlx::{Any, Transaction};
 
 use super::{invalid, item_row, not_found, records};
 use crate::events::Change;
@@ -63,14 +63,14 @@ pub async fn assign(db: &Db, item_id: i64, names: &[String]) -> Result<usize> {
 }
 
 async fn insert_assignments(
-    tx: &mut Transaction<'_, Sqlite>,
+    tx: &mut Transaction<'_, Any>,
     pairs: impl Iterator<Item = (i64, i64)>,
 ) -> Result<usize> {
     let at = now();
     let mut made = 0;
     for (item_id, expert_id) in pairs {
         let done = sqlx::query(
-            "INSERT INTO review_assignments (item_id, expert_id, assigned_at) VALUES (?, ?, ?)
+            "INSERT INTO review_assignments (item_id, expert_id, assigned_at) VALUES ($1, $2, $3)
              ON CONFLICT DO NOTHING",
         )
         .bind(item_id)
@@ -113,7 +113,7 @@ pub async fn queue(db: &Db, dataset_name: &str, expert: &User) -> Result<Vec<Que
 pub async fn save_draft(db: &Db, id: i64, expert: &User, draft: &str) -> Result<()> {
     check_draft(draft).map_err(invalid)?;
     let done = sqlx::query(
-        "UPDATE review_assignments SET draft = ?, draft_at = ? WHERE item_id = ? AND expert_id = ?",
+        "UPDATE review_assignments SET draft = $1, draft_at = $2 WHERE item_id = $3 AND expert_id = $4",
     )
     .bind(draft)
     .bind(now())
@@ -197,7 +197,7 @@ pub async fn reassign(
     for &(item_id, to) in &plan.moves {
         let gone = sqlx::query(
             "DELETE FROM review_assignments
-             WHERE item_id = ? AND expert_id = ? AND submitted_at IS NULL",
+             WHERE item_id = $1 AND expert_id = $2 AND submitted_at IS NULL",
         )
         .bind(item_id)
         .bind(leaver.id)
@@ -207,7 +207,7 @@ pub async fn reassign(
             continue;
         }
         sqlx::query(
-            "INSERT INTO review_assignments (item_id, expert_id, assigned_at) VALUES (?, ?, ?)
+            "INSERT INTO review_assignments (item_id, expert_id, assigned_at) VALUES ($1, $2, $3)
              ON CONFLICT DO NOTHING",
         )
         .bind(item_id)

@@ -5,7 +5,7 @@
 
 use engine::lexpilot::dataset::Case;
 use engine::review::ItemRecord;
-use sqlx::SqliteConnection;
+use sqlx::AnyConnection;
 
 use super::case_on;
 use crate::revisions::{Correcting, Prepared, Rescore, Revision, Saved};
@@ -17,7 +17,7 @@ use crate::{Db, DbError, Result};
 /// as the item shows it, and (when it has been corrected since) the newer
 /// revision.
 pub(super) async fn seed_case_change(
-    tx: &mut SqliteConnection,
+    tx: &mut AnyConnection,
     db: &Db,
     dataset_name: &str,
     item: &ItemRecord,
@@ -58,7 +58,7 @@ pub(super) struct Adopting<'a> {
 /// corrected since the item was made: nothing is written, since the experts'
 /// case was made from the older one.
 pub(super) async fn apply_seed_correction(
-    tx: &mut SqliteConnection,
+    tx: &mut AnyConnection,
     db: &Db,
     adopting: Adopting<'_>,
     rescore: &Rescore,

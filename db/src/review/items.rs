@@ -139,7 +139,7 @@ async fn insert_items(
 /// Inserts `items` on `conn` (in the caller's transaction), skipping those
 /// whose natural key exists; the caller notifies.
 pub(crate) async fn insert_items_on(
-    conn: &mut sqlx::SqliteConnection,
+    conn: &mut sqlx::AnyConnection,
     dataset: &DatasetInfo,
     items: Vec<NewItem>,
     created_by: Option<i64>,
@@ -150,7 +150,7 @@ pub(crate) async fn insert_items_on(
         let id: Option<i64> = sqlx::query_scalar(
             "INSERT INTO review_items (dataset_id, dataset_name, kind, case_id, run_id, model,
                  run_number, task, target, judge_label, input, created_by, created_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
              ON CONFLICT DO NOTHING RETURNING id",
         )
         .bind(dataset.id)
@@ -335,7 +335,7 @@ pub async fn open_rubric_verdicts(
     let rows: Vec<(i64, String, Option<String>)> = sqlx::query_as(
         "SELECT run_number, case_id, target FROM review_items
          WHERE kind = 'rubric_verdict' AND final_label IS NULL
-           AND dataset_name = ? AND model = ?",
+           AND dataset_name = $1 AND model = $2",
     )
     .bind(dataset_name)
     .bind(model)
@@ -360,7 +360,7 @@ pub async fn open_judge_verdicts(
     let rows: Vec<(i64, String, Option<String>)> = sqlx::query_as(
         "SELECT run_number, case_id, target FROM review_items
          WHERE kind = 'judge_verdict' AND final_label IS NULL
-           AND dataset_name = ? AND model = ? AND task = ?",
+           AND dataset_name = $1 AND model = $2 AND task = $3",
     )
     .bind(dataset_name)
     .bind(model)
@@ -397,7 +397,7 @@ pub async fn item_for_viewer(db: &Db, id: i64, viewer: &User) -> Result<ItemView
             .map(|e| e.id)
             .collect()
     } else {
-        sqlx::query_scalar("SELECT id FROM review_items WHERE dataset_name = ? ORDER BY id")
+        sqlx::query_scalar("SELECT id FROM review_items WHERE dataset_name = $1 ORDER BY id")
             .bind(&row.dataset_name)
             .fetch_all(db.pool())
             .await?
@@ -496,7 +496,7 @@ mod rubric_tests {
 
     /// A PLawBench dataset with two stored runs, an admin and two experts.
     async fn plaw_fixture() -> (Db, DatasetInfo, User, Vec<User>) {
-        let db = Db::open_in_memory().await.expect("database");
+        let db = Db::open_for_test(None).await.expect("database");
         let sizes = [
             (Task::CaseAnalysis, 4),
             (Task::LegalConsultation, 3),

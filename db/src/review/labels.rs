@@ -5,7 +5,7 @@
 //! every submission and adjudication is kept in.
 
 use engine::review::{check_comment, FinalSource};
-use sqlx::{Sqlite, Transaction};
+use sqlx::{Any, Transaction};
 
 use super::corrections::{apply_seed_correction, Adopting};
 use super::{case_of, invalid, not_found, record, record_on, to_json};
@@ -37,8 +37,8 @@ pub async fn flag_unclear(db: &Db, id: i64, expert: &User, comment: &str) -> Res
         c => (Some(c), Some(now())),
     };
     let done = sqlx::query(
-        "UPDATE review_assignments SET unclear = ?, unclear_at = ?
-         WHERE item_id = ? AND expert_id = ? AND submitted_at IS NULL",
+        "UPDATE review_assignments SET unclear = $1, unclear_at = $2
+         WHERE item_id = $3 AND expert_id = $4 AND submitted_at IS NULL",
     )
     .bind(flag)
     .bind(at)
@@ -116,20 +116,20 @@ pub async fn submit(
     let blind = record_on(&mut tx, id).await?.1.submits_blind(expert.id);
     let done = sqlx::query(
         "UPDATE review_assignments
-         SET label = ?, comment = ?, proposal = ?, submitted_at = ?, draft = NULL, draft_at = NULL,
-             seconds = CASE WHEN ? IS NULL THEN seconds ELSE COALESCE(seconds, 0) + ? END,
+         SET label = $1, comment = $2, proposal = $3, submitted_at = $4, draft = NULL, draft_at = NULL,
+             seconds = CASE WHEN $5 IS NULL THEN seconds ELSE COALESCE(seconds, 0) + $6 END,
              unclear = NULL, unclear_at = NULL,
-             blind_label = CASE WHEN ? THEN ? ELSE blind_label END,
-             blind_proposal = CASE WHEN ? THEN ? ELSE blind_proposal END
-         WHERE item_id = ? AND expert_id = ?
-           AND (SELECT final_label FROM review_items WHERE id = ?) IS NULL",
+             blind_label = CASE WHEN $7 THEN $8 ELSE blind_label END,
+             blind_proposal = CASE WHEN $9 THEN $10 ELSE blind_proposal END
+         WHERE item_id = $11 AND expert_id = $12
+           AND (SELECT final_label FROM review_items WHERE id = $13) IS NULL",
     )
     .bind(&label)
     .bind(comment)
     .bind(&proposal)
     .bind(&at)
-    .bind(seconds)
-    .bind(seconds)
+    .bind(seconds.map(i64::from))
+    .bind(seconds.map(i64::from))
     .bind(blind)
     .bind(&label)
     .bind(blind)
@@ -157,10 +157,10 @@ pub async fn submit(
     .await?;
     if seconds.is_some() {
         sqlx::query(
-            "UPDATE review_label_history SET seconds = ?
-             WHERE id = (SELECT MAX(id) FROM review_label_history WHERE item_id = ?)",
+            "UPDATE review_label_history SET seconds = $1
+             WHERE id = (SELECT MAX(id) FROM review_label_history WHERE item_id = $2)",
         )
-        .bind(seconds)
+        .bind(seconds.map(i64::from))
         .bind(id)
         .execute(&mut *tx)
         .await?;
@@ -197,9 +197,9 @@ pub async fn submit(
         };
         if applicable {
             sqlx::query(
-                "UPDATE review_items SET final_label = ?, final_proposal = ?,
-                     final_source = ?, final_reason = NULL, final_by = NULL, final_at = ?
-                 WHERE id = ?",
+                "UPDATE review_items SET final_label = $1, final_proposal = $2,
+                     final_source = $3, final_reason = NULL, final_by = NULL, final_at = $4
+                 WHERE id = $5",
             )
             .bind(&agreement.label)
             .bind(agreement.proposal.as_ref().map(to_json).transpose()?)
@@ -222,7 +222,7 @@ pub async fn submit(
 /// Keeps one submission or adjudication in the label history, on `tx`.
 #[expect(clippy::too_many_arguments, reason = "one column each")]
 pub(super) async fn insert_history(
-    tx: &mut Transaction<'_, Sqlite>,
+    tx: &mut Transaction<'_, Any>,
     item_id: i64,
     author: &User,
     action: &str,
@@ -234,7 +234,7 @@ pub(super) async fn insert_history(
     sqlx::query(
         "INSERT INTO review_label_history
              (item_id, author_id, author, action, label, comment, proposal, at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
     )
     .bind(item_id)
     .bind(author.id)

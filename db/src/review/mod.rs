@@ -72,7 +72,7 @@ use std::collections::HashMap;
 use engine::lexpilot::dataset::Case;
 use engine::lexpilot::run::Task;
 use engine::review::{AssignmentRecord, FinalSource, ItemRecord, ReviewKind, Viewer};
-use sqlx::SqliteConnection;
+use sqlx::AnyConnection;
 
 use crate::users::User;
 use crate::{Db, DbError, Result};
@@ -246,8 +246,8 @@ async fn item_row(db: &Db, id: i64) -> Result<ItemRow> {
     item_row_on(&mut *db.pool().acquire().await?, id).await
 }
 
-async fn item_row_on(conn: &mut SqliteConnection, id: i64) -> Result<ItemRow> {
-    sqlx::query_as(&format!("{ITEM_SELECT} WHERE i.id = ?"))
+async fn item_row_on(conn: &mut AnyConnection, id: i64) -> Result<ItemRow> {
+    sqlx::query_as(&format!("{ITEM_SELECT} WHERE i.id = $1"))
         .bind(id)
         .fetch_optional(&mut *conn)
         .await?
@@ -256,19 +256,16 @@ async fn item_row_on(conn: &mut SqliteConnection, id: i64) -> Result<ItemRow> {
 
 async fn item_rows(db: &Db, dataset_name: &str) -> Result<Vec<ItemRow>> {
     Ok(sqlx::query_as(&format!(
-        "{ITEM_SELECT} WHERE i.dataset_name = ? ORDER BY i.id"
+        "{ITEM_SELECT} WHERE i.dataset_name = $1 ORDER BY i.id"
     ))
     .bind(dataset_name)
     .fetch_all(db.pool())
     .await?)
 }
 
-async fn assignments_on(
-    conn: &mut SqliteConnection,
-    item_id: i64,
-) -> Result<Vec<AssignmentRecord>> {
+async fn assignments_on(conn: &mut AnyConnection, item_id: i64) -> Result<Vec<AssignmentRecord>> {
     let rows: Vec<AssignmentRow> = sqlx::query_as(&format!(
-        "{ASSIGNMENT_SELECT} WHERE a.item_id = ? ORDER BY a.expert_id"
+        "{ASSIGNMENT_SELECT} WHERE a.item_id = $1 ORDER BY a.expert_id"
     ))
     .bind(item_id)
     .fetch_all(&mut *conn)
@@ -282,7 +279,7 @@ async fn record(db: &Db, id: i64) -> Result<(ItemRow, ItemRecord)> {
 }
 
 /// [`record`] read on `conn`.
-async fn record_on(conn: &mut SqliteConnection, id: i64) -> Result<(ItemRow, ItemRecord)> {
+async fn record_on(conn: &mut AnyConnection, id: i64) -> Result<(ItemRow, ItemRecord)> {
     let row = item_row_on(conn, id).await?;
     let record = row.record(assignments_on(conn, id).await?)?;
     Ok((row, record))
@@ -293,7 +290,7 @@ pub async fn records(db: &Db, dataset_name: &str) -> Result<Vec<ItemRecord>> {
     let items = item_rows(db, dataset_name).await?;
     let rows: Vec<AssignmentRow> = sqlx::query_as(&format!(
         "{ASSIGNMENT_SELECT} JOIN review_items i ON i.id = a.item_id
-         WHERE i.dataset_name = ? ORDER BY a.item_id, a.expert_id"
+         WHERE i.dataset_name = $1 ORDER BY a.item_id, a.expert_id"
     ))
     .bind(dataset_name)
     .fetch_all(db.pool())
@@ -310,7 +307,7 @@ pub async fn records_of_kind(
     kind: ReviewKind,
 ) -> Result<Vec<ItemRecord>> {
     let items: Vec<ItemRow> = sqlx::query_as(&format!(
-        "{ITEM_SELECT} WHERE i.dataset_id = ? AND i.kind = ? ORDER BY i.id"
+        "{ITEM_SELECT} WHERE i.dataset_id = $1 AND i.kind = $2 ORDER BY i.id"
     ))
     .bind(dataset_id)
     .bind(kind.as_str())
@@ -318,7 +315,7 @@ pub async fn records_of_kind(
     .await?;
     let rows: Vec<AssignmentRow> = sqlx::query_as(&format!(
         "{ASSIGNMENT_SELECT} JOIN review_items i ON i.id = a.item_id
-         WHERE i.dataset_id = ? AND i.kind = ? ORDER BY a.item_id, a.expert_id"
+         WHERE i.dataset_id = $1 AND i.kind = $2 ORDER BY a.item_id, a.expert_id"
     ))
     .bind(dataset_id)
     .bind(kind.as_str())
@@ -346,7 +343,7 @@ async fn case_of(db: &Db, dataset_id: i64, case_id: &str) -> Result<Option<Case>
 
 /// [`case_of`] read on `conn`. `dataset_id` must be a committed version.
 async fn case_on(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     db: &Db,
     dataset_id: i64,
     case_id: &str,

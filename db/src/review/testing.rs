@@ -12,7 +12,7 @@ use crate::Db;
 /// A database with 36 synthetic cases (each a seed), an admin and the
 /// experts named.
 pub(super) async fn fixture(experts: &[&str]) -> (Db, DatasetInfo, User, Vec<User>) {
-    let db = Db::open_in_memory().await.expect("database");
+    let db = Db::open_for_test(None).await.expect("database");
     let cases = parse_dataset(&engine::lexpilot::synthetic::dataset_file(1)).expect("cases");
     let src = ImportSource {
         name: "synthetic",

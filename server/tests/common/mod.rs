@@ -103,7 +103,7 @@ impl TestApp {
 
     async fn with_network_empty(network: server::Network) -> TestApp {
         let dir = tempfile::tempdir().expect("temp dir");
-        let db = Db::open(&dir.path().join("test.db"))
+        let db = Db::open_for_test(Some(&dir.path().join("test.db")))
             .await
             .expect("database opens");
         TestApp::serving(db, dir, network)
