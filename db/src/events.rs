@@ -1,12 +1,92 @@
 //! A feed of committed changes. Writers announce what they committed
 //! (`Db::notify`, called after the transaction commits, never before); pages
-//! that show that data live ([`Db::subscribe`]) refetch when it arrives. The
-//! feed is per process: it is a convenience for open pages, not a log, and a
-//! subscriber that falls behind is told to refetch everything.
+//! that show that data live ([`Db::subscribe`]) refetch when it arrives. It
+//! is a convenience for open pages, not a log, and a subscriber that falls
+//! behind is told to refetch everything.
+//!
+//! On SQLite the feed is per process (other processes' commits are seen by
+//! polling, [`Db::commit_probe`]). On PostgreSQL it crosses processes: every
+//! change is also sent with `NOTIFY` on [`CHANNEL`], and each server's
+//! [`CrossProcessFeed`] `LISTEN`s there and puts the other servers' changes
+//! into its own feed, so a page served by one server follows a write made
+//! through another.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::Db;
+use crate::{Backend, Db};
+
+/// The PostgreSQL notification channel of the change feed.
+pub const CHANNEL: &str = "lexpilot_changes";
+
+/// A change as it travels between servers: with the id of the handle that
+/// sent it, so that a server skips its own (it announced them already).
+#[derive(Debug, Serialize, Deserialize)]
+struct Envelope {
+    origin: u64,
+    change: Change,
+}
+
+/// The task that listens on [`CHANNEL`] for one [`Db`] handle (and its
+/// clones); it stops when dropped.
+#[derive(Debug)]
+pub(crate) struct CrossProcessFeed {
+    origin: u64,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for CrossProcessFeed {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+impl CrossProcessFeed {
+    /// Starts listening on the PostgreSQL server at `url`; other handles'
+    /// changes go to `changes`, counted in `data_changes` as
+    /// [`Db::notify`] counts them. A lost connection is reopened (sqlx's
+    /// listener does that), and since changes sent meanwhile are lost, the
+    /// feed then counts one data change so that caches start again.
+    pub(crate) async fn listen(
+        url: &str,
+        changes: tokio::sync::broadcast::Sender<Change>,
+        data_changes: Arc<AtomicU64>,
+    ) -> crate::Result<CrossProcessFeed> {
+        let origin = rand::random::<u64>();
+        let mut listener = sqlx::postgres::PgListener::connect(url).await?;
+        listener.listen(CHANNEL).await?;
+        let task = tokio::spawn(async move {
+            loop {
+                match listener.try_recv().await {
+                    Ok(Some(note)) => {
+                        let Ok(envelope) = serde_json::from_str::<Envelope>(note.payload()) else {
+                            tracing::warn!("an unreadable change notification: {}", note.payload());
+                            continue;
+                        };
+                        if envelope.origin == origin {
+                            continue;
+                        }
+                        if !matches!(envelope.change, Change::JobProgress { .. }) {
+                            data_changes.fetch_add(1, Ordering::AcqRel);
+                        }
+                        let _ = changes.send(envelope.change);
+                    }
+                    Ok(None) => {
+                        tracing::warn!("the change feed's connection was lost; reconnecting");
+                        data_changes.fetch_add(1, Ordering::AcqRel);
+                    }
+                    Err(e) => {
+                        tracing::warn!("the change feed stopped: {e}");
+                        tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+                    }
+                }
+            }
+        });
+        Ok(CrossProcessFeed { origin, task })
+    }
+}
 
 /// How many changes a slow subscriber may fall behind before it is told it lagged.
 pub const CAPACITY: usize = 64;
@@ -56,11 +136,33 @@ impl Db {
         self.changes.subscribe()
     }
 
-    /// Announces a committed change. Having no subscriber is not an error.
+    /// Announces a committed change, to this process's pages and, on
+    /// PostgreSQL, to every other server's. Having no subscriber is not an
+    /// error; nor is a notification that cannot be sent (it is logged: the
+    /// other servers' pages then catch up on their next change).
     pub(crate) fn notify(&self, change: Change) {
         if !matches!(change, Change::JobProgress { .. }) {
-            self.data_changes
-                .fetch_add(1, std::sync::atomic::Ordering::AcqRel);
+            self.data_changes.fetch_add(1, Ordering::AcqRel);
+        }
+        if let (Backend::Postgres, Some(feed)) = (self.backend, &self.feed) {
+            let envelope = Envelope {
+                origin: feed.origin,
+                change: change.clone(),
+            };
+            if let Ok(payload) = serde_json::to_string(&envelope) {
+                let pool = self.pool.clone();
+                tokio::spawn(async move {
+                    let sent =
+                        sqlx::query("SELECT COUNT(*) FROM (SELECT pg_notify($1, $2)) AS sent")
+                            .bind(CHANNEL)
+                            .bind(payload)
+                            .execute(&pool)
+                            .await;
+                    if let Err(e) = sent {
+                        tracing::warn!("a change was not sent to the other servers: {e}");
+                    }
+                });
+            }
         }
         let _ = self.changes.send(change);
     }
@@ -70,6 +172,6 @@ impl Db {
     /// up before the writer returns, so a cache keyed on it is stale for
     /// every request that comes after the write.
     pub fn data_changes(&self) -> u64 {
-        self.data_changes.load(std::sync::atomic::Ordering::Acquire)
+        self.data_changes.load(Ordering::Acquire)
     }
 }

@@ -173,6 +173,9 @@ pub struct Db {
     data_changes: Arc<std::sync::atomic::AtomicU64>,
     /// A file other processes may write to (not a private in-memory database).
     shared: bool,
+    /// On PostgreSQL: the task that carries other servers' changes into this
+    /// handle's feed (stopped when the last clone of the handle goes).
+    feed: Option<Arc<events::CrossProcessFeed>>,
 }
 
 impl Db {
@@ -221,13 +224,23 @@ impl Db {
             Backend::Sqlite => sqlx::migrate!("../migrations/sqlite").run(&pool).await?,
             Backend::Postgres => sqlx::migrate!("../migrations/postgres").run(&pool).await?,
         }
+        let changes = tokio::sync::broadcast::channel(events::CAPACITY).0;
+        let data_changes = Arc::default();
+        let feed = match backend {
+            Backend::Postgres => Some(Arc::new(
+                events::CrossProcessFeed::listen(url, changes.clone(), Arc::clone(&data_changes))
+                    .await?,
+            )),
+            Backend::Sqlite => None,
+        };
         Ok(Db {
             pool,
             backend,
             cases: Arc::default(),
-            changes: tokio::sync::broadcast::channel(events::CAPACITY).0,
-            data_changes: Arc::default(),
+            changes,
+            data_changes,
             shared,
+            feed,
         })
     }
 
