@@ -1,10 +1,13 @@
-//! LexPilot Workbench storage: one SQLite file through sqlx (WAL, foreign
-//! keys on), created and migrated on open. SQL only: every query lives in a
-//! named function in the module of the entity it concerns, and maps rows to
-//! the engine's types; rules and scoring are the engine's. Writes that belong
-//! together share a transaction, which takes the write lock when it starts
-//! (`BEGIN IMMEDIATE`); a lock held too long is [`DbError::Busy`]. Depends on
-//! `engine` for the domain types, never on the UI or the runtime.
+//! LexPilot Workbench storage: one SQLite file (WAL, foreign keys on) or a
+//! PostgreSQL database, through sqlx's Any driver, created and migrated on
+//! open. SQL only: every query lives in a named function in the module of
+//! the entity it concerns, written once with `$N` placeholders (both
+//! dialects read them), and maps rows to the engine's types; rules and
+//! scoring are the engine's. Writes that belong together share a
+//! transaction; those decided by what they read first take the write lock
+//! when they start (`begin_write`); a lock held too long is
+//! [`DbError::Busy`]. Depends on `engine` for the domain types, never on the
+//! UI or the runtime.
 //!
 //! - [`datasets`]: dataset versions (with their benchmark) and their import.
 //! - [`cases`]: LexPilot's filtered, paged case listing, single-case reads,
