@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Backend, Db};
+use crate::Db;
 
 /// The PostgreSQL notification channel of the change feed.
 pub const CHANNEL: &str = "lexpilot_changes";
@@ -144,7 +144,7 @@ impl Db {
         if !matches!(change, Change::JobProgress { .. }) {
             self.data_changes.fetch_add(1, Ordering::AcqRel);
         }
-        if let (Backend::Postgres, Some(feed)) = (self.backend, &self.feed) {
+        if let Some(feed) = &self.feed {
             let envelope = Envelope {
                 origin: feed.origin,
                 change: change.clone(),
@@ -152,12 +152,11 @@ impl Db {
             if let Ok(payload) = serde_json::to_string(&envelope) {
                 let pool = self.pool.clone();
                 tokio::spawn(async move {
-                    let sent =
-                        sqlx::query("SELECT COUNT(*) FROM (SELECT pg_notify($1, $2)) AS sent")
-                            .bind(CHANNEL)
-                            .bind(payload)
-                            .execute(&pool)
-                            .await;
+                    let sent = sqlx::query("SELECT pg_notify($1, $2)")
+                        .bind(CHANNEL)
+                        .bind(payload)
+                        .execute(&pool)
+                        .await;
                     if let Err(e) = sent {
                         tracing::warn!("a change was not sent to the other servers: {e}");
                     }

@@ -112,21 +112,11 @@ fn is_busy(e: &sqlx::Error) -> bool {
 /// replaced by `***`.
 pub fn shown(location: &Path) -> String {
     let text = location.to_string_lossy();
-    if Backend::of(&text) == Backend::Sqlite {
-        return text.into_owned();
-    }
-    let Some(scheme_end) = text.find("://").map(|at| at + 3) else {
-        return text.into_owned();
-    };
-    let authority = &text[scheme_end..];
-    let authority = &authority[..authority.find('/').unwrap_or(authority.len())];
-    match (authority.rfind('@'), authority.find(':')) {
-        (Some(at), Some(colon)) if colon < at => format!(
-            "{}{}:***{}",
-            &text[..scheme_end],
-            &authority[..colon],
-            &text[scheme_end + at..]
-        ),
+    match url::Url::parse(&text) {
+        Ok(mut url) if Backend::of(&text) == Backend::Postgres && url.password().is_some() => {
+            let _ = url.set_password(Some("***"));
+            url.to_string()
+        }
         _ => text.into_owned(),
     }
 }
@@ -176,8 +166,9 @@ pub struct Db {
     data_changes: Arc<std::sync::atomic::AtomicU64>,
     /// A file other processes may write to (not a private in-memory database).
     shared: bool,
-    /// On PostgreSQL: the task that carries other servers' changes into this
-    /// handle's feed (stopped when the last clone of the handle goes).
+    /// On PostgreSQL (only): the task that carries other servers' changes
+    /// into this handle's feed, and this handle's origin id in the changes
+    /// it sends them (stopped when the last clone of the handle goes).
     feed: Option<Arc<events::CrossProcessFeed>>,
 }
 
@@ -443,19 +434,13 @@ async fn fresh_pg_database(server: &str) -> Result<String> {
         std::process::id(),
         NEXT.fetch_add(1, Ordering::Relaxed)
     );
+    let mut url = url::Url::parse(server)
+        .map_err(|e| DbError::Invalid(format!("{TEST_PG_ENV} is not a URL: {e}")))?;
     let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(server).await?;
     conn.execute(&*format!("CREATE DATABASE {name}")).await?;
     sqlx::Connection::close(conn).await?;
-    let (base, query) = match server.split_once('?') {
-        Some((base, query)) => (base, format!("?{query}")),
-        None => (server, String::new()),
-    };
-    let authority_end = base
-        .find("://")
-        .map(|at| at + 3)
-        .and_then(|start| base[start..].find('/').map(|slash| start + slash))
-        .unwrap_or(base.len());
-    Ok(format!("{}/{name}{query}", &base[..authority_end]))
+    url.set_path(&name);
+    Ok(url.to_string())
 }
 
 /// The `sqlite://` URL of the file at `path`, created if missing.

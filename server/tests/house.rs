@@ -11,48 +11,14 @@ mod common;
 use std::io::Read;
 use std::sync::Arc;
 
-use axum::body::Body;
-use axum::http::{header, Request, StatusCode};
+use axum::http::StatusCode;
+use common::{demo_run_as as run_file, demo_run_with_header as with_header, upload};
 use common::{TestApp, TestResponse};
 use engine::accounts::Role;
 use engine::benchmark::{LexPilot, Suite};
 use engine::lexpilot::score::{EntrySample, Metric};
 use leptos::server_fn::ServerFn;
 use server::demo::{DEMO_DATASET, DEMO_RUNS};
-
-/// Demo run `index` re-labelled as `model`'s run 1.
-fn run_file(index: usize, model: &str) -> String {
-    with_header(index, &[("model", model.into()), ("run", 1.into())])
-}
-
-/// Demo run `index` with the header fields `set`.
-fn with_header(index: usize, set: &[(&str, serde_json::Value)]) -> String {
-    let (_, text) = DEMO_RUNS[index];
-    let header_end = text.find('\n').expect("a header line");
-    let mut header: serde_json::Value =
-        serde_json::from_str(&text[..header_end]).expect("a JSON header");
-    for (field, value) in set {
-        header[*field] = value.clone();
-    }
-    format!("{header}{}", &text[header_end..])
-}
-
-async fn token(app: &TestApp, name: &str) -> String {
-    app.user(name, Role::Researcher, "a-long-password").await;
-    let user = db::users::by_name(&app.db, name)
-        .await
-        .expect("query")
-        .expect("user");
-    db::tokens::create(&app.db, &user).await.expect("token")
-}
-
-fn upload(token: &str, body: String, query: &str) -> Request<Body> {
-    Request::post(format!("/api/runs{query}"))
-        .header(header::HOST, "127.0.0.1:3000")
-        .header(header::AUTHORIZATION, format!("Bearer {token}"))
-        .body(Body::from(body))
-        .expect("request")
-}
 
 /// The LCA Macro-F1 interval the engine gives the runs of one file, as the
 /// leaderboard's cell title writes it.
@@ -95,7 +61,7 @@ fn overall_interval(view: &serde_json::Value, model: &str) -> serde_json::Value 
 #[tokio::test]
 async fn replacing_the_newest_run_changes_the_interval_at_once() {
     let app = TestApp::with_demo().await;
-    let researcher = token(&app, "researcher").await;
+    let researcher = app.token("researcher", Role::Researcher).await;
     let first = run_file(6, "Fresh");
     let res = app.send(upload(&researcher, first.clone(), "")).await;
     assert_eq!(res.status, StatusCode::CREATED, "{}", res.body);
@@ -126,7 +92,7 @@ async fn replacing_the_newest_run_changes_the_interval_at_once() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn parallel_uploads_of_one_run_give_one_201_and_nine_409() {
     let app = Arc::new(TestApp::with_demo().await);
-    let researcher = token(&app, "researcher").await;
+    let researcher = app.token("researcher", Role::Researcher).await;
     let tasks: Vec<_> = (0..10)
         .map(|_| {
             let app = Arc::clone(&app);
@@ -156,7 +122,7 @@ async fn two_applications_in_one_process_never_share_figures() {
     let b = TestApp::with_demo().await;
     // Same dataset id, same number of runs, same newest id: only the items
     // of one run differ.
-    let researcher = token(&b, "researcher").await;
+    let researcher = b.token("researcher", Role::Researcher).await;
     // The newest demo run (Frontier's run 3), replaced by the items of
     // another model's run under its own header.
     let (header, _) = DEMO_RUNS[8].1.split_once('\n').expect("a header");
@@ -247,7 +213,7 @@ async fn pages_render_while_other_applications_start() {
 #[tokio::test]
 async fn a_run_of_another_benchmark_is_refused_naming_the_field() {
     let app = TestApp::with_demo().await;
-    let researcher = token(&app, "researcher").await;
+    let researcher = app.token("researcher", Role::Researcher).await;
     let file = with_header(
         6,
         &[

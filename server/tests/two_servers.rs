@@ -8,12 +8,10 @@ mod common;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::body::Body;
-use axum::http::{header, Request, StatusCode};
+use axum::http::StatusCode;
 use common::json::next_event;
-use common::TestApp;
+use common::{demo_run_as, upload, TestApp};
 use engine::accounts::Role;
-use server::demo::DEMO_RUNS;
 
 /// Two apps on one fresh PostgreSQL database with the demo loaded, or
 /// `None` (the test is skipped) when no server is named.
@@ -35,34 +33,6 @@ async fn two_servers() -> Option<(TestApp, TestApp)> {
     Some((a, b))
 }
 
-/// Demo run `index` re-labelled as `model`'s run 1.
-fn run_file(index: usize, model: &str) -> String {
-    let (_, text) = DEMO_RUNS[index];
-    let header_end = text.find('\n').expect("a header line");
-    let mut header: serde_json::Value =
-        serde_json::from_str(&text[..header_end]).expect("a JSON header");
-    header["model"] = model.into();
-    header["run"] = 1.into();
-    format!("{header}{}", &text[header_end..])
-}
-
-async fn token(app: &TestApp, name: &str) -> String {
-    app.user(name, Role::Researcher, "a-long-password").await;
-    let user = db::users::by_name(&app.db, name)
-        .await
-        .expect("query")
-        .expect("user");
-    db::tokens::create(&app.db, &user).await.expect("token")
-}
-
-fn upload(token: &str, body: String) -> Request<Body> {
-    Request::post("/api/runs")
-        .header(header::HOST, "127.0.0.1:3000")
-        .header(header::AUTHORIZATION, format!("Bearer {token}"))
-        .body(Body::from(body))
-        .expect("request")
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn an_upload_on_one_server_updates_the_other_servers_live_pages_and_figures() {
     let Some((a, b)) = two_servers().await else {
@@ -74,9 +44,9 @@ async fn an_upload_on_one_server_updates_the_other_servers_live_pages_and_figure
     assert!(!before.body.contains("Crossing-Model"));
     let mut events = b.open_stream("/api/events").await.into_body();
 
-    let researcher = token(&a, "researcher").await;
+    let researcher = a.token("researcher", Role::Researcher).await;
     let res = a
-        .send(upload(&researcher, run_file(6, "Crossing-Model")))
+        .send(upload(&researcher, demo_run_as(6, "Crossing-Model"), ""))
         .await;
     assert_eq!(res.status, StatusCode::CREATED, "{}", res.body);
 
@@ -100,12 +70,12 @@ async fn ten_duplicate_uploads_over_two_servers_give_one_201_and_nine_409() {
     let Some((a, b)) = two_servers().await else {
         return;
     };
-    let researcher = token(&a, "racer").await;
+    let researcher = a.token("racer", Role::Researcher).await;
     let servers = [Arc::new(a), Arc::new(b)];
     let tasks: Vec<_> = (0..10)
         .map(|i| {
             let app = Arc::clone(&servers[i % 2]);
-            let req = upload(&researcher, run_file(6, "Racing"));
+            let req = upload(&researcher, demo_run_as(6, "Racing"), "");
             tokio::spawn(async move { app.send(req).await.status })
         })
         .collect();

@@ -1,5 +1,6 @@
-//! `TestApp`: the whole router on a fresh, migrated SQLite file per test,
-//! called through `oneshot` (no port).
+//! `TestApp`: the whole router on a fresh, migrated database per test (a
+//! SQLite file, or a new PostgreSQL database when `LEXPILOT_TEST_PG` is
+//! set), called through `oneshot` (no port).
 
 #![allow(dead_code)]
 
@@ -140,6 +141,16 @@ impl TestApp {
             .expect("user created");
     }
 
+    /// An API token of a new account `name` with `role`.
+    pub async fn token(&self, name: &str, role: Role) -> String {
+        self.user(name, role, "a-long-password").await;
+        let user = db::users::by_name(&self.db, name)
+            .await
+            .expect("query")
+            .expect("user");
+        db::tokens::create(&self.db, &user).await.expect("token")
+    }
+
     /// The cache of reading pages the app serves anonymous visitors from.
     pub fn state_pages(&self) -> &services::pages::PageCache {
         &self.pages
@@ -254,6 +265,31 @@ impl TestApp {
 }
 
 /// `application/x-www-form-urlencoded` for `pairs` (UTF-8, percent-encoded).
+/// `POST /api/runs{query}` of the run file `body`, with API token `token`.
+pub fn upload(token: &str, body: String, query: &str) -> Request<Body> {
+    Request::post(format!("/api/runs{query}"))
+        .header(header::HOST, "127.0.0.1:3000")
+        .header(header::AUTHORIZATION, format!("Bearer {token}"))
+        .body(Body::from(body))
+        .expect("request")
+}
+
+/// Demo run `index` (of `server::demo::DEMO_RUNS`) with the header fields `set`.
+pub fn demo_run_with_header(index: usize, set: &[(&str, Value)]) -> String {
+    let (_, text) = server::demo::DEMO_RUNS[index];
+    let header_end = text.find('\n').expect("a header line");
+    let mut header: Value = serde_json::from_str(&text[..header_end]).expect("a JSON header");
+    for (field, value) in set {
+        header[*field] = value.clone();
+    }
+    format!("{header}{}", &text[header_end..])
+}
+
+/// Demo run `index` re-labelled as `model`'s run 1.
+pub fn demo_run_as(index: usize, model: &str) -> String {
+    demo_run_with_header(index, &[("model", model.into()), ("run", 1.into())])
+}
+
 pub fn form(pairs: &[(&str, &str)]) -> String {
     pairs
         .iter()
