@@ -437,6 +437,28 @@ async fn fresh_pg_database(server: &str) -> Result<String> {
     let mut url = url::Url::parse(server)
         .map_err(|e| DbError::Invalid(format!("{TEST_PG_ENV} is not a URL: {e}")))?;
     let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(server).await?;
+    // Test processes run one after another and leave their databases; the
+    // first database a process makes drops those of processes that are gone
+    // (each is about 10 MB, and a full pass makes some 200).
+    static SWEPT: tokio::sync::OnceCell<()> = tokio::sync::OnceCell::const_new();
+    SWEPT
+        .get_or_init(|| async {
+            let names: Vec<String> = sqlx::query_scalar(
+                "SELECT datname::text FROM pg_database WHERE datname LIKE 'lexpilot_test_%'",
+            )
+            .fetch_all(&mut conn)
+            .await
+            .unwrap_or_default();
+            for old in names {
+                let pid = old.split('_').nth(2).unwrap_or_default();
+                if !Path::new("/proc").join(pid).exists() {
+                    let _ = conn
+                        .execute(&*format!("DROP DATABASE IF EXISTS {old} WITH (FORCE)"))
+                        .await;
+                }
+            }
+        })
+        .await;
     conn.execute(&*format!("CREATE DATABASE {name}")).await?;
     sqlx::Connection::close(conn).await?;
     url.set_path(&name);
