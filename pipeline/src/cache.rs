@@ -7,7 +7,10 @@
 //!   evaluated and user models, the attempt for LexPilot's judges, both for
 //!   PLawBench's, the repetition, style and attempt for DLawBench's calls),
 //!   never the API key.
-//! - The file (`cache/calls.jsonl` under the job's out dir) is append-only
+//! - Where calls are kept is a [`CallStore`]: by default the file
+//!   (`cache/calls.jsonl` under the job's out dir, [`FileStore`]); the server
+//!   keeps its jobs' calls in its database instead ([`Calls::Store`]).
+//! - The file is append-only
 //!   JSON Lines, one `{"key", "content", "prompt_tokens", "completion_tokens",
 //!   "finish_reason"}` per call, written in one write and synced to disk before the call counts
 //!   as finished. A torn last line (a crash mid-write) is cut off on open;
@@ -16,10 +19,12 @@
 //!   others wait for its result.
 
 use std::collections::HashMap;
+use std::fmt;
 use std::future::Future;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+use futures_util::future::BoxFuture;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use tokio::io::AsyncWriteExt;
@@ -85,12 +90,58 @@ pub fn request_key(request: &CanonicalRequest<'_>) -> String {
     hex::encode(Sha256::digest(json.as_bytes()))
 }
 
-/// The on-disk call cache of one out dir.
+/// Where a [`Cache`] keeps its finished calls. The pipeline's own store is a
+/// file under the job's out dir ([`FileStore`]); the server keeps its jobs'
+/// calls in the database, where any server can resume the job.
+pub trait CallStore: Send + Sync + fmt::Debug {
+    /// Every call stored so far, in any order.
+    fn load(&self) -> BoxFuture<'_, Result<Vec<(String, Completion)>, PipelineError>>;
+    /// Keeps one finished call; resolves once it is durable.
+    fn append<'a>(
+        &'a self,
+        key: &'a str,
+        completion: &'a Completion,
+    ) -> BoxFuture<'a, Result<(), PipelineError>>;
+    /// Where the calls are kept, for messages.
+    fn location(&self) -> String;
+}
+
+/// Which store a job's calls go to: the file under its out dir (the
+/// default), or a store of the caller's.
+#[derive(Clone, Default)]
+pub enum Calls {
+    /// `cache/calls.jsonl` under the out dir ([`FileStore`]).
+    #[default]
+    OutDir,
+    /// The given store.
+    Store(Arc<dyn CallStore>),
+}
+
+impl fmt::Debug for Calls {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Calls::OutDir => f.write_str("OutDir"),
+            Calls::Store(store) => write!(f, "Store({})", store.location()),
+        }
+    }
+}
+
+impl PartialEq for Calls {
+    fn eq(&self, other: &Calls) -> bool {
+        match (self, other) {
+            (Calls::OutDir, Calls::OutDir) => true,
+            (Calls::Store(a), Calls::Store(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+}
+
+/// The call cache of one job: every finished call, read from its store when
+/// opened and written to it as calls finish.
 #[derive(Debug)]
 pub struct Cache {
-    path: PathBuf,
+    store: Arc<dyn CallStore>,
     entries: Mutex<HashMap<String, Arc<OnceCell<Completion>>>>,
-    file: tokio::sync::Mutex<tokio::fs::File>,
     loaded: usize,
 }
 
@@ -100,8 +151,87 @@ impl Cache {
         out_dir.join("cache").join("calls.jsonl")
     }
 
-    /// Opens (creating if needed) the cache of `out_dir` and loads it.
+    /// Opens (creating if needed) the cache file of `out_dir` and loads it.
     pub async fn open(out_dir: &Path) -> Result<Cache, PipelineError> {
+        Cache::with_store(Arc::new(FileStore::open(out_dir).await?)).await
+    }
+
+    /// The cache of `calls` for a job writing to `out_dir`.
+    pub async fn open_calls(out_dir: &Path, calls: &Calls) -> Result<Cache, PipelineError> {
+        match calls {
+            Calls::OutDir => Cache::open(out_dir).await,
+            Calls::Store(store) => Cache::with_store(store.clone()).await,
+        }
+    }
+
+    /// The cache kept in `store`, loaded from it.
+    pub async fn with_store(store: Arc<dyn CallStore>) -> Result<Cache, PipelineError> {
+        let entries: HashMap<_, _> = store
+            .load()
+            .await?
+            .into_iter()
+            .map(|(key, completion)| (key, Arc::new(OnceCell::new_with(Some(completion)))))
+            .collect();
+        Ok(Cache {
+            store,
+            loaded: entries.len(),
+            entries: Mutex::new(entries),
+        })
+    }
+
+    /// Where the calls are kept (the cache file's path, for the file store).
+    pub fn location(&self) -> String {
+        self.store.location()
+    }
+
+    /// How many calls were in the store when the cache was opened.
+    pub fn loaded(&self) -> usize {
+        self.loaded
+    }
+
+    /// The cached completion of `key`, or the result of `call`, which is
+    /// then written to the store. Returns whether it came from the cache (or
+    /// from a concurrent caller of the same key). A failed call is not cached.
+    pub async fn get_or_call<F, Fut, E>(&self, key: &str, call: F) -> Result<Cached, E>
+    where
+        F: FnOnce() -> Fut,
+        Fut: Future<Output = Result<Completion, E>>,
+        E: From<PipelineError>,
+    {
+        let cell = {
+            let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+            entries.entry(key.to_owned()).or_default().clone()
+        };
+        let mut made = false;
+        let made_here = &mut made;
+        let completion = cell
+            .get_or_try_init(|| async move {
+                let completion = call().await?;
+                self.store.append(key, &completion).await?;
+                *made_here = true;
+                Ok::<_, E>(completion)
+            })
+            .await?;
+        Ok(Cached {
+            completion: completion.clone(),
+            cached: !made,
+        })
+    }
+}
+
+/// The call cache file of one out dir (`cache/calls.jsonl`), append-only.
+#[derive(Debug)]
+pub struct FileStore {
+    path: PathBuf,
+    /// The entries read when it was opened, handed out by the first `load`.
+    read: Mutex<Vec<(String, Completion)>>,
+    file: tokio::sync::Mutex<tokio::fs::File>,
+}
+
+impl FileStore {
+    /// Opens (creating if needed) the cache file of `out_dir` and reads it,
+    /// cutting off a torn last line.
+    pub async fn open(out_dir: &Path) -> Result<FileStore, PipelineError> {
         let path = Cache::file_in(out_dir);
         let io = |action| {
             let path = path.clone();
@@ -122,25 +252,7 @@ impl Cache {
             Err(e) => return Err(io("read the cache")(e)),
         };
         let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-        let mut entries = HashMap::new();
-        for (n, line) in bytes[..complete].split(|&b| b == b'\n').enumerate() {
-            if line.iter().all(u8::is_ascii_whitespace) {
-                continue;
-            }
-            match serde_json::from_slice::<Entry>(line) {
-                Ok(entry) => {
-                    entries.insert(
-                        entry.key,
-                        Arc::new(OnceCell::new_with(Some(entry.completion))),
-                    );
-                }
-                Err(e) => tracing::warn!(
-                    "{}: line {} is not a cache entry ({e}); skipped",
-                    path.display(),
-                    n + 1
-                ),
-            }
-        }
+        let read = FileStore::entries(&path, &bytes[..complete]);
         let file = tokio::fs::OpenOptions::new()
             .create(true)
             .append(true)
@@ -157,69 +269,77 @@ impl Cache {
                 .await
                 .map_err(io("repair the cache"))?;
         }
-        let loaded = entries.len();
-        Ok(Cache {
+        Ok(FileStore {
             path,
-            entries: Mutex::new(entries),
+            read: Mutex::new(read),
             file: tokio::sync::Mutex::new(file),
-            loaded,
         })
     }
 
-    /// The cache file.
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
-    /// How many calls were found on disk when the cache was opened.
-    pub fn loaded(&self) -> usize {
-        self.loaded
-    }
-
-    /// The cached completion of `key`, or the result of `call`, which is
-    /// then written to disk. Returns whether it came from the cache (or from
-    /// a concurrent caller of the same key). A failed call is not cached.
-    pub async fn get_or_call<F, Fut, E>(&self, key: &str, call: F) -> Result<Cached, E>
-    where
-        F: FnOnce() -> Fut,
-        Fut: Future<Output = Result<Completion, E>>,
-        E: From<PipelineError>,
-    {
-        let cell = {
-            let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
-            entries.entry(key.to_owned()).or_default().clone()
+    /// The entries of cache file `path`, read without opening it for
+    /// writing (none when there is no file); a torn last line is left out.
+    pub fn read(path: &Path) -> std::io::Result<Vec<(String, Completion)>> {
+        let bytes = match std::fs::read(path) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(e),
         };
-        let mut made = false;
-        let made_here = &mut made;
-        let completion = cell
-            .get_or_try_init(|| async move {
-                let completion = call().await?;
-                self.append(key, &completion).await?;
-                *made_here = true;
-                Ok::<_, E>(completion)
-            })
-            .await?;
-        Ok(Cached {
-            completion: completion.clone(),
-            cached: !made,
+        let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        Ok(FileStore::entries(path, &bytes[..complete]))
+    }
+
+    /// The entries of whole lines `bytes`; other lines are skipped with a
+    /// warning.
+    fn entries(path: &Path, bytes: &[u8]) -> Vec<(String, Completion)> {
+        let mut entries = Vec::new();
+        for (n, line) in bytes.split(|&b| b == b'\n').enumerate() {
+            if line.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            match serde_json::from_slice::<Entry>(line) {
+                Ok(entry) => entries.push((entry.key, entry.completion)),
+                Err(e) => tracing::warn!(
+                    "{}: line {} is not a cache entry ({e}); skipped",
+                    path.display(),
+                    n + 1
+                ),
+            }
+        }
+        entries
+    }
+}
+
+impl CallStore for FileStore {
+    fn load(&self) -> BoxFuture<'_, Result<Vec<(String, Completion)>, PipelineError>> {
+        let read = std::mem::take(&mut *self.read.lock().unwrap_or_else(|e| e.into_inner()));
+        Box::pin(async move { Ok(read) })
+    }
+
+    fn append<'a>(
+        &'a self,
+        key: &'a str,
+        completion: &'a Completion,
+    ) -> BoxFuture<'a, Result<(), PipelineError>> {
+        Box::pin(async move {
+            let entry = Entry {
+                key: key.to_owned(),
+                completion: completion.clone(),
+            };
+            let mut line = serde_json::to_string(&entry).unwrap_or_default();
+            line.push('\n');
+            let io = |source| PipelineError::Io {
+                action: "write the cache",
+                path: self.path.clone(),
+                source,
+            };
+            let mut file = self.file.lock().await;
+            file.write_all(line.as_bytes()).await.map_err(io)?;
+            file.sync_data().await.map_err(io)
         })
     }
 
-    async fn append(&self, key: &str, completion: &Completion) -> Result<(), PipelineError> {
-        let entry = Entry {
-            key: key.to_owned(),
-            completion: completion.clone(),
-        };
-        let mut line = serde_json::to_string(&entry).unwrap_or_default();
-        line.push('\n');
-        let io = |source| PipelineError::Io {
-            action: "write the cache",
-            path: self.path.clone(),
-            source,
-        };
-        let mut file = self.file.lock().await;
-        file.write_all(line.as_bytes()).await.map_err(io)?;
-        file.sync_data().await.map_err(io)
+    fn location(&self) -> String {
+        self.path.display().to_string()
     }
 }
 

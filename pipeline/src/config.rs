@@ -394,6 +394,9 @@ pub struct Config {
     pub limits: Limits,
     /// Where run files, sidecars and the call cache go.
     pub out_dir: PathBuf,
+    /// Where finished calls are kept: the file under `out_dir` unless a
+    /// store is given (the server keeps its jobs\' calls in its database).
+    pub calls: crate::cache::Calls,
 }
 
 /// How many repetitions the LexPilot paper makes of every evaluation
@@ -418,6 +421,7 @@ impl Config {
             retry: RetryPolicy::default(),
             limits: Limits::default(),
             out_dir,
+            calls: crate::cache::Calls::default(),
         }
     }
 }

@@ -132,6 +132,9 @@ pub struct Config {
     pub limits: Limits,
     /// Where run files, sidecars and the call cache go.
     pub out_dir: PathBuf,
+    /// Where finished calls are kept: the file under `out_dir` unless a
+    /// store is given (the server keeps its jobs\' calls in its database).
+    pub calls: crate::cache::Calls,
 }
 
 impl Config {
@@ -155,6 +158,7 @@ impl Config {
             },
             limits: Limits::default(),
             out_dir,
+            calls: crate::cache::Calls::default(),
         }
     }
 }
@@ -395,6 +399,7 @@ impl Job {
         let slots = c.limits.concurrency.max(1);
         let plan = Plan {
             out_dir: &c.out_dir,
+            calls: &c.calls,
             retry: c.retry,
             runs: (c.first_run..c.first_run + c.runs).collect(),
             // A session waits on one call at a time until its panel.

@@ -51,12 +51,22 @@ pub enum PipelineError {
     Task(String),
     /// The job was cancelled; every finished call is in the cache.
     #[error(
-        "the run was cancelled; finished calls are cached in {}, run the same job again to resume",
-        cache.display()
+        "the run was cancelled; finished calls are cached in {cache}, run the same job again to \
+         resume"
     )]
     Cancelled {
-        /// The cache file.
-        cache: PathBuf,
+        /// Where the finished calls are kept (the cache file's path).
+        cache: String,
+    },
+    /// A call store other than the cache file failed ([`crate::cache::CallStore`]).
+    #[error("cannot {action} the call cache in {location}: {message}")]
+    CallStore {
+        /// What was being done (`read`, `write`).
+        action: &'static str,
+        /// Where the calls are kept.
+        location: String,
+        /// The cause.
+        message: String,
     },
 }
 

@@ -56,6 +56,9 @@ pub struct Config {
     pub limits: Limits,
     /// Where the result file, its usage sidecar and the call cache go.
     pub out_dir: PathBuf,
+    /// Where finished calls are kept: the file under `out_dir` unless a
+    /// store is given (the server keeps its jobs\' calls in its database).
+    pub calls: crate::cache::Calls,
 }
 
 impl Config {
@@ -68,6 +71,7 @@ impl Config {
             retry: RetryPolicy::default(),
             limits: Limits::default(),
             out_dir,
+            calls: crate::cache::Calls::default(),
         }
     }
 }
@@ -198,6 +202,7 @@ impl Job {
         let c = &self.config;
         let plan = Plan {
             out_dir: &c.out_dir,
+            calls: &c.calls,
             retry: c.retry,
             runs: vec![1],
             in_flight: (c.limits.concurrency.max(1) * 2).max(4),

@@ -294,6 +294,7 @@ impl Job {
         let slots = c.limits.concurrency.max(1);
         let plan = Plan {
             out_dir: &c.out_dir,
+            calls: &c.calls,
             retry: c.retry,
             runs: (c.first_run..c.first_run + c.runs).collect(),
             in_flight: (slots * (self.seats.len() + 2)).max(4),

@@ -111,6 +111,9 @@ pub struct Config {
     pub limits: Limits,
     /// Where run files, sidecars and the call cache go.
     pub out_dir: PathBuf,
+    /// Where finished calls are kept: the file under `out_dir` unless a
+    /// store is given (the server keeps its jobs\' calls in its database).
+    pub calls: crate::cache::Calls,
 }
 
 impl Config {
@@ -134,6 +137,7 @@ impl Config {
             },
             limits: Limits::default(),
             out_dir,
+            calls: crate::cache::Calls::default(),
         }
     }
 }
@@ -321,6 +325,7 @@ impl Job {
         let slots = c.limits.concurrency.max(1);
         let plan = Plan {
             out_dir: &c.out_dir,
+            calls: &c.calls,
             retry: c.retry,
             runs: (c.first_run..c.first_run + c.runs).collect(),
             in_flight: (slots * (c.judges.len() + 1)).max(4),

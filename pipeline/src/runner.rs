@@ -25,7 +25,7 @@ use tokio::sync::watch;
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
-use crate::cache::Cache;
+use crate::cache::{Cache, Calls};
 use crate::client::{Client, Stop};
 use crate::config::{ApiKey, Endpoint, RetryPolicy};
 use crate::error::PipelineError;
@@ -65,8 +65,10 @@ pub(crate) trait Maker: Send + Sync + 'static {
 
 /// What [`run_all`] is told besides the maker and the units.
 pub(crate) struct Plan<'a> {
-    /// Where the call cache goes (`cache/calls.jsonl` under it).
+    /// Where the call cache goes (`cache/calls.jsonl` under it) unless
+    /// `calls` names a store.
     pub(crate) out_dir: &'a Path,
+    pub(crate) calls: &'a Calls,
     pub(crate) retry: RetryPolicy,
     /// The repetitions, in order.
     pub(crate) runs: Vec<u32>,
@@ -102,8 +104,8 @@ where
             path: plan.out_dir.to_owned(),
             source,
         })?;
-    let cache = Arc::new(Cache::open(plan.out_dir).await?);
-    let cache_path = cache.path().to_owned();
+    let cache = Arc::new(Cache::open_calls(plan.out_dir, plan.calls).await?);
+    let cache_path = cache.location();
     let inner = cancel.child_token();
     let maker = Arc::new(make(Client::new(plan.retry, cache, inner.clone())?)?);
     let publish = |change: &dyn Fn(&mut Progress)| {

@@ -82,6 +82,9 @@ pub struct Config {
     pub limits: Limits,
     /// Where result files, sidecars and the call cache go.
     pub out_dir: PathBuf,
+    /// Where finished calls are kept: the file under `out_dir` unless a
+    /// store is given (the server keeps its jobs\' calls in its database).
+    pub calls: crate::cache::Calls,
 }
 
 impl Config {
@@ -98,6 +101,7 @@ impl Config {
             retry: RetryPolicy::default(),
             limits: Limits::default(),
             out_dir,
+            calls: crate::cache::Calls::default(),
         }
     }
 }
@@ -248,6 +252,7 @@ impl Job {
         let c = &self.config;
         let plan = Plan {
             out_dir: &c.out_dir,
+            calls: &c.calls,
             retry: c.retry,
             runs: (c.first_run..c.first_run + c.runs).collect(),
             in_flight: (c.limits.concurrency.max(1) * 3).max(4),

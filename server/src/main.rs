@@ -1000,10 +1000,6 @@ async fn serve(
             }
         }
     }
-    let interrupted = db::jobs::interrupt_unfinished(&db).await?;
-    if interrupted > 0 {
-        tracing::warn!("{interrupted} benchmark job(s) were cut off by the last stop and are marked interrupted; restart them on /admin/runs");
-    }
     for outcome in demo::ensure_loaded(&db).await? {
         let d = outcome.dataset();
         tracing::info!(
@@ -1019,10 +1015,19 @@ async fn serve(
         tracing::warn!("no compiled site at {site_root}/pkg: pages will render without styles or hydration (run scripts/build-site.sh)");
     }
     let pages = services::pages::PageCache::following(&db);
+    let jobs = services::jobs::JobManager::new(data_dir);
+    let jobs = match services::jobs::lease_from_env() {
+        Some(lease) => jobs.with_lease(lease),
+        None => jobs,
+    };
+    // Jobs whose server stopped (this one before a restart, or another on
+    // the same database) are resumed here once their lease lapses.
+    let claimer = jobs.resume_abandoned(&db);
+    let (stopping_jobs, stopping_db) = (jobs.clone(), db.clone());
     let state = AppState::new(services::Shared {
         leptos_options: config::leptos_options(addr),
         db,
-        jobs: services::jobs::JobManager::new(data_dir),
+        jobs,
         network,
         read: services::read::ReadModels::default(),
         statutes: services::statutes::StatuteCache::default(),
@@ -1037,9 +1042,41 @@ async fn serve(
         listener,
         router(state).into_make_service_with_connect_info::<SocketAddr>(),
     )
-    .with_graceful_shutdown(async {
-        let _ = tokio::signal::ctrl_c().await;
-    })
+    .with_graceful_shutdown(shutdown_signal())
     .await
-    .context("server error")
+    .context("server error")?;
+    claimer.abort();
+    let released = stopping_jobs.stop(&stopping_db, JOB_GRACE).await;
+    if released > 0 {
+        tracing::info!("{released} benchmark job(s) released for the next server to resume");
+    }
+    Ok(())
+}
+
+/// How long a stopping server waits for its jobs' calls in flight.
+const JOB_GRACE: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Ctrl-C or SIGTERM (what service managers and containers send).
+async fn shutdown_signal() {
+    let interrupt = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        let mut terminate =
+            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(signal) => signal,
+                Err(e) => {
+                    tracing::warn!("cannot listen for SIGTERM: {e}");
+                    let _ = interrupt.await;
+                    return;
+                }
+            };
+        tokio::select! {
+            _ = interrupt => {}
+            _ = terminate.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = interrupt.await;
+    }
 }

@@ -4,8 +4,9 @@
 //! cookie). A job runs to the leaderboard with the scores the engine computes
 //! from the stored run and announces itself on the event stream (a PLawBench
 //! job to the PLawBench leaderboard, with its judging settings); a cancelled
-//! job stores nothing and, marked interrupted as after a crash, restarts from
-//! its cache without repeating a call; a missing key variable fails the job
+//! job stores nothing, restarts from its calls kept in the database without
+//! repeating one, and is taken over from a server that died (a lapsed lease);
+//! a missing key variable fails the job
 //! naming it; the key appears in no row, file or response; every function
 //! refuses anyone but an admin.
 
@@ -298,8 +299,14 @@ async fn a_job_runs_in_the_background_and_lands_on_the_leaderboard() {
             .await
             .expect("checkpoint");
     }
+    // The job's calls are kept in the database, without the key.
+    let calls: Vec<(String, String)> = sqlx::query_as("SELECT key, content FROM job_calls")
+        .fetch_all(app.db.pool())
+        .await
+        .expect("calls");
+    assert!(!calls.is_empty());
+    assert!(!format!("{calls:?}").contains(KEY));
     let files = files_under(app.dir());
-    assert!(files.iter().any(|f| f.ends_with("calls.jsonl")));
     for file in files {
         let bytes = std::fs::read(&file).expect("read");
         assert!(
@@ -625,7 +632,8 @@ async fn a_dlawbench_job_without_a_client_or_a_style_is_refused() {
 }
 
 #[tokio::test]
-async fn a_cancelled_job_stores_nothing_and_an_interrupted_one_resumes_from_its_cache() {
+async fn a_cancelled_job_stores_nothing_resumes_from_its_calls_and_is_taken_over_from_a_dead_server(
+) {
     let (app, admin) = setup().await;
     let cases = cases(&app).await;
     let stub = Stub::with_latency(Duration::from_millis(60), oracle(&cases))
@@ -660,29 +668,46 @@ async fn a_cancelled_job_stores_nothing_and_an_interrupted_one_resumes_from_its_
     let again = call::<CancelJob>(&app, Some(&admin), &[("id", &id)]).await;
     assert_eq!(again.status, StatusCode::CONFLICT, "{}", again.body);
 
-    // As if the server had died mid-run: the next start marks it interrupted.
-    sqlx::query("UPDATE benchmark_jobs SET status = 'running' WHERE id = $1")
-        .bind(id.parse::<i64>().expect("id"))
-        .execute(app.db.pool())
-        .await
-        .expect("update");
-    assert_eq!(
-        db::jobs::interrupt_unfinished(&app.db)
-            .await
-            .expect("interrupt"),
-        1
-    );
-    let interrupted = get_job(&app, &admin, &id).await;
-    assert_eq!(interrupted["status"], "interrupted");
-    assert_eq!(interrupted["restartable"], true);
+    // Restarted, it resumes from its kept calls, and runs until cut off
+    // again.
     let calls_before = stub.requests();
-
     let restarted = ok::<RestartJob>(&app, &admin, &[("id", &id)]).await.json();
     assert_eq!(restarted["active"], true, "{restarted}");
+    let job_id = id.parse::<i64>().expect("id");
+    wait_for(&app, &admin, &id, |j| {
+        j["status"] == "running" && j["progress"]["calls"].as_u64().unwrap_or(0) > 0
+    })
+    .await;
+    // As if its server had died: the lease lapses, held by a server that
+    // no longer runs it (this one's task is stopped without recording).
+    sqlx::query(
+        "UPDATE benchmark_jobs SET lease_owner = 'a-dead-server', lease_until = 0
+         WHERE id = $1",
+    )
+    .bind(job_id)
+    .execute(app.db.pool())
+    .await
+    .expect("update");
+    assert!(app.jobs.cancel(job_id));
+    while app.jobs.cancel(job_id) {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let abandoned = get_job(&app, &admin, &id).await;
+    assert_eq!(abandoned["status"], "running", "{abandoned}");
+    let kept = count(
+        &app,
+        &format!("SELECT COUNT(*) FROM job_calls WHERE job_id = {job_id}"),
+    )
+    .await;
+    assert!(kept > 0);
+
+    // A server looking for abandoned jobs takes it over and finishes it.
+    let claimer = app.jobs.resume_abandoned(&app.db);
     let done = until_stopped(&app, &admin, &id).await;
+    claimer.abort();
     assert_eq!(done["status"], "done", "{done}");
     assert_eq!(done["runs_stored"], 1);
-    assert!(done["progress"]["cached_calls"].as_u64().unwrap_or(0) > 0);
+    assert!(done["progress"]["cached_calls"].as_u64().unwrap_or(0) >= kept as u64);
     assert!(stub.requests() > calls_before);
     let repeated: Vec<usize> = stub
         .per_request()
@@ -691,7 +716,7 @@ async fn a_cancelled_job_stores_nothing_and_an_interrupted_one_resumes_from_its_
         .collect();
     assert!(
         repeated.is_empty(),
-        "calls repeated after the restart: {repeated:?}"
+        "calls repeated after the restart or the take-over: {repeated:?}"
     );
     assert_eq!(
         count(&app, "SELECT COUNT(*) FROM runs").await,

@@ -32,18 +32,29 @@
 //! ([`targeted_config`], [`pipeline::targeted::Job`]) writes result files,
 //! stored through [`crate::targeted::store`] (Table 4 on `/paper`).
 //!
-//! The pipeline writes run files and its call cache under the job's out dir
-//! (`<data dir>/jobs/<id>`), so a restarted job repeats no finished call. A
-//! job cut off by a server stop is marked `interrupted` at the next start
-//! ([`db::jobs::interrupt_unfinished`]).
+//! The pipeline writes run files under the job's out dir
+//! (`<data dir>/jobs/<id>`) and keeps every finished call in the database
+//! ([`DbCalls`]), so a restarted or resumed job repeats no finished call.
+//!
+//! Several servers may share one database. A running job is held by a lease
+//! ([`db::jobs::Lease`]: this process's id and a time, [`LEASE_ENV`]) that a
+//! heartbeat renews every third of its length. A server that dies stops
+//! renewing; once its lease lapses, another server (or the same one,
+//! restarted) takes the job over ([`JobManager::resume_abandoned`], polling
+//! as often) and resumes it from its calls. A server that loses a lease (the
+//! job was taken over, or cancelled on another server) stops its task and
+//! records nothing. A server stopping cleanly ([`JobManager::stop`]) lets
+//! its calls in flight finish and releases its leases at once.
 
 use std::collections::{BTreeSet, HashMap};
 use std::future::Future;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
-use db::jobs::Outcome;
+use db::events::Change;
+use db::jobs::{Lease, Outcome, Renewal};
 use db::runs::OnDuplicate;
 use db::Db;
 use engine::benchmark::Benchmark;
@@ -51,6 +62,7 @@ use engine::jobs::{
     DlawbenchSettings, Endpoint as JobEndpoint, EndpointView, Experiment, Job, JobSpec, JobStatus,
     JobView, PlawbenchSettings, Progress,
 };
+use pipeline::cache::{CallStore, Calls, Completion, FileStore};
 use pipeline::config::{Config, Endpoint, Limits, Tasks, UserCondition};
 use pipeline::{CancellationToken, PipelineError};
 use tokio::sync::watch;
@@ -65,6 +77,12 @@ pub const DATA_DIR_ENV: &str = "LEXPILOT_DATA_DIR";
 /// The data dir when [`DATA_DIR_ENV`] is not set, relative to the working
 /// directory at start-up.
 pub const DEFAULT_DATA_DIR: &str = "lexpilot-data";
+/// The environment variable setting the length of a job's lease in seconds
+/// (default [`DEFAULT_LEASE`]): how long after its server dies another server
+/// takes a job over.
+pub const LEASE_ENV: &str = "LEXPILOT_JOB_LEASE_SECS";
+/// A job's lease when [`LEASE_ENV`] is not set.
+pub const DEFAULT_LEASE: Duration = Duration::from_secs(30);
 /// The shortest time between two progress writes of one job.
 pub const PROGRESS_EVERY: Duration = Duration::from_millis(500);
 /// The most repetitions one job may make.
@@ -101,27 +119,47 @@ impl RunningJob {
 pub struct JobManager {
     data_dir: PathBuf,
     running: Arc<Mutex<HashMap<i64, RunningJob>>>,
+    /// This process's id in job leases.
+    owner: Arc<str>,
+    lease: Duration,
+    /// Set when the server stops: jobs cut off then are left to others.
+    stopping: Arc<AtomicBool>,
 }
 
 impl JobManager {
     /// A manager writing job out dirs under `data_dir` (made absolute, so a
-    /// restart from another working directory finds the same cache).
+    /// restart from another working directory finds the same files), with
+    /// leases of [`DEFAULT_LEASE`].
     pub fn new(data_dir: impl Into<PathBuf>) -> JobManager {
         let data_dir = data_dir.into();
         JobManager {
             data_dir: std::path::absolute(&data_dir).unwrap_or(data_dir),
             running: Arc::default(),
+            owner: server_id().into(),
+            lease: DEFAULT_LEASE,
+            stopping: Arc::default(),
         }
     }
 
+    /// The same manager with leases of `lease` (at least a second).
+    pub fn with_lease(mut self, lease: Duration) -> JobManager {
+        self.lease = lease.max(Duration::from_secs(1));
+        self
+    }
+
     /// A manager on the data dir named by [`DATA_DIR_ENV`], else
-    /// [`DEFAULT_DATA_DIR`].
+    /// [`DEFAULT_DATA_DIR`], with leases of [`LEASE_ENV`] seconds, else
+    /// [`DEFAULT_LEASE`].
     pub fn from_env() -> JobManager {
-        JobManager::new(
+        let manager = JobManager::new(
             std::env::var_os(DATA_DIR_ENV)
                 .filter(|v| !v.is_empty())
                 .map_or_else(|| PathBuf::from(DEFAULT_DATA_DIR), PathBuf::from),
-        )
+        );
+        match lease_from_env() {
+            Some(lease) => manager.with_lease(lease),
+            None => manager,
+        }
     }
 
     /// Where job out dirs go.
@@ -132,6 +170,20 @@ impl JobManager {
     /// The out dir of job `id`.
     pub fn out_dir(&self, id: i64) -> PathBuf {
         self.data_dir.join("jobs").join(id.to_string())
+    }
+
+    /// This process's id in job leases.
+    pub fn owner(&self) -> &str {
+        &self.owner
+    }
+
+    /// A lease of this process from now.
+    fn lease_from_now(&self) -> Lease<'_> {
+        let length = i64::try_from(self.lease.as_millis()).unwrap_or(i64::MAX);
+        Lease {
+            owner: &self.owner,
+            until: db::jobs::now_ms().saturating_add(length),
+        }
     }
 
     fn registry(&self) -> MutexGuard<'_, HashMap<i64, RunningJob>> {
@@ -161,6 +213,12 @@ impl JobManager {
     /// [module documentation](self). `Err` with a message for the admin when
     /// it cannot start (its settings do not read, or a task runs it already).
     pub fn start(&self, db: &Db, job: &Job) -> Result<(), String> {
+        self.spawn(db, job, false)
+    }
+
+    /// Runs `job` in a background task: a job this process claimed (marked
+    /// running and held) when `claimed`, else a queued one it marks running.
+    fn spawn(&self, db: &Db, job: &Job, claimed: bool) -> Result<(), String> {
         let spec = job.spec.clone();
         let dataset_id = job
             .dataset_id
@@ -178,9 +236,12 @@ impl JobManager {
             out_dir: PathBuf::from(&job.out_dir),
             created_by: job.created_by_id,
             cancel: cancel.clone(),
+            manager: self.clone(),
+            claimed,
+            lost: Arc::default(),
         };
         let running = self.running.clone();
-        let (db, id) = (db.clone(), job.id);
+        let (db, id, owner) = (db.clone(), job.id, self.owner.clone());
         let task = tokio::spawn(async move {
             // A panic in the job must not leave it `running` for ever.
             if let Err(e) = tokio::spawn(work.run()).await {
@@ -191,7 +252,7 @@ impl JobManager {
                     error: Some("the job stopped unexpectedly; the server log has the details"),
                     runs_stored: 0,
                 };
-                if let Err(e) = db::jobs::finish(&db, id, outcome).await {
+                if let Err(e) = db::jobs::finish(&db, id, Some(&owner), outcome).await {
                     tracing::error!("benchmark job {id}: cannot record the failure: {e}");
                 }
             }
@@ -202,6 +263,249 @@ impl JobManager {
         });
         registry.insert(job.id, RunningJob { cancel, task });
         Ok(())
+    }
+
+    /// Takes over, every third of a lease, each job whose server's lease
+    /// lapsed (it died, or lost the database) and resumes it here, until the
+    /// server stops. Runs in a background task; see the
+    /// [module documentation](self).
+    pub fn resume_abandoned(&self, db: &Db) -> JoinHandle<()> {
+        let (manager, db) = (self.clone(), db.clone());
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(manager.lease / 3);
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                tick.tick().await;
+                while !manager.stopping.load(Ordering::SeqCst) {
+                    let lease = manager.lease_from_now();
+                    match db::jobs::claim_abandoned(&db, lease, db::jobs::now_ms()).await {
+                        Ok(Some(job)) => manager.resume(&db, &job).await,
+                        Ok(None) => break,
+                        Err(e) => {
+                            tracing::warn!("cannot look for abandoned benchmark jobs: {e}");
+                            break;
+                        }
+                    }
+                }
+            }
+        })
+    }
+
+    /// Resumes `job`, just claimed; if it cannot run here, it fails with
+    /// the reason.
+    async fn resume(&self, db: &Db, job: &Job) {
+        tracing::info!(
+            "benchmark job {}: its server's lease lapsed; resuming it here from its calls",
+            job.id
+        );
+        if let Err(reason) = self.spawn(db, job, true) {
+            let outcome = Outcome {
+                status: JobStatus::Failed,
+                progress: None,
+                error: Some(&reason),
+                runs_stored: 0,
+            };
+            if let Err(e) = db::jobs::finish(db, job.id, Some(&self.owner), outcome).await {
+                tracing::error!("benchmark job {}: cannot record the failure: {e}", job.id);
+            }
+        }
+    }
+
+    /// Stops this server's jobs for a server stop: no new call starts, calls
+    /// in flight finish (and are kept) for up to `grace`, nothing is recorded
+    /// as their end, and their leases are released so that another server
+    /// (or this one, restarted) resumes them at once. Returns how many jobs
+    /// were released.
+    pub async fn stop(&self, db: &Db, grace: Duration) -> u64 {
+        self.stopping.store(true, Ordering::SeqCst);
+        for job in self.registry().values() {
+            job.cancel.cancel();
+        }
+        let deadline = tokio::time::Instant::now() + grace;
+        while self.registry().values().any(RunningJob::is_running)
+            && tokio::time::Instant::now() < deadline
+        {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        match db::jobs::release(db, &self.owner).await {
+            Ok(n) => n,
+            Err(e) => {
+                tracing::warn!("cannot release the leases of this server's jobs: {e}");
+                0
+            }
+        }
+    }
+}
+
+/// This process's id in job leases: host, process id and start time, so a
+/// restarted process on the same host is another.
+fn server_id() -> String {
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|h| h.trim().to_owned())
+        .ok()
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| "host".to_owned());
+    let started = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    format!("{host}/{}/{started:x}", std::process::id())
+}
+
+/// The lease length [`LEASE_ENV`] sets, if it holds a whole number of
+/// seconds (a warning otherwise).
+pub fn lease_from_env() -> Option<Duration> {
+    let value = std::env::var(LEASE_ENV).ok()?;
+    match value.trim().parse::<u64>() {
+        Ok(secs) if secs >= 1 => Some(Duration::from_secs(secs)),
+        _ => {
+            tracing::warn!(
+                "{LEASE_ENV}={value:?} is not a whole number of seconds (at least 1); using {}s",
+                DEFAULT_LEASE.as_secs()
+            );
+            None
+        }
+    }
+}
+
+/// Keeps a running job's lease while its task runs: renews it every third
+/// of its length, and at once when the change feed says the job stopped
+/// (cancelled on another server). When the lease is lost, marks `lost` and
+/// cancels the job's task.
+async fn heartbeat(
+    db: Db,
+    id: i64,
+    manager: JobManager,
+    cancel: CancellationToken,
+    lost: Arc<AtomicBool>,
+) {
+    let mut feed = Some(db.subscribe());
+    loop {
+        let stopped_elsewhere = async {
+            match feed.as_mut() {
+                Some(f) => match f.recv().await {
+                    Ok(Change::JobProgress { job_id, status }) => {
+                        job_id == id && !status.is_active()
+                    }
+                    Ok(_) => false,
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => true,
+                    Err(tokio::sync::broadcast::error::RecvError::Closed) => {
+                        feed = None;
+                        false
+                    }
+                },
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            () = tokio::time::sleep(manager.lease / 3) => {}
+            check = stopped_elsewhere => if !check { continue },
+        }
+        match db::jobs::renew(&db, id, manager.lease_from_now()).await {
+            Ok(Renewal::Held) => {}
+            Ok(Renewal::Lost) => {
+                lost.store(true, Ordering::SeqCst);
+                cancel.cancel();
+                return;
+            }
+            Err(e) => tracing::warn!("benchmark job {id}: cannot renew its lease: {e}"),
+        }
+    }
+}
+
+/// A job's calls kept in the database ([`db::jobs::calls`]), where any
+/// server resuming it finds them. Calls a cache file under the job's out dir
+/// holds (jobs started before calls were kept in the database) are taken in
+/// when the job is resumed.
+#[derive(Debug)]
+pub struct DbCalls {
+    db: Db,
+    job: i64,
+    out_dir: PathBuf,
+}
+
+impl DbCalls {
+    /// The calls of job `job`, whose out dir is `out_dir`.
+    pub fn new(db: Db, job: i64, out_dir: PathBuf) -> DbCalls {
+        DbCalls { db, job, out_dir }
+    }
+
+    fn error(&self, action: &'static str) -> impl Fn(String) -> PipelineError + '_ {
+        move |message| PipelineError::CallStore {
+            action,
+            location: self.location(),
+            message,
+        }
+    }
+
+    async fn load_all(&self) -> std::result::Result<Vec<(String, Completion)>, PipelineError> {
+        let read = self.error("read");
+        let file = pipeline::cache::Cache::file_in(&self.out_dir);
+        let from_file =
+            FileStore::read(&file).map_err(|e| read(format!("{}: {e}", file.display())))?;
+        if !from_file.is_empty() {
+            let calls: Vec<db::jobs::Call> = from_file
+                .into_iter()
+                .map(|(key, c)| db::jobs::Call {
+                    key,
+                    content: c.content,
+                    prompt_tokens: i64::try_from(c.prompt_tokens).unwrap_or(i64::MAX),
+                    completion_tokens: i64::try_from(c.completion_tokens).unwrap_or(i64::MAX),
+                    finish_reason: c.finish_reason,
+                })
+                .collect();
+            db::jobs::store_calls(&self.db, self.job, &calls)
+                .await
+                .map_err(|e| read(e.to_string()))?;
+        }
+        let calls = db::jobs::calls(&self.db, self.job)
+            .await
+            .map_err(|e| read(e.to_string()))?;
+        Ok(calls
+            .into_iter()
+            .map(|c| {
+                let completion = Completion {
+                    content: c.content,
+                    prompt_tokens: u64::try_from(c.prompt_tokens).unwrap_or(0),
+                    completion_tokens: u64::try_from(c.completion_tokens).unwrap_or(0),
+                    finish_reason: c.finish_reason,
+                };
+                (c.key, completion)
+            })
+            .collect())
+    }
+}
+
+impl CallStore for DbCalls {
+    fn load(
+        &self,
+    ) -> futures_util::future::BoxFuture<
+        '_,
+        std::result::Result<Vec<(String, Completion)>, PipelineError>,
+    > {
+        Box::pin(self.load_all())
+    }
+
+    fn append<'a>(
+        &'a self,
+        key: &'a str,
+        completion: &'a Completion,
+    ) -> futures_util::future::BoxFuture<'a, std::result::Result<(), PipelineError>> {
+        Box::pin(async move {
+            let call = db::jobs::Call {
+                key: key.to_owned(),
+                content: completion.content.clone(),
+                prompt_tokens: i64::try_from(completion.prompt_tokens).unwrap_or(i64::MAX),
+                completion_tokens: i64::try_from(completion.completion_tokens).unwrap_or(i64::MAX),
+                finish_reason: completion.finish_reason.clone(),
+            };
+            db::jobs::store_calls(&self.db, self.job, &[call])
+                .await
+                .map_err(|e| self.error("write")(e.to_string()))
+        })
+    }
+
+    fn location(&self) -> String {
+        format!("the database (job {})", self.job)
     }
 }
 
@@ -220,26 +524,62 @@ struct Work {
     out_dir: PathBuf,
     created_by: Option<i64>,
     cancel: CancellationToken,
+    manager: JobManager,
+    /// Whether this process claimed the job (marked running and held).
+    claimed: bool,
+    /// Set by the heartbeat when the job is no longer this server's.
+    lost: Arc<AtomicBool>,
 }
 
 /// Why a job did not finish.
 enum Stop {
     Cancelled,
     Failed(String),
+    /// The job is no longer this server's.
+    Lost,
 }
 
 impl Work {
     async fn run(self) {
-        if let Err(e) = db::jobs::mark_running(&self.db, self.id).await {
-            tracing::warn!("benchmark job {} not started: {e}", self.id);
-            return;
+        let owner = self.manager.owner();
+        if !self.claimed {
+            let lease = self.manager.lease_from_now();
+            if let Err(e) = db::jobs::mark_running(&self.db, self.id, lease).await {
+                tracing::warn!("benchmark job {} not started: {e}", self.id);
+                return;
+            }
         }
+        let heartbeat = tokio::spawn(heartbeat(
+            self.db.clone(),
+            self.id,
+            self.manager.clone(),
+            self.cancel.clone(),
+            self.lost.clone(),
+        ));
         let mut last_progress = None;
         let result = self.execute(&mut last_progress).await;
+        heartbeat.abort();
+        let left = self.lost.load(Ordering::SeqCst) || matches!(result, Err(Stop::Lost));
+        if left {
+            tracing::info!(
+                "benchmark job {} is no longer this server's (taken over, or stopped on another \
+                 server); its task here ends",
+                self.id
+            );
+            return;
+        }
+        if self.manager.stopping.load(Ordering::SeqCst) && matches!(result, Err(Stop::Cancelled)) {
+            tracing::info!(
+                "benchmark job {} left to the next server as this one stops",
+                self.id
+            );
+            return;
+        }
         let (status, error, runs_stored) = match &result {
             Ok(stored) => (JobStatus::Done, None, *stored),
             Err(Stop::Cancelled) => (JobStatus::Cancelled, Some(CANCELLED), 0),
             Err(Stop::Failed(message)) => (JobStatus::Failed, Some(message.as_str()), 0),
+            Err(Stop::Lost) => return,
         };
         if let Some(message) = error {
             tracing::info!("benchmark job {} {}: {message}", self.id, status.as_str());
@@ -250,8 +590,32 @@ impl Work {
             error,
             runs_stored,
         };
-        if let Err(e) = db::jobs::finish(&self.db, self.id, outcome).await {
-            tracing::error!("benchmark job {}: cannot record its end: {e}", self.id);
+        match db::jobs::finish(&self.db, self.id, Some(owner), outcome).await {
+            Ok(()) => {}
+            Err(db::DbError::Conflict(_)) => tracing::info!(
+                "benchmark job {} is no longer this server's; its end here is not recorded",
+                self.id
+            ),
+            Err(e) => tracing::error!("benchmark job {}: cannot record its end: {e}", self.id),
+        }
+    }
+
+    /// Where the job's calls are kept: the database.
+    fn calls(&self) -> Calls {
+        Calls::Store(Arc::new(DbCalls::new(
+            self.db.clone(),
+            self.id,
+            self.out_dir.clone(),
+        )))
+    }
+
+    /// Fails with [`Stop::Lost`] unless this server still holds the job:
+    /// checked before storing anything.
+    async fn still_held(&self) -> Result<(), Stop> {
+        match db::jobs::holds(&self.db, self.id, self.manager.owner()).await {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(Stop::Lost),
+            Err(e) => Err(Stop::Failed(format!("cannot read the job's lease: {e}"))),
         }
     }
 
@@ -273,6 +637,7 @@ impl Work {
         let dataset = db::datasets::by_id(&self.db, self.dataset_id)
             .await
             .map_err(|e| Stop::Failed(format!("cannot read the dataset: {e}")))?;
+        self.still_held().await?;
         let stored = ingest::store(
             &self.db,
             &dataset,
@@ -299,7 +664,8 @@ impl Work {
         let cases = db::cases::all(&self.db, self.dataset_id)
             .await
             .map_err(|e| Stop::Failed(format!("cannot read the dataset: {e}")))?;
-        let config = targeted_config(&self.spec, self.out_dir.clone()).map_err(Stop::Failed)?;
+        let mut config = targeted_config(&self.spec, self.out_dir.clone()).map_err(Stop::Failed)?;
+        config.calls = self.calls();
         let job = pipeline::targeted::Job::new(config, cases.to_vec())
             .map_err(|e| Stop::Failed(e.to_string()))?;
         let (total, progress) = (job.total_items(), job.progress());
@@ -310,6 +676,7 @@ impl Work {
             .into_iter()
             .map(|o| RunFile::new(format!("run {}", o.run), o.parsed.to_jsonl()))
             .collect();
+        self.still_held().await?;
         let stored = crate::targeted::store(
             &self.db,
             &dataset,
@@ -335,7 +702,8 @@ impl Work {
         let probes = crate::fidelity::probes(&self.db, &dataset)
             .await
             .map_err(read)?;
-        let config = fidelity_config(&self.spec, self.out_dir.clone()).map_err(Stop::Failed)?;
+        let mut config = fidelity_config(&self.spec, self.out_dir.clone()).map_err(Stop::Failed)?;
+        config.calls = self.calls();
         let job = pipeline::fidelity::Job::new(config, probes, &cases)
             .map_err(|e| Stop::Failed(e.to_string()))?;
         let (total, progress) = (job.total_items(), job.progress());
@@ -343,6 +711,7 @@ impl Work {
             .follow(total, progress, job.run(self.cancel.clone()), last)
             .await?;
         let file = RunFile::new("study", output.parsed.to_jsonl());
+        self.still_held().await?;
         crate::fidelity::store_study(&self.db, &dataset, &file, self.created_by)
             .await
             .map_err(|e| Stop::Failed(format!("cannot store the study: {e}")))?;
@@ -355,7 +724,8 @@ impl Work {
             .await
             .map_err(|e| Stop::Failed(format!("cannot read the dataset: {e}")))?;
         let limit = self.spec.limit.map_or(cases.len(), |n| n as usize);
-        let config = pipeline_config(&self.spec, self.out_dir.clone()).map_err(Stop::Failed)?;
+        let mut config = pipeline_config(&self.spec, self.out_dir.clone()).map_err(Stop::Failed)?;
+        config.calls = self.calls();
         let job = pipeline::Job::new(config, cases.iter().take(limit).cloned().collect())
             .map_err(|e| Stop::Failed(e.to_string()))?;
         let (total, progress) = (job.total_items(), job.progress());
@@ -380,7 +750,9 @@ impl Work {
                 .await
                 .map_err(|e| Stop::Failed(format!("cannot read the dataset: {e}")))?;
         let limit = self.spec.limit.map_or(items.len(), |n| n as usize);
-        let config = plawbench_config(&self.spec, self.out_dir.clone()).map_err(Stop::Failed)?;
+        let mut config =
+            plawbench_config(&self.spec, self.out_dir.clone()).map_err(Stop::Failed)?;
+        config.calls = self.calls();
         let job =
             pipeline::plawbench::Job::new(config, items.iter().take(limit).cloned().collect())
                 .map_err(|e| Stop::Failed(e.to_string()))?;
@@ -407,7 +779,9 @@ impl Work {
                 .await
                 .map_err(|e| Stop::Failed(format!("cannot read the dataset: {e}")))?;
         let limit = self.spec.limit.map_or(cases.len(), |n| n as usize);
-        let config = dlawbench_config(&self.spec, self.out_dir.clone()).map_err(Stop::Failed)?;
+        let mut config =
+            dlawbench_config(&self.spec, self.out_dir.clone()).map_err(Stop::Failed)?;
+        config.calls = self.calls();
         let job =
             pipeline::dlawbench::Job::new(config, cases.iter().take(limit).cloned().collect())
                 .map_err(|e| Stop::Failed(e.to_string()))?;
@@ -464,7 +838,9 @@ impl Work {
 
     async fn save_progress(&self, progress: Option<&Progress>) {
         let Some(progress) = progress else { return };
-        if let Err(e) = db::jobs::set_progress(&self.db, self.id, progress).await {
+        if let Err(e) =
+            db::jobs::set_progress(&self.db, self.id, self.manager.owner(), progress).await
+        {
             tracing::warn!("benchmark job {}: cannot record progress: {e}", self.id);
         }
     }
@@ -907,8 +1283,10 @@ impl JobManager {
             spec: &spec,
             created_by: account.id,
         };
-        let job =
-            db::jobs::create_job(db, new, |id| self.out_dir(id).display().to_string()).await?;
+        let job = db::jobs::create_job(db, new, self.lease_from_now(), |id| {
+            self.out_dir(id).display().to_string()
+        })
+        .await?;
         self.launch(db, job).await
     }
 
@@ -923,14 +1301,15 @@ impl JobManager {
             )));
         }
         if !self.cancel(id) {
-            // Active in the table but no task of this process runs it.
+            // Active in the table but no task of this process runs it: the
+            // server running it (if any) finds its lease gone and stops.
             let outcome = Outcome {
                 status: JobStatus::Cancelled,
                 progress: None,
                 error: Some(CANCELLED),
                 runs_stored: 0,
             };
-            db::jobs::finish(db, id, outcome).await?;
+            db::jobs::finish(db, id, None, outcome).await?;
         }
         self.get(db, id).await
     }
@@ -938,7 +1317,7 @@ impl JobManager {
     /// Starts failed, cancelled or interrupted job `id` again with the same
     /// settings and out dir: every call its cache holds is not made again.
     pub async fn restart(&self, db: &Db, id: i64) -> Result<JobView> {
-        let job = db::jobs::requeue(db, id).await?;
+        let job = db::jobs::requeue(db, id, self.lease_from_now()).await?;
         self.launch(db, job).await
     }
 
@@ -953,7 +1332,7 @@ impl JobManager {
                 error: Some(&reason),
                 runs_stored: 0,
             };
-            db::jobs::finish(db, id, outcome).await?;
+            db::jobs::finish(db, id, None, outcome).await?;
         }
         self.get(db, id).await
     }

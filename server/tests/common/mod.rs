@@ -6,6 +6,7 @@
 
 pub mod cli;
 pub mod json;
+pub mod process;
 
 use std::net::SocketAddr;
 
@@ -36,6 +37,8 @@ pub fn server_runtime() -> &'static tokio::runtime::Runtime {
 
 pub struct TestApp {
     pub db: Db,
+    /// The app's job runner.
+    pub jobs: services::jobs::JobManager,
     router: Router,
     pages: services::pages::PageCache,
     _dir: tempfile::TempDir,
@@ -124,6 +127,7 @@ impl TestApp {
         });
         TestApp {
             db,
+            jobs: state.jobs.clone(),
             pages: state.pages.clone(),
             router: router(state),
             _dir: dir,
