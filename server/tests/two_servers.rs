@@ -1,7 +1,10 @@
 //! Two servers on one PostgreSQL database, as behind a load balancer: an
-//! upload through one reaches the live pages and the figures of the other,
-//! and duplicate uploads racing over both give one 201 and nine 409. Needs
-//! a PostgreSQL server ([`db::TEST_PG_ENV`]); `scripts/test.sh` starts one.
+//! upload through one reaches the live pages and the figures of the other;
+//! duplicate uploads racing over both give one 201 and nine 409; a job whose
+//! server is killed (SIGKILL, real `lexpilot serve` processes) is finished
+//! by the other with no endpoint call made twice; a cancel on one server
+//! stops the job running on the other. Needs a PostgreSQL server
+//! ([`db::TEST_PG_ENV`]); `scripts/test.sh` starts one.
 
 mod common;
 
@@ -258,5 +261,68 @@ async fn a_job_whose_server_is_killed_is_finished_by_the_other_with_no_call_repe
         .await
         .expect("runs");
     assert_eq!(runs, 1);
+    b.kill();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_cancel_on_one_server_stops_the_job_running_on_the_other() {
+    use app::server_fns::jobs::CancelJob;
+    use common::process::Server;
+    if std::env::var(db::TEST_PG_ENV).map_or(true, |url| url.is_empty()) {
+        eprintln!("skipped: {} names no PostgreSQL server", db::TEST_PG_ENV);
+        return;
+    }
+    let scratch = tempfile::tempdir().expect("dir");
+    let url = db::Db::location_for_test(&scratch.path().join("unused.db"))
+        .await
+        .expect("a fresh database");
+    let db = db::Db::open(std::path::Path::new(&url))
+        .await
+        .expect("open");
+    server::demo::ensure_loaded(&db).await.expect("demo loads");
+    db::users::create(&db, "admin", Role::Admin, common::process::PASSWORD)
+        .await
+        .expect("admin");
+    let dataset = db::datasets::current(&db, engine::benchmark::Benchmark::Lexpilot)
+        .await
+        .expect("query")
+        .expect("a dataset");
+    let cases = db::cases::all(&db, dataset.id).await.expect("cases");
+    let stub = pipeline::stub::Stub::with_latency(
+        Duration::from_millis(150),
+        pipeline::stub::oracle(&cases),
+    )
+    .await
+    .expect("stub");
+    let mut a = Server::on(&url);
+    let mut b = Server::on(&url);
+    a.start().await;
+    b.start().await;
+    let (http_a, http_b) = (a.http(), b.http());
+    let admin_a = http_a.sign_in("admin").await;
+    let admin_b = http_b.sign_in("admin").await;
+
+    let ids = http_a
+        .endpoints(&admin_a, &stub.base_url, "Cancelled")
+        .await;
+    let id = http_a.start_job(&admin_a, &ids, "2", "6").await;
+    while stub.requests() < 2 {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let cancelled = http_b
+        .ok::<CancelJob>(&admin_b, &[("id", &id.to_string())])
+        .await;
+    assert_eq!(cancelled["status"], "cancelled", "{cancelled}");
+    // A hears of it through the change feed and stops its task: after the
+    // calls in flight, no request reaches the endpoint.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let settled = stub.requests();
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert_eq!(stub.requests(), settled, "A still calls the endpoint");
+    let job = http_a.job(&admin_a, id).await;
+    assert_eq!(job["status"], "cancelled", "{job}");
+    assert_eq!(job["active"], false, "{job}");
+    assert_eq!(job["runs_stored"], 0, "{job}");
+    a.kill();
     b.kill();
 }
