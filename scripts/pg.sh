@@ -5,6 +5,9 @@
 #                             (created); prints one line on stdout, its URL:
 #                             postgres://postgres@127.0.0.1:PORT/postgres
 #   scripts/pg.sh stop DIR    stop it (fast mode) and delete DIR
+#   scripts/pg.sh createdb DIR NAME
+#                             create database NAME (letters, digits, _) in
+#                             the running instance; prints its URL
 #
 # The instance listens on 127.0.0.1 on the first free port from 55432 up
 # (PG_PORT_BASE overrides), with its unix socket in DIR, trust authentication
@@ -31,11 +34,11 @@ die() {
   exit 1
 }
 usage() {
-  echo "usage: $0 start DIR | stop DIR" >&2
+  echo "usage: $0 start DIR | stop DIR | createdb DIR NAME" >&2
   exit 2
 }
 
-[ $# -eq 2 ] || usage
+[ $# -eq 2 ] || { [ $# -eq 3 ] && [ "$1" = createdb ]; } || usage
 cmd="$1"
 dir="$(realpath -m -- "$2")"
 case "$dir" in
@@ -195,8 +198,21 @@ stop() {
   log "deleted $dir"
 }
 
+createdb() {
+  local name="$1" port
+  [[ "$name" =~ ^[A-Za-z_][A-Za-z0-9_]*$ ]] || die "a database name is letters, digits and _: $name"
+  running || die "no instance runs in $dir"
+  find_binaries
+  port="$(cat "$dir/port")"
+  as_owner "$bindir/psql" -q -h 127.0.0.1 -p "$port" -U postgres -d postgres -v ON_ERROR_STOP=1 \
+    -c "CREATE DATABASE $name" > /dev/null || die "cannot create database $name"
+  log "created database $name"
+  echo "postgres://postgres@127.0.0.1:$port/$name"
+}
+
 case "$cmd" in
   start) start ;;
   stop) stop ;;
+  createdb) createdb "$3" ;;
   *) usage ;;
 esac

@@ -3,7 +3,9 @@
 # crate (engine, db, app, server) on SQLite, the db crate's and the server's
 # tests again on a private PostgreSQL (started here, in its own directory
 # and port, and removed at the end), then the Playwright end-to-end tests in
-# Debian's Chromium against a freshly built server on a fresh database.
+# Debian's Chromium against a freshly built server on a fresh database, and
+# once more against two servers on that PostgreSQL behind nginx with the
+# example config (scripts/scale-out.sh; nginx-light is installed if missing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh --browser
@@ -38,3 +40,7 @@ export LEXPILOT_BIN="$TARGET/debug/lexpilot"
 export LEXPILOT_STUB_BIN="$TARGET/debug/lexpilot-stub"
 export LEPTOS_SITE_ROOT="$TARGET/site"
 npx playwright test --config end2end/playwright.config.ts
+
+step "playwright again: two servers on PostgreSQL behind nginx (deploy/nginx-lexpilot.conf)"
+E2E_DB="$(scripts/pg.sh createdb "$PG_DIR" e2e_scale_out)" E2E_SCALE=1 \
+  npx playwright test --config end2end/playwright.config.ts

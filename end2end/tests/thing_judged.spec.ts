@@ -51,7 +51,9 @@ test('every item kind shows what is judged and the controls without scrolling, i
   const make = async (kind: string, fill: (p: Page) => Promise<void> = async () => {}) => {
     await admin.getByTestId('create-kind').selectOption(kind);
     await fill(admin);
-    const done = admin.waitForResponse((r) => r.url().includes('/sfn/') && r.request().method() === 'POST');
+    // This click's creation, not another call the form makes meanwhile:
+    // behind a load balancer the next step may reach another server first.
+    const done = admin.waitForResponse((r) => r.url().includes('/sfn/create_review_items') && r.request().method() === 'POST');
     await admin.getByTestId('create-items').click();
     expect((await done).status()).toBe(200);
   };
@@ -71,7 +73,7 @@ test('every item kind shows what is judged and the controls without scrolling, i
     await p.getByLabel(/上限/).fill('6');
   });
   await admin.getByTestId('assign-experts').fill('王律师, 李律师');
-  const assigned = admin.waitForResponse((r) => r.url().includes('/sfn/') && r.request().method() === 'POST');
+  const assigned = admin.waitForResponse((r) => r.url().includes('/sfn/assign_reviews') && r.request().method() === 'POST');
   await admin.getByTestId('auto-assign').click();
   expect((await assigned).status()).toBe(200);
 
