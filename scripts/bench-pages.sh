@@ -86,17 +86,8 @@ EOF
 nginx -p "$DIR/nginx" -c "$DIR/nginx/nginx.conf" || fail "nginx did not start"
 sleep 0.5
 
-# wrk's summary as "rps p50 p99" (latencies in ms).
-measure() {
-  wrk -t2 -c50 -d2s "$1" >/dev/null 2>&1 || true
-  wrk -t2 -c50 -d"$DURATION" --latency "$1" | awk '
-    function ms(v) { if (v ~ /us$/) return v / 1000; if (v ~ /ms$/) return v + 0; if (v ~ /s$/) return v * 1000; return v }
-    /Requests\/sec/ { rps = $2 }
-    $1 == "50%" { p50 = ms($2) }
-    $1 == "99%" { p99 = ms($2) }
-    /Non-2xx/ { bad = $NF }
-    END { printf "%.0f %.2f %.2f %s\n", rps, p50, p99, (bad == "" ? 0 : bad) }'
-}
+# shellcheck source=lib/wrk.sh
+. scripts/lib/wrk.sh
 
 echo
 echo "== 2-3. requests per second, wrk -t2 -c50 -d$DURATION, anonymous, no compression asked"

@@ -1,7 +1,8 @@
 //! Timings of the run upload path at LexPilot's scale, printed with `Instant`
 //! (`harness = false`; run with `cargo bench -p server --bench ingest`).
 //!
-//! On a fresh SQLite file in a temporary directory, with a synthetic 432-case
+//! On a fresh SQLite file in a temporary directory (or a fresh PostgreSQL
+//! database when `LEXPILOT_TEST_PG` names a server), with a synthetic 432-case
 //! dataset imported and an admin's API token, the whole router is called
 //! through `oneshot` (no port), as the HTTP tests do:
 //!
@@ -121,9 +122,15 @@ async fn timed(app: &Router, req: Request<Body>, expected: StatusCode) -> (Durat
 
 async fn bench() {
     let dir = tempfile::tempdir().expect("a temporary directory");
-    let db = Db::open(&dir.path().join("bench.db"))
+    // A SQLite file, or a new database on the PostgreSQL server that
+    // LEXPILOT_TEST_PG names (scripts/bench-storage.sh runs both).
+    let location = Db::location_for_test(&dir.path().join("bench.db"))
+        .await
+        .expect("a fresh database");
+    let db = Db::open(std::path::Path::new(&location))
         .await
         .expect("the database opens");
+    println!("database: {:?}", db.backend());
     let cases = parse_dataset(&engine::lexpilot::synthetic::dataset_file(CASES_PER_CAUSE))
         .expect("a valid dataset");
     let source = ImportSource {
@@ -199,12 +206,23 @@ async fn bench() {
         &times,
     );
     memory(&format!("after storing {stored} runs"));
-    let on_disk: u64 = ["bench.db", "bench.db-wal"]
-        .iter()
-        .filter_map(|name| std::fs::metadata(dir.path().join(name)).ok())
-        .map(|m| m.len())
-        .sum();
-    println!("    database file (with its WAL): {on_disk} bytes");
+    match db.backend() {
+        db::Backend::Sqlite => {
+            let on_disk: u64 = ["bench.db", "bench.db-wal"]
+                .iter()
+                .filter_map(|name| std::fs::metadata(dir.path().join(name)).ok())
+                .map(|m| m.len())
+                .sum();
+            println!("    database file (with its WAL): {on_disk} bytes");
+        }
+        db::Backend::Postgres => {
+            let size: i64 = sqlx::query_scalar("SELECT pg_database_size(current_database())")
+                .fetch_one(db.pool())
+                .await
+                .expect("the database size");
+            println!("    database size (pg_database_size): {size} bytes");
+        }
+    }
 
     reset_peak();
     memory("before the leaderboard (peak reset)");
