@@ -79,7 +79,9 @@ fn validate_accepts_the_demo_and_names_line_and_field_of_errors() {
 #[tokio::test]
 async fn import_is_all_or_nothing_and_versioned() {
     let dir = tempfile::tempdir().expect("dir");
-    let db = dir.path().join("t.db").to_string_lossy().into_owned();
+    let db = db::Db::location_for_test(&dir.path().join("t.db"))
+        .await
+        .expect("a fresh database");
     let good = write(dir.path(), "cases.jsonl", DEMO);
 
     let out = lexpilot(&["import", &good, "--db", &db], None);
@@ -123,7 +125,9 @@ async fn import_is_all_or_nothing_and_versioned() {
 #[tokio::test]
 async fn load_demo_fills_a_fresh_database_once_and_never_beside_real_data() {
     let dir = tempfile::tempdir().expect("dir");
-    let db = dir.path().join("t.db").to_string_lossy().into_owned();
+    let db = db::Db::location_for_test(&dir.path().join("t.db"))
+        .await
+        .expect("a fresh database");
     let out = lexpilot(&["load-demo", "--db", &db], None);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
@@ -162,7 +166,9 @@ async fn load_demo_fills_a_fresh_database_once_and_never_beside_real_data() {
 #[tokio::test]
 async fn user_add_reads_the_password_from_stdin() {
     let dir = tempfile::tempdir().expect("dir");
-    let db_path = dir.path().join("t.db").to_string_lossy().into_owned();
+    let db_path = db::Db::location_for_test(&dir.path().join("t.db"))
+        .await
+        .expect("a fresh database");
     let out = user_add(&db_path, "张专家", "expert", "a-good-password\n");
     assert!(out.status.success(), "{}", text(&out.stderr));
     let db = db::Db::open(Path::new(&db_path)).await.expect("open");
@@ -184,7 +190,9 @@ async fn user_add_reads_the_password_from_stdin() {
 #[tokio::test]
 async fn user_adjudicator_designates_an_expert_and_withdraws_it() {
     let dir = tempfile::tempdir().expect("dir");
-    let db_path = dir.path().join("t.db").to_string_lossy().into_owned();
+    let db_path = db::Db::location_for_test(&dir.path().join("t.db"))
+        .await
+        .expect("a fresh database");
     assert!(user_add(&db_path, "张专家", "expert", "a-good-password")
         .status
         .success());
@@ -328,7 +336,9 @@ fn score_prints_a_table_per_entry_and_refuses_duplicates_and_bad_runs() {
 #[tokio::test]
 async fn token_create_prints_the_token_alone_on_the_last_line() {
     let dir = tempfile::tempdir().expect("dir");
-    let db_path = dir.path().join("t.db").to_string_lossy().into_owned();
+    let db_path = db::Db::location_for_test(&dir.path().join("t.db"))
+        .await
+        .expect("a fresh database");
     let out = user_add(&db_path, "研究员", "researcher", "a-good-password");
     assert!(out.status.success());
     let out = lexpilot(
@@ -360,7 +370,9 @@ const PLAW_DEMO: &str = include_str!("../data/plawbench/demo.jsonl");
 #[tokio::test]
 async fn plawbench_datasets_import_and_runs_score_at_the_command_line() {
     let dir = tempfile::tempdir().expect("dir");
-    let db = dir.path().join("t.db").to_string_lossy().into_owned();
+    let db = db::Db::location_for_test(&dir.path().join("t.db"))
+        .await
+        .expect("a fresh database");
     let data = write(dir.path(), "plaw.jsonl", PLAW_DEMO);
     let out = lexpilot(&["validate", "--benchmark", "plawbench", &data], None);
     assert!(out.status.success(), "{}", text(&out.stderr));
