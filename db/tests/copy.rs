@@ -281,3 +281,35 @@ async fn a_difference_is_named_by_table_row_and_column() {
     let shown = check.to_string();
     assert!(shown.contains("2 tables differ"), "{shown}");
 }
+
+#[tokio::test]
+async fn large_tables_go_in_several_statements() {
+    let dir = tempfile::tempdir().expect("dir");
+    let from = source(&dir.path().join("source.db")).await;
+    // 20,000 rows of four columns pass either bind limit; 24 texts of a
+    // megabyte (in 3-byte characters) pass the bytes a statement carries.
+    for sql in [
+        "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20000)
+         INSERT INTO sign_in_failures (name, at, address)
+         SELECT 'user' || i, '2026-01-01T00:00:00Z', '198.51.100.' || (i % 250) FROM n",
+        "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 24)
+         INSERT INTO targeted_runs (dataset_id, model, run_number, entry_key, items, scores,
+                                    created_at)
+         SELECT 1, 'm', i, '{}', replace(hex(zeroblob(350000)), '00', '判' || i), '{}', 'now'
+         FROM n",
+    ] {
+        sqlx::query(sql).execute(from.pool()).await.expect("rows");
+    }
+    let (to, location) = target(dir.path(), "target.db").await;
+    let report = db::copy::copy(side(&from, "source.db"), side(&to, &location))
+        .await
+        .expect("copied");
+    eprintln!("{report}");
+    let rows = |table: &str| report.tables.iter().find(|(t, _)| t == table).map(|t| t.1);
+    assert_eq!(rows("sign_in_failures"), Some(20_000));
+    assert_eq!(rows("targeted_runs"), Some(24));
+    let check = db::copy::verify(side(&from, "source.db"), side(&to, &location))
+        .await
+        .expect("compared");
+    assert!(check.same(), "{check}");
+}
