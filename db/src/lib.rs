@@ -28,8 +28,11 @@
 //!   statute package's SQLite file.
 //! - [`jobs`]: benchmark endpoints and jobs started from the browser.
 //! - [`events`]: a feed of committed changes, for pages that update live.
+//! - [`copy`]: every table of one database copied into another, empty one
+//!   (SQLite and PostgreSQL either way), and two compared row by row.
 
 pub mod cases;
+pub mod copy;
 pub mod datasets;
 pub mod events;
 pub mod fidelity;

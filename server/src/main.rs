@@ -202,6 +202,40 @@ enum Command {
         #[command(subcommand)]
         command: TokenCommand,
     },
+    /// Move a deployment between databases (SQLite and PostgreSQL either way), or compare two
+    Db {
+        #[command(subcommand)]
+        command: DbCommand,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum DbCommand {
+    /// Copy every table of one database into another, empty one, in one transaction (both
+    /// migrated first); prints the rows of each table. Refused when the target holds any data
+    Copy {
+        #[command(flatten)]
+        places: CopyPlaces,
+        /// Compare the two afterwards, as `db verify` does
+        #[arg(long)]
+        verify: bool,
+    },
+    /// Compare two databases table by table and row by row: per table `same` or the first
+    /// differing row and column; exit 1 on any difference
+    Verify {
+        #[command(flatten)]
+        places: CopyPlaces,
+    },
+}
+
+#[derive(Debug, Args)]
+struct CopyPlaces {
+    /// The database to copy from: a SQLite file (which must exist) or a postgres:// URL
+    #[arg(long)]
+    from: PathBuf,
+    /// The database to copy to: a SQLite file (created if missing) or a postgres:// URL
+    #[arg(long)]
+    to: PathBuf,
 }
 
 #[derive(Debug, Subcommand)]
@@ -429,6 +463,12 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             println!("created user {} ({})", user.name, user.role);
             Ok(ExitCode::SUCCESS)
         }
+        Command::Db {
+            command: DbCommand::Copy { places, verify },
+        } => db_copy(&places, verify).await,
+        Command::Db {
+            command: DbCommand::Verify { places },
+        } => db_verify(&places).await,
         Command::Token {
             command: TokenCommand::Create { user, db },
         } => {
@@ -745,6 +785,88 @@ async fn import_evalscope(
                 eprintln!("{errors}");
             }
             eprintln!("error: {e}\nnothing was stored");
+            Ok(ExitCode::FAILURE)
+        }
+    }
+}
+
+/// Opens `--from` and `--to` (`--from` must exist), refusing one database
+/// named twice; `None` after printing why.
+async fn open_places(places: &CopyPlaces) -> anyhow::Result<Option<(Db, Db)>> {
+    let (from, to) = (&places.from, &places.to);
+    if db::copy::same_place(from, to) {
+        eprintln!(
+            "error: --from and --to name the same database ({})",
+            db::shown(from)
+        );
+        return Ok(None);
+    }
+    let from_text = from.to_string_lossy();
+    if db::Backend::of(&from_text) == db::Backend::Sqlite && !from.exists() {
+        eprintln!("error: there is no database at {}", from.display());
+        return Ok(None);
+    }
+    Ok(Some((open(from).await?, open(to).await?)))
+}
+
+/// `lexpilot db copy`: the rows per table, then with `--verify` the comparison.
+async fn db_copy(places: &CopyPlaces, verify: bool) -> anyhow::Result<ExitCode> {
+    let Some((source, target)) = open_places(places).await? else {
+        return Ok(ExitCode::FAILURE);
+    };
+    let (from, to) = (db::shown(&places.from), db::shown(&places.to));
+    println!("copying {from} to {to}");
+    let source = db::copy::Side {
+        db: &source,
+        name: &from,
+    };
+    let target = db::copy::Side {
+        db: &target,
+        name: &to,
+    };
+    match db::copy::copy(source, target).await {
+        Ok(report) => print!("{report}"),
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Ok(ExitCode::FAILURE);
+        }
+    }
+    if verify {
+        return compare(source, target).await;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `lexpilot db verify`.
+async fn db_verify(places: &CopyPlaces) -> anyhow::Result<ExitCode> {
+    let Some((a, b)) = open_places(places).await? else {
+        return Ok(ExitCode::FAILURE);
+    };
+    let (from, to) = (db::shown(&places.from), db::shown(&places.to));
+    compare(
+        db::copy::Side {
+            db: &a,
+            name: &from,
+        },
+        db::copy::Side { db: &b, name: &to },
+    )
+    .await
+}
+
+/// Prints the comparison of `a` and `b`; success when they are the same.
+async fn compare(a: db::copy::Side<'_>, b: db::copy::Side<'_>) -> anyhow::Result<ExitCode> {
+    println!("comparing {} with {}", a.name, b.name);
+    match db::copy::verify(a, b).await {
+        Ok(report) => {
+            print!("{report}");
+            Ok(if report.same() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            })
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
             Ok(ExitCode::FAILURE)
         }
     }
