@@ -159,16 +159,14 @@ impl Gate {
     }
 }
 
-/// The lease of the killed-server test's servers, in seconds: long enough
-/// that a loaded machine never misses a renewal (every third of it).
-const LEASE_SECS: &str = "5";
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn a_job_whose_server_is_killed_is_finished_by_the_other_with_no_call_repeated() {
-    use common::process::Server;
+/// For the jobs tests on real servers: a fresh PostgreSQL database with the
+/// demo and an admin (its URL and a handle), and a stub endpoint answering
+/// the demo's cases after `latency`; `None` (the test is skipped) when no
+/// PostgreSQL server is named.
+async fn jobs_on_postgres(latency: Duration) -> Option<(String, db::Db, pipeline::stub::Stub)> {
     if std::env::var(db::TEST_PG_ENV).map_or(true, |url| url.is_empty()) {
         eprintln!("skipped: {} names no PostgreSQL server", db::TEST_PG_ENV);
-        return;
+        return None;
     }
     let scratch = tempfile::tempdir().expect("dir");
     let url = db::Db::location_for_test(&scratch.path().join("unused.db"))
@@ -186,12 +184,22 @@ async fn a_job_whose_server_is_killed_is_finished_by_the_other_with_no_call_repe
         .expect("query")
         .expect("a dataset");
     let cases = db::cases::all(&db, dataset.id).await.expect("cases");
-    let stub = pipeline::stub::Stub::with_latency(
-        Duration::from_millis(30),
-        pipeline::stub::oracle(&cases),
-    )
-    .await
-    .expect("stub");
+    let stub = pipeline::stub::Stub::with_latency(latency, pipeline::stub::oracle(&cases))
+        .await
+        .expect("stub");
+    Some((url, db, stub))
+}
+
+/// The lease of the killed-server test's servers, in seconds: long enough
+/// that a loaded machine never misses a renewal (every third of it).
+const LEASE_SECS: &str = "5";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_job_whose_server_is_killed_is_finished_by_the_other_with_no_call_repeated() {
+    use common::process::Server;
+    let Some((url, db, stub)) = jobs_on_postgres(Duration::from_millis(30)).await else {
+        return;
+    };
 
     let mut a = Server::on(&url).with_env(services::jobs::LEASE_ENV, LEASE_SECS);
     let mut b = Server::on(&url).with_env(services::jobs::LEASE_ENV, LEASE_SECS);
@@ -268,32 +276,9 @@ async fn a_job_whose_server_is_killed_is_finished_by_the_other_with_no_call_repe
 async fn a_cancel_on_one_server_stops_the_job_running_on_the_other() {
     use app::server_fns::jobs::CancelJob;
     use common::process::Server;
-    if std::env::var(db::TEST_PG_ENV).map_or(true, |url| url.is_empty()) {
-        eprintln!("skipped: {} names no PostgreSQL server", db::TEST_PG_ENV);
+    let Some((url, _, stub)) = jobs_on_postgres(Duration::from_millis(150)).await else {
         return;
-    }
-    let scratch = tempfile::tempdir().expect("dir");
-    let url = db::Db::location_for_test(&scratch.path().join("unused.db"))
-        .await
-        .expect("a fresh database");
-    let db = db::Db::open(std::path::Path::new(&url))
-        .await
-        .expect("open");
-    server::demo::ensure_loaded(&db).await.expect("demo loads");
-    db::users::create(&db, "admin", Role::Admin, common::process::PASSWORD)
-        .await
-        .expect("admin");
-    let dataset = db::datasets::current(&db, engine::benchmark::Benchmark::Lexpilot)
-        .await
-        .expect("query")
-        .expect("a dataset");
-    let cases = db::cases::all(&db, dataset.id).await.expect("cases");
-    let stub = pipeline::stub::Stub::with_latency(
-        Duration::from_millis(150),
-        pipeline::stub::oracle(&cases),
-    )
-    .await
-    .expect("stub");
+    };
     let mut a = Server::on(&url);
     let mut b = Server::on(&url);
     a.start().await;
