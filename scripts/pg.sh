@@ -78,8 +78,11 @@ apt_install() {
 # The newest installed server's bin directory, or nothing.
 newest_bindir() {
   local d
+  # (`if`, not `&&`: with no server installed the glob stays unexpanded,
+  # and a false test as the loop's last command would fail the pipeline,
+  # which under `set -e -o pipefail` ends the script without a word.)
   for d in /usr/lib/postgresql/*/bin; do
-    [ -x "$d/initdb" ] && echo "$d"
+    if [ -x "$d/initdb" ]; then echo "$d"; fi
   done | sort -V | tail -n 1
 }
 
