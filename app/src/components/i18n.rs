@@ -105,6 +105,19 @@ pub fn use_lang() -> Memo<Lang> {
     })
 }
 
+/// A page's `<Title>` text in its language, following `?lang=` changes.
+/// leptos_meta may read it while rendering the head, after the page's
+/// owner (and `lang` with it) was disposed on the server: it then keeps the
+/// language the page was rendered in instead of panicking.
+pub fn title_text(
+    lang: Memo<Lang>,
+    zh: &'static str,
+    en: &'static str,
+) -> impl Fn() -> &'static str + Send + Sync + 'static {
+    let rendered = lang.get_untracked();
+    move || lang.try_get().unwrap_or(rendered).t(zh, en)
+}
+
 /// Links that keep an explicit `?lang=en`.
 pub trait LangLinks {
     /// `href` with this language kept when it is English.

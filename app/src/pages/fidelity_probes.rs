@@ -22,7 +22,7 @@ pub fn FidelityProbesPage() -> impl IntoView {
     let lang = use_lang();
     let data = Resource::new(|| (), |_| get_probe_sheet());
     view! {
-        <Title text=move || lang.get().t("模拟器保真度探针", "Simulator fidelity probes") />
+        <Title text=crate::components::i18n::title_text(lang, "模拟器保真度探针", "Simulator fidelity probes") />
         <section class="panel">
             <p><a href=move || lang.get().link("/review")>{move || lang.get().t("← 审核", "← Review")}</a></p>
             <h1>{move || lang.get().t("模拟用户保真度：探针", "User-simulator fidelity: probes")}</h1>

@@ -160,7 +160,7 @@ pub fn ReviewQueuePage() -> impl IntoView {
     let live = use_live(&["review"]);
     let data = Resource::new(move || live.changes.get(), |_| my_queue());
     view! {
-        <Title text=move || lang.get().t("专家审核", "Review") />
+        <Title text=crate::components::i18n::title_text(lang, "专家审核", "Review") />
         <section class="panel">
             <h1>{move || lang.get().t("我的审核条目", "My review items")}</h1>
             <Transition fallback=Loading>

@@ -104,7 +104,7 @@ pub fn ReviewManagePage() -> impl IntoView {
         None => {}
     });
     view! {
-        <Title text=move || lang.get().t("审核管理", "Manage review") />
+        <Title text=crate::components::i18n::title_text(lang, "审核管理", "Manage review") />
         <section class="panel">
             <p><a href=move || lang.get().link("/review")>{move || lang.get().t("← 审核", "← Review")}</a></p>
             <h1>{move || lang.get().t("创建与分配审核条目", "Create and assign review items")}</h1>
@@ -561,7 +561,7 @@ pub fn AdjudicationPage() -> impl IntoView {
         |_| adjudication_queue(),
     );
     view! {
-        <Title text=move || lang.get().t("裁决", "Adjudication") />
+        <Title text=crate::components::i18n::title_text(lang, "裁决", "Adjudication") />
         <section class="panel">
             <p><a href=move || lang.get().link("/review")>{move || lang.get().t("← 审核", "← Review")}</a></p>
             <h1>{move || lang.get().t("待裁决条目", "Items awaiting adjudication")} " " <LiveBadge live /></h1>
@@ -697,7 +697,7 @@ pub fn AgreementPage() -> impl IntoView {
     let live = use_live(&["review"]);
     let data = Resource::new(move || live.changes.get(), |_| review_dashboard());
     view! {
-        <Title text=move || lang.get().t("一致性", "Agreement") />
+        <Title text=crate::components::i18n::title_text(lang, "一致性", "Agreement") />
         <section class="panel">
             <p><a href=move || lang.get().link("/review")>{move || lang.get().t("← 审核", "← Review")}</a></p>
             <h1>{move || lang.get().t("标注一致性看板", "Agreement dashboard")} " " <LiveBadge live /></h1>
