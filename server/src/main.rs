@@ -1137,11 +1137,7 @@ async fn serve(
         tracing::warn!("no compiled site at {site_root}/pkg: pages will render without styles or hydration (run scripts/build-site.sh)");
     }
     let pages = services::pages::PageCache::following(&db);
-    let jobs = services::jobs::JobManager::new(data_dir);
-    let jobs = match services::jobs::lease_from_env() {
-        Some(lease) => jobs.with_lease(lease),
-        None => jobs,
-    };
+    let jobs = services::jobs::JobManager::new(data_dir).with_lease_from_env();
     // Jobs whose server stopped (this one before a restart, or another on
     // the same database) are resumed here once their lease lapses.
     let claimer = jobs.resume_abandoned(&db);

@@ -147,18 +147,11 @@ impl JobManager {
         self
     }
 
-    /// A manager on the data dir named by [`DATA_DIR_ENV`], else
-    /// [`DEFAULT_DATA_DIR`], with leases of [`LEASE_ENV`] seconds, else
-    /// [`DEFAULT_LEASE`].
-    pub fn from_env() -> JobManager {
-        let manager = JobManager::new(
-            std::env::var_os(DATA_DIR_ENV)
-                .filter(|v| !v.is_empty())
-                .map_or_else(|| PathBuf::from(DEFAULT_DATA_DIR), PathBuf::from),
-        );
+    /// The same manager with the lease [`LEASE_ENV`] sets, if it does.
+    pub fn with_lease_from_env(self) -> JobManager {
         match lease_from_env() {
-            Some(lease) => manager.with_lease(lease),
-            None => manager,
+            Some(lease) => self.with_lease(lease),
+            None => self,
         }
     }
 
@@ -353,7 +346,7 @@ fn server_id() -> String {
 
 /// The lease length [`LEASE_ENV`] sets, if it holds a whole number of
 /// seconds (a warning otherwise).
-pub fn lease_from_env() -> Option<Duration> {
+fn lease_from_env() -> Option<Duration> {
     let value = std::env::var(LEASE_ENV).ok()?;
     match value.trim().parse::<u64>() {
         Ok(secs) if secs >= 1 => Some(Duration::from_secs(secs)),
@@ -412,6 +405,17 @@ async fn heartbeat(
     }
 }
 
+/// A finished call as the database keeps it.
+fn kept(key: String, c: &Completion) -> db::jobs::Call {
+    db::jobs::Call {
+        key,
+        content: c.content.clone(),
+        prompt_tokens: i64::try_from(c.prompt_tokens).unwrap_or(i64::MAX),
+        completion_tokens: i64::try_from(c.completion_tokens).unwrap_or(i64::MAX),
+        finish_reason: c.finish_reason.clone(),
+    }
+}
+
 /// A job's calls kept in the database ([`db::jobs::calls`]), where any
 /// server resuming it finds them. Calls a cache file under the job's out dir
 /// holds (jobs started before calls were kept in the database) are taken in
@@ -445,13 +449,7 @@ impl DbCalls {
         if !from_file.is_empty() {
             let calls: Vec<db::jobs::Call> = from_file
                 .into_iter()
-                .map(|(key, c)| db::jobs::Call {
-                    key,
-                    content: c.content,
-                    prompt_tokens: i64::try_from(c.prompt_tokens).unwrap_or(i64::MAX),
-                    completion_tokens: i64::try_from(c.completion_tokens).unwrap_or(i64::MAX),
-                    finish_reason: c.finish_reason,
-                })
+                .map(|(key, c)| kept(key, &c))
                 .collect();
             db::jobs::store_calls(&self.db, self.job, &calls)
                 .await
@@ -491,14 +489,7 @@ impl CallStore for DbCalls {
         completion: &'a Completion,
     ) -> futures_util::future::BoxFuture<'a, std::result::Result<(), PipelineError>> {
         Box::pin(async move {
-            let call = db::jobs::Call {
-                key: key.to_owned(),
-                content: completion.content.clone(),
-                prompt_tokens: i64::try_from(completion.prompt_tokens).unwrap_or(i64::MAX),
-                completion_tokens: i64::try_from(completion.completion_tokens).unwrap_or(i64::MAX),
-                finish_reason: completion.finish_reason.clone(),
-            };
-            db::jobs::store_calls(&self.db, self.job, &[call])
+            db::jobs::store_calls(&self.db, self.job, &[kept(key.to_owned(), completion)])
                 .await
                 .map_err(|e| self.error("write")(e.to_string()))
         })
@@ -559,8 +550,7 @@ impl Work {
         let mut last_progress = None;
         let result = self.execute(&mut last_progress).await;
         heartbeat.abort();
-        let left = self.lost.load(Ordering::SeqCst) || matches!(result, Err(Stop::Lost));
-        if left {
+        if self.lost.load(Ordering::SeqCst) || matches!(result, Err(Stop::Lost)) {
             tracing::info!(
                 "benchmark job {} is no longer this server's (taken over, or stopped on another \
                  server); its task here ends",
