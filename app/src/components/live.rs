@@ -78,6 +78,48 @@ fn subscribe(
     });
 }
 
+/// Calls `fetch` after each change `live` announces and hands what it
+/// returns to `apply`, one fetch at a time: changes that arrive while a fetch
+/// is in flight cause exactly one more fetch after it. A resource keyed on
+/// `live.changes` instead drops its fetch in flight at every change, so on a
+/// page whose data changes faster than a round trip (a running job's
+/// progress) it would never show anything new. Does nothing on the server.
+pub fn refresh_on_change<T, Fut>(
+    live: Live,
+    fetch: impl Fn() -> Fut + Copy + 'static,
+    apply: impl Fn(T) + Copy + 'static,
+) where
+    T: 'static,
+    Fut: std::future::Future<Output = T> + 'static,
+{
+    #[cfg(feature = "hydrate")]
+    {
+        // (in flight, changed since it started)
+        let state = StoredValue::new((false, false));
+        Effect::new(move |first: Option<()>| {
+            live.changes.track();
+            if first.is_none() {
+                return;
+            }
+            let busy = state.try_update_value(|(busy, changed)| {
+                *changed = true;
+                std::mem::replace(busy, true)
+            });
+            if busy != Some(false) {
+                return;
+            }
+            leptos::task::spawn_local(async move {
+                while state.try_update_value(|(_, changed)| std::mem::take(changed)) == Some(true) {
+                    apply(fetch().await);
+                }
+                state.try_update_value(|(busy, _)| *busy = false);
+            });
+        });
+    }
+    #[cfg(not(feature = "hydrate"))]
+    let _ = (live, fetch, apply);
+}
+
 /// A small badge saying whether the page is updating live (its texts in
 /// both states ride along for `live.js`).
 #[component]

@@ -23,7 +23,7 @@ use leptos_meta::Title;
 
 use crate::components::i18n::Lang;
 use crate::components::labels::{error_message, ErrorBox, Loading};
-use crate::components::live::{use_live, LiveBadge};
+use crate::components::live::{refresh_on_change, use_live, LiveBadge};
 use crate::pages::model::model_url;
 use crate::server_fns::jobs::{
     list_endpoints, list_jobs, CancelJob, DeleteEndpoint, EndpointView, JobView, RestartJob,
@@ -211,10 +211,17 @@ pub fn AdminRunsPage() -> impl IntoView {
     let lang = crate::components::i18n::lang();
     let save = ServerAction::<SaveEndpoint>::new();
     let delete = ServerAction::<DeleteEndpoint>::new();
-    // Loaded once; after that the list follows what each save and delete
-    // returns (see `BenchmarkAdmin`), so a save that completes while the
-    // page hydrates or while a refetch is in flight cannot leave it stale.
+    // Loaded once; after that the endpoints follow what each save and
+    // delete returns (see `BenchmarkAdmin`), so a save that completes while
+    // the page hydrates or while a refetch is in flight cannot leave them
+    // stale, and the jobs follow the change feed (see `JobsTable`). Both are
+    // made here, not in the components the Suspend below renders: the server
+    // may render those more than once before the page is complete, and a
+    // resource made there takes a hydration id in an order the browser does
+    // not repeat (it read another resource's data and failed to hydrate the
+    // jobs, at random, behind two servers).
     let endpoints = Resource::new(|| (), |_| list_endpoints());
+    let jobs = Resource::new(|| (), |_| list_jobs());
     view! {
         <Title text=lang.t("评测任务", "Benchmark runs") />
         <section class="panel">
@@ -229,7 +236,10 @@ pub fn AdminRunsPage() -> impl IntoView {
         <Transition fallback=Loading>
             {move || Suspend::new(async move {
                 match endpoints.await {
-                    Ok(list) => view! { <BenchmarkAdmin endpoints=list save delete /> }.into_any(),
+                    Ok(list) => {
+                        let jobs = jobs.await;
+                        view! { <BenchmarkAdmin endpoints=list jobs save delete /> }.into_any()
+                    }
                     Err(e) => view! {
                         <section class="panel">
                             <p class="info" data-testid="runs-refused">
@@ -247,6 +257,7 @@ pub fn AdminRunsPage() -> impl IntoView {
 #[component]
 fn BenchmarkAdmin(
     endpoints: Vec<EndpointView>,
+    jobs: Result<Vec<JobView>, ServerFnError>,
     save: ServerAction<SaveEndpoint>,
     delete: ServerAction<DeleteEndpoint>,
 ) -> impl IntoView {
@@ -265,7 +276,7 @@ fn BenchmarkAdmin(
     view! {
         <EndpointsPanel list save delete />
         {move || view! { <StartForm endpoints=list.get() start /> }}
-        <JobsPanel start />
+        <JobsPanel jobs start />
     }
 }
 
@@ -572,57 +583,106 @@ fn StartForm(endpoints: Vec<EndpointView>, start: ServerAction<StartJob>) -> imp
 
 /// The jobs, refetched on every `jobs` or `runs` event.
 #[component]
-fn JobsPanel(start: ServerAction<StartJob>) -> impl IntoView {
+fn JobsPanel(
+    jobs: Result<Vec<JobView>, ServerFnError>,
+    start: ServerAction<StartJob>,
+) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
+    view! {
+        <section class="panel">
+            {match jobs {
+                Ok(jobs) => view! { <JobsTable jobs start /> }.into_any(),
+                Err(e) => view! {
+                    <h2>{lang.t("任务", "Jobs")}</h2>
+                    <ErrorBox error=e />
+                }.into_any(),
+            }}
+        </section>
+    }
+}
+
+/// The jobs, kept in a signal: a job started, cancelled or restarted here
+/// shows at once (its action returns it), and every `jobs` or `runs` event
+/// refetches the list, one fetch at a time, so a job whose progress changes
+/// faster than a round trip cannot keep the list from ever updating.
+#[component]
+fn JobsTable(jobs: Vec<JobView>, start: ServerAction<StartJob>) -> impl IntoView {
     let lang = crate::components::i18n::lang();
     let cancel = ServerAction::<CancelJob>::new();
     let restart = ServerAction::<RestartJob>::new();
     let live = use_live(&["jobs", "runs"]);
-    let jobs = Resource::new(
-        move || {
-            (
-                live.changes.get(),
-                start.version().get(),
-                cancel.version().get(),
-                restart.version().get(),
-            )
-        },
-        |_| list_jobs(),
-    );
+    let list = RwSignal::new(jobs);
+    let refetch_error = RwSignal::new(None::<ServerFnError>);
+    refresh_on_change(live, list_jobs, move |fetched| match fetched {
+        Ok(fetched) => {
+            list.try_update(|list| take_fetched(list, fetched, job_id));
+            refetch_error.try_set(None);
+        }
+        Err(e) => {
+            refetch_error.try_set(Some(e));
+        }
+    });
+    for value in [start.value(), cancel.value(), restart.value()] {
+        Effect::new(move |_| {
+            if let Some(Ok(job)) = value.get() {
+                list.update(|list| upsert_job(list, job, job_id));
+            }
+        });
+    }
     let failed_action = move || {
         cancel
             .value()
             .get()
             .and_then(Result::err)
             .or_else(|| restart.value().get().and_then(Result::err))
+            .or_else(|| refetch_error.get())
     };
     view! {
-        <section class="panel">
-            <h2>{lang.t("任务 ", "Jobs ")} <LiveBadge live /></h2>
-            {move || failed_action().map(|e| view! { <p class="error-box" role="alert">{error_message(&e)}</p> })}
-            <Transition fallback=Loading>
-                {move || Suspend::new(async move {
-                    match jobs.await {
-                        Ok(list) if list.is_empty() => view! { <p class="muted">{lang.t("暂无任务。", "No job yet.")}</p> }.into_any(),
-                        Ok(list) => view! {
-                            <div class="table-scroll">
-                                <table class="stats jobs" data-testid="jobs-table">
-                                    <thead>
-                                        <tr>
-                                            <th>"#"</th><th>{lang.t("任务", "Job")}</th><th>{lang.t("状态", "Status")}</th>
-                                            <th>{lang.t("进度", "Progress")}</th><th></th>
-                                        </tr>
-                                    </thead>
-                                    <tbody>
-                                        {list.into_iter().map(|job| view! { <JobRow job cancel restart /> }).collect_view()}
-                                    </tbody>
-                                </table>
-                            </div>
-                        }.into_any(),
-                        Err(e) => view! { <ErrorBox error=e /> }.into_any(),
-                    }
-                })}
-            </Transition>
-        </section>
+        <h2>{lang.t("任务 ", "Jobs ")} <LiveBadge live /></h2>
+        {move || failed_action().map(|e| view! { <p class="error-box" role="alert">{error_message(&e)}</p> })}
+        {move || if list.with(Vec::is_empty) {
+            view! { <p class="muted">{lang.t("暂无任务。", "No job yet.")}</p> }.into_any()
+        } else {
+            view! {
+                <div class="table-scroll">
+                    <table class="stats jobs" data-testid="jobs-table">
+                        <thead>
+                            <tr>
+                                <th>"#"</th><th>{lang.t("任务", "Job")}</th><th>{lang.t("状态", "Status")}</th>
+                                <th>{lang.t("进度", "Progress")}</th><th></th>
+                            </tr>
+                        </thead>
+                        <tbody>
+                            {list.get().into_iter().map(|job| view! { <JobRow job cancel restart /> }).collect_view()}
+                        </tbody>
+                    </table>
+                </div>
+            }.into_any()
+        }}
+    }
+}
+
+fn job_id(job: &JobView) -> i64 {
+    job.job.id
+}
+
+/// Puts `job` in `list` in place of the one with its id, or adds it,
+/// keeping the list newest (highest id) first as the server lists it.
+fn upsert_job<T>(list: &mut Vec<T>, job: T, id: fn(&T) -> i64) {
+    let key = id(&job);
+    list.retain(|j| id(j) != key);
+    let at = list.partition_point(|j| id(j) > key);
+    list.insert(at, job);
+}
+
+/// Takes a refetched list in place of `list`, keeping the jobs newer than
+/// any it holds: they were started here after the fetch was made, and the
+/// next fetch (their start announced a change) will list them.
+fn take_fetched<T>(list: &mut Vec<T>, fetched: Vec<T>, id: fn(&T) -> i64) {
+    let newest = fetched.iter().map(id).max().unwrap_or(i64::MIN);
+    list.retain(|j| id(j) > newest);
+    for job in fetched {
+        upsert_job(list, job, id);
     }
 }
 
@@ -724,5 +784,45 @@ fn JobRow(
             </td>
             <td class="job-actions">{actions}</td>
         </tr>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn id(job: &(i64, &str)) -> i64 {
+        job.0
+    }
+
+    #[test]
+    fn a_job_started_here_shows_before_the_list_is_refetched() {
+        let mut list = vec![(2, "running"), (1, "done")];
+        upsert_job(&mut list, (3, "queued"), id);
+        assert_eq!(list, [(3, "queued"), (2, "running"), (1, "done")]);
+        // A cancel returns the job in its new state, in its place.
+        upsert_job(&mut list, (2, "cancelling"), id);
+        assert_eq!(list, [(3, "queued"), (2, "cancelling"), (1, "done")]);
+        // Into an empty list, and an old job restarted keeps its place.
+        let mut empty = Vec::new();
+        upsert_job(&mut empty, (7, "queued"), id);
+        assert_eq!(empty, [(7, "queued")]);
+        upsert_job(&mut list, (1, "queued"), id);
+        assert_eq!(list, [(3, "queued"), (2, "cancelling"), (1, "queued")]);
+    }
+
+    #[test]
+    fn a_refetch_made_before_a_start_keeps_the_started_job() {
+        let mut list = vec![(3, "queued"), (2, "running"), (1, "done")];
+        // Fetched before job 3 was created: job 3 stays, the rest follow the fetch.
+        take_fetched(&mut list, vec![(2, "done"), (1, "done")], id);
+        assert_eq!(list, [(3, "queued"), (2, "done"), (1, "done")]);
+        // The next fetch lists job 3 and drops a job no longer listed.
+        take_fetched(&mut list, vec![(3, "running"), (2, "done")], id);
+        assert_eq!(list, [(3, "running"), (2, "done")]);
+        // A fetch made before the first job was started keeps it.
+        let mut first = vec![(1, "queued")];
+        take_fetched(&mut first, Vec::new(), id);
+        assert_eq!(first, [(1, "queued")]);
     }
 }
