@@ -1,5 +1,4 @@
-import { test, expect } from '@playwright/test';
-import { ready } from './helpers';
+import { test, expect, ready } from './helpers';
 
 test('sign in, see user and role in the header, sign out', async ({ page }) => {
   await page.goto('/signin');

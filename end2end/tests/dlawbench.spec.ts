@@ -1,5 +1,5 @@
-import { test, expect, Page } from '@playwright/test';
-import { ready } from './helpers';
+import { Page } from '@playwright/test';
+import { test, expect, ready } from './helpers';
 
 /** From the style-sensitivity view to a cell's sessions and on to one session, by clicking. */
 async function drill(page: Page) {

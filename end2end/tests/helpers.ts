@@ -1,4 +1,43 @@
-import { expect, Page } from '@playwright/test';
+import { test as base, expect, BrowserContext, Page } from '@playwright/test';
+
+export { expect };
+
+/**
+ * Playwright's `test`, failing any test during which a page of it threw an
+ * uncaught error or the wasm app panicked (a panic in a hydrating page leaves
+ * the rest of it dead, which a test that looks elsewhere would not see).
+ * Watches the test's own context and every context it opens.
+ */
+export const test = base.extend<{ noUncaughtErrors: void }>({
+  noUncaughtErrors: [
+    async ({ context, browser }, use) => {
+      const errors: string[] = [];
+      const watchPage = (page: Page) => {
+        page.on('pageerror', (error) => errors.push(`${page.url()}: ${error.message}`));
+        page.on('console', (message) => {
+          if (message.type() === 'error' && message.text().includes('panicked')) {
+            errors.push(`${page.url()}: ${message.text()}`);
+          }
+        });
+      };
+      const watch = (context: BrowserContext) => {
+        context.pages().forEach(watchPage);
+        context.on('page', watchPage);
+      };
+      watch(context);
+      const newContext = browser.newContext.bind(browser);
+      browser.newContext = async (...args: Parameters<typeof newContext>) => {
+        const opened = await newContext(...args);
+        watch(opened);
+        return opened;
+      };
+      await use();
+      browser.newContext = newContext;
+      expect(errors, 'uncaught errors or panics in the pages').toEqual([]);
+    },
+    { auto: true },
+  ],
+});
 
 /**
  * Waits until the page takes input: the wasm app has hydrated it (clicks

@@ -1,5 +1,5 @@
-import { test, expect, Page } from '@playwright/test';
-import { ready } from './helpers';
+import { Page } from '@playwright/test';
+import { test, expect, ready } from './helpers';
 
 // Issue 16: one language at a time. The switch in the header sets a cookie
 // and returns to the page; every page after it is in the chosen language;

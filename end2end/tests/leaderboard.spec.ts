@@ -1,5 +1,4 @@
-import { test, expect } from '@playwright/test';
-import { ready } from './helpers';
+import { test, expect, ready } from './helpers';
 
 test('the leaderboard shows the simulated demo entries per task and sorts', async ({ page }) => {
   await page.goto('/leaderboard');

@@ -1,5 +1,4 @@
-import { test, expect } from '@playwright/test';
-import { ready } from './helpers';
+import { test, expect, ready } from './helpers';
 
 // The paper's other results: every view renders from the server, so the page
 // reads the same without JavaScript; the leaderboard links to it.

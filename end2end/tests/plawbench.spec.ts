@@ -1,5 +1,5 @@
-import { test, expect, Page } from '@playwright/test';
-import { ready, signIn } from './helpers';
+import { Page } from '@playwright/test';
+import { test, expect, ready, signIn } from './helpers';
 
 /** From the leaderboard to a cell's items and on to one answer, by clicking. */
 async function drill(page: Page) {

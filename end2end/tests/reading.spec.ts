@@ -1,5 +1,5 @@
-import { test, expect, Page } from '@playwright/test';
-import { ready } from './helpers';
+import { Page } from '@playwright/test';
+import { test, expect, ready } from './helpers';
 
 /** The reading journey: overview → filtered list → case with both consultations. */
 async function readingJourney(page: Page, js: boolean) {

@@ -1,5 +1,5 @@
-import { test, expect, Page } from '@playwright/test';
-import { ready, signIn } from './helpers';
+import { Page } from '@playwright/test';
+import { test, expect, ready, signIn } from './helpers';
 
 // Legal experts whose browsers ask for Chinese: the expert pages (and
 // every other page these contexts open) are Chinese.

@@ -1,4 +1,5 @@
-import { test, expect, Browser } from '@playwright/test';
+import { test, expect } from './helpers';
+import { Browser } from '@playwright/test';
 
 // Issue 16: an anonymous reader's first load of every reading page stays
 // under 400 KB transferred (the encoded bytes of every response, as

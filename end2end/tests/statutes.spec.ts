@@ -1,4 +1,4 @@
-import { test, expect } from '@playwright/test';
+import { test, expect } from './helpers';
 
 // Statute citations in model responses: the article opens on keyboard focus
 // or a tap, with no JavaScript; repealed laws are flagged and counted.

@@ -1,7 +1,6 @@
-import { test, expect } from '@playwright/test';
 import * as fs from 'fs';
 import * as path from 'path';
-import { ready } from './helpers';
+import { test, expect, ready } from './helpers';
 
 const demoRun = fs.readFileSync(
   path.join(__dirname, '../../server/data/runs/sim-frontier-2-run1.jsonl'), 'utf-8');
