@@ -581,7 +581,8 @@ fn StartForm(endpoints: Vec<EndpointView>, start: ServerAction<StartJob>) -> imp
     .into_any()
 }
 
-/// The jobs, refetched on every `jobs` or `runs` event.
+/// The jobs panel: the live table of [`JobsTable`], or why the jobs could
+/// not be read.
 #[component]
 fn JobsPanel(
     jobs: Result<Vec<JobView>, ServerFnError>,
@@ -675,15 +676,14 @@ fn upsert_job<T>(list: &mut Vec<T>, job: T, id: fn(&T) -> i64) {
     list.insert(at, job);
 }
 
-/// Takes a refetched list in place of `list`, keeping the jobs newer than
-/// any it holds: they were started here after the fetch was made, and the
-/// next fetch (their start announced a change) will list them.
+/// Takes a refetched list (newest first, as the server lists it) in place of
+/// `list`, keeping the jobs newer than any it holds: they were started here
+/// after the fetch was made, and the next fetch (their start announced a
+/// change) will list them.
 fn take_fetched<T>(list: &mut Vec<T>, fetched: Vec<T>, id: fn(&T) -> i64) {
     let newest = fetched.iter().map(id).max().unwrap_or(i64::MIN);
     list.retain(|j| id(j) > newest);
-    for job in fetched {
-        upsert_job(list, job, id);
-    }
+    list.extend(fetched);
 }
 
 #[component]
