@@ -737,9 +737,9 @@ async fn import_evalscope(
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("zip"));
     let files = if is_zip {
-        let bytes =
-            std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-        services::evalscope::read_zip(&bytes)
+        let file =
+            std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+        services::evalscope::read_zip(std::io::BufReader::new(file))
     } else {
         services::evalscope::read_dir(path)
     };
@@ -1151,6 +1151,7 @@ async fn serve(
         statutes: services::statutes::StatuteCache::default(),
         assets: services::pages::Assets::scan(Path::new(&site_root)),
         pages,
+        imports: services::evalscope::ImportGate::default(),
     });
     let listener = tokio::net::TcpListener::bind(addr)
         .await
