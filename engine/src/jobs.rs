@@ -301,6 +301,10 @@ pub struct Progress {
     pub retries: u64,
     pub runs_written: usize,
     pub elapsed_secs: f64,
+    /// The first call that failed for good, as the endpoint answered it
+    /// (admins only: runs keep a reason without the endpoint's words).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_failure: Option<String>,
 }
 
 /// A stored job.

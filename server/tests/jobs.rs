@@ -1162,3 +1162,93 @@ async fn probes_written_in_the_browser_and_a_fidelity_job_make_the_study() {
         again.body
     );
 }
+
+/// Issue 39, N4: what an endpoint says when it refuses a call stays with
+/// the admins (the job's record); a stored run keeps only the status.
+#[tokio::test]
+async fn an_endpoints_error_body_is_kept_from_runs_and_a_job_that_only_failed_stores_none() {
+    use pipeline::stub::{PromptKind, StubReply};
+    std::env::set_var(KEY_VAR, KEY);
+    let (app, admin) = setup().await;
+    let cases = cases(&app).await;
+    let answer = oracle(&cases);
+    let stub = Stub::start(move |call: &pipeline::stub::StubCall| {
+        if call.kind == PromptKind::JudgeLca {
+            StubReply::Status {
+                status: 401,
+                retry_after: None,
+            }
+        } else {
+            answer(call)
+        }
+    })
+    .await
+    .expect("stub");
+    let ids = endpoints(&app, &admin, &stub.base_url, KEY_VAR).await;
+    let id = start(&app, &admin, &ids, "2", "2").await["id"].to_string();
+    let job = until_stopped(&app, &admin, &id).await;
+    assert_eq!(job["status"], "done", "{job}");
+    assert!(
+        job["progress"]["failures"].as_u64().unwrap_or(0) > 0,
+        "{job}"
+    );
+    // The admin's job record has the endpoint's words.
+    let first = job["progress"]["first_failure"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        first.contains("HTTP 401") && first.contains("stub error"),
+        "{job}"
+    );
+    // The stored run, which every page and document reads, does not.
+    let items: String = sqlx::query_scalar("SELECT items FROM runs WHERE model = 'Test-Model'")
+        .fetch_one(app.db.pool())
+        .await
+        .expect("the run");
+    assert!(items.contains("HTTP 401"), "the reason is kept: {items}");
+    assert!(!items.contains("stub error"), "{items}");
+    let page = app.get(&format!("/cases/{}", cases[0].case_id)).await;
+    assert!(!page.body.contains("stub error"));
+
+    // Every call refused: the job fails, telling the admin why, and stores
+    // no run.
+    let refusing = Stub::start(|_: &pipeline::stub::StubCall| StubReply::Status {
+        status: 401,
+        retry_after: None,
+    })
+    .await
+    .expect("stub");
+    for (i, name) in ["model", "user", "judge"].iter().enumerate() {
+        ok::<SaveEndpoint>(
+            &app,
+            &admin,
+            &[
+                ("id", ids[i].as_str()),
+                ("name", name),
+                ("base_url", refusing.base_url.as_str()),
+                ("model", ["Test-Model-2", "Test-User", "Test-Judge"][i]),
+                ("key_env", KEY_VAR),
+                ("vendor", "acme"),
+            ],
+        )
+        .await;
+    }
+    let id = start(&app, &admin, &ids, "2", "2").await["id"].to_string();
+    let job = until_stopped(&app, &admin, &id).await;
+    assert_eq!(job["status"], "failed", "{job}");
+    let error = job["error"].as_str().unwrap_or_default();
+    assert!(
+        error.contains("no run was stored") && error.contains("stub error"),
+        "{error}"
+    );
+    assert_eq!(job["runs_stored"], 0);
+    assert_eq!(
+        count(
+            &app,
+            "SELECT COUNT(*) FROM runs WHERE model = 'Test-Model-2'"
+        )
+        .await,
+        0
+    );
+}
+

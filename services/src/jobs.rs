@@ -818,8 +818,18 @@ impl Work {
                 }
             }
         };
-        *last = Some(progress.borrow().clone());
+        let ended = progress.borrow().clone();
+        let all_failed = every_item_failed(&ended).then(|| {
+            format!(
+                "every one of the job's {} items failed, so no run was stored; the first \
+                 failure: {}",
+                ended.total,
+                ended.first_failure.as_deref().unwrap_or("(not recorded)")
+            )
+        });
+        *last = Some(ended);
         match result {
+            Ok(_) if all_failed.is_some() => Err(Stop::Failed(all_failed.unwrap_or_default())),
             Ok(outputs) => Ok(outputs),
             Err(PipelineError::Cancelled { .. }) => Err(Stop::Cancelled),
             Err(e) => Err(Stop::Failed(e.to_string())),
@@ -834,6 +844,13 @@ impl Work {
             tracing::warn!("benchmark job {}: cannot record progress: {e}", self.id);
         }
     }
+}
+
+/// Whether a finished job's every item is unavailable: its runs would be
+/// nothing but failures (and the endpoint's answers to them), so none is
+/// stored.
+fn every_item_failed(progress: &Progress) -> bool {
+    progress.total > 0 && progress.failures >= progress.total
 }
 
 fn endpoint(e: &JobEndpoint, judge: bool) -> Endpoint {
