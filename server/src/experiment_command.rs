@@ -274,11 +274,8 @@ pub async fn run(command: ExperimentCommand) -> anyhow::Result<ExitCode> {
                 return Ok(ExitCode::FAILURE);
             };
             let name = dataset_name.unwrap_or_else(|| stem(&dataset));
-            let on_duplicate = if replace {
-                OnDuplicate::Replace
-            } else {
-                OnDuplicate::Refuse
-            };
+            // The operator at the command line holds the database: an admin.
+            let on_duplicate = OnDuplicate::replacing(replace, engine::accounts::Replacer::Admin);
             store(&db, &dataset, &name, &cases, &files, on_duplicate).await
         }
     }

@@ -758,11 +758,9 @@ async fn import_evalscope(
         if check {
             return Ok(None);
         }
-        let on_duplicate = if replace {
-            db::runs::OnDuplicate::Replace
-        } else {
-            db::runs::OnDuplicate::Refuse
-        };
+        // The operator at the command line holds the database: an admin.
+        let on_duplicate =
+            db::runs::OnDuplicate::replacing(replace, engine::accounts::Replacer::Admin);
         services::evalscope::store(&db, &dataset, prepared, None, on_duplicate)
             .await
             .map(Some)

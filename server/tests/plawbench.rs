@@ -258,6 +258,18 @@ async fn an_evalscope_archive_is_checked_then_lands_on_the_leaderboard() {
         .await;
     assert_eq!(replaced.status, StatusCode::CREATED, "{}", replaced.body);
     assert_eq!(plaw_runs(&app).await, 2);
+
+    // Another researcher may not replace them (issue 39, N5).
+    let other = app.token("other", Role::Researcher).await;
+    let refused = app
+        .send(import(&other, zipped("v2"), "?replace=true"))
+        .await;
+    assert_eq!(refused.status, StatusCode::FORBIDDEN, "{}", refused.body);
+    assert!(
+        refused.body.contains("only its uploader or an admin"),
+        "{}",
+        refused.body
+    );
 }
 
 #[tokio::test]

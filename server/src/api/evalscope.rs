@@ -84,11 +84,10 @@ async fn import(
             Json(json!({ "import": report, "stored": [] })),
         ));
     }
-    let on_duplicate = if query.replace {
-        OnDuplicate::Replace
-    } else {
-        OnDuplicate::Refuse
-    };
+    let on_duplicate = OnDuplicate::replacing(
+        query.replace,
+        engine::accounts::Replacer::of(user.id, user.role),
+    );
     let stored =
         services::evalscope::store(&state.db, &dataset, prepared, Some(user.id), on_duplicate)
             .await?;
