@@ -522,8 +522,14 @@ async fn fidelity(args: FidelityArgs) -> anyhow::Result<ExitCode> {
             .with_context(|| format!("cannot read {}", path.display()))
     };
     let stored = async {
-        let probes =
-            services::fidelity::store_probes(&db, &dataset, &read(&args.probes)?, None).await?;
+        let probes = services::fidelity::store_probes(
+            &db,
+            &dataset,
+            &read(&args.probes)?,
+            None,
+            engine::accounts::Replacer::Admin,
+        )
+        .await?;
         let items =
             services::fidelity::store_study(&db, &dataset, &read(&output.path)?, None).await?;
         anyhow::Ok((probes, items))

@@ -1123,6 +1123,29 @@ async fn probes_written_in_the_browser_and_a_fidelity_job_make_the_study() {
     let res = save(expert.clone(), fields(&probes[0])).await;
     assert_eq!(res.json(), Value::Bool(false));
     assert_eq!(count(&app, "SELECT COUNT(*) FROM fidelity_probes").await, 3);
+    // Another expert may not overwrite it (issue 39, point 6); an admin may.
+    app.user("李律师", Role::Expert, PASSWORD).await;
+    let other = app.sign_in("李律师", PASSWORD).await;
+    let mut theirs = probes[0].clone();
+    theirs.minimum_answer = "另一位专家的答案".into();
+    let res = save(other, fields(&theirs)).await;
+    assert_eq!(res.status, StatusCode::FORBIDDEN, "{}", res.body);
+    assert!(
+        res.body
+            .contains("was written by another expert; only its author or an admin"),
+        "{}",
+        res.body
+    );
+    assert_eq!(
+        count(
+            &app,
+            "SELECT COUNT(*) FROM fidelity_probes WHERE probe LIKE '%另一位专家的答案%'"
+        )
+        .await,
+        0
+    );
+    let res = save(admin.clone(), fields(&probes[0])).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
     let page = app.get_with_cookie("/review/fidelity", Some(&expert)).await;
     assert!(page
         .body
