@@ -293,7 +293,36 @@ fn parse_role(s: &str) -> Result<Role, String> {
         .ok_or_else(|| format!("unknown role {s:?}; expected admin, expert or researcher"))
 }
 
+/// The status of a command whose output pipe closed under it: 128 + 13
+/// (SIGPIPE), as a shell reports `yes | head -1`'s writer.
+const CLOSED_PIPE_STATUS: i32 = 141;
+
+/// Ends the process quietly, with [`CLOSED_PIPE_STATUS`], when printing to
+/// standard output fails because its reader has gone (`lexpilot validate
+/// FILE | head -1`): `print!` panics then, and without this the user saw a
+/// panic message and status 101. Every other panic is reported as before.
+/// (Resetting SIGPIPE to its default would need `unsafe`, which this
+/// workspace forbids.)
+fn exit_quietly_when_stdout_closes() {
+    let report = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or_default();
+        let closed = message.starts_with("failed printing to stdout")
+            && (message.contains("Broken pipe") || message.contains("os error 32"));
+        if closed {
+            std::process::exit(CLOSED_PIPE_STATUS);
+        }
+        report(info);
+    }));
+}
+
 fn main() -> ExitCode {
+    exit_quietly_when_stdout_closes();
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
