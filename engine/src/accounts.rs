@@ -141,3 +141,51 @@ mod tests {
         }
     }
 }
+
+/// Who replaces (or deletes) a stored run; see [`Replacer::may_replace`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Replacer {
+    /// An admin account, or the operator at the command line (who holds
+    /// the database itself): any run.
+    Admin,
+    /// Any other account, by id: only the runs it uploaded.
+    Account(i64),
+}
+
+impl Replacer {
+    /// The replacer an account `id` with `role` is.
+    pub fn of(id: i64, role: Role) -> Replacer {
+        match role {
+            Role::Admin => Replacer::Admin,
+            _ => Replacer::Account(id),
+        }
+    }
+
+    /// Whether this replacer may replace or delete a run uploaded by
+    /// `uploader`: the uploader may, an admin may; a run with no uploader
+    /// (stored by a benchmark job, the demo or the command line) only an
+    /// admin may. `Err` is the reason, to follow "model M run N".
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use engine::accounts::{Replacer, Role};
+    /// assert!(Replacer::of(7, Role::Researcher).may_replace(Some(7)).is_ok());
+    /// assert!(Replacer::of(8, Role::Researcher).may_replace(Some(7)).is_err());
+    /// assert!(Replacer::of(8, Role::Researcher).may_replace(None).is_err());
+    /// assert!(Replacer::of(1, Role::Admin).may_replace(None).is_ok());
+    /// ```
+    pub fn may_replace(self, uploader: Option<i64>) -> Result<(), &'static str> {
+        match (self, uploader) {
+            (Replacer::Admin, _) => Ok(()),
+            (Replacer::Account(me), Some(by)) if me == by => Ok(()),
+            (Replacer::Account(_), Some(_)) => {
+                Err("was uploaded by another account; only its uploader or an admin may replace it")
+            }
+            (Replacer::Account(_), None) => Err(
+                "was stored by a benchmark job, the demo or the command line; only an admin may \
+                 replace it",
+            ),
+        }
+    }
+}

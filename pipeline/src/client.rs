@@ -123,6 +123,9 @@ pub(crate) struct Counters {
     pub(crate) cached: AtomicU64,
     /// Retries.
     pub(crate) retries: AtomicU64,
+    /// The first call that failed for good, whole (the endpoint's words
+    /// included), for the job's admins; runs keep only its public reason.
+    pub(crate) first_failure: std::sync::OnceLock<String>,
 }
 
 /// Why a step of an item did not finish.
@@ -260,11 +263,22 @@ impl Client {
                 );
                 Ok(cached.completion)
             }
-            Err(CallFailure::Failed { error, attempts }) => Err(Failure::Unavailable(format!(
-                "{} call failed after {attempts} attempt{}: {error}",
-                caller.role,
-                if attempts == 1 { "" } else { "s" }
-            ))),
+            Err(CallFailure::Failed { error, attempts }) => {
+                let failed = format!(
+                    "{} call failed after {attempts} attempt{}",
+                    caller.role,
+                    if attempts == 1 { "" } else { "s" }
+                );
+                tracing::warn!("{failed} ({}): {error}", caller.endpoint.model);
+                let _ = self
+                    .counters
+                    .first_failure
+                    .set(format!("{failed} ({}): {error}", caller.endpoint.model));
+                Err(Failure::Unavailable(format!(
+                    "{failed}: {}",
+                    error.public_reason()
+                )))
+            }
             Err(CallFailure::Cancelled) => Err(Failure::Stop(Stop::Cancelled)),
             Err(CallFailure::Fatal(e)) => Err(Failure::Stop(Stop::Fatal(e))),
         }

@@ -71,11 +71,13 @@ impl IntoResponse for ApiError {
             _ => json!({ "error": self.to_string() }),
         };
         let mut response = (self.status_code(), Json(body)).into_response();
-        if matches!(self, ApiError::Service(Error::Busy)) {
-            response.headers_mut().insert(
-                header::RETRY_AFTER,
-                HeaderValue::from_static(services::error::RETRY_AFTER_SECS),
-            );
+        if let Some(seconds) = match &self {
+            ApiError::Service(e) => e.retry_after(),
+            _ => None,
+        } {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from_static(seconds));
         }
         response
     }

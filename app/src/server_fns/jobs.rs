@@ -29,7 +29,8 @@ pub async fn list_endpoints() -> Result<Vec<EndpointView>, ServerFnError> {
 }
 
 /// Creates an endpoint, or updates endpoint `id`. `key_env` is the NAME of
-/// an environment variable (`[A-Z_][A-Z0-9_]*`); anything that looks like a
+/// an environment variable (`[A-Z_][A-Z0-9_]*`) starting with the prefix the
+/// operator set (`LEXPILOT_KEY_` by default); anything that looks like a
 /// key is refused, without echoing it.
 #[server(prefix = "/sfn")]
 pub async fn save_endpoint(
@@ -53,7 +54,12 @@ pub async fn save_endpoint(
         vendor: vendor.as_deref(),
     };
     let fields = check_endpoint(&input).map_err(|m| fail(services::Error::Invalid(m)))?;
-    let saved = db::jobs::save_endpoint(&state()?.db, id, fields)
+    let state = state()?;
+    if let Some(var) = fields.key_env {
+        engine::jobs::check_key_env_prefix(var, state.jobs.key_env_prefix())
+            .map_err(|m| fail(services::Error::Invalid(m)))?;
+    }
+    let saved = db::jobs::save_endpoint(&state.db, id, fields)
         .await
         .map_err(fail)?;
     Ok(services::jobs::endpoint_view(saved))

@@ -171,11 +171,8 @@ pub async fn store_runs(
     let user = require(engine::accounts::Permission::UploadRun).await?;
     let state = state()?;
     let dataset = current_dataset_of(&state.db, benchmark.unwrap_or(Benchmark::Lexpilot)).await?;
-    let on_duplicate = if replace {
-        OnDuplicate::Replace
-    } else {
-        OnDuplicate::Refuse
-    };
+    let on_duplicate =
+        OnDuplicate::replacing(replace, engine::accounts::Replacer::of(user.id, user.role));
     let stored = services::ingest::store(
         &state.db,
         &dataset,

@@ -73,11 +73,10 @@ async fn upload(
         .or_else(|| Benchmark::declared(&body).filter(|b| b.hosted()))
         .unwrap_or(Benchmark::Lexpilot);
     let dataset = current_dataset_of(&state, benchmark).await?;
-    let on_duplicate = if query.replace {
-        OnDuplicate::Replace
-    } else {
-        OnDuplicate::Refuse
-    };
+    let on_duplicate = OnDuplicate::replacing(
+        query.replace,
+        engine::accounts::Replacer::of(user.id, user.role),
+    );
     let file = RunFile::new("the request body", body.to_vec());
     let mut stored =
         services::ingest::store(&state.db, &dataset, &[file], Some(user.id), on_duplicate).await?;
