@@ -1326,3 +1326,35 @@ async fn a_job_refuses_an_endpoint_whose_key_variable_lacks_the_prefix() {
     );
     assert_eq!(stub.requests(), 0, "no call carried the variable's value");
 }
+
+#[tokio::test]
+async fn a_job_whose_own_lease_lapsed_while_it_ran_goes_on_to_the_end() {
+    let (app, admin) = setup().await;
+    let cases = cases(&app).await;
+    let stub = Stub::with_latency(Duration::from_millis(60), oracle(&cases))
+        .await
+        .expect("stub");
+    let ids = endpoints(&app, &admin, &stub.base_url, "").await;
+    let runs_before = count(&app, "SELECT COUNT(*) FROM runs").await;
+    let id = start(&app, &admin, &ids, "4", "1").await["id"].to_string();
+    wait_for(&app, &admin, &id, |j| {
+        j["status"] == "running" && j["progress"]["calls"].as_u64().unwrap_or(0) > 0
+    })
+    .await;
+    // Its heartbeat was late (a loaded machine): the lease lapsed, still
+    // ours, while the task runs on.
+    sqlx::query("UPDATE benchmark_jobs SET lease_until = 0 WHERE id = $1")
+        .bind(id.parse::<i64>().expect("id"))
+        .execute(app.db.pool())
+        .await
+        .expect("update");
+    let claimer = app.jobs.resume_abandoned(&app.db);
+    let done = until_stopped(&app, &admin, &id).await;
+    claimer.abort();
+    assert_eq!(done["status"], "done", "{done}");
+    assert_eq!(done["runs_stored"], 1, "{done}");
+    assert_eq!(
+        count(&app, "SELECT COUNT(*) FROM runs").await,
+        runs_before + 1
+    );
+}

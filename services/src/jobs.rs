@@ -303,6 +303,20 @@ impl JobManager {
     /// Resumes `job`, just claimed; if it cannot run here, it fails with
     /// the reason.
     async fn resume(&self, db: &Db, job: &Job) {
+        // Our own lease lapsed while our task still runs (its heartbeat was
+        // late: a loaded machine, a slow write lock): the claim has only
+        // renewed it, and the task goes on holding it.
+        if self
+            .registry()
+            .get(&job.id)
+            .is_some_and(RunningJob::is_running)
+        {
+            tracing::warn!(
+                "benchmark job {}: its lease lapsed while it ran here; renewed",
+                job.id
+            );
+            return;
+        }
         tracing::info!(
             "benchmark job {}: its server's lease lapsed; resuming it here from its calls",
             job.id
