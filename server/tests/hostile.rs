@@ -1149,6 +1149,13 @@ async fn no_stored_text_becomes_markup_on_any_page() {
                     }
                 }
                 for link in links(&res.body) {
+                    if link.parse::<axum::http::Uri>().is_err() {
+                        found.push(format!(
+                            "{uri} as {}: a link not encoded: {link}",
+                            viewer.name
+                        ));
+                        continue;
+                    }
                     let path = link.split('?').next().unwrap_or_default();
                     let Some(route) = route_of(&routes, path) else {
                         continue;

@@ -233,7 +233,7 @@ fn CaseTable(rows: Vec<CaseSummary>) -> impl IntoView {
                     {rows
                         .into_iter()
                         .map(|c| {
-                            let href = format!("/cases/{}", c.case_id);
+                            let href = crate::url::case(&c.case_id);
                             view! {
                                 <tr>
                                     <td>

@@ -307,7 +307,7 @@ fn ConfusionTable(counts: [[u64; 3]; 3]) -> impl IntoView {
 
 #[component]
 fn CaseBlock(case: CaseDrill, runs: Vec<u32>) -> impl IntoView {
-    let href = format!("/cases/{}", case.case_id);
+    let href = crate::url::case(&case.case_id);
     let body = match case.items {
         CaseItems::Lca { consultations } => view! { <LcaTable consultations runs /> }.into_any(),
         CaseItems::Dcg {

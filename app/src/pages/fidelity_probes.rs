@@ -141,7 +141,7 @@ fn ProbeForm(
     view! {
         <section class="panel probe" data-testid=testid id=anchor>
             <h2>
-                <a href=format!("/cases/{id}")>{id.clone()}</a> " · " {case.cause.clone()} " " {status}
+                <a href=crate::url::case(&id)>{id.clone()}</a> " · " {case.cause.clone()} " " {status}
             </h2>
             <div class="two-col">
                 <div>

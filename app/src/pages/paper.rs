@@ -99,7 +99,7 @@ fn PaperBody(page: PaperPage) -> impl IntoView {
                             view! {
                                 <li>
                                     {u.model} " · " {u.condition.label(lang)} " · "
-                                    <a href=format!("/cases/{}", u.case_id)>{u.case_id.clone()}</a>
+                                    <a href=crate::url::case(&u.case_id)>{u.case_id.clone()}</a>
                                     {lang.t(" · 运行 ", " · runs ")} {runs.join(", ")}
                                 </li>
                             }

@@ -794,10 +794,12 @@ fn ItemBody(item: ReviewItemView, set_version: WriteSignal<u32>) -> impl IntoVie
     let progress = item.progress.clone();
     let kind = item.kind;
     let case_href = match item.kind {
-        ReviewKind::RubricVerdict if is_fidelity(&item) => format!("/cases/{}", item.case_id),
-        ReviewKind::RubricVerdict if is_dlaw(&item) => format!("/dlawbench/cases/{}", item.case_id),
-        ReviewKind::RubricVerdict => format!("/plawbench/items/{}", item.case_id),
-        _ => format!("/cases/{}", item.case_id),
+        ReviewKind::RubricVerdict if is_fidelity(&item) => crate::url::case(&item.case_id),
+        ReviewKind::RubricVerdict if is_dlaw(&item) => {
+            crate::pages::dlawbench::case_url(&item.case_id)
+        }
+        ReviewKind::RubricVerdict => crate::pages::plawbench::item_url(&item.case_id),
+        _ => crate::url::case(&item.case_id),
     };
     let progress_line = move || {
         let lang = lang.get();
