@@ -113,7 +113,14 @@ fn RunTable(task: Task, table: Table) -> impl IntoView {
                         <tr class:summary=i == last>
                             <td class="model">{row.model.clone()}</td>
                             {row.cells.iter().map(|c| match c {
-                                Some(m) => view! { <td class="num">{format_cell(m)}</td> }.into_any(),
+                                // The std under the mean, as on the leaderboard:
+                                // the columns stay narrow enough to fit 1280 px.
+                                Some(m) => view! {
+                                    <td class="num" title=format_cell(m)>
+                                        {format!("{:.4}", m.mean)}
+                                        {m.std.map(|s| view! { <span class="std">{format!("± {s:.4}")}</span> })}
+                                    </td>
+                                }.into_any(),
                                 None => view! { <td class="num muted">"—"</td> }.into_any(),
                             }).collect_view()}
                         </tr>
