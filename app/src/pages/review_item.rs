@@ -365,6 +365,31 @@ fn initial_draft(item: &ReviewItemView) -> Draft {
     draft
 }
 
+/// The draft in a few words, for the label sheet's one row on a phone:
+/// the label chosen, or how many claims, checks or units are done.
+fn draft_summary(lang: Lang, form: Form, d: &Draft) -> String {
+    let set = |values: &[String]| values.iter().filter(|v| !v.trim().is_empty()).count();
+    match form {
+        Form::Choice if d.label.is_empty() => lang.t("未选择", "none chosen").to_owned(),
+        Form::Choice => label_text(lang, &d.label),
+        Form::Verdicts => match lang {
+            Lang::Zh => format!("已选 {} / {} 项诉请", set(&d.verdicts), d.verdicts.len()),
+            Lang::En => format!("{} of {} claims set", set(&d.verdicts), d.verdicts.len()),
+        },
+        Form::Points => match lang {
+            Lang::Zh => format!("已评 {} / {} 项", set(&d.points), d.points.len()),
+            Lang::En => format!("{} of {} marked", set(&d.points), d.points.len()),
+        },
+        Form::Checks => match d.checks.iter().filter(|(pass, _)| !pass).count() {
+            0 => lang.t("四项核查均通过", "all four checks pass").to_owned(),
+            failing => match lang {
+                Lang::Zh => format!("{failing} 项不通过"),
+                Lang::En => format!("{failing} failing"),
+            },
+        },
+    }
+}
+
 fn compose(form: Form, d: &Draft, keys: &[String]) -> Option<String> {
     match form {
         Form::Points => {
@@ -418,6 +443,14 @@ fn ItemBody(item: ReviewItemView, set_version: WriteSignal<u32>) -> impl IntoVie
         .map(RwSignal::new);
     let saved_note = RwSignal::new(String::new());
     let error = RwSignal::new(None::<String>);
+    // On a phone the label sheet is one row (what is chosen so far, and the
+    // submit button) until the expert opens it; an error opens it.
+    let sheet_open = RwSignal::new(false);
+    Effect::new(move |_| {
+        if error.with(Option::is_some) {
+            sheet_open.set(true);
+        }
+    });
     let id = item.id;
     let labels = item.labels.clone();
     let claims = item.claims;
@@ -878,8 +911,16 @@ fn ItemBody(item: ReviewItemView, set_version: WriteSignal<u32>) -> impl IntoVie
                     </ul>
                 </section>
             </div>
-            <aside class="review-panel" data-testid="label-panel">
-                <section class="label-form" data-testid="label-form">
+            <aside class="review-panel" class:open=move || sheet_open.get() data-testid="label-panel">
+                <button type="button" class="sheet-toggle" data-testid="sheet-toggle" aria-controls="label-sheet"
+                        aria-expanded=move || sheet_open.get().to_string() on:click=move |_| sheet_open.update(|o| *o = !*o)>
+                    <span class="sheet-title">{move || lang.get().t("你的标注", "Your label")}</span>
+                    <span class="sheet-summary" data-testid="sheet-summary">
+                        {move || draft.with(|d| draft_summary(lang.get(), form, d))}
+                    </span>
+                    <span class="sheet-chevron" aria-hidden="true">{move || if sheet_open.get() { "▾" } else { "▴" }}</span>
+                </button>
+                <section class="label-form" id="label-sheet" data-testid="label-form">
                     <div class="panel-head">
                         <h2>{move || lang.get().t("你的标注", "Your label")}</h2>
                         <div class="case-nav">{nav(item.previous, "← p")}{nav(item.next_todo.or(item.next), "n →")}</div>
@@ -898,7 +939,8 @@ fn ItemBody(item: ReviewItemView, set_version: WriteSignal<u32>) -> impl IntoVie
                     <div class="filter-actions">
                         <button type="button" class="primary" data-testid="submit-label" on:click=move |_| do_submit()
                                 disabled=move || frozen || submit.pending().get()>
-                            {move || if submitted { lang.get().t("修改提交", "Revise") } else { lang.get().t("提交", "Submit") }} " (Ctrl+Enter)"
+                            {move || if submitted { lang.get().t("修改提交", "Revise") } else { lang.get().t("提交", "Submit") }}
+                            <span class="shortcut-hint">" (Ctrl+Enter)"</span>
                         </button>
                         <span class="muted" data-testid="draft-status">{move || saved_note.get()}</span>
                     </div>
