@@ -1047,7 +1047,7 @@ fn dlaw_content(input: &serde_json::Value, lang: Memo<Lang>) -> impl IntoView {
             <div class="dlaw-judged" data-testid="judge-input">
             <div>
             <h2>{move || lang.get().t("对话", "Dialogue")}</h2>
-            <ol class="dlaw-dialogue context-scroll" lang=language>
+            <ol class="dlaw-dialogue context-scroll" tabindex="0" lang=language>
                 {dialogue.into_iter().map(|(turn, lawyer, content)| view! {
                     <li class="turn" class:role-lawyer=lawyer class:role-client=!lawyer>
                         <div class="turn-head">
@@ -1061,7 +1061,7 @@ fn dlaw_content(input: &serde_json::Value, lang: Memo<Lang>) -> impl IntoView {
             </div>
             <div>
             <h2>{move || lang.get().t("法律备忘录", "Memo")}</h2>
-            <div class="memo context-scroll" lang=language>{memo}</div>
+            <div class="memo context-scroll" tabindex="0" lang=language>{memo}</div>
             </div>
             </div>
         </section>
@@ -1230,7 +1230,7 @@ fn ItemContent(item: ReviewItemView) -> impl IntoView {
                         {move || lang.get().t("模型回答（评审模型的输入）", "Model answer (the judge's input)")}
                         {truncated.then(|| view! { " " <span class="badge missing" data-testid="truncated">{move || lang.get().t("已截断（达到长度上限）", "truncated at the length limit")}</span> })}
                     </h2>
-                    <div class="reply context-scroll" data-testid="judge-input">{response}</div>
+                    <div class="reply context-scroll" tabindex="0" data-testid="judge-input">{response}</div>
                 </section>
                 <section class="panel" data-testid="rubric">
                     <h2>{move || lang.get().t("评分细则", "Rubric")}</h2>
@@ -1304,7 +1304,7 @@ fn ItemContent(item: ReviewItemView) -> impl IntoView {
                     <p class="judge-task">{move || judge_task(lang.get())}</p>
                     <h2>{move || lang.get().t("模型回复（评审模型的输入）", "Model reply (the judge's input)")}</h2>
                     <div data-testid="judge-input">
-                        {response.map(|r| view! { <div class="reply context-scroll">{r}</div> })}
+                        {response.map(|r| view! { <div class="reply context-scroll" tabindex="0">{r}</div> })}
                         {(!requests.is_empty()).then(|| view! {
                             <h3>{move || lang.get().t("追问", "Requests")}</h3>
                             <ol>{requests.into_iter().map(|r| view! { <li>{r}</li> }).collect_view()}</ol>
@@ -1318,7 +1318,7 @@ fn ItemContent(item: ReviewItemView) -> impl IntoView {
                 {case.map(|case| view! {
                     <section class="panel">
                         <h2>{move || lang.get().t("咨询对话（背景）", "Consultations (context)")}</h2>
-                        <div class="context-scroll tall"><DialogueComparison case lang /></div>
+                        <div class="context-scroll tall" tabindex="0"><DialogueComparison case lang /></div>
                     </section>
                 })}
             }
@@ -1329,7 +1329,7 @@ fn ItemContent(item: ReviewItemView) -> impl IntoView {
             view! {
                 <section class="panel decision" data-testid="decision-object">
                     <h2>{move || lang.get().t("咨询对话", "Consultations")}</h2>
-                    <div class="context-scroll tall"><DialogueComparison case lang /></div>
+                    <div class="context-scroll tall" tabindex="0"><DialogueComparison case lang /></div>
                 </section>
                 {(!flags.is_empty()).then(|| view! {
                     <section class="panel" data-testid="flags">
