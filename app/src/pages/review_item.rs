@@ -614,6 +614,7 @@ fn ItemBody(item: ReviewItemView, set_version: WriteSignal<u32>) -> impl IntoVie
                 "f" if !submitted_now => {
                     ev.prevent_default();
                     unclear_open.set(true);
+                    sheet_open.set(true);
                     // The box renders on the next tick; focus it then.
                     set_timeout(
                         || {
