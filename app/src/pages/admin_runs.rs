@@ -306,7 +306,7 @@ fn EndpointsPanel(
                 )}
             </p>
             {move || list.with(Vec::is_empty).then(|| view! { <p class="info">{lang.t("尚未配置接口。", "No endpoint yet.")}</p> })}
-            <div class="table-scroll">
+            <div class="table-scroll" tabindex="0">
                 <table class="stats" data-testid="endpoints-table">
                     <thead>
                         <tr>
@@ -645,7 +645,7 @@ fn JobsTable(jobs: Vec<JobView>, start: ServerAction<StartJob>) -> impl IntoView
             view! { <p class="muted">{lang.t("暂无任务。", "No job yet.")}</p> }.into_any()
         } else {
             view! {
-                <div class="table-scroll">
+                <div class="table-scroll" tabindex="0">
                     <table class="stats jobs" data-testid="jobs-table">
                         <thead>
                             <tr>

@@ -216,7 +216,7 @@ fn CaseResults(list: CaseList, filter: CaseFilter) -> impl IntoView {
 fn CaseTable(rows: Vec<CaseSummary>) -> impl IntoView {
     let lang = crate::components::i18n::lang();
     view! {
-        <div class="table-scroll">
+        <div class="table-scroll" tabindex="0">
             <table class="cases" data-testid="case-table">
                 <thead>
                     <tr>

@@ -167,7 +167,7 @@ fn ProbeForm(
                         <input type="checkbox" name="ask_withheld" value="on" checked=d_on disabled=fixed data-testid="probe-withheld-on" />
                         " " {lang.t("同时问 D（信息缺失）：模拟器只拿到以下关键事实，每行一条", "Also ask D (withheld): the simulator gets only these key facts, one per line")}
                     </label>
-                    <textarea name="withheld" rows="4" data-testid="probe-withheld" disabled=fixed>{content(&withheld)}</textarea>
+                    <textarea name="withheld" rows="4" data-testid="probe-withheld" disabled=fixed aria-label=lang.t("D 的关键事实，每行一条", "Key facts for D, one per line")>{content(&withheld)}</textarea>
                     <div class="filter-actions">
                         <button type="submit" class="primary" data-testid="probe-save" disabled=move || fixed || save.pending().get()>
                             {lang.t("保存探针", "Save probe")}

@@ -304,7 +304,7 @@ fn PaperTableView(table: PaperTable) -> impl IntoView {
         })
         .collect_view();
     view! {
-        <div class="table-scroll">
+        <div class="table-scroll" tabindex="0">
             <table class="leaderboard paper-table" data-testid=format!("paper-{name}")>
                 <caption>{table.caption.clone()}</caption>
                 <thead>

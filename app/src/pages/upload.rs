@@ -203,7 +203,7 @@ fn UploadForm(benchmark: Benchmark) -> impl IntoView {
 fn ReportTable(reports: Vec<RunFileReport>) -> impl IntoView {
     let lang = crate::components::i18n::lang();
     view! {
-        <div class="table-scroll">
+        <div class="table-scroll" tabindex="0">
             <table class="stats" data-testid="upload-report">
                 <thead>
                     <tr>
@@ -275,7 +275,7 @@ fn PlawReportTable(reports: Vec<RunFileReport>) -> impl IntoView {
     let percent =
         |v: Option<f64>| v.map_or_else(|| "—".to_owned(), |x| format!("{:.2}", x * 100.0));
     view! {
-        <div class="table-scroll">
+        <div class="table-scroll" tabindex="0">
             <table class="stats" data-testid="upload-report">
                 <thead>
                     <tr>
@@ -315,7 +315,7 @@ fn DlawReportTable(reports: Vec<RunFileReport>) -> impl IntoView {
     let lang = crate::components::i18n::lang();
     let rate = |v: Option<f64>| v.map_or_else(|| "—".to_owned(), |x| format!("{x:.3}"));
     view! {
-        <div class="table-scroll">
+        <div class="table-scroll" tabindex="0">
             <table class="stats" data-testid="upload-report">
                 <thead>
                     <tr>
@@ -554,7 +554,7 @@ fn EvalscopeResult(reply: EvalscopeReply) -> impl IntoView {
                         Lang::En => format!("run {}: {items}, {} unavailable", r.run, r.unavailable),
                     }
                 }).collect::<Vec<_>>().join(" · ")}</p>
-                <div class="table-scroll">
+                <div class="table-scroll" tabindex="0">
                     <table class="stats" data-testid="reconciliation">
                         <thead><tr><th>{lang.t("子集", "Subset")}</th><th>{lang.t("指标", "Metric")}</th><th class="num">{lang.t("重新计算（n）", "Recomputed (n)")}</th><th class="num">{lang.t("报告（n）", "Report (n)")}</th><th>""</th></tr></thead>
                         <tbody>
