@@ -495,7 +495,7 @@ fn StartForm(endpoints: Vec<EndpointView>, start: ServerAction<StartJob>) -> imp
             };
             match (
                 StartJob::from_form_data(&data),
-                PriceFields::from_form_data(&data),
+                crate::server_fns::jobs::PriceFields::from_form_data(&data),
             ) {
                 (Ok(job), Ok(prices)) => {
                     estimate.dispatch(EstimateJob { job, prices });

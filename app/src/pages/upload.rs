@@ -187,16 +187,16 @@ fn UploadForm(benchmark: Benchmark) -> impl IntoView {
         </label>
         <div class="filters">
             <label class="field">
-                <span>{lang.t("模型名称（可选，替换文件头中的 model）", "Model name (optional, replaces the header's model)")}</span>
-                <input type="text" maxlength="200" data-testid="upload-model" placeholder=lang.t("沿用文件头", "as in the header")
+                <span>{lang.t("模型名称（可选，替换文件中的名称）", "Model name (optional, in place of the files' own)")}</span>
+                <input type="text" maxlength="200" data-testid="upload-model" placeholder=lang.t("沿用文件中的", "as in the files")
                     prop:value=move || model.get()
                     on:input=move |ev| model.set(event_target_value(&ev))
                     on:change=move |_| recheck() />
             </label>
             <label class="field">
-                <span>{lang.t("模型类别（可选，替换文件头中的 family）", "Family (optional, replaces the header's family)")}</span>
+                <span>{lang.t("模型类别（可选，替换文件中的类别）", "Family (optional, in place of the files' own)")}</span>
                 <select data-testid="upload-family" on:change=move |ev| { family.set(event_target_value(&ev)); recheck(); }>
-                    <option value="">{lang.t("沿用文件头", "as in the header")}</option>
+                    <option value="">{lang.t("沿用文件中的", "as in the files")}</option>
                     {Family::ALL.into_iter().map(|f| view! { <option value=f.as_str()>{f.label(lang)}</option> }).collect_view()}
                 </select>
             </label>
