@@ -93,13 +93,16 @@ test('the upload page renames the model, names a dataset file and says identical
 
   // The demo run under another name and family, without editing the file.
   await page.getByTestId('upload-model').fill('通义千问 页面上传');
+  // Leaving the field checks the picked files again under the new name.
+  await page.getByTestId('upload-model').press('Tab');
   await page.getByTestId('upload-family').selectOption('open');
   await page.getByTestId('run-files').setInputFiles([
     { name: 'run.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from(demoRun) },
   ]);
   await expect(report).toContainText('通义千问 页面上传 · run 1');
+  await expect(page.getByTestId('store-runs')).toBeEnabled();
   await page.getByTestId('store-runs').click();
-  await expect(page.getByTestId('stored')).toContainText('Stored 1 run');
+  await expect(page.getByTestId('stored')).toContainText('Stored 1 run', { timeout: 30_000 });
   await page.goto('/leaderboard');
   await expect(page.getByTestId('leaderboard')).toContainText('通义千问 页面上传');
 });
