@@ -43,6 +43,21 @@ impl Permission {
 }
 
 impl Role {
+    /// The role a new account is offered first: the researcher. An expert
+    /// and a researcher each hold one permission, but not of the same
+    /// weight: a researcher sees nothing the public does not and changes
+    /// only runs it uploaded itself (each checked, kept with its uploader),
+    /// while an expert reads review items withheld from the public and its
+    /// labels change figures about everyone's runs (agreement, fidelity,
+    /// corrections). An admin holds every permission.
+    ///
+    /// ```
+    /// use engine::accounts::{Permission, Role};
+    /// assert_eq!(Role::LEAST_PRIVILEGED, Role::Researcher);
+    /// assert!(!Role::LEAST_PRIVILEGED.allows(Permission::Review));
+    /// ```
+    pub const LEAST_PRIVILEGED: Role = Role::Researcher;
+
     /// Whether this role may perform `permission`.
     ///
     /// # Examples
@@ -101,6 +116,23 @@ mod tests {
             assert_eq!(Role::parse(role.as_str()), Some(role));
         }
         assert_eq!(Role::parse("Admin"), None);
+    }
+
+    #[test]
+    fn the_least_privileged_role_holds_no_more_permissions_than_any_other() {
+        let held = |role: Role| {
+            Permission::ALL
+                .into_iter()
+                .filter(|p| role.allows(*p))
+                .collect::<Vec<_>>()
+        };
+        for role in Role::ALL {
+            assert!(
+                held(Role::LEAST_PRIVILEGED).len() <= held(role).len(),
+                "{role:?}"
+            );
+        }
+        assert_eq!(held(Role::LEAST_PRIVILEGED), [Permission::UploadRun]);
     }
 
     #[test]

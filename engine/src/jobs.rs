@@ -345,6 +345,18 @@ pub struct JobView {
     pub cancel_requested: bool,
 }
 
+/// What one test call to an endpoint gave (the endpoints table's "Test"
+/// button): the reply, or why there is none, and how long it took.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EndpointTest {
+    /// The endpoint's name and model.
+    pub endpoint: String,
+    pub model: String,
+    pub reply: Option<String>,
+    pub error: Option<String>,
+    pub millis: u64,
+}
+
 /// Whether `s` is an environment variable name: `[A-Z_][A-Z0-9_]*`.
 ///
 /// ```

@@ -63,7 +63,11 @@ impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let body = match &self {
             ApiError::Service(Error::InvalidFile(_, errors)) => {
-                json!({ "error": self.to_string(), "errors": errors.0 })
+                let summary: Vec<String> = engine::findings::collapse(&errors.0)
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect();
+                json!({ "error": self.to_string(), "errors": errors.0, "summary": summary })
             }
             ApiError::Service(Error::InvalidImport(errors)) => {
                 json!({ "error": self.to_string(), "errors": errors.0 })

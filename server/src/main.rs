@@ -269,6 +269,15 @@ enum UserCommand {
         #[command(flatten)]
         db: DbArg,
     },
+    /// Give an account a new password, read from standard input; ends every
+    /// session of the account
+    Password {
+        /// Account name
+        #[arg(long)]
+        name: String,
+        #[command(flatten)]
+        db: DbArg,
+    },
     /// List accounts: name, role, and `adjudicator` for a designated expert
     List {
         #[command(flatten)]
@@ -391,12 +400,7 @@ fn dataset_cases<S: CliSuite>(
             S::CASES
         )),
         Ok(cases) => Ok(cases),
-        Err(errors) => Err(errors
-            .0
-            .iter()
-            .map(|e| format!("{}: {e}", file.display()))
-            .collect::<Vec<_>>()
-            .join("\n")),
+        Err(errors) => Err(each_problem(file, &errors)),
     }
 }
 
@@ -492,14 +496,28 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::User {
             command: UserCommand::Add { name, role, db },
         } => {
-            let mut password = String::new();
-            std::io::stdin()
-                .read_to_string(&mut password)
-                .context("cannot read the password from standard input")?;
-            let password = password.trim_end_matches(['\r', '\n']);
+            let password = read_password()?;
             let db = open(&db.db).await?;
-            let user = db::users::create(&db, &name, role, password).await?;
+            let user = db::users::create(&db, &name, role, &password).await?;
             println!("created user {} ({})", user.name, user.role);
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::User {
+            command: UserCommand::Password { name, db },
+        } => {
+            let password = read_password()?;
+            let db = open(&db.db).await?;
+            match db::users::set_password(&db, &name, &password).await {
+                Ok(user) => println!(
+                    "{} has a new password; every session of the account has ended",
+                    user.name
+                ),
+                Err(e @ (db::DbError::NotFound(_) | db::DbError::Invalid(_))) => {
+                    eprintln!("error: {e}");
+                    return Ok(ExitCode::FAILURE);
+                }
+                Err(e) => return Err(e.into()),
+            }
             Ok(ExitCode::SUCCESS)
         }
         Command::Db {
@@ -558,6 +576,15 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
+/// A password from standard input, without its line end.
+fn read_password() -> anyhow::Result<String> {
+    let mut password = String::new();
+    std::io::stdin()
+        .read_to_string(&mut password)
+        .context("cannot read the password from standard input")?;
+    Ok(password.trim_end_matches(['\r', '\n']).to_owned())
+}
+
 /// The dataset's cases, or `None` after printing why the file is refused.
 fn dataset_or_report<S: CliSuite>(file: &Path) -> anyhow::Result<Option<Vec<S::Case>>> {
     Ok(match read_dataset::<S>(file)? {
@@ -610,6 +637,13 @@ fn parse_run<S: CliSuite>(
     text: FileText,
     cases: &[S::Case],
 ) -> Result<S::Run, String> {
+    let bytes = match &text {
+        FileText::Whole(bytes) | FileText::Partial(bytes, _) => bytes,
+    };
+    // A dataset file or another benchmark's run: one error, not one a line.
+    if let Some(error) = engine::benchmark::misfiled(bytes, S::BENCHMARK) {
+        return Err(format!("{}: {error}", file.display()));
+    }
     let parsed = match text {
         FileText::Whole(bytes) => S::parse_run(bytes.as_slice(), cases),
         FileText::Partial(bytes, e) => S::parse_run(
@@ -617,14 +651,17 @@ fn parse_run<S: CliSuite>(
             cases,
         ),
     };
-    parsed.map_err(|errors| {
-        errors
-            .0
-            .iter()
-            .map(|e| format!("{}: {e}", file.display()))
-            .collect::<Vec<_>>()
-            .join("\n")
-    })
+    parsed.map_err(|errors| each_problem(file, &errors))
+}
+
+/// Every problem of `file`, one a line naming the file, the same problem on
+/// many lines said once ([`engine::findings::collapse`]).
+fn each_problem(file: &Path, errors: &DatasetErrors) -> String {
+    engine::findings::collapse(&errors.0)
+        .iter()
+        .map(|group| format!("{}: {group}", file.display()))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// `lexpilot validate FILE...`: every file a valid dataset of `S`.
