@@ -392,6 +392,24 @@ pub async fn all_items(db: &Db, dataset_id: i64) -> Result<Vec<StoredRun>> {
     stored_runs(rows)
 }
 
+/// The runs among `ids` scored on a dataset version, with their items, in
+/// upload order (ids not scored there are not among them).
+pub async fn items_of(db: &Db, dataset_id: i64, ids: &[i64]) -> Result<Vec<StoredRun>> {
+    let mut runs = Vec::with_capacity(ids.len());
+    for &id in ids {
+        let rows: Vec<StoredRow> = sqlx::query_as(&format!(
+            "{STORED_RUN} WHERE s.dataset_id = $1 AND r.id = $2"
+        ))
+        .bind(dataset_id)
+        .bind(id)
+        .fetch_all(db.pool())
+        .await?;
+        runs.extend(stored_runs(rows)?);
+    }
+    runs.sort_by_key(|r| r.id);
+    Ok(runs)
+}
+
 /// [`all_items`] on a connection inside a transaction.
 pub(crate) async fn all_items_on(
     conn: &mut AnyConnection,
