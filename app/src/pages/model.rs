@@ -9,7 +9,7 @@ use leptos_meta::Title;
 use leptos_router::hooks::use_params_map;
 
 use crate::components::i18n::Lang;
-use crate::components::labels::{ErrorBox, Loading, SyntheticNotice};
+use crate::components::labels::{BlindNote, ErrorBox, Loading, SyntheticNotice};
 use crate::components::live::{use_live, LiveBadge};
 use crate::server_fns::models::get_model;
 use crate::types::ModelEntryView;
@@ -40,6 +40,7 @@ pub fn ModelPage() -> impl IntoView {
                             <p><a href="/leaderboard">{lang.t("← 排行榜", "← Leaderboard")}</a></p>
                             <h1>{page.model.clone()} " " <LiveBadge live /></h1>
                             <SyntheticNotice synthetic=page.dataset.synthetic />
+                            <BlindNote note=page.blind />
                             <p class="dataset-line">
                                 {lang.t("数据集 ", "Runs on ")} <strong>{page.dataset.name.clone()}</strong> {lang.t(" 版本 ", " version ")} {page.dataset.version}
                                 {lang.t(" 上的运行", "")}

@@ -15,12 +15,13 @@ pub async fn get_model(model: String) -> Result<ModelView, ServerFnError> {
     use engine::lexpilot::run::Task;
     use engine::lexpilot::score::{summarise_entry, RunScores, ScoreDocument};
 
-    use crate::ssr::{current_dataset, dataset_view, db, fail};
+    use crate::ssr::{blind_review, current_dataset, dataset_view, fail, sight, state};
     use crate::types::{ModelEntryView, RunRow};
 
-    let db = db()?;
-    let dataset = current_dataset(&db).await?;
-    let runs = db::runs::model_runs(&db, dataset.id, &model)
+    let state = state()?;
+    let db = &state.db;
+    let dataset = current_dataset(db).await?;
+    let runs = db::runs::model_runs(db, dataset.id, &model)
         .await
         .map_err(fail)?;
     if runs.is_empty() {
@@ -28,15 +29,23 @@ pub async fn get_model(model: String) -> Result<ModelView, ServerFnError> {
             "no run of model \"{model}\" has been uploaded for this dataset"
         ))));
     }
-    let cases = db::cases::all(&db, dataset.id).await.map_err(fail)?;
-    let runs = runs
+    // Each run's scores as the leaderboard counts them for this viewer
+    // (without decisions under blind review, but for admins); a run stored
+    // after the snapshot was read waits for the next one.
+    let sight = sight().await?;
+    let snapshot = state
+        .read
+        .snapshot(db, &dataset, sight)
+        .await
+        .map_err(fail)?;
+    let cases = &snapshot.cases;
+    let runs: Vec<(db::runs::ModelRun, RunScores)> = runs
         .into_iter()
-        .map(|run| {
-            let scores: RunScores =
-                serde_json::from_str(&run.scores).map_err(crate::ssr::internal)?;
-            Ok((run, scores))
+        .filter_map(|run| {
+            let scores = snapshot.run_scores(run.info.id)?.clone();
+            Some((run, scores))
         })
-        .collect::<Result<Vec<(db::runs::ModelRun, RunScores)>, ServerFnError>>()?;
+        .collect();
     // The leaderboard's entries: the same grouping, whatever the order.
     let groups = group_runs(
         runs.iter()
@@ -54,13 +63,13 @@ pub async fn get_model(model: String) -> Result<ModelView, ServerFnError> {
                 .map(|(r, scores)| {
                     let mut k = key.clone();
                     k.model = format!("Run {}", r.info.run_number);
-                    summarise_entry(k, std::slice::from_ref(scores), &cases)
+                    summarise_entry(k, std::slice::from_ref(scores), cases)
                 })
                 .collect();
             let all: Vec<_> = runs.iter().map(|(_, scores)| scores.clone()).collect();
             let mut mean_key = key.clone();
             mean_key.model = format!("Mean ± std ({} runs)", runs.len());
-            rows.push(summarise_entry(mean_key, &all, &cases));
+            rows.push(summarise_entry(mean_key, &all, cases));
             let doc = ScoreDocument {
                 dataset: None,
                 cases: cases.len(),
@@ -107,6 +116,7 @@ pub async fn get_model(model: String) -> Result<ModelView, ServerFnError> {
         })
         .collect();
     Ok(ModelView {
+        blind: blind_review(db, &dataset, sight, snapshot.left_out).await?,
         dataset: dataset_view(&dataset),
         model,
         entries,
@@ -125,7 +135,7 @@ pub async fn compare(
     use engine::lexpilot::score::Metric;
     use engine::vocab::{Class, Vocabulary};
 
-    use crate::ssr::{current_dataset, dataset_view, fail, set_status, state};
+    use crate::ssr::{blind_review, current_dataset, dataset_view, fail, set_status, sight, state};
     use crate::types::CompareRow;
     use services::read::RESAMPLES;
 
@@ -144,9 +154,10 @@ pub async fn compare(
     };
     let state = state()?;
     let dataset = current_dataset(&state.db).await?;
+    let sight = sight().await?;
     let snapshot = state
         .read
-        .sampled(&state.db, &dataset)
+        .sampled(&state.db, &dataset, sight)
         .await
         .map_err(fail)?;
     let mut models: Vec<String> = Vec::new();
@@ -202,6 +213,7 @@ pub async fn compare(
         _ => Vec::new(),
     };
     Ok(CompareView {
+        blind: blind_review(&state.db, &dataset, sight, snapshot.left_out).await?,
         dataset: dataset_view(&dataset),
         models,
         a,

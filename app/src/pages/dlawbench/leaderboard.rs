@@ -18,7 +18,7 @@ use leptos_router::hooks::use_query_map;
 
 use super::{board_url, cell_url, domain_text, rate, CellAt, DlawTabs};
 use crate::components::i18n::Lang;
-use crate::components::labels::{ErrorBox, Loading, SyntheticNotice};
+use crate::components::labels::{BlindNote, ErrorBox, Loading, SyntheticNotice};
 use crate::components::live::{use_live, LiveBadge};
 use crate::server_fns::dlawbench::dlaw_leaderboard;
 use crate::types::DlawBoard;
@@ -83,6 +83,7 @@ fn Board(board: DlawBoard) -> impl IntoView {
     let view = board.view;
     view! {
         <SyntheticNotice synthetic=board.dataset.synthetic />
+        <BlindNote note=board.blind />
         <p class="dataset-line">
             {match ui {
                 Lang::Zh => view! {

@@ -14,7 +14,7 @@ use leptos_router::hooks::use_query_map;
 
 use super::{cell_url, percent, PlawTabs};
 use crate::components::i18n::Lang;
-use crate::components::labels::{ErrorBox, Loading, SyntheticNotice};
+use crate::components::labels::{BlindNote, ErrorBox, Loading, SyntheticNotice};
 use crate::components::live::{use_live, LiveBadge};
 use crate::server_fns::plawbench::plaw_leaderboard;
 use crate::types::PlawBoard;
@@ -60,6 +60,7 @@ fn Board(board: PlawBoard, sort: Option<Column>) -> impl IntoView {
     let items: usize = board.items.values().sum();
     view! {
         <SyntheticNotice synthetic=board.dataset.synthetic />
+        <BlindNote note=board.blind />
         <p class="dataset-line">
             {match lang {
                 Lang::Zh => view! {
