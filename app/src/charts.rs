@@ -93,7 +93,7 @@ pub fn grouped_bars(title: &str, groups: &[String], series: &[Series], axis: Axi
         tracing::warn!("cannot draw the bar chart {title:?}: {e}");
         return String::new();
     }
-    responsive(svg, size)
+    responsive(svg, size, title)
 }
 
 /// Whether some entry has a std but too few runs for its whisker.
@@ -256,7 +256,7 @@ pub fn scatter(title: &str, series: &[Points], x_label: &str, y_label: &str) -> 
         tracing::warn!("cannot draw the scatter {title:?}: {e}");
         return String::new();
     }
-    responsive(svg, size)
+    responsive(svg, size, title)
 }
 
 fn draw_scatter(
@@ -411,11 +411,12 @@ fn wrap(label: &str, width: f64, font_px: f64) -> Vec<String> {
 /// The SVG scaled to its container's width but never beyond its own: a
 /// `viewBox` instead of a fixed size and a `max-width` of its width in
 /// pixels (so its text is as large as drawn wherever there is room), and a
-/// role for screen readers.
-fn responsive(svg: String, (w, h): (u32, u32)) -> String {
+/// role and name (the title) for screen readers.
+fn responsive(svg: String, (w, h): (u32, u32), title: &str) -> String {
+    let name = html_escape::encode_double_quoted_attribute(title);
     svg.replacen(
         &format!("width=\"{w}\" height=\"{h}\""),
-        &format!("viewBox=\"0 0 {w} {h}\" style=\"max-width: {w}px\" class=\"chart\" role=\"img\""),
+        &format!("viewBox=\"0 0 {w} {h}\" style=\"max-width: {w}px\" class=\"chart\" role=\"img\" aria-label=\"{name}\""),
         1,
     )
 }

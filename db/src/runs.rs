@@ -12,6 +12,7 @@
 //! that figures cached against it can never outlive what they came from.
 //! Scoring never happens here: the caller brings the scores.
 
+use engine::accounts::Replacer;
 use engine::benchmark::{RunMeta, Suite};
 use engine::lexpilot::run::EntryKey;
 use serde::{Deserialize, Serialize};
@@ -35,7 +36,38 @@ pub struct RunInfo {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum OnDuplicate {
     Refuse,
-    Replace,
+    /// Replace it, when this replacer may ([`Replacer::may_replace`]: the
+    /// run's uploader or an admin); otherwise [`DbError::Forbidden`] with
+    /// the reason, and nothing is stored.
+    Replace(Replacer),
+}
+
+impl OnDuplicate {
+    /// Replacing by `replacer` when `replace` is asked for, refusing
+    /// otherwise.
+    pub fn replacing(replace: bool, replacer: Replacer) -> OnDuplicate {
+        if replace {
+            OnDuplicate::Replace(replacer)
+        } else {
+            OnDuplicate::Refuse
+        }
+    }
+
+    /// Checks that the run `model` `run` uploaded by `uploader`, already
+    /// stored, may be replaced.
+    pub(crate) fn check(
+        self,
+        model: &str,
+        run: impl std::fmt::Display,
+        uploader: Option<i64>,
+    ) -> Result<()> {
+        match self {
+            OnDuplicate::Refuse => Err(duplicate(model, run)),
+            OnDuplicate::Replace(by) => by
+                .may_replace(uploader)
+                .map_err(|why| DbError::Forbidden(format!("model {model} run {run} {why}"))),
+        }
+    }
 }
 
 /// A validated, scored run to store.
@@ -97,18 +129,17 @@ pub async fn store_all(
                 meta.model, meta.run
             )));
         }
-        let existing: Option<i64> = sqlx::query_scalar(
-            "SELECT run_id FROM run_scores WHERE dataset_id = $1 AND model = $2 AND run_number = $3",
+        let existing: Option<(i64, Option<i64>)> = sqlx::query_as(
+            "SELECT s.run_id, r.uploaded_by FROM run_scores s JOIN runs r ON r.id = s.run_id
+             WHERE s.dataset_id = $1 AND s.model = $2 AND s.run_number = $3",
         )
         .bind(dataset_id)
         .bind(&meta.model)
         .bind(run_number)
         .fetch_optional(&mut *tx)
         .await?;
-        if let Some(old) = existing {
-            if on_duplicate == OnDuplicate::Refuse {
-                return Err(duplicate(&meta.model, meta.run));
-            }
+        if let Some((old, uploader)) = existing {
+            on_duplicate.check(&meta.model, meta.run, uploader)?;
             unlink(&mut tx, old, dataset_id).await?;
         }
         let unavailable = i64::try_from(meta.unavailable).unwrap_or(i64::MAX);
@@ -392,6 +423,24 @@ pub async fn all_items(db: &Db, dataset_id: i64) -> Result<Vec<StoredRun>> {
     stored_runs(rows)
 }
 
+/// The runs among `ids` scored on a dataset version, with their items, in
+/// upload order (ids not scored there are not among them).
+pub async fn items_of(db: &Db, dataset_id: i64, ids: &[i64]) -> Result<Vec<StoredRun>> {
+    let mut runs = Vec::with_capacity(ids.len());
+    for &id in ids {
+        let rows: Vec<StoredRow> = sqlx::query_as(&format!(
+            "{STORED_RUN} WHERE s.dataset_id = $1 AND r.id = $2"
+        ))
+        .bind(dataset_id)
+        .bind(id)
+        .fetch_all(db.pool())
+        .await?;
+        runs.extend(stored_runs(rows)?);
+    }
+    runs.sort_by_key(|r| r.id);
+    Ok(runs)
+}
+
 /// [`all_items`] on a connection inside a transaction.
 pub(crate) async fn all_items_on(
     conn: &mut AnyConnection,
@@ -406,13 +455,12 @@ pub(crate) async fn all_items_on(
     stored_runs(rows)
 }
 
-/// One stored run of a model, with its entry key and kept scores.
+/// One stored run of a model, with its entry key (its scores are the read
+/// models': public figures leave out what is under blind review).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ModelRun {
     pub info: RunInfo,
     pub entry_key: EntryKey,
-    /// The benchmark's scores of the run on the version, as JSON.
-    pub scores: String,
     /// The account that uploaded it, when known.
     pub uploaded_by: Option<String>,
 }
@@ -427,12 +475,11 @@ pub async fn model_runs(db: &Db, dataset_id: i64, model: &str) -> Result<Vec<Mod
         i64,
         String,
         String,
-        String,
         Option<String>,
     );
     let rows: Vec<Row> = sqlx::query_as(
         "SELECT r.id, r.model, r.run_number, r.family, r.unavailable, r.created_at,
-                r.entry_key, s.scores, u.name
+                r.entry_key, u.name
          FROM run_scores s JOIN runs r ON r.id = s.run_id
          LEFT JOIN users u ON u.id = r.uploaded_by
          WHERE s.dataset_id = $1 AND s.model = $2 ORDER BY r.run_number, r.id",
@@ -443,7 +490,7 @@ pub async fn model_runs(db: &Db, dataset_id: i64, model: &str) -> Result<Vec<Mod
     .await?;
     rows.into_iter()
         .map(
-            |(id, model, run_number, family, unavailable, created_at, key, scores, by)| {
+            |(id, model, run_number, family, unavailable, created_at, key, by)| {
                 Ok(ModelRun {
                     info: RunInfo {
                         id,
@@ -454,7 +501,6 @@ pub async fn model_runs(db: &Db, dataset_id: i64, model: &str) -> Result<Vec<Mod
                         created_at,
                     },
                     entry_key: serde_json::from_str(&key).map_err(corrupt)?,
-                    scores,
                     uploaded_by: by,
                 })
             },
@@ -516,7 +562,7 @@ mod tests {
             id,
             &[new_run(&cases, 0, 3)],
             None,
-            OnDuplicate::Replace,
+            OnDuplicate::Replace(Replacer::Admin),
         )
         .await
         .expect("replaced");

@@ -9,7 +9,7 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
-use crate::components::labels::{ErrorBox, Loading, SyntheticNotice};
+use crate::components::labels::{BlindNote, ErrorBox, Loading, SyntheticNotice};
 use crate::server_fns::models::compare;
 use crate::types::CompareView;
 use crate::url::encode;
@@ -83,6 +83,7 @@ fn CompareBody(page: CompareView) -> impl IntoView {
     let class_now = page.class;
     view! {
         <SyntheticNotice synthetic=page.dataset.synthetic />
+        <BlindNote note=page.blind />
         <form method="get" action="/compare" class="filters">
             {picker("a", lang.t("条目 A", "Entry A"), page.a.clone())}
             {picker("b", lang.t("条目 B", "Entry B"), page.b.clone())}
@@ -110,7 +111,7 @@ fn CompareBody(page: CompareView) -> impl IntoView {
                         " resamples, fixed seed): each resample scores both entries on the same cases. Entry means are over each entry's runs.",
                     )}
                 </p>
-                <div class="table-scroll">
+                <div class="table-scroll" tabindex="0">
                     <table class="compare" data-testid="compare">
                         <thead>
                             <tr>

@@ -18,7 +18,7 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
-use crate::components::labels::{ErrorBox, Loading, SyntheticNotice};
+use crate::components::labels::{BlindNote, ErrorBox, Loading, SyntheticNotice};
 use crate::components::live::{use_live, LiveBadge};
 use crate::pages::compare::compare_url;
 use crate::pages::drilldown::drilldown_url;
@@ -101,6 +101,7 @@ pub fn LeaderboardPage() -> impl IntoView {
                             let current = view();
                             view! {
                                 <SyntheticNotice synthetic=board.dataset.synthetic />
+                                <BlindNote note=board.blind />
                                 <p class="dataset-line">
                                     {match lang {
                                         Lang::Zh => view! {
@@ -281,7 +282,7 @@ fn LeaderboardTable(board: LeaderboardView, view: View) -> impl IntoView {
         })
         .collect_view();
     view! {
-        <div class="table-scroll">
+        <div class="table-scroll" tabindex="0">
             <table class="leaderboard cards" data-testid="leaderboard">
                 <thead>
                     <tr>

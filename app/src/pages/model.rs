@@ -10,7 +10,7 @@ use leptos_meta::Title;
 use leptos_router::hooks::use_params_map;
 
 use crate::components::i18n::Lang;
-use crate::components::labels::{ErrorBox, Loading, SyntheticNotice};
+use crate::components::labels::{BlindNote, ErrorBox, Loading, SyntheticNotice};
 use crate::components::live::{use_live, LiveBadge};
 use crate::pages::leaderboard::column_label;
 use crate::server_fns::models::get_model;
@@ -42,6 +42,7 @@ pub fn ModelPage() -> impl IntoView {
                             <p><a href="/leaderboard">{lang.t("← 排行榜", "← Leaderboard")}</a></p>
                             <h1>{page.model.clone()} " " <LiveBadge live /></h1>
                             <SyntheticNotice synthetic=page.dataset.synthetic />
+                            <BlindNote note=page.blind />
                             <p class="dataset-line">
                                 {lang.t("数据集 ", "Runs on ")} <strong>{page.dataset.name.clone()}</strong> {lang.t(" 版本 ", " version ")} {page.dataset.version}
                                 {lang.t(" 上的运行", "")}
@@ -68,7 +69,7 @@ fn EntrySection(entry: ModelEntryView) -> impl IntoView {
                 {family.unwrap_or_else(|| lang.t("条目", "Entry"))}
                 {entry.setting.iter().map(|(k, v)| view! { <span class="setting">{setting_name(lang, k)} ": " {v.clone()}</span> }).collect_view()}
             </h2>
-            <div class="table-scroll">
+            <div class="table-scroll" tabindex="0">
                 <table class="runs" data-testid="model-runs">
                     <thead><tr><th>{lang.t("运行", "Run")}</th><th>{lang.t("创建时间", "Created")}</th><th>{lang.t("上传者", "Uploaded by")}</th><th class="num">{lang.t("不可用项", "Unavailable items")}</th></tr></thead>
                     <tbody>
@@ -115,7 +116,7 @@ fn RunTable(task: Task, table: Table) -> impl IntoView {
     let last = table.rows.len().saturating_sub(1);
     view! {
         <h3>{title}</h3>
-        <div class="table-scroll">
+        <div class="table-scroll" tabindex="0">
             <table class="leaderboard per-run">
                 <thead>
                     <tr>
@@ -128,7 +129,14 @@ fn RunTable(task: Task, table: Table) -> impl IntoView {
                         <tr class:summary=i == last>
                             <td class="model">{row.model.clone()}</td>
                             {row.cells.iter().map(|c| match c {
-                                Some(m) => view! { <td class="num">{Scale::Unit.cell(m)}</td> }.into_any(),
+                                // The std under the mean, as on the leaderboard:
+                                // the columns stay narrow enough to fit 1280 px.
+                                Some(m) => view! {
+                                    <td class="num" title=Scale::Unit.cell(m)>
+                                        {Scale::Unit.value(m.mean)}
+                                        {m.std.map(|s| view! { <span class="std">"± " {Scale::Unit.value(s)}</span> })}
+                                    </td>
+                                }.into_any(),
                                 None => view! { <td class="num muted">"—"</td> }.into_any(),
                             }).collect_view()}
                         </tr>

@@ -14,7 +14,7 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 
 use crate::components::i18n::Lang;
-use crate::components::labels::{ErrorBox, Loading, SyntheticNotice};
+use crate::components::labels::{BlindNote, ErrorBox, Loading, SyntheticNotice};
 use crate::components::live::{use_live, LiveBadge};
 use crate::pages::leaderboard::lower_is_better;
 use crate::pages::model::model_url;
@@ -62,6 +62,7 @@ fn PaperBody(page: PaperPage) -> impl IntoView {
     let unresolved = v.table_4_unresolved.clone();
     view! {
         <SyntheticNotice synthetic=page.dataset.synthetic />
+        <BlindNote note=page.blind />
         <p class="dataset-line">
             {lang.t("数据集 ", "On ")} <strong>{page.dataset.name.clone()}</strong> {lang.t(" 版本 ", " version ")} {page.dataset.version}
             {lang.t(" · 各条目多次运行的平均 ± 样本标准差", " · mean ± sample std over each entry's runs")}
@@ -100,7 +101,7 @@ fn PaperBody(page: PaperPage) -> impl IntoView {
                             view! {
                                 <li>
                                     {u.model} " · " {u.condition.label(lang)} " · "
-                                    <a href=format!("/cases/{}", u.case_id)>{u.case_id.clone()}</a>
+                                    <a href=crate::url::case(&u.case_id)>{u.case_id.clone()}</a>
                                     {lang.t(" · 运行 ", " · runs ")} {runs.join(", ")}
                                 </li>
                             }
@@ -305,7 +306,7 @@ fn PaperTableView(table: PaperTable) -> impl IntoView {
         })
         .collect_view();
     view! {
-        <div class="table-scroll">
+        <div class="table-scroll" tabindex="0">
             <table class="leaderboard paper-table" data-testid=format!("paper-{name}")>
                 <caption>{table.caption.clone()}</caption>
                 <thead>

@@ -97,12 +97,13 @@ pub async fn dlaw_leaderboard(scores: Option<String>) -> Result<DlawBoard, Serve
         diagnostics, domain_table, main_table, style_table, TableView,
     };
 
-    use crate::ssr::{current_dataset_of, dataset_view, fail, state};
+    use crate::ssr::{blind_review, current_dataset_of, dataset_view, fail, sight, state};
     let state = state()?;
     let dataset = current_dataset_of(&state.db, engine::benchmark::Benchmark::Dlawbench).await?;
+    let sight = sight().await?;
     let snapshot = state
         .read
-        .dlaw_snapshot(&state.db, &dataset)
+        .dlaw_snapshot(&state.db, &dataset, sight)
         .await
         .map_err(fail)?;
     let doc = &snapshot.document;
@@ -133,6 +134,7 @@ pub async fn dlaw_leaderboard(scores: Option<String>) -> Result<DlawBoard, Serve
         .map(|m| (m, ssr::style_chart(doc, &styles, m)))
         .collect();
     Ok(DlawBoard {
+        blind: blind_review(&state.db, &dataset, sight, snapshot.left_out).await?,
         dataset: dataset_view(&dataset),
         cases: doc.cases.clone(),
         view,
@@ -185,7 +187,7 @@ pub async fn dlaw_cell(
     let dataset = current_dataset_of(&state.db, engine::benchmark::Benchmark::Dlawbench).await?;
     let (snapshot, runs) = state
         .read
-        .dlaw_runs(&state.db, &dataset)
+        .dlaw_runs(&state.db, &dataset, crate::ssr::sight().await?)
         .await
         .map_err(fail)?;
     let entry = ssr::entry_of(&snapshot.document, &model, setting.as_deref())?;
@@ -232,7 +234,7 @@ pub async fn dlaw_session(
     let dataset = current_dataset_of(&state.db, engine::benchmark::Benchmark::Dlawbench).await?;
     let (snapshot, runs) = state
         .read
-        .dlaw_runs(&state.db, &dataset)
+        .dlaw_runs(&state.db, &dataset, crate::ssr::sight().await?)
         .await
         .map_err(fail)?;
     let entry = ssr::entry_of(&snapshot.document, &model, setting.as_deref())?;

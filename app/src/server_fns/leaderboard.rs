@@ -15,15 +15,16 @@ pub async fn get_leaderboard(
 ) -> Result<LeaderboardView, ServerFnError> {
     use engine::lexpilot::leaderboard::{build_table, View};
 
-    use crate::ssr::{current_dataset, dataset_view, fail, state};
+    use crate::ssr::{blind_review, current_dataset, dataset_view, fail, sight, state};
 
     let view = View::from_query(task, setup, sort);
     let state = state()?;
     let dataset = current_dataset(&state.db).await?;
+    let sight = sight().await?;
     // Means and intervals from one snapshot of the runs, joined by entry.
     let snapshot = state
         .read
-        .sampled(&state.db, &dataset)
+        .sampled(&state.db, &dataset, sight)
         .await
         .map_err(fail)?;
     let doc = &snapshot.document;
@@ -46,6 +47,7 @@ pub async fn get_leaderboard(
         .collect();
     let chart = chart(&table, &view);
     Ok(LeaderboardView {
+        blind: blind_review(&state.db, &dataset, sight, snapshot.left_out).await?,
         dataset: dataset_view(&dataset),
         cases: snapshot.document.cases,
         table,

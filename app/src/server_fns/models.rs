@@ -15,15 +15,16 @@ pub async fn get_model(model: String) -> Result<ModelView, ServerFnError> {
     use engine::lexpilot::run::Task;
     use engine::lexpilot::score::{summarise_entry, RunScores, ScoreDocument};
 
-    use crate::ssr::{current_dataset, dataset_view, db, fail};
+    use crate::ssr::{blind_review, current_dataset, dataset_view, fail, sight, state};
     use crate::types::{ModelEntryView, RunRow};
     use engine::lang::Lang;
 
     let lang = crate::components::i18n::lang();
 
-    let db = db()?;
-    let dataset = current_dataset(&db).await?;
-    let runs = db::runs::model_runs(&db, dataset.id, &model)
+    let state = state()?;
+    let db = &state.db;
+    let dataset = current_dataset(db).await?;
+    let runs = db::runs::model_runs(db, dataset.id, &model)
         .await
         .map_err(fail)?;
     if runs.is_empty() {
@@ -31,15 +32,23 @@ pub async fn get_model(model: String) -> Result<ModelView, ServerFnError> {
             "no run of model \"{model}\" has been uploaded for this dataset"
         ))));
     }
-    let cases = db::cases::all(&db, dataset.id).await.map_err(fail)?;
-    let runs = runs
+    // Each run's scores as the leaderboard counts them for this viewer
+    // (without decisions under blind review, but for admins); a run stored
+    // after the snapshot was read waits for the next one.
+    let sight = sight().await?;
+    let snapshot = state
+        .read
+        .snapshot(db, &dataset, sight)
+        .await
+        .map_err(fail)?;
+    let cases = &snapshot.cases;
+    let runs: Vec<(db::runs::ModelRun, RunScores)> = runs
         .into_iter()
-        .map(|run| {
-            let scores: RunScores =
-                serde_json::from_str(&run.scores).map_err(crate::ssr::internal)?;
-            Ok((run, scores))
+        .filter_map(|run| {
+            let scores = snapshot.run_scores(run.info.id)?.clone();
+            Some((run, scores))
         })
-        .collect::<Result<Vec<(db::runs::ModelRun, RunScores)>, ServerFnError>>()?;
+        .collect();
     // The leaderboard's entries: the same grouping, whatever the order.
     let groups = group_runs(
         runs.iter()
@@ -60,7 +69,7 @@ pub async fn get_model(model: String) -> Result<ModelView, ServerFnError> {
                         Lang::Zh => format!("第 {} 次运行", r.info.run_number),
                         Lang::En => format!("Run {}", r.info.run_number),
                     };
-                    summarise_entry(k, std::slice::from_ref(scores), &cases)
+                    summarise_entry(k, std::slice::from_ref(scores), cases)
                 })
                 .collect();
             let all: Vec<_> = runs.iter().map(|(_, scores)| scores.clone()).collect();
@@ -69,7 +78,7 @@ pub async fn get_model(model: String) -> Result<ModelView, ServerFnError> {
                 Lang::Zh => format!("均值 ± 标准差（{} 次运行）", runs.len()),
                 Lang::En => format!("Mean ± std ({} runs)", runs.len()),
             };
-            rows.push(summarise_entry(mean_key, &all, &cases));
+            rows.push(summarise_entry(mean_key, &all, cases));
             let doc = ScoreDocument {
                 dataset: None,
                 cases: cases.len(),
@@ -116,6 +125,7 @@ pub async fn get_model(model: String) -> Result<ModelView, ServerFnError> {
         })
         .collect();
     Ok(ModelView {
+        blind: blind_review(db, &dataset, sight, snapshot.left_out).await?,
         dataset: dataset_view(&dataset),
         model,
         entries,
@@ -134,7 +144,7 @@ pub async fn compare(
     use engine::lexpilot::score::Metric;
     use engine::vocab::{Class, Vocabulary};
 
-    use crate::ssr::{current_dataset, dataset_view, fail, set_status, state};
+    use crate::ssr::{blind_review, current_dataset, dataset_view, fail, set_status, sight, state};
     use crate::types::CompareRow;
 
     let lang = crate::components::i18n::lang();
@@ -155,9 +165,10 @@ pub async fn compare(
     };
     let state = state()?;
     let dataset = current_dataset(&state.db).await?;
+    let sight = sight().await?;
     let snapshot = state
         .read
-        .sampled(&state.db, &dataset)
+        .sampled(&state.db, &dataset, sight)
         .await
         .map_err(fail)?;
     let mut models: Vec<String> = Vec::new();
@@ -213,6 +224,7 @@ pub async fn compare(
         _ => Vec::new(),
     };
     Ok(CompareView {
+        blind: blind_review(&state.db, &dataset, sight, snapshot.left_out).await?,
         dataset: dataset_view(&dataset),
         models,
         a,

@@ -10,6 +10,7 @@ use crate::types::DatasetView;
 #[derive(Serialize, Deserialize, Clone, PartialEq, Debug)]
 pub struct PaperPage {
     pub dataset: DatasetView,
+    pub blind: crate::types::BlindReview,
     pub views: engine::lexpilot::paper::PaperViews,
     /// Figure 3: LCA and DCG per cause against complexity (SVG, empty
     /// without points).
@@ -27,20 +28,22 @@ pub struct PaperPage {
 /// The paper's views of the current LexPilot dataset.
 #[server(prefix = "/sfn")]
 pub async fn get_paper() -> Result<PaperPage, ServerFnError> {
-    use crate::ssr::{current_dataset, dataset_view, fail, state};
+    use crate::ssr::{blind_review, current_dataset, dataset_view, fail, sight, state};
 
     let state = state()?;
     let dataset = current_dataset(&state.db).await?;
+    let sight = sight().await?;
     let snapshot = state
         .read
-        .sampled(&state.db, &dataset)
+        .sampled(&state.db, &dataset, sight)
         .await
         .map_err(fail)?;
     let views = snapshot.paper();
     let fidelity = services::fidelity::view(&state.db, &dataset)
         .await
         .map_err(fail)?;
-    Ok(ssr::page(dataset_view(&dataset), views, fidelity))
+    let blind = blind_review(&state.db, &dataset, sight, snapshot.left_out).await?;
+    Ok(ssr::page(dataset_view(&dataset), blind, views, fidelity))
 }
 
 #[cfg(feature = "ssr")]
@@ -72,6 +75,7 @@ mod ssr {
 
     pub fn page(
         dataset: DatasetView,
+        blind: crate::types::BlindReview,
         views: PaperViews,
         fidelity: Option<engine::lexpilot::fidelity::StudyView>,
     ) -> PaperPage {
@@ -148,6 +152,7 @@ mod ssr {
         );
         PaperPage {
             dataset,
+            blind,
             views,
             figure_3_lca,
             figure_3_dcg,

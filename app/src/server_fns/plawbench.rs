@@ -79,12 +79,13 @@ pub async fn plaw_leaderboard(sort: Option<String>) -> Result<PlawBoard, ServerF
         build_table, category_table, evalscope_view, runs_of, View,
     };
 
-    use crate::ssr::{current_dataset_of, dataset_view, fail, state};
+    use crate::ssr::{blind_review, current_dataset_of, dataset_view, fail, sight, state};
     let state = state()?;
     let dataset = current_dataset_of(&state.db, engine::benchmark::Benchmark::Plawbench).await?;
+    let sight = sight().await?;
     let snapshot = state
         .read
-        .plaw_snapshot(&state.db, &dataset)
+        .plaw_snapshot(&state.db, &dataset, sight)
         .await
         .map_err(fail)?;
     let doc = &snapshot.document;
@@ -98,6 +99,7 @@ pub async fn plaw_leaderboard(sort: Option<String>) -> Result<PlawBoard, ServerF
     let categories = category_table(doc, scored);
     let chart = chart(&categories);
     Ok(PlawBoard {
+        blind: blind_review(&state.db, &dataset, sight, snapshot.left_out).await?,
         dataset: dataset_view(&dataset),
         items: doc.items.clone(),
         table,
@@ -200,7 +202,7 @@ pub async fn plaw_cell(
     let dataset = current_dataset_of(&state.db, engine::benchmark::Benchmark::Plawbench).await?;
     let (snapshot, runs) = state
         .read
-        .plaw_runs(&state.db, &dataset)
+        .plaw_runs(&state.db, &dataset, crate::ssr::sight().await?)
         .await
         .map_err(fail)?;
     let entry = entry_of(&snapshot.document, &model, setting.as_deref())?;
@@ -252,7 +254,7 @@ pub async fn plaw_item_run(
     let dataset = current_dataset_of(&state.db, engine::benchmark::Benchmark::Plawbench).await?;
     let (snapshot, runs) = state
         .read
-        .plaw_runs(&state.db, &dataset)
+        .plaw_runs(&state.db, &dataset, crate::ssr::sight().await?)
         .await
         .map_err(fail)?;
     let entry = entry_of(&snapshot.document, &model, setting.as_deref())?;

@@ -21,7 +21,7 @@ use leptos_router::hooks::use_query_map;
 
 use super::{board_url, cell_url, domain_text, rate, CellAt, DlawTabs};
 use crate::components::i18n::Lang;
-use crate::components::labels::{ErrorBox, Loading, SyntheticNotice};
+use crate::components::labels::{BlindNote, ErrorBox, Loading, SyntheticNotice};
 use crate::components::live::{use_live, LiveBadge};
 use crate::pages::leaderboard::lower_is_better;
 use crate::server_fns::dlawbench::dlaw_leaderboard;
@@ -87,6 +87,7 @@ fn Board(board: DlawBoard) -> impl IntoView {
     let view = board.view;
     view! {
         <SyntheticNotice synthetic=board.dataset.synthetic />
+        <BlindNote note=board.blind />
         <p class="dataset-line">
             {match ui {
                 Lang::Zh => view! {
@@ -184,7 +185,7 @@ fn MainTable(table: Table, testid: &'static str) -> impl IntoView {
         })
         .collect_view();
     view! {
-        <div class="table-scroll">
+        <div class="table-scroll" tabindex="0">
             <table class="leaderboard dlaw" data-testid=testid>
                 <thead>
                     <tr>
@@ -276,7 +277,7 @@ fn Styles(board: DlawBoard) -> impl IntoView {
                         .collect_view();
                     view! {
                         <h3>{ability.label(ui)}</h3>
-                        <div class="table-scroll">
+                        <div class="table-scroll" tabindex="0">
                             <table class="leaderboard dlaw-styles" data-ability=ability.as_str()>
                                 <thead>
                                     <tr>
@@ -333,7 +334,7 @@ fn Domains(board: DlawBoard) -> impl IntoView {
         .collect();
     view! {
         <h2 id="domains">{ui.t("分领域", "By domain")}</h2>
-        <div class="table-scroll">
+        <div class="table-scroll" tabindex="0">
             <table class="leaderboard dlaw-domains" data-testid="dlaw-domain-table">
                 <thead>
                     <tr>
@@ -410,7 +411,7 @@ fn Diagnostics(board: DlawBoard) -> impl IntoView {
                 }.into_any(),
             }}
         </p>
-        <div class="table-scroll">
+        <div class="table-scroll" tabindex="0">
             <table class="leaderboard" data-testid="dlaw-diagnostics">
                 <thead>
                     <tr>
@@ -463,7 +464,7 @@ fn Diagnostics(board: DlawBoard) -> impl IntoView {
             </table>
         </div>
         <h3>{ui.t("评审席位", "Panel seats per judge")}</h3>
-        <div class="table-scroll">
+        <div class="table-scroll" tabindex="0">
             <table class="leaderboard" data-testid="dlaw-judge-seats">
                 <thead>
                     <tr>

@@ -14,7 +14,7 @@ use leptos_router::hooks::use_query_map;
 
 use super::{cell_url, percent, PlawTabs};
 use crate::components::i18n::Lang;
-use crate::components::labels::{ErrorBox, Loading, SyntheticNotice};
+use crate::components::labels::{BlindNote, ErrorBox, Loading, SyntheticNotice};
 use crate::components::live::{use_live, LiveBadge};
 use crate::pages::leaderboard::sort_state;
 use crate::server_fns::plawbench::plaw_leaderboard;
@@ -61,6 +61,7 @@ fn Board(board: PlawBoard, sort: Option<Column>) -> impl IntoView {
     let items: usize = board.items.values().sum();
     view! {
         <SyntheticNotice synthetic=board.dataset.synthetic />
+        <BlindNote note=board.blind />
         <p class="dataset-line">
             {match lang {
                 Lang::Zh => view! {
@@ -151,7 +152,7 @@ fn OfficialTable(table: Table, sort: Option<Column>) -> impl IntoView {
         })
         .collect_view();
     view! {
-        <div class="table-scroll">
+        <div class="table-scroll" tabindex="0">
             <table class="leaderboard plaw" data-testid="plaw-leaderboard">
                 <thead>
                     <tr>
@@ -221,7 +222,7 @@ fn EvalscopeViews(table: Table, views: Vec<EvalscopeView>) -> impl IntoView {
                 view! {
                     <details class="evalscope" data-testid="evalscope-view">
                         <summary>{label} " · " {lang.count(view.runs as u64, "次运行", "run", "runs")}</summary>
-                        <div class="table-scroll">
+                        <div class="table-scroll" tabindex="0">
                             <table>
                                 <thead>
                                     <tr>
@@ -275,7 +276,7 @@ fn Categories(board: PlawBoard) -> impl IntoView {
     }
     view! {
         <h2>{lang.t("任务二（案例分析）分类", "Task 2 by category")}</h2>
-        <div class="table-scroll">
+        <div class="table-scroll" tabindex="0">
             <table class="leaderboard plaw-categories" data-testid="plaw-categories">
                 <thead>
                     <tr>
