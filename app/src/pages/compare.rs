@@ -3,6 +3,7 @@
 //! its 95% interval and a two-sided p-value. The pickers are a GET form, so
 //! the page works without JavaScript and every comparison is a link.
 
+use engine::columns::Scale;
 use engine::vocab::Class;
 use leptos::prelude::*;
 use leptos_meta::Title;
@@ -59,7 +60,7 @@ fn pct(p: f64) -> String {
 }
 
 fn num(x: Option<f64>) -> String {
-    x.map_or_else(|| "—".into(), |x| format!("{x:.4}"))
+    x.map_or_else(|| "—".into(), |x| Scale::Unit.value(x))
 }
 
 #[component]
@@ -122,8 +123,8 @@ fn CompareBody(page: CompareView) -> impl IntoView {
                             {page.rows.iter().map(|r| {
                                 let (diff, ci, p, significant) = match r.result {
                                     Some(res) => (
-                                        format!("{:+.4}", res.diff),
-                                        format!("[{:+.4}, {:+.4}]", res.ci.0, res.ci.1),
+                                        Scale::Unit.difference(res.diff),
+                                        format!("[{}, {}]", Scale::Unit.difference(res.ci.0), Scale::Unit.difference(res.ci.1)),
                                         pct(res.p_value),
                                         res.ci.0 > 0.0 || res.ci.1 < 0.0,
                                     ),

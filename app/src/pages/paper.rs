@@ -16,6 +16,7 @@ use leptos_meta::Title;
 use crate::components::i18n::Lang;
 use crate::components::labels::{BlindNote, ErrorBox, Loading, SyntheticNotice};
 use crate::components::live::{use_live, LiveBadge};
+use crate::pages::leaderboard::lower_is_better;
 use crate::pages::model::model_url;
 use crate::server_fns::paper::{get_paper, PaperPage};
 
@@ -312,7 +313,7 @@ fn PaperTableView(table: PaperTable) -> impl IntoView {
                     <tr>
                         <th>{table.heads.0.clone()}</th>
                         <th>{table.heads.1.clone()}</th>
-                        {table.columns.iter().map(|c| view! { <th class="num">{c.label.clone()}</th> }).collect_view()}
+                        {table.columns.iter().map(|c| view! { <th class="num" data-better=c.better.as_str()>{c.label.clone()} {lower_is_better(lang, c.better)}</th> }).collect_view()}
                     </tr>
                 </thead>
                 <tbody>{rows}</tbody>

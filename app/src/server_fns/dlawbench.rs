@@ -131,7 +131,7 @@ pub async fn dlaw_leaderboard(scores: Option<String>) -> Result<DlawBoard, Serve
     let styles = style_table(doc, view);
     let style_charts = engine::dlawbench::score::Metric::ABILITIES
         .into_iter()
-        .map(|m| (m, ssr::style_chart(&styles, m)))
+        .map(|m| (m, ssr::style_chart(doc, &styles, m)))
         .collect();
     Ok(DlawBoard {
         blind: blind_review(&state.db, &dataset, sight, snapshot.left_out).await?,
@@ -393,8 +393,8 @@ mod ssr {
     }
 
     /// `metric` per style, one bar series per entry.
-    pub fn style_chart(table: &StyleTable, metric: Metric) -> String {
-        use crate::charts::{grouped_bars, Series};
+    pub fn style_chart(doc: &ScoreDocument, table: &StyleTable, metric: Metric) -> String {
+        use crate::charts::{grouped_bars, Axis, Series};
         let lang = lang();
         let groups: Vec<String> = Style::ALL
             .iter()
@@ -414,12 +414,22 @@ mod ssr {
                             .map(|m| (m.mean, m.std))
                     })
                     .collect(),
+                runs: doc.entries.get(e.entry).map_or(0, |d| d.runs),
             })
             .collect();
         let (title, y_label) = match lang {
             Lang::Zh => (format!("各风格的{}", metric.label_zh()), metric.label_zh()),
-            Lang::En => (format!("{} by style", metric.label_en()), metric.as_str()),
+            Lang::En => (format!("{} by style", metric.label_en()), metric.label_en()),
         };
-        grouped_bars(&title, &groups, &series, y_label)
+        // 0–1, as the table beside it.
+        grouped_bars(
+            &title,
+            &groups,
+            &series,
+            Axis {
+                label: y_label,
+                max: 1.0,
+            },
+        )
     }
 }

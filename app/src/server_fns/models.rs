@@ -17,6 +17,9 @@ pub async fn get_model(model: String) -> Result<ModelView, ServerFnError> {
 
     use crate::ssr::{blind_review, current_dataset, dataset_view, fail, sight, state};
     use crate::types::{ModelEntryView, RunRow};
+    use engine::lang::Lang;
+
+    let lang = crate::components::i18n::lang();
 
     let state = state()?;
     let db = &state.db;
@@ -62,13 +65,19 @@ pub async fn get_model(model: String) -> Result<ModelView, ServerFnError> {
                 .iter()
                 .map(|(r, scores)| {
                     let mut k = key.clone();
-                    k.model = format!("Run {}", r.info.run_number);
+                    k.model = match lang {
+                        Lang::Zh => format!("第 {} 次运行", r.info.run_number),
+                        Lang::En => format!("Run {}", r.info.run_number),
+                    };
                     summarise_entry(k, std::slice::from_ref(scores), cases)
                 })
                 .collect();
             let all: Vec<_> = runs.iter().map(|(_, scores)| scores.clone()).collect();
             let mut mean_key = key.clone();
-            mean_key.model = format!("Mean ± std ({} runs)", runs.len());
+            mean_key.model = match lang {
+                Lang::Zh => format!("均值 ± 标准差（{} 次运行）", runs.len()),
+                Lang::En => format!("Mean ± std ({} runs)", runs.len()),
+            };
             rows.push(summarise_entry(mean_key, &all, cases));
             let doc = ScoreDocument {
                 dataset: None,
@@ -137,6 +146,8 @@ pub async fn compare(
 
     use crate::ssr::{blind_review, current_dataset, dataset_view, fail, set_status, sight, state};
     use crate::types::CompareRow;
+
+    let lang = crate::components::i18n::lang();
     use services::read::RESAMPLES;
 
     let class = match class
@@ -202,7 +213,7 @@ pub async fn compare(
             results
                 .into_iter()
                 .map(|(metric, result)| CompareRow {
-                    metric: metric.label(),
+                    metric: metric.label_in(lang),
                     a: value(ea, metric, class),
                     b: value(eb, metric, class),
                     result,

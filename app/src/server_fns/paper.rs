@@ -51,12 +51,13 @@ mod ssr {
     use engine::lexpilot::paper::{PaperTable, PaperViews};
 
     use super::PaperPage;
-    use crate::charts::{grouped_bars, scatter, Points, Series};
+    use crate::charts::{grouped_bars, scatter, Axis, Points, Series};
     use crate::types::DatasetView;
 
     /// Bars of `table`'s rows (not its summary rows, unless `summaries`)
-    /// over its columns, values scaled by `scale` (1 for scores).
-    fn bars(table: &PaperTable, title: &str, y_label: &str, summaries: bool, scale: f64) -> String {
+    /// over its columns, on `axis` (the table's own values: scores on 0–1,
+    /// counts on a count axis).
+    fn bars(table: &PaperTable, title: &str, axis: Axis, summaries: bool) -> String {
         let groups: Vec<String> = table.columns.iter().map(|c| c.label.clone()).collect();
         let series: Vec<Series> = table
             .rows
@@ -64,14 +65,12 @@ mod ssr {
             .filter(|r| r.summary == summaries)
             .map(|r| Series {
                 name: r.label.clone(),
-                values: r
-                    .cells
-                    .iter()
-                    .map(|c| c.map(|m| (m.mean / scale, m.std.map(|s| s / scale))))
-                    .collect(),
+                values: r.cells.iter().map(|c| c.map(|m| (m.mean, m.std))).collect(),
+                // Every value here is a mean over runs without its std.
+                runs: 0,
             })
             .collect();
-        grouped_bars(title, &groups, &series, y_label)
+        grouped_bars(title, &groups, &series, axis)
     }
 
     pub fn page(
@@ -100,6 +99,10 @@ mod ssr {
             };
         let x = lang.t("判决引用法条数（均值）", "provisions cited per judgment");
         let accuracy = lang.t("准确率", "accuracy");
+        let unit = Axis {
+            label: accuracy,
+            max: 1.0,
+        };
         let figure_3_lca = scatter(
             lang.t("各案由的 LCA Macro-F1", "LCA Macro-F1 per cause"),
             &points(|p| p.lca),
@@ -115,9 +118,8 @@ mod ssr {
         let figure_4a = bars(
             &views.figure_4.by_type,
             lang.t("(a) 各争议焦点类型的 DCG", "(a) DCG per focal-point type"),
-            accuracy,
+            unit,
             false,
-            1.0,
         );
         let figure_4b = bars(
             &views.figure_4.by_class,
@@ -125,11 +127,10 @@ mod ssr {
                 "(b) 各类别的 DCG（模型均值）",
                 "(b) DCG per class, mean over models",
             ),
-            accuracy,
+            unit,
             true,
-            1.0,
         );
-        // Counts drawn as shares of the largest, so the bars' axis (0–1) fits.
+        // Counts, as the table beside the chart, up to the next ten.
         let largest = views
             .figure_4
             .types_per_class
@@ -139,17 +140,15 @@ mod ssr {
             .fold(1.0_f64, f64::max);
         let figure_4c = bars(
             &views.figure_4.types_per_class,
-            &match lang {
-                crate::components::i18n::Lang::Zh => {
-                    format!("(c) 各类别中每种类型的争议焦点数（占最大值 {largest:.0} 的比例）")
-                }
-                crate::components::i18n::Lang::En => format!(
-                    "(c) focal points per type and class (share of the largest, {largest:.0})"
-                ),
+            lang.t(
+                "(c) 各类别中每种类型的争议焦点数",
+                "(c) focal points per type and class",
+            ),
+            Axis {
+                label: lang.t("争议焦点数", "focal points"),
+                max: (largest / 10.0).ceil() * 10.0,
             },
-            lang.t("占最大计数的比例", "share of the largest count"),
             false,
-            largest,
         );
         PaperPage {
             dataset,

@@ -113,7 +113,10 @@ pub async fn plaw_leaderboard(sort: Option<String>) -> Result<PlawBoard, ServerF
 #[cfg(feature = "ssr")]
 fn chart(table: &engine::plawbench::leaderboard::CategoryTable) -> String {
     let lang = crate::components::i18n::lang();
-    use crate::charts::{grouped_bars, Series};
+    use crate::charts::{grouped_bars, Axis, Series};
+    use engine::plawbench::leaderboard::Column;
+    // The table beside the chart is ×100, and so is the chart.
+    let factor = Column::Task2.scale().factor();
     let groups: Vec<String> = table.rows.iter().map(|r| r.category.clone()).collect();
     let series: Vec<Series> = table
         .entries
@@ -124,8 +127,10 @@ fn chart(table: &engine::plawbench::leaderboard::CategoryTable) -> String {
             values: table
                 .rows
                 .iter()
-                .map(|r| r.cells.get(i).and_then(|c| c.acc).map(|m| (m.mean, m.std)))
+                .map(|r| r.cells.get(i).and_then(|c| c.acc))
+                .map(|m| m.map(|m| (m.mean * factor, m.std.map(|s| s * factor))))
                 .collect(),
+            runs: entry.runs,
         })
         .collect();
     grouped_bars(
@@ -135,7 +140,10 @@ fn chart(table: &engine::plawbench::leaderboard::CategoryTable) -> String {
         ),
         &groups,
         &series,
-        lang.t("准确率", "acc"),
+        Axis {
+            label: lang.t("得分 ×100", "acc ×100"),
+            max: factor,
+        },
     )
 }
 
