@@ -577,7 +577,7 @@ async fn a_dlawbench_job_interviews_in_the_chosen_styles_and_lands_on_its_leader
     assert!(page.body.contains("data-testid=\"dlawbench-settings\""));
     assert!(page
         .body
-        .contains("cooperative, adversarial · client Test-Client"));
+        .contains("Cooperative, Adversarial · client Test-Client"));
     assert!(!page.body.contains(KEY));
     // The style-sensitivity view shows the job's entry.
     let board = app.get("/dlawbench/leaderboard").await;

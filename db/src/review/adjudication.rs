@@ -316,8 +316,9 @@ mod tests {
         let board = dashboard(&db, &dataset.name, &admin).await.expect("board");
         let seed_row = &board.rows[0];
         assert_eq!(seed_row.n_pairs, 1);
-        // One unit, three raters (correct, correct, approve): P̄_e ≠ 1, so defined.
-        assert!(seed_row.fleiss_kappa.is_some());
+        // One unit, three raters: a kappa over fewer than two items says
+        // nothing, so it is left empty (shown as "—"), not 0.
+        assert_eq!(seed_row.fleiss_kappa, None);
         assert_eq!(board.disagreements, [first]);
         assert_eq!(board.items_final, 1);
         let expert_board = dashboard(&db, &dataset.name, &experts[0])
