@@ -42,7 +42,7 @@ test('an admin runs DLawBench in four styles from the browser, watches the job a
   const row = page.locator('tr[data-testid="job-row"][data-benchmark="dlawbench"]', { hasText: 'E2E-Lawyer' });
   // The start's answer puts the job in the list at once (the list does not
   // wait for a refetch, which each progress event would restart).
-  await expect(row).toContainText('cooperative, dependent, withdrawn, adversarial');
+  await expect(row).toContainText('Cooperative, Dependent, Withdrawn, Adversarial');
   await expect(row).toHaveAttribute('data-status', 'done', { timeout: 60_000 });
   await expect(row).toContainText('96/96');
   await expect(row).toContainText('2 runs stored');
