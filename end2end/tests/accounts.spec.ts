@@ -56,7 +56,7 @@ test('an admin adds an account with the least privileged role by default and res
   await expect(other.getByTestId('current-user')).toContainText('新研究员');
 
   const reset = page.locator('section', { has: page.getByRole('heading', { name: 'Reset a password' }) });
-  await reset.getByRole('textbox', { name: 'Name' }).fill('新研究员');
+  await reset.getByRole('textbox', { name: 'Account' }).fill('新研究员');
   await reset.getByRole('textbox', { name: 'New password (8+ characters)' }).fill('second-pass-2');
   await reset.getByRole('button', { name: /^Reset/ }).click();
   await expect(page.getByTestId('password-reset')).toContainText('新研究员 has a new password and was signed out everywhere');

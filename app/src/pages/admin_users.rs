@@ -93,7 +93,7 @@ pub fn AdminUsersPage() -> impl IntoView {
                 "The new password takes effect at once, and the account is signed out everywhere.",
             )}</p>
             <ActionForm action=reset attr:class="stack" attr:data-testid="reset-password">
-                <label class="field"><span>{lang.t("用户名", "Name")}</span><input name="name" required autocomplete="off" /></label>
+                <label class="field"><span>{lang.t("账户", "Account")}</span><input name="name" required autocomplete="off" /></label>
                 <label class="field"><span>{lang.t("新密码（至少 8 个字符）", "New password (8+ characters)")}</span><input name="password" type="password" autocomplete="new-password" required minlength="8" /></label>
                 <button type="submit" class="primary">{lang.t("重置", "Reset")}</button>
             </ActionForm>
