@@ -329,23 +329,9 @@ pub fn to_csv(table: &Table) -> String {
     crate::spreadsheet::to_csv(records)
 }
 
-/// `text` with LaTeX's special characters escaped; everything else (CJK
-/// included) is passed through. Shared with the other benchmarks' tables.
+/// `text` with LaTeX's special characters escaped ([`crate::table::latex_escape`]).
 pub(crate) fn latex_escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for ch in text.chars() {
-        match ch {
-            '&' | '%' | '$' | '#' | '_' | '{' | '}' => {
-                out.push('\\');
-                out.push(ch);
-            }
-            '~' => out.push_str(r"\textasciitilde{}"),
-            '^' => out.push_str(r"\textasciicircum{}"),
-            '\\' => out.push_str(r"\textbackslash{}"),
-            _ => out.push(ch),
-        }
-    }
-    out
+    crate::table::latex_escape(text)
 }
 
 /// The table as a LaTeX `table*` in the paper's layout (needs `booktabs`): a
