@@ -8,6 +8,7 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_params_map;
 
+use crate::components::exports::{export_url, ExportLinks};
 use crate::components::i18n::Lang;
 use crate::components::labels::{ErrorBox, Loading, SyntheticNotice};
 use crate::components::live::{use_live, LiveBadge};
@@ -46,6 +47,13 @@ pub fn ModelPage() -> impl IntoView {
                                 " · " {lang.count(page.entries.len() as u64, "个条目", "entry", "entries")}
                                 " · " <a href=format!("/compare?a={}", encode(&page.model))>{lang.t("与其他条目对比", "compare with another entry")}</a>
                             </p>
+                            <ModelExports
+                                model=page.model.clone()
+                                tasks=Task::ALL
+                                    .into_iter()
+                                    .filter(|t| page.entries.iter().any(|e| e.tables.iter().any(|(task, _)| task == t)))
+                                    .collect()
+                            />
                             {page.entries.into_iter().map(|e| view! { <EntrySection entry=e /> }).collect_view()}
                         </section>
                     }.into_any(),
@@ -53,6 +61,28 @@ pub fn ModelPage() -> impl IntoView {
                 }
             })}
         </Transition>
+    }
+}
+
+/// The page's tables as files: the runs, and the scores of each of
+/// `tasks` (over every entry, one block per entry).
+#[component]
+fn ModelExports(model: String, tasks: Vec<Task>) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
+    let here = model_url(&model);
+    view! {
+        <ExportLinks href=export_url(&here, "runs") lang label=lang.t("导出运行列表：", "Export the runs: ") testid="export-runs" />
+        {tasks
+            .into_iter()
+            .map(|task| {
+                let label = match lang {
+                    Lang::Zh => format!("导出 {} 各次运行的得分：", task.as_str().to_uppercase()),
+                    Lang::En => format!("Export the {} scores per run: ", task.as_str().to_uppercase()),
+                };
+                let href = export_url(&here, task.as_str());
+                view! { <ExportLinks href lang label testid=format!("export-{}", task.as_str()) /> }
+            })
+            .collect_view()}
     }
 }
 
