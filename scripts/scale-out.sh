@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Two `lexpilot serve` processes on one PostgreSQL database behind nginx,
 # with deploy/nginx-lexpilot.conf, on this machine: for trying the scale-out
-# set-up (README, "Scale out") and for the page benchmarks on PostgreSQL.
+# set-up (docs/deployment.md, "Scale out") and for the page benchmarks on PostgreSQL.
 #
 #   scripts/scale-out.sh [postgres://URL]
 #

@@ -48,7 +48,7 @@ pub fn grouped_bars(title: &str, groups: &[String], series: &[Series], y_label: 
         tracing::warn!("cannot draw the bar chart {title:?}: {e}");
         return String::new();
     }
-    responsive(svg, size)
+    responsive(svg, size, title)
 }
 
 fn draw_bars(
@@ -169,7 +169,7 @@ pub fn scatter(title: &str, series: &[Points], x_label: &str, y_label: &str) -> 
         tracing::warn!("cannot draw the scatter {title:?}: {e}");
         return String::new();
     }
-    responsive(svg, size)
+    responsive(svg, size, title)
 }
 
 fn draw_scatter(
@@ -271,7 +271,7 @@ pub fn heatmap(title: &str, labels: &[String], counts: &[Vec<usize>]) -> String 
         tracing::warn!("cannot draw the heat map {title:?}: {e}");
         return String::new();
     }
-    responsive(svg, size)
+    responsive(svg, size, title)
 }
 
 fn draw_heatmap(
@@ -346,11 +346,12 @@ fn draw_heatmap(
 }
 
 /// The SVG scaled to its container's width: a `viewBox` instead of a fixed
-/// size, and a role and title for screen readers.
-fn responsive(svg: String, (w, h): (u32, u32)) -> String {
+/// size, and a role and its title as its name for screen readers.
+fn responsive(svg: String, (w, h): (u32, u32), title: &str) -> String {
+    let name = html_escape::encode_double_quoted_attribute(title);
     svg.replacen(
         &format!("width=\"{w}\" height=\"{h}\""),
-        &format!("viewBox=\"0 0 {w} {h}\" class=\"chart\" role=\"img\""),
+        &format!("viewBox=\"0 0 {w} {h}\" class=\"chart\" role=\"img\" aria-label=\"{name}\""),
         1,
     )
 }

@@ -59,10 +59,10 @@ pub fn fail(e: impl Into<services::Error>) -> ServerFnError {
     let e = e.into();
     if let Some(res) = use_context::<ResponseOptions>() {
         res.set_status(e.status());
-        if matches!(e, services::Error::Busy) {
+        if let Some(seconds) = e.retry_after() {
             res.insert_header(
                 axum::http::header::RETRY_AFTER,
-                axum::http::HeaderValue::from_static(services::error::RETRY_AFTER_SECS),
+                axum::http::HeaderValue::from_static(seconds),
             );
         }
     }

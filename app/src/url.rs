@@ -17,3 +17,17 @@ pub fn encode(s: &str) -> String {
     }
     out
 }
+
+/// The page of the LexPilot case `case_id`.
+///
+/// ```
+/// assert_eq!(app::url::case("A 1<b>"), "/cases/A%201%3Cb%3E");
+/// ```
+pub fn case(case_id: &str) -> String {
+    format!("/cases/{}", encode(case_id))
+}
+
+/// The correction form of the LexPilot case `case_id` (admins).
+pub fn case_edit(case_id: &str) -> String {
+    format!("/cases/{}/edit", encode(case_id))
+}

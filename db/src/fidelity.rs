@@ -4,6 +4,7 @@
 //! stored with the review items its replies are labelled as in one
 //! transaction. Probes are fixed once the replies exist.
 
+use engine::accounts::Replacer;
 use serde_json::Value;
 
 use crate::datasets::DatasetInfo;
@@ -46,14 +47,17 @@ fn fixed(dataset: &DatasetInfo) -> DbError {
     ))
 }
 
-/// Stores `probes` on version `dataset`, replacing the probe of each case
-/// they name, all or none; refused once the study's replies exist. Returns
+/// Stores `probes` by `author` on version `dataset`, replacing the probe of
+/// each case they name, all or none; refused once the study's replies
+/// exist, and (forbidden) when a probe to replace is another's and `by` is
+/// no admin ([`Replacer::may_replace`]: a probe is its author's). Returns
 /// how many were new (the rest replaced one).
 pub async fn store_probes(
     db: &Db,
     dataset: &DatasetInfo,
     probes: &[NewProbe],
     author: Option<i64>,
+    by: Replacer,
 ) -> Result<Created> {
     let mut tx = crate::begin_write(db).await?;
     let study: Option<i64> =
@@ -67,13 +71,26 @@ pub async fn store_probes(
     let mut outcome = Created::default();
     let at = now();
     for p in probes {
-        let existed: Option<i64> = sqlx::query_scalar(
-            "SELECT id FROM fidelity_probes WHERE dataset_id = $1 AND case_id = $2",
+        let existed: Option<(i64, Option<i64>)> = sqlx::query_as(
+            "SELECT id, author_id FROM fidelity_probes WHERE dataset_id = $1 AND case_id = $2",
         )
         .bind(dataset.id)
         .bind(&p.case_id)
         .fetch_optional(&mut *tx)
         .await?;
+        if let Some((_, written_by)) = existed {
+            by.may_replace(written_by).map_err(|_| {
+                DbError::Forbidden(format!(
+                    "the probe of case {} {}; only its author or an admin may change it",
+                    p.case_id,
+                    if written_by.is_some() {
+                        "was written by another expert"
+                    } else {
+                        "was imported from a file"
+                    }
+                ))
+            })?;
+        }
         sqlx::query(
             "INSERT INTO fidelity_probes (dataset_id, case_id, probe, author_id, updated_at)
              VALUES ($1, $2, $3, $4, $5)

@@ -12,6 +12,7 @@
 //! that figures cached against it can never outlive what they came from.
 //! Scoring never happens here: the caller brings the scores.
 
+use engine::accounts::Replacer;
 use engine::benchmark::{RunMeta, Suite};
 use engine::lexpilot::run::EntryKey;
 use serde::{Deserialize, Serialize};
@@ -35,7 +36,38 @@ pub struct RunInfo {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum OnDuplicate {
     Refuse,
-    Replace,
+    /// Replace it, when this replacer may ([`Replacer::may_replace`]: the
+    /// run's uploader or an admin); otherwise [`DbError::Forbidden`] with
+    /// the reason, and nothing is stored.
+    Replace(Replacer),
+}
+
+impl OnDuplicate {
+    /// Replacing by `replacer` when `replace` is asked for, refusing
+    /// otherwise.
+    pub fn replacing(replace: bool, replacer: Replacer) -> OnDuplicate {
+        if replace {
+            OnDuplicate::Replace(replacer)
+        } else {
+            OnDuplicate::Refuse
+        }
+    }
+
+    /// Checks that the run `model` `run` uploaded by `uploader`, already
+    /// stored, may be replaced.
+    pub(crate) fn check(
+        self,
+        model: &str,
+        run: impl std::fmt::Display,
+        uploader: Option<i64>,
+    ) -> Result<()> {
+        match self {
+            OnDuplicate::Refuse => Err(duplicate(model, run)),
+            OnDuplicate::Replace(by) => by
+                .may_replace(uploader)
+                .map_err(|why| DbError::Forbidden(format!("model {model} run {run} {why}"))),
+        }
+    }
 }
 
 /// A validated, scored run to store.
@@ -97,18 +129,17 @@ pub async fn store_all(
                 meta.model, meta.run
             )));
         }
-        let existing: Option<i64> = sqlx::query_scalar(
-            "SELECT run_id FROM run_scores WHERE dataset_id = $1 AND model = $2 AND run_number = $3",
+        let existing: Option<(i64, Option<i64>)> = sqlx::query_as(
+            "SELECT s.run_id, r.uploaded_by FROM run_scores s JOIN runs r ON r.id = s.run_id
+             WHERE s.dataset_id = $1 AND s.model = $2 AND s.run_number = $3",
         )
         .bind(dataset_id)
         .bind(&meta.model)
         .bind(run_number)
         .fetch_optional(&mut *tx)
         .await?;
-        if let Some(old) = existing {
-            if on_duplicate == OnDuplicate::Refuse {
-                return Err(duplicate(&meta.model, meta.run));
-            }
+        if let Some((old, uploader)) = existing {
+            on_duplicate.check(&meta.model, meta.run, uploader)?;
             unlink(&mut tx, old, dataset_id).await?;
         }
         let unavailable = i64::try_from(meta.unavailable).unwrap_or(i64::MAX);
@@ -516,7 +547,7 @@ mod tests {
             id,
             &[new_run(&cases, 0, 3)],
             None,
-            OnDuplicate::Replace,
+            OnDuplicate::Replace(Replacer::Admin),
         )
         .await
         .expect("replaced");

@@ -60,18 +60,20 @@ pub async fn store_all(
                 run.model, run.run
             )));
         }
-        let existing: Option<i64> = sqlx::query_scalar(
-            "SELECT id FROM targeted_runs WHERE dataset_id = $1 AND model = $2 AND run_number = $3",
+        let existing: Option<(i64, Option<i64>)> = sqlx::query_as(
+            "SELECT id, uploaded_by FROM targeted_runs
+             WHERE dataset_id = $1 AND model = $2 AND run_number = $3",
         )
         .bind(dataset_id)
         .bind(&run.model)
         .bind(run_number)
         .fetch_optional(&mut *tx)
         .await?;
-        if let Some(old) = existing {
+        if let Some((old, uploader)) = existing {
             if on_duplicate == OnDuplicate::Refuse {
                 return Err(duplicate());
             }
+            on_duplicate.check(&run.model, run.run, uploader)?;
             sqlx::query("DELETE FROM targeted_runs WHERE id = $1")
                 .bind(old)
                 .execute(&mut *tx)

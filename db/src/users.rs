@@ -63,16 +63,7 @@ pub async fn create(db: &Db, name: &str, role: Role, password: &str) -> Result<U
     if let Err(message) = engine::names::check_name(name) {
         return Err(DbError::Invalid(format!("the user name {message}")));
     }
-    if password.chars().count() < MIN_PASSWORD_CHARS {
-        return Err(DbError::Invalid(format!(
-            "a password needs at least {MIN_PASSWORD_CHARS} characters"
-        )));
-    }
-    let salt = SaltString::generate(&mut OsRng);
-    let hash = Argon2::default()
-        .hash_password(password.as_bytes(), &salt)
-        .map_err(|e| DbError::Invalid(format!("cannot hash password: {e}")))?
-        .to_string();
+    let hash = hash_password(password)?;
     let id: i64 = sqlx::query_scalar(
         "INSERT INTO users (name, role, password_hash, created_at) VALUES ($1, $2, $3, $4)
          ON CONFLICT (name) DO NOTHING RETURNING id",
@@ -90,6 +81,50 @@ pub async fn create(db: &Db, name: &str, role: Role, password: &str) -> Result<U
         role,
         adjudicator: false,
     })
+}
+
+/// The argon2id PHC string of `password`, refused when it is shorter than
+/// [`MIN_PASSWORD_CHARS`].
+fn hash_password(password: &str) -> Result<String> {
+    if password.chars().count() < MIN_PASSWORD_CHARS {
+        return Err(DbError::Invalid(format!(
+            "a password needs at least {MIN_PASSWORD_CHARS} characters"
+        )));
+    }
+    let salt = SaltString::generate(&mut OsRng);
+    Ok(Argon2::default()
+        .hash_password(password.as_bytes(), &salt)
+        .map_err(|e| DbError::Invalid(format!("cannot hash password: {e}")))?
+        .to_string())
+}
+
+/// Gives account `name` the password `password` (an admin's reset) and ends
+/// every session of the account, in one transaction, so that whoever held
+/// the old password is signed out; the account's sign-in failures are
+/// forgotten, so its owner can sign in at once. API tokens are kept: they
+/// are made on the server's command line, not with the password.
+/// `NotFound` for an unknown name, `Invalid` for a short password.
+pub async fn set_password(db: &Db, name: &str, password: &str) -> Result<User> {
+    let hash = hash_password(password)?;
+    let user = by_name(db, name.trim())
+        .await?
+        .ok_or_else(|| DbError::NotFound(format!("no account named {}", name.trim())))?;
+    let mut tx = db.pool().begin().await?;
+    sqlx::query("UPDATE users SET password_hash = $1 WHERE id = $2")
+        .bind(hash)
+        .bind(user.id)
+        .execute(&mut *tx)
+        .await?;
+    sqlx::query("DELETE FROM sessions WHERE user_id = $1")
+        .bind(user.id)
+        .execute(&mut *tx)
+        .await?;
+    sqlx::query("DELETE FROM sign_in_failures WHERE name = $1")
+        .bind(&user.name)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    Ok(user)
 }
 
 /// A hash of a random password, made once with the parameters every account's

@@ -64,3 +64,45 @@ test('the upload page sends visitors to sign in and refuses roles that may not u
   await expect(page.getByTestId('access-refused')).toBeVisible();
   await expect(page.getByTestId('run-files')).toHaveCount(0);
 });
+
+const demoDataset = fs.readFileSync(
+  path.join(__dirname, '../../server/data/demo-synthetic.jsonl'), 'utf-8');
+
+test('the upload page renames the model, names a dataset file and says identical errors once', async ({ page }) => {
+  await signIn(page, 'researcher', 'research-pass-1');
+  await page.goto('/runs/upload');
+  await ready(page);
+  const report = page.getByTestId('upload-report');
+
+  // A dataset file picked as a run: one message saying what it is.
+  await page.getByTestId('run-files').setInputFiles([
+    { name: 'cases.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from(demoDataset) },
+  ]);
+  await expect(report).toContainText('1 error');
+  await expect(page.getByTestId('upload-errors').locator('li')).toHaveCount(1);
+  await expect(report).toContainText('this is a LexPilot dataset file, not a run file');
+
+  // Every LCA item of an unknown kind: one line for the hundred.
+  const broken = demoRun.replaceAll('"kind": "lca"', '"kind": "lcx"');
+  await page.getByTestId('run-files').setInputFiles([
+    { name: 'broken.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from(broken) },
+  ]);
+  await expect(page.getByTestId('upload-errors').locator('li').first())
+    .toHaveText(/^lines 2–101, field kind: unknown kind "lcx"/);
+  await expect(page.getByTestId('upload-errors').locator('li')).toHaveCount(2);
+
+  // The demo run under another name and family, without editing the file.
+  await page.getByTestId('upload-model').fill('通义千问 页面上传');
+  // Leaving the field checks the picked files again under the new name.
+  await page.getByTestId('upload-model').press('Tab');
+  await page.getByTestId('upload-family').selectOption('open');
+  await page.getByTestId('run-files').setInputFiles([
+    { name: 'run.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from(demoRun) },
+  ]);
+  await expect(report).toContainText('通义千问 页面上传 · run 1');
+  await expect(page.getByTestId('store-runs')).toBeEnabled();
+  await page.getByTestId('store-runs').click();
+  await expect(page.getByTestId('stored')).toContainText('Stored 1 run', { timeout: 30_000 });
+  await page.goto('/leaderboard');
+  await expect(page.getByTestId('leaderboard')).toContainText('通义千问 页面上传');
+});

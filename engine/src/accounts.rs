@@ -43,6 +43,21 @@ impl Permission {
 }
 
 impl Role {
+    /// The role a new account is offered first: the researcher. An expert
+    /// and a researcher each hold one permission, but not of the same
+    /// weight: a researcher sees nothing the public does not and changes
+    /// only runs it uploaded itself (each checked, kept with its uploader),
+    /// while an expert reads review items withheld from the public and its
+    /// labels change figures about everyone's runs (agreement, fidelity,
+    /// corrections). An admin holds every permission.
+    ///
+    /// ```
+    /// use engine::accounts::{Permission, Role};
+    /// assert_eq!(Role::LEAST_PRIVILEGED, Role::Researcher);
+    /// assert!(!Role::LEAST_PRIVILEGED.allows(Permission::Review));
+    /// ```
+    pub const LEAST_PRIVILEGED: Role = Role::Researcher;
+
     /// Whether this role may perform `permission`.
     ///
     /// # Examples
@@ -104,6 +119,23 @@ mod tests {
     }
 
     #[test]
+    fn the_least_privileged_role_holds_no_more_permissions_than_any_other() {
+        let held = |role: Role| {
+            Permission::ALL
+                .into_iter()
+                .filter(|p| role.allows(*p))
+                .collect::<Vec<_>>()
+        };
+        for role in Role::ALL {
+            assert!(
+                held(Role::LEAST_PRIVILEGED).len() <= held(role).len(),
+                "{role:?}"
+            );
+        }
+        assert_eq!(held(Role::LEAST_PRIVILEGED), [Permission::UploadRun]);
+    }
+
+    #[test]
     fn only_admins_manage_users_and_import() {
         for p in [
             Permission::ManageUsers,
@@ -138,6 +170,54 @@ mod tests {
                     "{role:?} {p:?}"
                 );
             }
+        }
+    }
+}
+
+/// Who replaces (or deletes) a stored run; see [`Replacer::may_replace`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Replacer {
+    /// An admin account, or the operator at the command line (who holds
+    /// the database itself): any run.
+    Admin,
+    /// Any other account, by id: only the runs it uploaded.
+    Account(i64),
+}
+
+impl Replacer {
+    /// The replacer an account `id` with `role` is.
+    pub fn of(id: i64, role: Role) -> Replacer {
+        match role {
+            Role::Admin => Replacer::Admin,
+            _ => Replacer::Account(id),
+        }
+    }
+
+    /// Whether this replacer may replace or delete a run uploaded by
+    /// `uploader`: the uploader may, an admin may; a run with no uploader
+    /// (stored by a benchmark job, the demo or the command line) only an
+    /// admin may. `Err` is the reason, to follow "model M run N".
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use engine::accounts::{Replacer, Role};
+    /// assert!(Replacer::of(7, Role::Researcher).may_replace(Some(7)).is_ok());
+    /// assert!(Replacer::of(8, Role::Researcher).may_replace(Some(7)).is_err());
+    /// assert!(Replacer::of(8, Role::Researcher).may_replace(None).is_err());
+    /// assert!(Replacer::of(1, Role::Admin).may_replace(None).is_ok());
+    /// ```
+    pub fn may_replace(self, uploader: Option<i64>) -> Result<(), &'static str> {
+        match (self, uploader) {
+            (Replacer::Admin, _) => Ok(()),
+            (Replacer::Account(me), Some(by)) if me == by => Ok(()),
+            (Replacer::Account(_), Some(_)) => {
+                Err("was uploaded by another account; only its uploader or an admin may replace it")
+            }
+            (Replacer::Account(_), None) => Err(
+                "was stored by a benchmark job, the demo or the command line; only an admin may \
+                 replace it",
+            ),
         }
     }
 }

@@ -40,7 +40,7 @@ use std::io::BufRead;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use crate::lexpilot::dataset::DatasetErrors;
+use crate::lexpilot::dataset::{DatasetError, DatasetErrors};
 use crate::lexpilot::run::{EntryKey, RunErrors};
 use crate::vocab::vocabulary;
 
@@ -122,6 +122,205 @@ impl Benchmark {
             None => Some(Benchmark::Lexpilot),
             Some(value) => value.as_str().and_then(Benchmark::parse),
         }
+    }
+}
+
+/// The first line that is not blank, with its 1-based number (a leading
+/// byte-order mark dropped), as the parsers find the header.
+fn first_line(file: &[u8]) -> Option<(usize, &[u8])> {
+    let file = file.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(file);
+    file.split(|&b| b == b'\n')
+        .enumerate()
+        .find(|(_, line)| !line.iter().all(u8::is_ascii_whitespace))
+        .map(|(i, line)| (i + 1, line))
+}
+
+/// The benchmark whose dataset a line of that shape belongs to: LexPilot's
+/// cases carry `consultations`, DLawBench's `facts` and an `opening`,
+/// PLawBench's items an `item_id` and a `question` (formats.md §2,
+/// dlawbench.md §A1, plawbench.md §B1). A run's lines all carry `kind`.
+fn dataset_shape(line: &serde_json::Map<String, serde_json::Value>) -> Option<Benchmark> {
+    if line.contains_key("kind") {
+        return None;
+    }
+    let has = |keys: &[&str]| keys.iter().all(|k| line.contains_key(*k));
+    if has(&["case_id", "consultations"]) {
+        Some(Benchmark::Lexpilot)
+    } else if has(&["case_id", "facts", "opening"]) {
+        Some(Benchmark::Dlawbench)
+    } else if has(&["item_id", "question"]) {
+        Some(Benchmark::Plawbench)
+    } else {
+        None
+    }
+}
+
+/// What a file given as a run of benchmark `expected` is instead, when its
+/// first line tells: a dataset file of any benchmark, or a run of another
+/// benchmark. Then the file is refused with this one error on that line,
+/// not with an error on every line that follows (a run's names the field
+/// `benchmark`). `None` when the first line
+/// could begin a run of `expected` (or cannot be read: the run parser says
+/// why).
+///
+/// ```
+/// use engine::benchmark::{misfiled, Benchmark};
+///
+/// let dataset = engine::lexpilot::synthetic::dataset_file(2);
+/// let e = misfiled(dataset.as_bytes(), Benchmark::Lexpilot).unwrap();
+/// assert_eq!(e.line, 1);
+/// assert!(e.message.starts_with("this is a LexPilot dataset file, not a run file"));
+///
+/// let plaw_run = b"{\"kind\": \"run\", \"benchmark\": \"plawbench\", \"model\": \"M\", \"run\": 1}\n";
+/// assert!(misfiled(plaw_run, Benchmark::Lexpilot).unwrap().message.contains("PLawBench run"));
+/// assert_eq!(misfiled(plaw_run, Benchmark::Plawbench), None);
+/// assert_eq!(misfiled(b"not json", Benchmark::Lexpilot), None);
+/// ```
+pub fn misfiled(file: &[u8], expected: Benchmark) -> Option<DatasetError> {
+    let (line, text) = first_line(file)?;
+    let first: serde_json::Map<String, serde_json::Value> = serde_json::from_slice(text).ok()?;
+    let (field, message) = if let Some(dataset) = dataset_shape(&first) {
+        let message = format!(
+            "this is a {} dataset file, not a run file: an admin imports a dataset with \
+             `lexpilot import --benchmark {} FILE`; a run file begins with a header line \
+             {{\"kind\": \"run\", \"model\": …, \"run\": …}} followed by the model's answers",
+            dataset.label_en(),
+            dataset.as_str()
+        );
+        ("", message)
+    } else if first.get("kind").and_then(|k| k.as_str()) == Some("run") {
+        let declared = match first.get("benchmark") {
+            None => Benchmark::Lexpilot,
+            Some(value) => value.as_str().and_then(Benchmark::parse)?,
+        };
+        if declared == expected {
+            return None;
+        }
+        let header_says = if first.contains_key("benchmark") {
+            format!("its header says \"benchmark\": \"{}\"", declared.as_str())
+        } else {
+            "its header names no benchmark, which means LexPilot".to_owned()
+        };
+        let message = format!(
+            "this is a {} run file ({header_says}), not a {} run: upload it as a {} run",
+            declared.label_en(),
+            expected.label_en(),
+            declared.label_en()
+        );
+        ("benchmark", message)
+    } else {
+        return None;
+    };
+    Some(DatasetError {
+        line,
+        case_id: None,
+        field: field.to_owned(),
+        message,
+    })
+}
+
+/// Header fields given beside a run file (the upload page's fields, the
+/// API's `?model=` and `?family=`) that take the place of the file's own,
+/// so that nobody edits a header by hand to rename a model. Every
+/// benchmark's header has both: `model` a name ([`crate::names`]) and
+/// `family` one of `legal`, `open`, `closed`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct HeaderOverride {
+    pub model: Option<String>,
+    pub family: Option<crate::lexpilot::run::Family>,
+}
+
+impl HeaderOverride {
+    /// The override from the given texts: blank means "keep the file's";
+    /// a model that is no name or an unknown family is refused naming the
+    /// field, as the header's own would be.
+    ///
+    /// ```
+    /// use engine::benchmark::HeaderOverride;
+    ///
+    /// let o = HeaderOverride::parse(Some(" 通义千问 "), Some("open")).unwrap();
+    /// assert_eq!(o.model.as_deref(), Some("通义千问"));
+    /// assert!(HeaderOverride::parse(None, Some("")).unwrap().is_empty());
+    /// assert!(HeaderOverride::parse(None, Some("public")).unwrap_err().contains("family"));
+    /// assert!(HeaderOverride::parse(Some("a\u{0}b"), None).unwrap_err().starts_with("model "));
+    /// ```
+    pub fn parse(model: Option<&str>, family: Option<&str>) -> Result<HeaderOverride, String> {
+        use crate::vocab::Vocabulary;
+        fn given(v: Option<&str>) -> Option<&str> {
+            v.map(str::trim).filter(|v| !v.is_empty())
+        }
+        let model = match given(model) {
+            None => None,
+            Some(m) => {
+                crate::names::check_name(m).map_err(|e| format!("model {e}"))?;
+                Some(m.to_owned())
+            }
+        };
+        let family = match given(family) {
+            None => None,
+            Some(f) => Some(crate::lexpilot::run::Family::parse(f).ok_or_else(|| {
+                format!(
+                    "family: unknown family {f:?}; expected {}",
+                    crate::lexpilot::run::Family::expected()
+                )
+            })?),
+        };
+        Ok(HeaderOverride { model, family })
+    }
+
+    /// Whether it changes nothing.
+    pub fn is_empty(&self) -> bool {
+        self.model.is_none() && self.family.is_none()
+    }
+
+    /// `file` with its header's `model` and `family` replaced. The header
+    /// stays one line at its place, so every line number the parser reports
+    /// is the file's; a file whose first line is no JSON object is returned
+    /// as it is, for the parser to refuse.
+    ///
+    /// ```
+    /// use engine::benchmark::HeaderOverride;
+    /// use engine::lexpilot::run::Family;
+    ///
+    /// let file = b"{\"kind\": \"run\", \"model\": \"m\", \"run\": 2}\n{\"kind\": \"lca\"}\n";
+    /// let o = HeaderOverride { model: Some("Qwen3-8B".into()), family: Some(Family::Open) };
+    /// let changed = String::from_utf8(o.apply(file)).unwrap();
+    /// assert_eq!(
+    ///     changed,
+    ///     "{\"family\":\"open\",\"kind\":\"run\",\"model\":\"Qwen3-8B\",\"run\":2}\n{\"kind\": \"lca\"}\n"
+    /// );
+    /// ```
+    pub fn apply(&self, file: &[u8]) -> Vec<u8> {
+        if self.is_empty() {
+            return file.to_vec();
+        }
+        let Some((_, line)) = first_line(file) else {
+            return file.to_vec();
+        };
+        let Ok(mut header) =
+            serde_json::from_slice::<serde_json::Map<String, serde_json::Value>>(line)
+        else {
+            return file.to_vec();
+        };
+        if let Some(model) = &self.model {
+            header.insert("model".into(), serde_json::Value::from(model.as_str()));
+        }
+        if let Some(family) = self.family {
+            header.insert("family".into(), serde_json::Value::from(family.as_str()));
+        }
+        let Ok(mut text) = serde_json::to_vec(&header) else {
+            return file.to_vec();
+        };
+        if line.ends_with(b"\r") {
+            text.push(b'\r');
+        }
+        // The header's place: the bytes before it and the rest after it.
+        let start = line.as_ptr() as usize - file.as_ptr() as usize;
+        let mut out = Vec::with_capacity(file.len() + text.len());
+        out.extend_from_slice(&file[..start]);
+        out.extend_from_slice(&text);
+        out.extend_from_slice(&file[start + line.len()..]);
+        out
     }
 }
 

@@ -301,6 +301,10 @@ pub struct Progress {
     pub retries: u64,
     pub runs_written: usize,
     pub elapsed_secs: f64,
+    /// The first call that failed for good, as the endpoint answered it
+    /// (admins only: runs keep a reason without the endpoint's words).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_failure: Option<String>,
 }
 
 /// A stored job.
@@ -339,6 +343,18 @@ pub struct JobView {
     pub restartable: bool,
     /// A cancel was asked for and the job is finishing its calls in flight.
     pub cancel_requested: bool,
+}
+
+/// What one test call to an endpoint gave (the endpoints table's "Test"
+/// button): the reply, or why there is none, and how long it took.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EndpointTest {
+    /// The endpoint's name and model.
+    pub endpoint: String,
+    pub model: String,
+    pub reply: Option<String>,
+    pub error: Option<String>,
+    pub millis: u64,
 }
 
 /// Whether `s` is an environment variable name: `[A-Z_][A-Z0-9_]*`.
@@ -384,6 +400,37 @@ fn key_not_name(s: &str) -> bool {
 
 const KEY_REFUSED: &str = "looks like an API key, which is never stored here; put the key in an \
      environment variable of the server and enter the variable's NAME (such as DEEPSEEK_API_KEY)";
+
+/// The prefix an endpoint's key variable must start with unless the
+/// operator sets another (`lexpilot serve --key-env-prefix`).
+pub const DEFAULT_KEY_ENV_PREFIX: &str = "LEXPILOT_KEY_";
+
+/// Checks that key variable `var` starts with `prefix`, the operator's
+/// setting: an endpoint typed in the browser can then name only variables
+/// meant as endpoint keys, never another secret of the server (a database
+/// URL, a cloud credential) to be sent to an endpoint as its key.
+///
+/// # Examples
+///
+/// ```
+/// use engine::jobs::check_key_env_prefix;
+/// assert!(check_key_env_prefix("LEXPILOT_KEY_DEEPSEEK", "LEXPILOT_KEY_").is_ok());
+/// assert!(check_key_env_prefix("DATABASE_URL", "LEXPILOT_KEY_")
+///     .unwrap_err()
+///     .contains("LEXPILOT_KEY_"));
+/// ```
+pub fn check_key_env_prefix(var: &str, prefix: &str) -> Result<(), String> {
+    if var.starts_with(prefix) && var.len() > prefix.len() {
+        Ok(())
+    } else {
+        Err(format!(
+            "the key variable {var} does not start with {prefix}: this server reads endpoint keys \
+             only from variables named {prefix}…, so that no other setting of the server can be \
+             sent to an endpoint (name the variable {prefix}{var} and set it where the server \
+             starts; the operator sets the prefix with --key-env-prefix)"
+        ))
+    }
+}
 
 /// Checks and trims an endpoint typed in the form. Messages never repeat a
 /// value that looks like a key.

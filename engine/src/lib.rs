@@ -41,6 +41,10 @@
 //! - [`accounts`]: account roles and the permission each grants.
 //! - [`jobs`]: benchmark jobs as kept and shown: endpoints (with the check
 //!   that never stores a key), job settings, status, progress.
+//! - [`estimate`]: what a benchmark job will make before it starts: its
+//!   calls per role (a range, from the pipeline's protocols) and their cost.
+//! - [`findings`]: a file's errors as a person reads them, the same
+//!   problem on many lines said once (`lines 2–73, field kind: …`).
 //! - [`names`]: the rule for names shown and linked to (models, case ids,
 //!   accounts): not blank, at most 200 characters, no control characters.
 //! - [`spreadsheet`]: CSV whose cells a spreadsheet never runs as formulas.
@@ -56,6 +60,8 @@ pub mod agreement;
 pub mod benchmark;
 pub mod browse;
 pub mod dlawbench;
+pub mod estimate;
+pub mod findings;
 pub mod jobs;
 mod jsonl;
 pub mod lang;

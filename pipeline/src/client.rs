@@ -123,6 +123,9 @@ pub(crate) struct Counters {
     pub(crate) cached: AtomicU64,
     /// Retries.
     pub(crate) retries: AtomicU64,
+    /// The first call that failed for good, whole (the endpoint's words
+    /// included), for the job's admins; runs keep only its public reason.
+    pub(crate) first_failure: std::sync::OnceLock<String>,
 }
 
 /// Why a step of an item did not finish.
@@ -260,11 +263,22 @@ impl Client {
                 );
                 Ok(cached.completion)
             }
-            Err(CallFailure::Failed { error, attempts }) => Err(Failure::Unavailable(format!(
-                "{} call failed after {attempts} attempt{}: {error}",
-                caller.role,
-                if attempts == 1 { "" } else { "s" }
-            ))),
+            Err(CallFailure::Failed { error, attempts }) => {
+                let failed = format!(
+                    "{} call failed after {attempts} attempt{}",
+                    caller.role,
+                    if attempts == 1 { "" } else { "s" }
+                );
+                tracing::warn!("{failed} ({}): {error}", caller.endpoint.model);
+                let _ = self
+                    .counters
+                    .first_failure
+                    .set(format!("{failed} ({}): {error}", caller.endpoint.model));
+                Err(Failure::Unavailable(format!(
+                    "{failed}: {}",
+                    error.public_reason()
+                )))
+            }
             Err(CallFailure::Cancelled) => Err(Failure::Stop(Stop::Cancelled)),
             Err(CallFailure::Fatal(e)) => Err(Failure::Stop(Stop::Fatal(e))),
         }
@@ -511,5 +525,70 @@ mod tests {
         auth.set_sensitive(true);
         assert_eq!(redact("bad key sk-123", Some(&auth)), "bad key <redacted>");
         assert_eq!(format!("{auth:?}"), "Sensitive");
+    }
+}
+
+/// A store that keeps nothing: the cache of a test call, which is never
+/// made again.
+#[derive(Debug)]
+struct NoStore;
+
+impl crate::cache::CallStore for NoStore {
+    fn load(
+        &self,
+    ) -> futures_util::future::BoxFuture<'_, Result<Vec<(String, Completion)>, PipelineError>> {
+        Box::pin(async { Ok(Vec::new()) })
+    }
+
+    fn append<'a>(
+        &'a self,
+        _: &'a str,
+        _: &'a Completion,
+    ) -> futures_util::future::BoxFuture<'a, Result<(), PipelineError>> {
+        Box::pin(async { Ok(()) })
+    }
+
+    fn location(&self) -> String {
+        "nowhere (a test call)".into()
+    }
+}
+
+/// What a test call asks.
+pub const TEST_PROMPT: &str = "Reply with one word: ready.";
+
+/// One real call to `endpoint`, as a job makes it (its key read from the
+/// variable it names, the same request and reply checks), with no retry,
+/// no cache and at most `timeout`: the completion, or why there is none.
+/// For an admin checking an endpoint before a job depends on it.
+pub async fn test_call(endpoint: &Endpoint, timeout: Duration) -> Result<Completion, String> {
+    let key = crate::runner::read_key("model", endpoint).map_err(|e| e.to_string())?;
+    let mut endpoint = endpoint.clone();
+    // Enough for a reasoning model to answer one word, not a whole filing.
+    endpoint.settings.max_tokens = endpoint.settings.max_tokens.min(512);
+    let limits = Limits {
+        concurrency: 1,
+        requests_per_minute: None,
+    };
+    let caller = Caller::new("test".into(), endpoint, key, limits).map_err(|e| e.to_string())?;
+    let retry = RetryPolicy {
+        max_attempts: 1,
+        timeout,
+        ..RetryPolicy::default()
+    };
+    let cache = Cache::with_store(Arc::new(NoStore))
+        .await
+        .map_err(|e| e.to_string())?;
+    let client =
+        Client::new(retry, Arc::new(cache), CancellationToken::new()).map_err(|e| e.to_string())?;
+    let sample = format!("test-{}", rand::random::<u64>());
+    let usage = UsageTally::default();
+    match client
+        .chat(&caller, &[("user", TEST_PROMPT)], &sample, &usage)
+        .await
+    {
+        Ok(completion) => Ok(completion),
+        Err(Failure::Unavailable(reason)) => Err(reason),
+        Err(Failure::Stop(Stop::Fatal(e))) => Err(e.to_string()),
+        Err(Failure::Stop(Stop::Cancelled)) => Err("the call was cancelled".into()),
     }
 }

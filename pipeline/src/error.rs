@@ -99,6 +99,19 @@ pub enum CallError {
 }
 
 impl CallError {
+    /// The failure without anything the endpoint or the network said (no
+    /// body, no address): what a stored run keeps as an item's reason,
+    /// shown to every visitor. The whole error goes to the server log and
+    /// the job's record, which only admins read.
+    pub fn public_reason(&self) -> String {
+        match self {
+            CallError::Status { status, .. } => format!("HTTP {status}"),
+            CallError::Timeout { .. } | CallError::Empty => self.to_string(),
+            CallError::Connect(_) => "connection failed".to_owned(),
+            CallError::Malformed(_) => "not a chat completion".to_owned(),
+        }
+    }
+
     /// Whether another attempt may succeed: 408, 429 and 5xx statuses,
     /// timeouts, connection failures, empty and malformed replies.
     pub fn retryable(&self) -> bool {

@@ -81,6 +81,7 @@ pub mod targeted;
 mod tasks;
 pub mod usage;
 
+pub use client::{test_call, TEST_PROMPT};
 pub use error::{CallError, PipelineError};
 pub use job::{Job, Progress, RunOutput};
 pub use tasks::{MAX_DCG_ROUNDS, MAX_INTERACTION_ROUNDS};

@@ -115,6 +115,9 @@ where
             p.calls = counters.requests.load(Ordering::Relaxed);
             p.cached_calls = counters.cached.load(Ordering::Relaxed);
             p.retries = counters.retries.load(Ordering::Relaxed);
+            if p.first_failure.is_none() {
+                p.first_failure = counters.first_failure.get().cloned();
+            }
             p.elapsed_secs = started.elapsed().as_secs_f64();
         });
     };

@@ -157,6 +157,7 @@ async fn bench() {
         statutes: services::statutes::StatuteCache::default(),
         assets: services::pages::Assets::default(),
         pages: services::pages::PageCache::following(&db),
+        imports: services::evalscope::ImportGate::default(),
     }));
 
     let file = engine::lexpilot::synthetic::run_file(&cases, 0, 1, MODELS);

@@ -63,7 +63,11 @@ impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let body = match &self {
             ApiError::Service(Error::InvalidFile(_, errors)) => {
-                json!({ "error": self.to_string(), "errors": errors.0 })
+                let summary: Vec<String> = engine::findings::collapse(&errors.0)
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect();
+                json!({ "error": self.to_string(), "errors": errors.0, "summary": summary })
             }
             ApiError::Service(Error::InvalidImport(errors)) => {
                 json!({ "error": self.to_string(), "errors": errors.0 })
@@ -71,11 +75,13 @@ impl IntoResponse for ApiError {
             _ => json!({ "error": self.to_string() }),
         };
         let mut response = (self.status_code(), Json(body)).into_response();
-        if matches!(self, ApiError::Service(Error::Busy)) {
-            response.headers_mut().insert(
-                header::RETRY_AFTER,
-                HeaderValue::from_static(services::error::RETRY_AFTER_SECS),
-            );
+        if let Some(seconds) = match &self {
+            ApiError::Service(e) => e.retry_after(),
+            _ => None,
+        } {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from_static(seconds));
         }
         response
     }

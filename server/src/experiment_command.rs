@@ -274,11 +274,8 @@ pub async fn run(command: ExperimentCommand) -> anyhow::Result<ExitCode> {
                 return Ok(ExitCode::FAILURE);
             };
             let name = dataset_name.unwrap_or_else(|| stem(&dataset));
-            let on_duplicate = if replace {
-                OnDuplicate::Replace
-            } else {
-                OnDuplicate::Refuse
-            };
+            // The operator at the command line holds the database: an admin.
+            let on_duplicate = OnDuplicate::replacing(replace, engine::accounts::Replacer::Admin);
             store(&db, &dataset, &name, &cases, &files, on_duplicate).await
         }
     }
@@ -525,8 +522,14 @@ async fn fidelity(args: FidelityArgs) -> anyhow::Result<ExitCode> {
             .with_context(|| format!("cannot read {}", path.display()))
     };
     let stored = async {
-        let probes =
-            services::fidelity::store_probes(&db, &dataset, &read(&args.probes)?, None).await?;
+        let probes = services::fidelity::store_probes(
+            &db,
+            &dataset,
+            &read(&args.probes)?,
+            None,
+            engine::accounts::Replacer::Admin,
+        )
+        .await?;
         let items =
             services::fidelity::store_study(&db, &dataset, &read(&output.path)?, None).await?;
         anyhow::Ok((probes, items))

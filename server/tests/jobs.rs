@@ -29,9 +29,9 @@ use app::server_fns::jobs::{
 const PASSWORD: &str = "a-long-password";
 /// The fake key of the job test, and the variable holding it.
 const KEY: &str = "sk-jobs-test-7f3a9c21e4b8d605";
-const KEY_VAR: &str = "LEXPILOT_JOBS_TEST_KEY";
+const KEY_VAR: &str = "LEXPILOT_KEY_JOBS_TEST";
 /// A variable no test sets.
-const UNSET_VAR: &str = "LEXPILOT_JOBS_TEST_UNSET_KEY";
+const UNSET_VAR: &str = "LEXPILOT_KEY_JOBS_TEST_UNSET";
 
 /// The demo app with an admin, signed in.
 async fn setup() -> (TestApp, String) {
@@ -771,7 +771,7 @@ async fn endpoints_and_jobs_refuse_keys_and_bad_settings() {
         ("name", "deepseek"),
         ("base_url", "https://api.deepseek.com/v1"),
         ("model", "DeepSeek-V4.1-Flash"),
-        ("key_env", "DEEPSEEK_API_KEY"),
+        ("key_env", "LEXPILOT_KEY_DEEPSEEK"),
         ("vendor", "deepseek"),
     ];
     let with = |field: &'static str, value: &'static str| {
@@ -794,6 +794,18 @@ async fn endpoints_and_jobs_refuse_keys_and_bad_settings() {
             res.body
         );
         assert!(!res.body.contains(pasted_key), "{}", res.body);
+    }
+    assert_eq!(count(&app, "SELECT COUNT(*) FROM endpoints").await, 0);
+    // A variable without the operator's prefix: no other secret of the
+    // server can be named as a key (issue 39, point 6).
+    for var in ["DATABASE_URL", "AWS_SECRET_ACCESS_KEY", "LEXPILOT_KEY_"] {
+        let res = call::<SaveEndpoint>(&app, Some(&admin), &with("key_env", var)).await;
+        assert_eq!(res.status, StatusCode::BAD_REQUEST, "{var}: {}", res.body);
+        assert!(
+            res.body.contains("does not start with LEXPILOT_KEY_"),
+            "{}",
+            res.body
+        );
     }
     assert_eq!(count(&app, "SELECT COUNT(*) FROM endpoints").await, 0);
 
@@ -1111,6 +1123,29 @@ async fn probes_written_in_the_browser_and_a_fidelity_job_make_the_study() {
     let res = save(expert.clone(), fields(&probes[0])).await;
     assert_eq!(res.json(), Value::Bool(false));
     assert_eq!(count(&app, "SELECT COUNT(*) FROM fidelity_probes").await, 3);
+    // Another expert may not overwrite it (issue 39, point 6); an admin may.
+    app.user("李律师", Role::Expert, PASSWORD).await;
+    let other = app.sign_in("李律师", PASSWORD).await;
+    let mut theirs = probes[0].clone();
+    theirs.minimum_answer = "另一位专家的答案".into();
+    let res = save(other, fields(&theirs)).await;
+    assert_eq!(res.status, StatusCode::FORBIDDEN, "{}", res.body);
+    assert!(
+        res.body
+            .contains("was written by another expert; only its author or an admin"),
+        "{}",
+        res.body
+    );
+    assert_eq!(
+        count(
+            &app,
+            "SELECT COUNT(*) FROM fidelity_probes WHERE probe LIKE '%另一位专家的答案%'"
+        )
+        .await,
+        0
+    );
+    let res = save(admin.clone(), fields(&probes[0])).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
     let page = app.get_with_cookie("/review/fidelity", Some(&expert)).await;
     assert!(page
         .body
@@ -1160,5 +1195,166 @@ async fn probes_written_in_the_browser_and_a_fidelity_job_make_the_study() {
         again.body.contains("fidelity study already"),
         "{}",
         again.body
+    );
+}
+
+/// Issue 39, N4: what an endpoint says when it refuses a call stays with
+/// the admins (the job's record); a stored run keeps only the status.
+#[tokio::test]
+async fn an_endpoints_error_body_is_kept_from_runs_and_a_job_that_only_failed_stores_none() {
+    use pipeline::stub::{PromptKind, StubReply};
+    std::env::set_var(KEY_VAR, KEY);
+    let (app, admin) = setup().await;
+    let cases = cases(&app).await;
+    let answer = oracle(&cases);
+    let stub = Stub::start(move |call: &pipeline::stub::StubCall| {
+        if call.kind == PromptKind::JudgeLca {
+            StubReply::Status {
+                status: 401,
+                retry_after: None,
+            }
+        } else {
+            answer(call)
+        }
+    })
+    .await
+    .expect("stub");
+    let ids = endpoints(&app, &admin, &stub.base_url, KEY_VAR).await;
+    let id = start(&app, &admin, &ids, "2", "2").await["id"].to_string();
+    let job = until_stopped(&app, &admin, &id).await;
+    assert_eq!(job["status"], "done", "{job}");
+    assert!(
+        job["progress"]["failures"].as_u64().unwrap_or(0) > 0,
+        "{job}"
+    );
+    // The admin's job record has the endpoint's words.
+    let first = job["progress"]["first_failure"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        first.contains("HTTP 401") && first.contains("stub error"),
+        "{job}"
+    );
+    // The stored run, which every page and document reads, does not.
+    let items: String = sqlx::query_scalar("SELECT items FROM runs WHERE model = 'Test-Model'")
+        .fetch_one(app.db.pool())
+        .await
+        .expect("the run");
+    assert!(items.contains("HTTP 401"), "the reason is kept: {items}");
+    assert!(!items.contains("stub error"), "{items}");
+    let page = app.get(&format!("/cases/{}", cases[0].case_id)).await;
+    assert!(!page.body.contains("stub error"));
+
+    // Every call refused: the job fails, telling the admin why, and stores
+    // no run.
+    let refusing = Stub::start(|_: &pipeline::stub::StubCall| StubReply::Status {
+        status: 401,
+        retry_after: None,
+    })
+    .await
+    .expect("stub");
+    for (i, name) in ["model", "user", "judge"].iter().enumerate() {
+        ok::<SaveEndpoint>(
+            &app,
+            &admin,
+            &[
+                ("id", ids[i].as_str()),
+                ("name", name),
+                ("base_url", refusing.base_url.as_str()),
+                ("model", ["Test-Model-2", "Test-User", "Test-Judge"][i]),
+                ("key_env", KEY_VAR),
+                ("vendor", "acme"),
+            ],
+        )
+        .await;
+    }
+    let id = start(&app, &admin, &ids, "2", "2").await["id"].to_string();
+    let job = until_stopped(&app, &admin, &id).await;
+    assert_eq!(job["status"], "failed", "{job}");
+    let error = job["error"].as_str().unwrap_or_default();
+    assert!(
+        error.contains("no run was stored") && error.contains("stub error"),
+        "{error}"
+    );
+    assert_eq!(job["runs_stored"], 0);
+    assert_eq!(
+        count(
+            &app,
+            "SELECT COUNT(*) FROM runs WHERE model = 'Test-Model-2'"
+        )
+        .await,
+        0
+    );
+}
+
+/// Issue 39, point 6: an endpoint stored before the key prefix was set (its
+/// variable another secret of the server) has its key read by no job.
+#[tokio::test]
+async fn a_job_refuses_an_endpoint_whose_key_variable_lacks_the_prefix() {
+    let (app, admin) = setup().await;
+    let cases = cases(&app).await;
+    let stub = Stub::start(oracle(&cases)).await.expect("stub");
+    let mut ids = Vec::new();
+    for (name, model) in [
+        ("model", "Test-Model"),
+        ("user", "Test-User"),
+        ("judge", "Test-Judge"),
+    ] {
+        let saved = db::jobs::save_endpoint(
+            &app.db,
+            None,
+            engine::jobs::EndpointFields {
+                name,
+                base_url: &stub.base_url,
+                model,
+                key_env: Some("PATH"),
+                vendor: None,
+            },
+        )
+        .await
+        .expect("an endpoint stored as before the prefix");
+        ids.push(saved.id.to_string());
+    }
+    let ids: [String; 3] = ids.try_into().expect("three");
+    let id = start(&app, &admin, &ids, "1", "1").await["id"].to_string();
+    let job = until_stopped(&app, &admin, &id).await;
+    assert_eq!(job["status"], "failed", "{job}");
+    let error = job["error"].as_str().unwrap_or_default();
+    assert!(
+        error.contains("PATH does not start with LEXPILOT_KEY_"),
+        "{error}"
+    );
+    assert_eq!(stub.requests(), 0, "no call carried the variable's value");
+}
+
+#[tokio::test]
+async fn a_job_whose_own_lease_lapsed_while_it_ran_goes_on_to_the_end() {
+    let (app, admin) = setup().await;
+    let cases = cases(&app).await;
+    let stub = Stub::with_latency(Duration::from_millis(60), oracle(&cases))
+        .await
+        .expect("stub");
+    let ids = endpoints(&app, &admin, &stub.base_url, "").await;
+    let runs_before = count(&app, "SELECT COUNT(*) FROM runs").await;
+    let id = start(&app, &admin, &ids, "4", "1").await["id"].to_string();
+    wait_for(&app, &admin, &id, |j| {
+        j["status"] == "running" && j["progress"]["calls"].as_u64().unwrap_or(0) > 0
+    })
+    .await;
+    // Its heartbeat was late (a loaded machine): the lease lapsed, still
+    // ours, while the task runs on.
+    sqlx::query("UPDATE benchmark_jobs SET lease_until = 0 WHERE id = $1")
+        .bind(id.parse::<i64>().expect("id"))
+        .execute(app.db.pool())
+        .await
+        .expect("update");
+    let claimer = app.jobs.resume_abandoned(&app.db);
+    let done = until_stopped(&app, &admin, &id).await;
+    claimer.abort();
+    assert_eq!(done["status"], "done", "{done}");
+    assert_eq!(done["runs_stored"], 1, "{done}");
+    assert_eq!(
+        count(&app, "SELECT COUNT(*) FROM runs").await,
+        runs_before + 1
     );
 }

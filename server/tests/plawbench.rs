@@ -233,7 +233,7 @@ async fn an_evalscope_archive_is_checked_then_lands_on_the_leaderboard() {
         "two generations"
     );
     // The leaderboard's entry is the engine's conversion of the same folder.
-    let files = services::evalscope::read_zip(&zipped("v2")).expect("zip");
+    let files = services::evalscope::read_zip(std::io::Cursor::new(zipped("v2"))).expect("zip");
     let folders = engine::plawbench::evalscope::layout::folders(&files).expect("folders");
     let options = engine::plawbench::evalscope::ImportOptions {
         dataset: Some("plaw-fixture".into()),
@@ -258,6 +258,18 @@ async fn an_evalscope_archive_is_checked_then_lands_on_the_leaderboard() {
         .await;
     assert_eq!(replaced.status, StatusCode::CREATED, "{}", replaced.body);
     assert_eq!(plaw_runs(&app).await, 2);
+
+    // Another researcher may not replace them (issue 39, N5).
+    let other = app.token("other", Role::Researcher).await;
+    let refused = app
+        .send(import(&other, zipped("v2"), "?replace=true"))
+        .await;
+    assert_eq!(refused.status, StatusCode::FORBIDDEN, "{}", refused.body);
+    assert!(
+        refused.body.contains("only its uploader or an admin"),
+        "{}",
+        refused.body
+    );
 }
 
 #[tokio::test]
@@ -335,6 +347,116 @@ async fn output_that_cannot_be_imported_is_refused_with_its_files_and_stores_not
     );
     assert_eq!(plaw_runs(&app).await, 0);
     assert_eq!(plaw_runs(&app2).await, 6, "only the demo runs");
+}
+
+const MIB: u64 = 1024 * 1024;
+
+/// A zip archive of `members`, each `(name, MiB of zeros)` deflated: a zip
+/// bomb when the sizes are large.
+fn bomb(members: &[(&str, u64)]) -> Vec<u8> {
+    use std::io::Write;
+    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let zeros = vec![0u8; MIB as usize];
+    for (name, mib) in members {
+        let options = zip::write::SimpleFileOptions::default()
+            .compression_method(zip::CompressionMethod::Deflated)
+            .compression_level(Some(1));
+        zip.start_file(*name, options).expect("entry");
+        for _ in 0..*mib {
+            zip.write_all(&zeros).expect("write");
+        }
+    }
+    zip.finish().expect("zip").into_inner()
+}
+
+/// `archive` with every size field of its members saying `size` bytes,
+/// whatever they decompress to.
+fn lying_about_sizes(mut archive: Vec<u8>, size: u32) -> Vec<u8> {
+    for (signature, offset) in [(b"PK\x03\x04", 22), (b"PK\x01\x02", 24)] {
+        let starts: Vec<usize> = archive
+            .windows(4)
+            .enumerate()
+            .filter(|(_, w)| w == signature)
+            .map(|(i, _)| i)
+            .collect();
+        for at in starts {
+            archive[at + offset..at + offset + 4].copy_from_slice(&size.to_le_bytes());
+        }
+    }
+    archive
+}
+
+#[tokio::test]
+async fn a_zip_bomb_is_refused_naming_its_member_and_stores_nothing() {
+    let (app, _) = with_fixture_dataset().await;
+    let researcher = token(&app).await;
+    let limit = services::evalscope::MAX_MEMBER_BYTES / MIB;
+    let member = "out/20260101_000000/reviews/m/plawbench_case_analysis.jsonl";
+
+    // One member a MiB over the per-file limit, in well under a MiB. (The
+    // total over all files is the services' unit test: building archives
+    // of hundreds of MiB is slow in a debug build.)
+    let body = bomb(&[(member, limit + 1)]);
+    assert!(body.len() < MIB as usize, "{} bytes", body.len());
+    for query in ["?check=true", ""] {
+        let res = app.send(import(&researcher, body.clone(), query)).await;
+        assert_eq!(res.status, StatusCode::BAD_REQUEST, "{}", res.body);
+        let message = res.json()["error"].as_str().unwrap_or_default().to_owned();
+        assert!(
+            message.contains(member) && message.contains(&format!("{limit} MiB")),
+            "{message}"
+        );
+    }
+
+    // The same member declaring a few bytes: caught while it decompresses.
+    let res = app
+        .send(import(&researcher, lying_about_sizes(body, 100), ""))
+        .await;
+    assert_eq!(res.status, StatusCode::BAD_REQUEST, "{}", res.body);
+    assert!(res.body.contains(member), "{}", res.body);
+
+    // Too many entries, however small.
+    let many = services::evalscope::MAX_ENTRIES + 1;
+    let names: Vec<String> = (0..many).map(|i| format!("out/logs/{i}.log")).collect();
+    let members: Vec<(&str, u64)> = names.iter().map(|n| (n.as_str(), 0)).collect();
+    let res = app.send(import(&researcher, bomb(&members), "")).await;
+    assert_eq!(res.status, StatusCode::BAD_REQUEST, "{}", res.body);
+    assert!(
+        res.body.contains(&format!("lists {many} entries")),
+        "{}",
+        res.body
+    );
+    assert_eq!(plaw_runs(&app).await, 0);
+}
+
+#[tokio::test]
+async fn an_import_beyond_the_bound_at_once_waits_then_gets_503_with_retry_after() {
+    let (app, _) = with_fixture_dataset().await;
+    let researcher = token(&app).await;
+    let mut turns = Vec::new();
+    for _ in 0..services::evalscope::MAX_IMPORTS_AT_ONCE {
+        turns.push(app.imports.enter().await.expect("a turn"));
+    }
+    let started = std::time::Instant::now();
+    let res = app
+        .send(import(&researcher, zipped("v2"), "?check=true"))
+        .await;
+    assert_eq!(res.status, StatusCode::SERVICE_UNAVAILABLE, "{}", res.body);
+    assert!(started.elapsed() >= services::evalscope::IMPORT_WAIT);
+    assert_eq!(
+        res.headers
+            .get(header::RETRY_AFTER)
+            .and_then(|v| v.to_str().ok()),
+        Some(services::error::RETRY_OVERLOADED_AFTER_SECS)
+    );
+    assert!(res.body.contains("imports are under way"), "{}", res.body);
+
+    // A turn freed, the next import runs.
+    turns.pop();
+    let res = app
+        .send(import(&researcher, zipped("v2"), "?check=true"))
+        .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
 }
 
 const FRONTIER: &str = "Sim-Frontier-3%20(simulated)";

@@ -738,3 +738,79 @@ async fn incomparable_entries_are_flagged_and_refused_by_the_compare_view() {
         .await;
     assert_eq!(fine.status, StatusCode::OK);
 }
+
+/// Issue 39, N5: a stored run keeps its uploader; only they or an admin
+/// replace it, through the API and the upload page alike.
+#[tokio::test]
+async fn only_a_runs_uploader_or_an_admin_replaces_it() {
+    let app = TestApp::with_demo().await;
+    let owner = token(&app, "owner", Role::Researcher).await;
+    let other = token(&app, "other", Role::Researcher).await;
+    let admin = token(&app, "boss", Role::Admin).await;
+    let file = run_file("Owned-Model", 1);
+    assert_eq!(
+        upload(&app, Some(&owner), &file, "").await.status,
+        StatusCode::CREATED
+    );
+    let uploader = || async {
+        sqlx::query_scalar::<_, String>(
+            "SELECT u.name FROM runs r JOIN users u ON u.id = r.uploaded_by
+             WHERE r.model = 'Owned-Model'",
+        )
+        .fetch_one(app.db.pool())
+        .await
+        .expect("the run's uploader")
+    };
+
+    let refused = upload(&app, Some(&other), &file, "?replace=true").await;
+    assert_eq!(refused.status, StatusCode::FORBIDDEN, "{}", refused.body);
+    let reason = refused.json()["error"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    assert!(
+        reason.contains("Owned-Model run 1") && reason.contains("only its uploader or an admin"),
+        "{reason}"
+    );
+    let (_, store) = paths();
+    let page = call(
+        &app,
+        store,
+        Some(&other),
+        serde_json::json!({"files": [{"name": "mine.jsonl", "text": file}], "replace": true}),
+    )
+    .await;
+    assert_eq!(page.status, StatusCode::FORBIDDEN, "{}", page.body);
+    assert!(
+        page.body.contains("only its uploader or an admin"),
+        "{}",
+        page.body
+    );
+    assert_eq!(uploader().await, "owner", "nothing changed");
+
+    assert_eq!(
+        upload(&app, Some(&owner), &file, "?replace=true")
+            .await
+            .status,
+        StatusCode::CREATED
+    );
+    assert_eq!(
+        upload(&app, Some(&admin), &file, "?replace=true")
+            .await
+            .status,
+        StatusCode::CREATED
+    );
+    assert_eq!(uploader().await, "boss", "the replacer is the uploader now");
+
+    // A demo run has no uploader: only an admin replaces it.
+    let demo = DEMO_RUNS[6].1;
+    let refused = upload(&app, Some(&owner), demo, "?replace=true").await;
+    assert_eq!(refused.status, StatusCode::FORBIDDEN, "{}", refused.body);
+    assert!(refused.body.contains("only an admin"), "{}", refused.body);
+    assert_eq!(
+        upload(&app, Some(&admin), demo, "?replace=true")
+            .await
+            .status,
+        StatusCode::CREATED
+    );
+}

@@ -11,6 +11,7 @@
 //! | [`Error::InvalidFile`] (every line and field error of a file) | 422 |
 //! | [`Error::InvalidImport`] (every file, line and field error of an evalscope folder) | 422 |
 //! | [`Error::Busy`] (the database stayed locked) | 503, `Retry-After: 1` |
+//! | [`Error::Overloaded`] (work of one kind at its bound, such as evalscope imports) | 503, `Retry-After: 5` |
 //! | [`Error::Internal`] | 500; the cause is logged, the user sees a generic message |
 //!
 //! Storage errors ([`db::DbError`]) become these through one `From`.
@@ -39,12 +40,17 @@ pub enum Error {
     InvalidImport(engine::plawbench::evalscope::ImportErrors),
     #[error("the server is busy; try again in a moment")]
     Busy,
+    /// As many of one kind of work as the server runs at once are under way.
+    #[error("{0}")]
+    Overloaded(String),
     #[error("internal error; the server log has the details")]
     Internal,
 }
 
 /// Seconds a client is asked to wait after [`Error::Busy`].
 pub const RETRY_AFTER_SECS: &str = "1";
+/// Seconds a client is asked to wait after [`Error::Overloaded`].
+pub const RETRY_OVERLOADED_AFTER_SECS: &str = "5";
 
 impl Error {
     /// The HTTP status of the error (see the module docs).
@@ -55,8 +61,17 @@ impl Error {
             Error::NotFound(_) => StatusCode::NOT_FOUND,
             Error::Conflict(_) => StatusCode::CONFLICT,
             Error::InvalidFile(..) | Error::InvalidImport(_) => StatusCode::UNPROCESSABLE_ENTITY,
-            Error::Busy => StatusCode::SERVICE_UNAVAILABLE,
+            Error::Busy | Error::Overloaded(_) => StatusCode::SERVICE_UNAVAILABLE,
             Error::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    /// The `Retry-After` seconds a 503 carries.
+    pub fn retry_after(&self) -> Option<&'static str> {
+        match self {
+            Error::Busy => Some(RETRY_AFTER_SECS),
+            Error::Overloaded(_) => Some(RETRY_OVERLOADED_AFTER_SECS),
+            _ => None,
         }
     }
 

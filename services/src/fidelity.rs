@@ -42,6 +42,7 @@ pub async fn store_probes(
     dataset: &DatasetInfo,
     file: &RunFile,
     author: Option<i64>,
+    by: engine::accounts::Replacer,
 ) -> Result<Created> {
     lexpilot(dataset)?;
     let cases = LexPilot::cases(db, dataset.id).await?;
@@ -63,7 +64,7 @@ pub async fn store_probes(
             })
         })
         .collect::<Result<Vec<_>>>()?;
-    Ok(db::fidelity::store_probes(db, dataset, &new, author).await?)
+    Ok(db::fidelity::store_probes(db, dataset, &new, author, by).await?)
 }
 
 /// The probe-writing sheet of LexPilot version `dataset`.
@@ -75,13 +76,15 @@ pub async fn probe_sheet(db: &Db, dataset: &DatasetInfo) -> Result<ProbeSheet> {
 }
 
 /// Checks `probe` against its case of LexPilot version `dataset` and stores
-/// it (replacing the case's probe); refused, naming the case and every
-/// field at fault, when it breaks a rule, and once the study exists.
+/// it (replacing the case's probe, when `by` is its author or an admin);
+/// refused, naming the case and every field at fault, when it breaks a
+/// rule, and once the study exists.
 pub async fn save_probe(
     db: &Db,
     dataset: &DatasetInfo,
     probe: Probe,
     author: Option<i64>,
+    by: engine::accounts::Replacer,
 ) -> Result<Created> {
     lexpilot(dataset)?;
     let cases = LexPilot::cases(db, dataset.id).await?;
@@ -104,7 +107,7 @@ pub async fn save_probe(
         case_id: probe.case_id.clone(),
         probe: serde_json::to_string(&probe).map_err(Error::internal)?,
     };
-    Ok(db::fidelity::store_probes(db, dataset, &[new], author).await?)
+    Ok(db::fidelity::store_probes(db, dataset, &[new], author, by).await?)
 }
 
 /// The stored probes of version `dataset`, by case id.

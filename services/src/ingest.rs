@@ -45,6 +45,18 @@ impl RunFile {
             bytes: bytes.into(),
         }
     }
+
+    /// The file with its header's model and family replaced by those the
+    /// uploader gave beside it ([`engine::benchmark::HeaderOverride`]).
+    pub fn with_header(self, changes: &engine::benchmark::HeaderOverride) -> RunFile {
+        if changes.is_empty() {
+            return self;
+        }
+        RunFile {
+            bytes: changes.apply(&self.bytes),
+            name: self.name,
+        }
+    }
 }
 
 /// A valid run of benchmark `S` with its scores on the version checked.
@@ -108,8 +120,16 @@ pub fn hosted(dataset: &DatasetInfo) -> Result<Benchmark> {
     }
 }
 
-/// Parses, validates and scores `file` against `cases` (a version's).
+/// Parses, validates and scores `file` against `cases` (a version's). A
+/// dataset file, or a run of another benchmark, is refused with one error
+/// saying so ([`engine::benchmark::misfiled`]).
 pub fn score_file<S: Suite>(cases: &[S::Case], file: &RunFile) -> Checked<S> {
+    if let Some(error) = engine::benchmark::misfiled(&file.bytes, S::BENCHMARK) {
+        return Checked {
+            name: file.name.clone(),
+            outcome: Err(DatasetErrors(vec![error])),
+        };
+    }
     let outcome = S::parse_run(&file.bytes[..], cases).map(|run| {
         let scores = S::score(&run, cases);
         Scored { run, scores }

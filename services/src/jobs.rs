@@ -124,6 +124,9 @@ pub struct JobManager {
     lease: Duration,
     /// Set when the server stops: jobs cut off then are left to others.
     stopping: Arc<AtomicBool>,
+    /// The prefix every endpoint's key variable must have
+    /// ([`engine::jobs::check_key_env_prefix`]).
+    key_env_prefix: Arc<str>,
 }
 
 impl JobManager {
@@ -138,7 +141,20 @@ impl JobManager {
             owner: server_id().into(),
             lease: DEFAULT_LEASE,
             stopping: Arc::default(),
+            key_env_prefix: engine::jobs::DEFAULT_KEY_ENV_PREFIX.into(),
         }
+    }
+
+    /// The same manager reading endpoint keys only from variables that
+    /// start with `prefix`.
+    pub fn with_key_env_prefix(mut self, prefix: &str) -> JobManager {
+        self.key_env_prefix = prefix.into();
+        self
+    }
+
+    /// The prefix every endpoint's key variable must have.
+    pub fn key_env_prefix(&self) -> &str {
+        &self.key_env_prefix
     }
 
     /// The same manager with leases of `lease` (at least a second).
@@ -287,6 +303,20 @@ impl JobManager {
     /// Resumes `job`, just claimed; if it cannot run here, it fails with
     /// the reason.
     async fn resume(&self, db: &Db, job: &Job) {
+        // Our own lease lapsed while our task still runs (its heartbeat was
+        // late: a loaded machine, a slow write lock): the claim has only
+        // renewed it, and the task goes on holding it.
+        if self
+            .registry()
+            .get(&job.id)
+            .is_some_and(RunningJob::is_running)
+        {
+            tracing::warn!(
+                "benchmark job {}: its lease lapsed while it ran here; renewed",
+                job.id
+            );
+            return;
+        }
         tracing::info!(
             "benchmark job {}: its server's lease lapsed; resuming it here from its calls",
             job.id
@@ -614,6 +644,19 @@ impl Work {
         if self.cancel.is_cancelled() {
             return Err(Stop::Cancelled);
         }
+        // An endpoint saved before the prefix was set (or under another)
+        // has its key read by no job.
+        let prefix = self.manager.key_env_prefix();
+        for endpoint in std::iter::once(&self.spec.model)
+            .chain(&self.spec.user)
+            .chain(&self.spec.judges)
+        {
+            if let Some(var) = &endpoint.key_env {
+                engine::jobs::check_key_env_prefix(var, prefix).map_err(|message| {
+                    Stop::Failed(format!("endpoint {}: {message}", endpoint.name))
+                })?;
+            }
+        }
         match self.spec.experiment {
             Some(Experiment::Targeted) => return self.targeted(last).await,
             Some(Experiment::Fidelity) => return self.fidelity(last).await,
@@ -818,8 +861,18 @@ impl Work {
                 }
             }
         };
-        *last = Some(progress.borrow().clone());
+        let ended = progress.borrow().clone();
+        let all_failed = every_item_failed(&ended).then(|| {
+            format!(
+                "every one of the job's {} items failed, so no run was stored; the first \
+                 failure: {}",
+                ended.total,
+                ended.first_failure.as_deref().unwrap_or("(not recorded)")
+            )
+        });
+        *last = Some(ended);
         match result {
+            Ok(_) if all_failed.is_some() => Err(Stop::Failed(all_failed.unwrap_or_default())),
             Ok(outputs) => Ok(outputs),
             Err(PipelineError::Cancelled { .. }) => Err(Stop::Cancelled),
             Err(e) => Err(Stop::Failed(e.to_string())),
@@ -834,6 +887,13 @@ impl Work {
             tracing::warn!("benchmark job {}: cannot record progress: {e}", self.id);
         }
     }
+}
+
+/// Whether a finished job's every item is unavailable: its runs would be
+/// nothing but failures (and the endpoint's answers to them), so none is
+/// stored.
+fn every_item_failed(progress: &Progress) -> bool {
+    progress.total > 0 && progress.failures >= progress.total
 }
 
 fn endpoint(e: &JobEndpoint, judge: bool) -> Endpoint {
@@ -1200,74 +1260,7 @@ impl JobManager {
         request: NewJobRequest,
         account: &db::users::User,
     ) -> Result<JobView> {
-        if crate::ingest::hosted(dataset)? != request.benchmark {
-            return Err(Error::Invalid(format!(
-                "dataset {} is a {} dataset, not {}",
-                dataset.name,
-                dataset.benchmark,
-                request.benchmark.as_str()
-            )));
-        }
-        let plawbench = request.benchmark == Benchmark::Plawbench;
-        let dlawbench = request.benchmark == Benchmark::Dlawbench;
-        let mut judges: Vec<JobEndpoint> = Vec::with_capacity(request.judges.len());
-        for id in request.judges {
-            if judges.iter().all(|j| j.id != id) {
-                judges.push(job_endpoint(db, id).await?);
-            }
-        }
-        let model = job_endpoint(db, request.model).await?;
-        let user = match request.user.filter(|_| !plawbench) {
-            Some(id) => Some(job_endpoint(db, id).await?),
-            None => None,
-        };
-        let experiment = match request.experiment {
-            Some(e) if request.benchmark != Benchmark::Lexpilot => {
-                return Err(Error::Invalid(format!("{} is LexPilot's", e.label_en())))
-            }
-            e => e,
-        };
-        if experiment == Some(Experiment::Fidelity) {
-            fidelity_ready(db, dataset).await?;
-        }
-        let first_run = match experiment {
-            Some(Experiment::Targeted) => {
-                db::targeted::next_run_number(db, dataset.id, &model.model).await?
-            }
-            Some(Experiment::Fidelity) => 1,
-            None => first_free_run(db, dataset.id, &model.model).await?,
-        };
-        let (tasks, user_condition) = if experiment.is_some() {
-            (Vec::new(), "standard".to_owned())
-        } else if plawbench || dlawbench {
-            (Vec::new(), String::new())
-        } else {
-            let tasks = request
-                .tasks
-                .into_iter()
-                .map(|t| t.trim().to_owned())
-                .filter(|t| !t.is_empty())
-                .collect();
-            (tasks, request.user_condition.trim().to_owned())
-        };
-        let spec = JobSpec {
-            benchmark: request.benchmark,
-            dataset: dataset.name.clone(),
-            model,
-            user,
-            judges,
-            tasks,
-            runs: request.runs,
-            first_run,
-            concurrency: request.concurrency,
-            user_condition,
-            limit: request.limit.filter(|&n| i64::from(n) < dataset.case_count),
-            family: request.family,
-            plawbench: plawbench.then(|| request.plawbench.unwrap_or_default()),
-            dlawbench: dlawbench.then(|| request.dlawbench.unwrap_or_default()),
-            experiment,
-        };
-        check_spec(&spec).map_err(Error::Invalid)?;
+        let spec = job_spec(db, dataset, request).await?;
         let new = db::jobs::NewJob {
             dataset_id: dataset.id,
             spec: &spec,
@@ -1330,6 +1323,137 @@ impl JobManager {
 
 /// A copy of endpoint `id` for a job's settings; an unknown id is a bad
 /// request, not a missing page.
+/// The job `request` asks for on `dataset`, checked as [`JobManager::create`]
+/// stores it (endpoints copied in, the first free run number, the limit and
+/// each benchmark's settings), without storing it.
+pub async fn job_spec(
+    db: &Db,
+    dataset: &db::datasets::DatasetInfo,
+    request: NewJobRequest,
+) -> Result<JobSpec> {
+    if crate::ingest::hosted(dataset)? != request.benchmark {
+        return Err(Error::Invalid(format!(
+            "dataset {} is a {} dataset, not {}",
+            dataset.name,
+            dataset.benchmark,
+            request.benchmark.as_str()
+        )));
+    }
+    let plawbench = request.benchmark == Benchmark::Plawbench;
+    let dlawbench = request.benchmark == Benchmark::Dlawbench;
+    let mut judges: Vec<JobEndpoint> = Vec::with_capacity(request.judges.len());
+    for id in request.judges {
+        if judges.iter().all(|j| j.id != id) {
+            judges.push(job_endpoint(db, id).await?);
+        }
+    }
+    let model = job_endpoint(db, request.model).await?;
+    let user = match request.user.filter(|_| !plawbench) {
+        Some(id) => Some(job_endpoint(db, id).await?),
+        None => None,
+    };
+    let experiment = match request.experiment {
+        Some(e) if request.benchmark != Benchmark::Lexpilot => {
+            return Err(Error::Invalid(format!("{} is LexPilot's", e.label_en())))
+        }
+        e => e,
+    };
+    if experiment == Some(Experiment::Fidelity) {
+        fidelity_ready(db, dataset).await?;
+    }
+    let first_run = match experiment {
+        Some(Experiment::Targeted) => {
+            db::targeted::next_run_number(db, dataset.id, &model.model).await?
+        }
+        Some(Experiment::Fidelity) => 1,
+        None => first_free_run(db, dataset.id, &model.model).await?,
+    };
+    let (tasks, user_condition) = if experiment.is_some() {
+        (Vec::new(), "standard".to_owned())
+    } else if plawbench || dlawbench {
+        (Vec::new(), String::new())
+    } else {
+        let tasks = request
+            .tasks
+            .into_iter()
+            .map(|t| t.trim().to_owned())
+            .filter(|t| !t.is_empty())
+            .collect();
+        (tasks, request.user_condition.trim().to_owned())
+    };
+    let spec = JobSpec {
+        benchmark: request.benchmark,
+        dataset: dataset.name.clone(),
+        model,
+        user,
+        judges,
+        tasks,
+        runs: request.runs,
+        first_run,
+        concurrency: request.concurrency,
+        user_condition,
+        limit: request.limit.filter(|&n| i64::from(n) < dataset.case_count),
+        family: request.family,
+        plawbench: plawbench.then(|| request.plawbench.unwrap_or_default()),
+        dlawbench: dlawbench.then(|| request.dlawbench.unwrap_or_default()),
+        experiment,
+    };
+    check_spec(&spec).map_err(Error::Invalid)?;
+    Ok(spec)
+}
+
+/// The pipeline's judge attempts in a LexPilot job (its jobs keep none).
+pub fn lexpilot_judge_attempts() -> u32 {
+    pipeline::config::RetryPolicy::default().judge_attempts
+}
+
+/// The calls job `request` would make on `dataset`
+/// ([`engine::estimate::estimate_calls`]), checked as a start would check
+/// it; `None` for an experiment.
+pub async fn estimate(
+    db: &Db,
+    dataset: &db::datasets::DatasetInfo,
+    request: NewJobRequest,
+) -> Result<Option<engine::estimate::CallEstimate>> {
+    let spec = job_spec(db, dataset, request).await?;
+    let cases = usize::try_from(dataset.case_count).unwrap_or(0);
+    Ok(engine::estimate::estimate_calls(
+        &spec,
+        cases,
+        lexpilot_judge_attempts(),
+    ))
+}
+
+/// How long the test call of an endpoint may take.
+pub const TEST_CALL_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// One real chat call to endpoint `id` through the pipeline's client
+/// ([`pipeline::test_call`]: its key from the variable it names, no retry,
+/// at most [`TEST_CALL_TIMEOUT`]): the reply, or why there is none. An
+/// endpoint that fails is an answer here, not an error.
+pub async fn test_endpoint(db: &Db, id: i64) -> Result<engine::jobs::EndpointTest> {
+    let saved = job_endpoint(db, id).await?;
+    let started = std::time::Instant::now();
+    let outcome = pipeline::test_call(&endpoint(&saved, false), TEST_CALL_TIMEOUT).await;
+    let millis = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+    Ok(match outcome {
+        Ok(reply) => engine::jobs::EndpointTest {
+            endpoint: saved.name,
+            model: saved.model,
+            reply: Some(reply.content),
+            error: None,
+            millis,
+        },
+        Err(error) => engine::jobs::EndpointTest {
+            endpoint: saved.name,
+            model: saved.model,
+            reply: None,
+            error: Some(error),
+            millis,
+        },
+    })
+}
+
 async fn job_endpoint(db: &Db, id: i64) -> Result<JobEndpoint> {
     db::jobs::endpoint(db, id).await.map_err(|e| match e {
         db::DbError::NotFound(m) => Error::Invalid(m),

@@ -55,6 +55,8 @@ pub struct Shared {
     pub assets: crate::pages::Assets,
     /// The reading pages rendered for anonymous visitors.
     pub pages: crate::pages::PageCache,
+    /// The bound on evalscope imports running at once.
+    pub imports: crate::evalscope::ImportGate,
 }
 
 /// How the server is reached, which decides what it may trust of a request.

@@ -8,4 +8,5 @@ pub mod history;
 pub mod i18n;
 pub mod labels;
 pub mod live;
+pub mod textarea;
 pub mod turn_editor;

@@ -2,8 +2,11 @@
 //! a pipeline job on the current dataset of a benchmark (LexPilot: tasks,
 //! user model and condition; PLawBench: the judges' parse mode, aggregation
 //! and attempts, max tokens; DLawBench: the client simulator, the styles, the
-//! horizon, the lawyer's and judges' attempts; with JavaScript the form shows
-//! the chosen benchmark's fields only), and the jobs with their live progress
+//! horizon, the lawyer's and judges' attempts; only the chosen benchmark's
+//! fields show: `?benchmark=` picks it on the server, the select switches
+//! live in the browser), the calls the job will make and their cost at the
+//! prices given (asked again as the form changes; needs JavaScript), a
+//! button per endpoint that makes one real call to it, and the jobs with their live progress
 //! (refetched when the change feed announces `jobs` or `runs`), a cancel
 //! button, a restart button for stopped jobs, and links to the scores once a
 //! job is done. Every form posts to a server function, so the page works
@@ -26,8 +29,8 @@ use crate::components::labels::{error_message, ErrorBox, Loading};
 use crate::components::live::{refresh_on_change, use_live, LiveBadge};
 use crate::pages::model::model_url;
 use crate::server_fns::jobs::{
-    list_endpoints, list_jobs, CancelJob, DeleteEndpoint, EndpointView, JobView, RestartJob,
-    SaveEndpoint, StartJob,
+    list_endpoints, list_jobs, CancelJob, DeleteEndpoint, EndpointView, EstimateJob, JobView,
+    RestartJob, SaveEndpoint, StartJob, TestEndpoint,
 };
 
 /// The user conditions of the pipeline (wire name, label).
@@ -296,17 +299,18 @@ fn EndpointsPanel(
     delete: ServerAction<DeleteEndpoint>,
 ) -> impl IntoView {
     let lang = crate::components::i18n::lang();
+    let test = ServerAction::<TestEndpoint>::new();
     view! {
         <section class="panel">
             <h2>{lang.t("接口", "Endpoints")}</h2>
             <p class="muted">
                 {lang.t(
-                    "密钥不在此处填写：请填写服务器上保存密钥的环境变量名（例如 DEEPSEEK_API_KEY）。",
-                    "Keys are never entered here: give the NAME of an environment variable of the server that holds the key (such as DEEPSEEK_API_KEY).",
+                    "密钥不在此处填写：请填写服务器上保存密钥的环境变量名，须以运营者设定的前缀开头，默认 LEXPILOT_KEY_（例如 LEXPILOT_KEY_DEEPSEEK）。",
+                    "Keys are never entered here: give the NAME of an environment variable of the server that holds the key, starting with the prefix the operator set, LEXPILOT_KEY_ by default (such as LEXPILOT_KEY_DEEPSEEK).",
                 )}
             </p>
             {move || list.with(Vec::is_empty).then(|| view! { <p class="info">{lang.t("尚未配置接口。", "No endpoint yet.")}</p> })}
-            <div class="table-scroll">
+            <div class="table-scroll" tabindex="0">
                 <table class="stats" data-testid="endpoints-table">
                     <thead>
                         <tr>
@@ -317,7 +321,7 @@ fn EndpointsPanel(
                     <tbody>
                         {move || list.get().into_iter().map(|view| {
                             let (e, key_set) = (view.endpoint.clone(), view.key_set);
-                            let (id, edit_id) = (e.id.to_string(), e.id.to_string());
+                            let (id, edit_id, test_id) = (e.id.to_string(), e.id.to_string(), e.id.to_string());
                             let key = match (&e.key_env, key_set) {
                                 (None, _) => view! { <span class="muted">{lang.t("无", "none")}</span> }.into_any(),
                                 (Some(var), true) => view! { <code>{var.clone()}</code> " " <span class="badge key-set">{lang.t("已设置", "set")}</span> }.into_any(),
@@ -339,6 +343,14 @@ fn EndpointsPanel(
                                                 <button type="submit">{lang.t("保存", "Save")}</button>
                                             </ActionForm>
                                         </details>
+                                        <ActionForm action=test attr:class="inline">
+                                            <input type="hidden" name="id" value=test_id />
+                                            <button type="submit" data-testid="test-endpoint"
+                                                title=lang.t("用一次真实调用测试此接口", "Make one real call to this endpoint")
+                                                disabled=move || test.pending().get()>
+                                                {lang.t("测试", "Test")}
+                                            </button>
+                                        </ActionForm>
                                         <ActionForm action=delete attr:class="inline">
                                             <input type="hidden" name="id" value=id />
                                             <button type="submit" class="danger">{lang.t("删除", "Delete")}</button>
@@ -350,6 +362,36 @@ fn EndpointsPanel(
                     </tbody>
                 </table>
             </div>
+            {move || test.pending().get().then(|| view! {
+                <p class="loading" role="status">{lang.t("正在调用接口…", "Calling the endpoint…")}</p>
+            })}
+            {move || test.value().get().map(|r| match r {
+                Ok(t) => {
+                    let took = format!("{:.1}", t.millis as f64 / 1000.0);
+                    let who = format!("{} · {}", t.endpoint, t.model);
+                    match (t.reply, t.error) {
+                        (Some(reply), _) => view! {
+                            <p class="info" role="status" data-testid="endpoint-test">
+                                {match lang {
+                                    Lang::Zh => format!("{who} 在 {took} 秒内回复："),
+                                    Lang::En => format!("{who} answered in {took} s: "),
+                                }}
+                                <q>{reply}</q>
+                            </p>
+                        }.into_any(),
+                        (None, error) => view! {
+                            <p class="error-box" role="alert" data-testid="endpoint-test">
+                                {match lang {
+                                    Lang::Zh => format!("{who} 调用失败（{took} 秒）："),
+                                    Lang::En => format!("{who} failed ({took} s): "),
+                                }}
+                                {error.unwrap_or_default()}
+                            </p>
+                        }.into_any(),
+                    }
+                }
+                Err(e) => view! { <p class="error-box" role="alert">{error_message(&e)}</p> }.into_any(),
+            })}
             <h3>{lang.t("新增接口", "Add an endpoint")}</h3>
             <ActionForm action=save attr:class="endpoint-form filters">
                 <EndpointFields endpoint=None />
@@ -384,7 +426,7 @@ fn EndpointFields(endpoint: Option<Endpoint>) -> impl IntoView {
         </label>
         <label class="field"><span>{lang.t("密钥环境变量名", "Key variable name")}</span>
             <input name="key_env" pattern="[A-Z_][A-Z0-9_]*" autocomplete="off" spellcheck="false"
-                value=value(|e| e.key_env.clone()) placeholder="DEEPSEEK_API_KEY"
+                value=value(|e| e.key_env.clone()) placeholder="LEXPILOT_KEY_DEEPSEEK"
                 title=lang.t("仅填写变量名，不要填写密钥", "The NAME of an environment variable, never the key") />
         </label>
         <label class="field"><span>{lang.t("厂商（可选）", "Vendor (optional)")}</span>
@@ -425,28 +467,68 @@ fn StartForm(endpoints: Vec<EndpointView>, start: ServerAction<StartJob>) -> imp
         }
         .into_any();
     }
-    // Which benchmark's fields to hide, once the select was changed in the
-    // browser; the server's page shows both (nothing hidden without
-    // JavaScript), so its render and the hydrated one agree.
-    let chosen = RwSignal::new(None::<Benchmark>);
-    let hide = move |b: Benchmark| move || chosen.get().is_some_and(|c| c != b);
-    let hide_unless = move |shown: &'static [Benchmark]| {
-        move || chosen.get().is_some_and(|c| !shown.contains(&c))
-    };
+    // The chosen benchmark's fields only: the page's `?benchmark=` (LexPilot
+    // by default) on the server, so a browser without JavaScript gets a form
+    // of one benchmark and switches with the links under the select; the
+    // select switches live once the page has hydrated.
+    let query = leptos_router::hooks::use_query_map();
+    let chosen = RwSignal::new(
+        query
+            .with_untracked(|q| q.get("benchmark"))
+            .and_then(|b| Benchmark::parse(&b))
+            .filter(|b| b.hosted())
+            .unwrap_or(Benchmark::Lexpilot),
+    );
+    let hide = move |b: Benchmark| move || chosen.get() != b;
+    let hide_unless = move |shown: &'static [Benchmark]| move || !shown.contains(&chosen.get());
     let defaults = PlawbenchSettings::default();
     let dlaw = DlawbenchSettings::default();
+    let form = NodeRef::<leptos::html::Form>::new();
+    let estimate = ServerAction::<EstimateJob>::new();
+    // The estimate follows the form: asked again on every change in it.
+    let re_estimate = move || {
+        #[cfg(feature = "hydrate")]
+        if let Some(form) = form.get_untracked() {
+            use leptos::form::FromFormData;
+            let Ok(data) = web_sys::FormData::new_with_form(&form) else {
+                return;
+            };
+            match (
+                StartJob::from_form_data(&data),
+                crate::server_fns::jobs::PriceFields::from_form_data(&data),
+            ) {
+                (Ok(job), Ok(prices)) => {
+                    estimate.dispatch(EstimateJob { job, prices });
+                }
+                _ => estimate.clear(),
+            }
+        }
+    };
+    Effect::new(move |_| re_estimate());
     view! {
-        <section class="panel">
+        <section class="panel" on:change=move |_| re_estimate()>
             <h2>{lang.t("启动评测", "Start a run")}</h2>
-            <ActionForm action=start attr:class="stack start-form">
+            <ActionForm action=start node_ref=form attr:class="stack start-form">
                 <div class="filters">
                     <label class="field"><span>{lang.t("评测基准", "Benchmark")}</span>
                         <select name="benchmark" data-testid="job-benchmark"
-                            on:change=move |ev| chosen.set(Benchmark::parse(&event_target_value(&ev)))>
+                            on:change=move |ev| {
+                                if let Some(b) = Benchmark::parse(&event_target_value(&ev)) {
+                                    chosen.set(b);
+                                }
+                            }>
                             {[Benchmark::Lexpilot, Benchmark::Plawbench, Benchmark::Dlawbench].into_iter().map(|b| view! {
-                                <option value=b.as_str()>{b.label(lang)}</option>
+                                <option value=b.as_str() selected=move || chosen.get() == b>{b.label(lang)}</option>
                             }).collect_view()}
                         </select>
+                        <noscript>
+                            <span class="muted benchmark-links">
+                                {lang.t("显示设置：", "Show the settings of: ")}
+                                {[Benchmark::Lexpilot, Benchmark::Plawbench, Benchmark::Dlawbench].into_iter().map(|b| view! {
+                                    <a href=format!("/admin/runs?benchmark={}", b.as_str())>{b.label(lang)}</a> " "
+                                }).collect_view()}
+                            </span>
+                        </noscript>
                     </label>
                     <label class="field"><span>{lang.t("被测模型", "Evaluated model")}</span>
                         <select name="model" required>{endpoint_options(&endpoints, false)}</select>
@@ -567,9 +649,27 @@ fn StartForm(endpoints: Vec<EndpointView>, start: ServerAction<StartJob>) -> imp
                     <label class="field"><span>{lang.t("仅前 N 个案例或题目（可选）", "Limit: first N cases or items (optional)")}</span>
                         <input name="limit" type="number" min="1" placeholder=lang.t("全部", "all") />
                     </label>
-                    <div class="filter-actions">
-                        <button type="submit" class="primary" data-testid="start-job">{lang.t("启动", "Start")}</button>
+                </div>
+                <details class="cost-fields">
+                    <summary>{lang.t("费用估算（可选：每百万 token 的价格）", "Cost estimate (optional: prices per million tokens)")}</summary>
+                    <div class="filters">
+                        <label class="field"><span>{lang.t("输入价格 / 百万 token", "Input price / 1M tokens")}</span>
+                            <input name="input_price" type="number" min="0" step="any" inputmode="decimal" data-testid="input-price" />
+                        </label>
+                        <label class="field"><span>{lang.t("输出价格 / 百万 token", "Output price / 1M tokens")}</span>
+                            <input name="output_price" type="number" min="0" step="any" inputmode="decimal" data-testid="output-price" />
+                        </label>
+                        <label class="field"><span>{lang.t("每次调用的输入 token（假设）", "Input tokens per call (assumed)")}</span>
+                            <input name="input_tokens" type="number" min="0" placeholder=engine::estimate::TokensPerCall::default().input.to_string() />
+                        </label>
+                        <label class="field"><span>{lang.t("每次调用的输出 token（假设）", "Output tokens per call (assumed)")}</span>
+                            <input name="output_tokens" type="number" min="0" placeholder=engine::estimate::TokensPerCall::default().output.to_string() />
+                        </label>
                     </div>
+                </details>
+                <JobEstimateView estimate />
+                <div class="filter-actions">
+                    <button type="submit" class="primary" data-testid="start-job">{lang.t("启动", "Start")}</button>
                 </div>
             </ActionForm>
             {move || start.value().get().map(|r| match r {
@@ -579,6 +679,65 @@ fn StartForm(endpoints: Vec<EndpointView>, start: ServerAction<StartJob>) -> imp
         </section>
     }
     .into_any()
+}
+
+/// A call count: the number when it is known, else the range.
+fn calls_text(lang: Lang, calls: engine::estimate::Calls) -> String {
+    if calls.is_exact() {
+        lang.number(calls.max)
+    } else {
+        format!("{}–{}", lang.number(calls.min), lang.number(calls.max))
+    }
+}
+
+/// What the job in the form would make: calls per role and, with prices,
+/// the cost; or why the form's job would not start. Needs JavaScript (the
+/// form's fields are read as they change).
+#[component]
+fn JobEstimateView(estimate: ServerAction<EstimateJob>) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
+    view! {
+        <div class="job-estimate" data-testid="job-estimate" aria-live="polite">
+            {move || estimate.value().get().map(|result| match result {
+                Ok(e) => match e.calls {
+                    None => view! {
+                        <p class="muted">{lang.t("实验任务不做调用估算。", "No call estimate for an experiment.")}</p>
+                    }.into_any(),
+                    Some(calls) => {
+                        let total = calls.total();
+                        let exact = total.is_exact();
+                        let headline = match (lang, exact) {
+                            (Lang::Zh, true) => format!("预计 {} 次调用", calls_text(lang, total)),
+                            (Lang::Zh, false) => format!("预计 {} 次调用（上限为所有重试与最长对话）", calls_text(lang, total)),
+                            (Lang::En, true) => format!("{} calls", calls_text(lang, total)),
+                            (Lang::En, false) => format!("{} calls (the most if every judge retries and every dialogue runs its longest)", calls_text(lang, total)),
+                        };
+                        let (model, user, judges) = (calls_text(lang, calls.model), calls_text(lang, calls.user), calls_text(lang, calls.judges));
+                        let (items, runs, seated, attempts) = (lang.number(calls.items), calls.runs, calls.seated_judges, calls.judge_attempts);
+                        let detail = match lang {
+                            Lang::Zh => format!("被测模型 {model} · 用户模型 / 模拟当事人 {user} · 评审 {judges}（{seated} 位就座评审，每次最多 {attempts} 次尝试）· 每次运行 {items} 项 × {runs} 次运行"),
+                            Lang::En => format!("model {model} · user / client {user} · judges {judges} ({seated} seated, up to {attempts} attempts each) · {items} items per run × {runs} runs"),
+                        };
+                        let cost = e.cost.map(|(min, max)| {
+                            let money = |x: f64| format!("{x:.2}");
+                            let range = if (max - min).abs() < 0.005 { money(max) } else { format!("{}–{}", money(min), money(max)) };
+                            let (input, output) = (lang.number(e.tokens.input), lang.number(e.tokens.output));
+                            match lang {
+                                Lang::Zh => format!("费用约 {range}（按每次调用输入 {input}、输出 {output} token 估算）"),
+                                Lang::En => format!("cost about {range} (at {input} input and {output} output tokens per call)"),
+                            }
+                        });
+                        view! {
+                            <p><strong data-testid="estimate-calls">{headline}</strong></p>
+                            <p class="muted">{detail}</p>
+                            {cost.map(|c| view! { <p data-testid="estimate-cost">{c}</p> })}
+                        }.into_any()
+                    }
+                },
+                Err(e) => view! { <p class="muted" data-testid="estimate-error">{error_message(&e)}</p> }.into_any(),
+            })}
+        </div>
+    }
 }
 
 /// The jobs panel: the live table of [`JobsTable`], or why the jobs could
@@ -645,7 +804,7 @@ fn JobsTable(jobs: Vec<JobView>, start: ServerAction<StartJob>) -> impl IntoView
             view! { <p class="muted">{lang.t("暂无任务。", "No job yet.")}</p> }.into_any()
         } else {
             view! {
-                <div class="table-scroll">
+                <div class="table-scroll" tabindex="0">
                     <table class="stats jobs" data-testid="jobs-table">
                         <thead>
                             <tr>

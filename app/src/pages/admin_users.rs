@@ -1,19 +1,23 @@
-//! Accounts (admins only): the list, a form to add one, and for each expert
-//! whether they are designated to adjudicate review items. The server refuses
-//! all of it to anyone else, whatever the page shows.
+//! Accounts (admins only): the list, a form to add one (the role offered
+//! first is the least privileged, [`Role::LEAST_PRIVILEGED`]), a form to
+//! reset an account's password (which signs the account out everywhere),
+//! and for each expert whether they are designated to adjudicate review
+//! items. The server refuses all of it to anyone else, whatever the page
+//! shows.
 
 use engine::accounts::Role;
 use leptos::prelude::*;
 use leptos_meta::Title;
 
 use crate::components::labels::{error_message, ErrorBox, Loading};
-use crate::server_fns::users::{list_users, CreateUser, SetAdjudicator};
+use crate::server_fns::users::{list_users, CreateUser, ResetPassword, SetAdjudicator};
 
 #[component]
 pub fn AdminUsersPage() -> impl IntoView {
     let lang = crate::components::i18n::lang();
     let create = ServerAction::<CreateUser>::new();
     let designate = ServerAction::<SetAdjudicator>::new();
+    let reset = ServerAction::<ResetPassword>::new();
     let users = Resource::new(
         move || (create.version().get(), designate.version().get()),
         |_| list_users(),
@@ -68,8 +72,10 @@ pub fn AdminUsersPage() -> impl IntoView {
                 <label class="field"><span>{lang.t("用户名", "Name")}</span><input name="name" required /></label>
                 <label class="field">
                     <span>{lang.t("角色", "Role")}</span>
-                    <select name="role">
-                        {Role::ALL.iter().map(|r| view! { <option value=r.as_str()>{r.label(lang)}</option> }).collect_view()}
+                    <select name="role" data-testid="new-role">
+                        {Role::ALL.iter().map(|r| view! {
+                            <option value=r.as_str() selected=*r == Role::LEAST_PRIVILEGED>{r.label(lang)}</option>
+                        }).collect_view()}
                     </select>
                 </label>
                 <label class="field"><span>{lang.t("密码（至少 8 个字符）", "Password (8+ characters)")}</span><input name="password" type="password" autocomplete="new-password" required minlength="8" /></label>
@@ -77,6 +83,27 @@ pub fn AdminUsersPage() -> impl IntoView {
             </ActionForm>
             {move || create.value().get().map(|r| match r {
                 Ok(u) => view! { <p class="info">{lang.t("已创建 ", "Created ")} {u.name} {lang.t("。", ".")}</p> }.into_any(),
+                Err(e) => view! { <p class="error-box" role="alert">{error_message(&e)}</p> }.into_any(),
+            })}
+        </section>
+        <section class="panel narrow">
+            <h2>{lang.t("重置密码", "Reset a password")}</h2>
+            <p class="muted">{lang.t(
+                "新密码立即生效，该账户在所有设备上的登录都会结束。",
+                "The new password takes effect at once, and the account is signed out everywhere.",
+            )}</p>
+            <ActionForm action=reset attr:class="stack" attr:data-testid="reset-password">
+                <label class="field"><span>{lang.t("用户名", "Name")}</span><input name="name" required autocomplete="off" /></label>
+                <label class="field"><span>{lang.t("新密码（至少 8 个字符）", "New password (8+ characters)")}</span><input name="password" type="password" autocomplete="new-password" required minlength="8" /></label>
+                <button type="submit" class="primary">{lang.t("重置", "Reset")}</button>
+            </ActionForm>
+            {move || reset.value().get().map(|r| match r {
+                Ok(u) => view! {
+                    <p class="info" role="status" data-testid="password-reset">{match lang {
+                        crate::components::i18n::Lang::Zh => format!("已为 {} 设置新密码，其登录已全部结束。", u.name),
+                        crate::components::i18n::Lang::En => format!("{} has a new password and was signed out everywhere.", u.name),
+                    }}</p>
+                }.into_any(),
                 Err(e) => view! { <p class="error-box" role="alert">{error_message(&e)}</p> }.into_any(),
             })}
         </section>

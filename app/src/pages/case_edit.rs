@@ -157,7 +157,7 @@ fn Editor(case: Case, revision: i64) -> impl IntoView {
             Lang::En => format!("Correct {id}"),
         } />
         <section class="panel">
-            <p><a href=format!("/cases/{id}")>{lang.t("← 返回案例", "← Back to the case")}</a></p>
+            <p><a href=crate::url::case(&id)>{lang.t("← 返回案例", "← Back to the case")}</a></p>
             <h1>{lang.t("更正案例 ", "Correct case ")} {id.clone()}</h1>
             <p class="legend">{lang.t("基于修订 ", "Editing from revision ")} <strong data-testid="base-revision">{move || base.get()}</strong>
                {lang.t("。保存将生成新的数据集版本，已存储的运行将在新版本上重新评分。", ". Saving makes a new dataset version; stored runs are re-scored on it.")}</p>

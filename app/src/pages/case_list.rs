@@ -216,7 +216,7 @@ fn CaseResults(list: CaseList, filter: CaseFilter) -> impl IntoView {
 fn CaseTable(rows: Vec<CaseSummary>) -> impl IntoView {
     let lang = crate::components::i18n::lang();
     view! {
-        <div class="table-scroll">
+        <div class="table-scroll" tabindex="0">
             <table class="cases" data-testid="case-table">
                 <thead>
                     <tr>
@@ -233,7 +233,7 @@ fn CaseTable(rows: Vec<CaseSummary>) -> impl IntoView {
                     {rows
                         .into_iter()
                         .map(|c| {
-                            let href = format!("/cases/{}", c.case_id);
+                            let href = crate::url::case(&c.case_id);
                             view! {
                                 <tr>
                                     <td>

@@ -45,7 +45,7 @@ fn CaseNav(detail: CaseDetail) -> impl IntoView {
     let lang = crate::components::i18n::lang();
     let link = |id: Option<String>, text: &'static str, rel: &'static str| match id {
         Some(id) => {
-            view! { <a href=format!("/cases/{id}") rel=rel class="button">{text}</a> }.into_any()
+            view! { <a href=crate::url::case(&id) rel=rel class="button">{text}</a> }.into_any()
         }
         None => view! { <span class="button disabled">{text}</span> }.into_any(),
     };
@@ -92,7 +92,7 @@ fn CaseView(detail: CaseDetail) -> impl IntoView {
             <DialogueComparison case />
         </section>
         <CaseHistoryPanel case_id=detail.case.case_id.clone() />
-        <p class="edit-link"><a href=format!("/cases/{}/edit", detail.case.case_id) data-testid="correct-case">{lang.t("更正此案例（管理员）", "Correct this case (admins)")}</a></p>
+        <p class="edit-link"><a href=crate::url::case_edit(&detail.case.case_id) data-testid="correct-case">{lang.t("更正此案例（管理员）", "Correct this case (admins)")}</a></p>
         <CaseNav detail />
     }
 }

@@ -114,7 +114,7 @@ fn CompareBody(page: CompareView) -> impl IntoView {
                         " resamples, fixed seed): each resample scores both entries on the same cases. Entry means are over each entry's runs.",
                     )}
                 </p>
-                <div class="table-scroll">
+                <div class="table-scroll" tabindex="0">
                     <table class="compare" data-testid="compare">
                         <thead>
                             <tr>

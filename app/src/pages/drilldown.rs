@@ -250,18 +250,21 @@ fn Tallies(tallies: Vec<RunTally>, task: Task) -> impl IntoView {
 }
 
 /// The inline style of a heatmap cell: the accent colour at an opacity
-/// proportional to `count / max`, with light text on the darkest cells.
+/// growing with `count / max`, dark text on the lighter cells and white on
+/// the darkest. Dark text keeps 4.5:1 up to an opacity of 0.70 and white
+/// from 0.85, so the scale steps over the band between.
 fn heat(count: u64, max: u64) -> String {
     let share = if max == 0 {
         0.0
     } else {
         count as f64 / max as f64
     };
-    let ink = if share > 0.55 { "color: #fff; " } else { "" };
-    format!(
-        "{ink}background-color: rgba(31, 95, 174, {:.2})",
-        0.85 * share
-    )
+    let (ink, opacity) = if share > 0.6 {
+        ("color: #fff; ", 0.85 + 0.15 * share)
+    } else {
+        ("", 0.70 * share / 0.6)
+    };
+    format!("{ink}background-color: rgba(31, 95, 174, {opacity:.2})")
 }
 
 #[component]
@@ -269,7 +272,7 @@ fn ConfusionTable(counts: [[u64; 3]; 3]) -> impl IntoView {
     let lang = crate::components::i18n::lang();
     let max = counts.iter().flatten().copied().max().unwrap_or(0);
     view! {
-        <div class="table-scroll">
+        <div class="table-scroll" tabindex="0">
             <table class="confusion" data-testid="confusion-matrix">
                 <caption class="legend">
                     {lang.t("行：真实判决；列：预测判决。诉请数为各次运行之和，无法标注的条目不计。", "Rows: gold verdict; columns: predicted. Claims summed over the runs; unavailable items are left out.")}
@@ -316,7 +319,7 @@ fn ConfusionTable(counts: [[u64; 3]; 3]) -> impl IntoView {
 
 #[component]
 fn CaseBlock(case: CaseDrill, runs: Vec<u32>) -> impl IntoView {
-    let href = format!("/cases/{}", case.case_id);
+    let href = crate::url::case(&case.case_id);
     let body = match case.items {
         CaseItems::Lca { consultations } => view! { <LcaTable consultations runs /> }.into_any(),
         CaseItems::Dcg {
@@ -334,7 +337,7 @@ fn CaseBlock(case: CaseDrill, runs: Vec<u32>) -> impl IntoView {
                 " "
                 <ClassBadge class=case.class />
             </h2>
-            <div class="table-scroll">{body}</div>
+            <div class="table-scroll" tabindex="0">{body}</div>
         </section>
     }
 }
@@ -636,8 +639,10 @@ mod tests {
         assert_eq!(heat(0, 0), "background-color: rgba(31, 95, 174, 0.00)");
         assert_eq!(
             heat(10, 10),
-            "color: #fff; background-color: rgba(31, 95, 174, 0.85)"
+            "color: #fff; background-color: rgba(31, 95, 174, 1.00)"
         );
-        assert!(heat(2, 10).ends_with("0.17)"));
+        assert!(heat(2, 10).ends_with("0.23)"));
+        assert!(heat(6, 10).ends_with("0.70)"));
+        assert!(heat(7, 10).starts_with("color: #fff; "));
     }
 }

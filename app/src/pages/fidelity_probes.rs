@@ -15,6 +15,7 @@ use leptos_meta::Title;
 
 use crate::components::i18n::{use_lang, Lang, LangLinks};
 use crate::components::labels::{error_message, ErrorBox, Loading};
+use crate::components::textarea::content;
 use crate::server_fns::fidelity::{get_probe_sheet, SaveProbe};
 
 #[component]
@@ -132,7 +133,7 @@ fn ProbeForm(
                      testid: &'static str| {
         view! {
             <label class="field"><span>{label}</span>
-                <textarea name=name rows="2" data-testid=testid disabled=fixed>{value}</textarea>
+                <textarea name=name rows="2" data-testid=testid disabled=fixed>{content(&value)}</textarea>
             </label>
         }
     };
@@ -140,7 +141,7 @@ fn ProbeForm(
     view! {
         <section class="panel probe" data-testid=testid id=anchor>
             <h2>
-                <a href=format!("/cases/{id}")>{id.clone()}</a> " · " {case.cause.clone()} " " {status}
+                <a href=crate::url::case(&id)>{id.clone()}</a> " · " {case.cause.clone()} " " {status}
             </h2>
             <div class="two-col">
                 <div>
@@ -166,7 +167,7 @@ fn ProbeForm(
                         <input type="checkbox" name="ask_withheld" value="on" checked=d_on disabled=fixed data-testid="probe-withheld-on" />
                         " " {lang.t("同时问 D（信息缺失）：模拟器只拿到以下关键事实，每行一条", "Also ask D (withheld): the simulator gets only these key facts, one per line")}
                     </label>
-                    <textarea name="withheld" rows="4" data-testid="probe-withheld" disabled=fixed>{withheld}</textarea>
+                    <textarea name="withheld" rows="4" data-testid="probe-withheld" disabled=fixed aria-label=lang.t("D 的关键事实，每行一条", "Key facts for D, one per line")>{content(&withheld)}</textarea>
                     <div class="filter-actions">
                         <button type="submit" class="primary" data-testid="probe-save" disabled=move || fixed || save.pending().get()>
                             {lang.t("保存探针", "Save probe")}

@@ -252,7 +252,7 @@ fn LeaderboardTable(board: LeaderboardView, view: View) -> impl IntoView {
         })
         .collect_view();
     view! {
-        <div class="table-scroll">
+        <div class="table-scroll" tabindex="0">
             <table class="leaderboard cards" data-testid="leaderboard">
                 <thead>
                     <tr>

@@ -96,7 +96,7 @@ fn EntrySection(entry: ModelEntryView) -> impl IntoView {
                 {family.unwrap_or_else(|| lang.t("条目", "Entry"))}
                 {entry.setting.iter().map(|(k, v)| view! { <span class="setting">{k.clone()} ": " {v.clone()}</span> }).collect_view()}
             </h2>
-            <div class="table-scroll">
+            <div class="table-scroll" tabindex="0">
                 <table class="runs" data-testid="model-runs">
                     <thead><tr><th>{lang.t("运行", "Run")}</th><th>{lang.t("创建时间", "Created")}</th><th>{lang.t("上传者", "Uploaded by")}</th><th class="num">{lang.t("不可用项", "Unavailable items")}</th></tr></thead>
                     <tbody>
@@ -130,7 +130,7 @@ fn RunTable(task: Task, table: Table) -> impl IntoView {
     let last = table.rows.len().saturating_sub(1);
     view! {
         <h3>{title}</h3>
-        <div class="table-scroll">
+        <div class="table-scroll" tabindex="0">
             <table class="leaderboard per-run">
                 <thead>
                     <tr>
@@ -143,7 +143,14 @@ fn RunTable(task: Task, table: Table) -> impl IntoView {
                         <tr class:summary=i == last>
                             <td class="model">{row.model.clone()}</td>
                             {row.cells.iter().map(|c| match c {
-                                Some(m) => view! { <td class="num">{format_cell(m)}</td> }.into_any(),
+                                // The std under the mean, as on the leaderboard:
+                                // the columns stay narrow enough to fit 1280 px.
+                                Some(m) => view! {
+                                    <td class="num" title=format_cell(m)>
+                                        {format!("{:.4}", m.mean)}
+                                        {m.std.map(|s| view! { <span class="std">{format!("± {s:.4}")}</span> })}
+                                    </td>
+                                }.into_any(),
                                 None => view! { <td class="num muted">"—"</td> }.into_any(),
                             }).collect_view()}
                         </tr>

@@ -125,7 +125,7 @@ fn ProvinceTable(s: DatasetStats) -> impl IntoView {
         .map(|i| view! { <tr>{cell(left.get(i))}{cell(right.get(i))}</tr> })
         .collect_view();
     view! {
-        <div class="table-scroll">
+        <div class="table-scroll" tabindex="0">
             <table class="stats" data-testid="province-table">
                 <caption>{lang.t("各省份或地区的案例数（同论文表 9）", "Cases per province or region (as the paper's Table 9)")}</caption>
                 <thead>
@@ -214,7 +214,7 @@ fn FocalTypes(s: DatasetStats) -> impl IntoView {
 fn ClassTable(s: DatasetStats) -> impl IntoView {
     let lang = crate::components::i18n::lang();
     view! {
-        <div class="table-scroll">
+        <div class="table-scroll" tabindex="0">
             <table class="stats wide" data-testid="class-table">
                 <thead>
                     <tr>

@@ -99,7 +99,7 @@ fn PaperBody(page: PaperPage) -> impl IntoView {
                             view! {
                                 <li>
                                     {u.model} " · " {u.condition.label(lang)} " · "
-                                    <a href=format!("/cases/{}", u.case_id)>{u.case_id.clone()}</a>
+                                    <a href=crate::url::case(&u.case_id)>{u.case_id.clone()}</a>
                                     {lang.t(" · 运行 ", " · runs ")} {runs.join(", ")}
                                 </li>
                             }
@@ -304,7 +304,7 @@ fn PaperTableView(table: PaperTable) -> impl IntoView {
         })
         .collect_view();
     view! {
-        <div class="table-scroll">
+        <div class="table-scroll" tabindex="0">
             <table class="leaderboard paper-table" data-testid=format!("paper-{name}")>
                 <caption>{table.caption.clone()}</caption>
                 <thead>

@@ -610,7 +610,7 @@ fn SheetTable(rows: Vec<engine::review::SheetRow>, lang: Lang) -> impl IntoView 
         <p class="legend">{lang.t(
             "MAD：平均绝对差（分）；r：皮尔逊相关；±10%：差值不超过满分 10% 的比例。评审-人比较评审模型给分与最终共识，人-人比较两位专家的盲评给分。",
             "MAD: mean absolute difference in points; r: Pearson's r; ±10%: share within 10% of the maximum. Judge-human compares the judge's points with the final consensus; human-human the two experts' blind points.")}</p>
-        <div class="table-scroll">
+        <div class="table-scroll" tabindex="0">
             <table class="leaderboard" data-testid="sheet-table">
                 <thead>
                     <tr>
@@ -661,7 +661,7 @@ fn PanelTable(rows: Vec<engine::review::SheetRow>, lang: Lang) -> impl IntoView 
         <p class="legend">{lang.t(
             "评审团的逐项决定取在席评审的多数；两位评审 1:1 时不作决定，不计入比较并单独计数。κ：Cohen's kappa；一致率：相同标记的比例。",
             "The panel's decision on a rubric item is the majority of its seated judges; a 1–1 split decides nothing and is left out of the comparison and counted. κ: Cohen's kappa; agreement: share of equal marks.")}</p>
-        <div class="table-scroll">
+        <div class="table-scroll" tabindex="0">
             <table class="leaderboard" data-testid="panel-table">
                 <thead>
                     <tr>
@@ -728,7 +728,7 @@ pub fn AgreementPage() -> impl IntoView {
                                     {lang.t("创建（种子对话、案例核查、评审判定），两位专家标注后此处即时更新。", "; once two experts have labelled, this page fills in live.")}
                                 </p>
                             })}
-                            <div class="table-scroll" hidden=no_rows>
+                            <div class="table-scroll" tabindex="0" hidden=no_rows>
                                 <table class="leaderboard" data-testid="agreement-table">
                                     <thead><tr>
                                         <th>{lang.t("类型", "Kind")}</th><th>{lang.t("类别", "Class")}</th>
@@ -803,7 +803,7 @@ fn ExpertTable(rows: Vec<crate::server_fns::review::ExpertRow>, lang: Lang) -> i
     let seconds = |s: Option<f64>| s.map_or_else(|| "—".to_owned(), |s| format!("{s:.0} s"));
     let pace = |p: Option<f64>| p.map_or_else(|| "—".to_owned(), |p| format!("{p:.1}"));
     view! {
-        <div class="table-scroll">
+        <div class="table-scroll" tabindex="0">
             <table class="leaderboard" data-testid="expert-progress">
                 <thead>
                     <tr>

@@ -365,6 +365,31 @@ fn initial_draft(item: &ReviewItemView) -> Draft {
     draft
 }
 
+/// The draft in a few words, for the label sheet's one row on a phone:
+/// the label chosen, or how many claims, checks or units are done.
+fn draft_summary(lang: Lang, form: Form, d: &Draft) -> String {
+    let set = |values: &[String]| values.iter().filter(|v| !v.trim().is_empty()).count();
+    match form {
+        Form::Choice if d.label.is_empty() => lang.t("未选择", "none chosen").to_owned(),
+        Form::Choice => label_text(lang, &d.label),
+        Form::Verdicts => match lang {
+            Lang::Zh => format!("已选 {} / {} 项诉请", set(&d.verdicts), d.verdicts.len()),
+            Lang::En => format!("{} of {} claims set", set(&d.verdicts), d.verdicts.len()),
+        },
+        Form::Points => match lang {
+            Lang::Zh => format!("已评 {} / {} 项", set(&d.points), d.points.len()),
+            Lang::En => format!("{} of {} marked", set(&d.points), d.points.len()),
+        },
+        Form::Checks => match d.checks.iter().filter(|(pass, _)| !pass).count() {
+            0 => lang.t("四项核查均通过", "all four checks pass").to_owned(),
+            failing => match lang {
+                Lang::Zh => format!("{failing} 项不通过"),
+                Lang::En => format!("{failing} failing"),
+            },
+        },
+    }
+}
+
 fn compose(form: Form, d: &Draft, keys: &[String]) -> Option<String> {
     match form {
         Form::Points => {
@@ -418,6 +443,14 @@ fn ItemBody(item: ReviewItemView, set_version: WriteSignal<u32>) -> impl IntoVie
         .map(RwSignal::new);
     let saved_note = RwSignal::new(String::new());
     let error = RwSignal::new(None::<String>);
+    // On a phone the label sheet is one row (what is chosen so far, and the
+    // submit button) until the expert opens it; an error opens it.
+    let sheet_open = RwSignal::new(false);
+    Effect::new(move |_| {
+        if error.with(Option::is_some) {
+            sheet_open.set(true);
+        }
+    });
     let id = item.id;
     let labels = item.labels.clone();
     let claims = item.claims;
@@ -581,6 +614,7 @@ fn ItemBody(item: ReviewItemView, set_version: WriteSignal<u32>) -> impl IntoVie
                 "f" if !submitted_now => {
                     ev.prevent_default();
                     unclear_open.set(true);
+                    sheet_open.set(true);
                     // The box renders on the next tick; focus it then.
                     set_timeout(
                         || {
@@ -794,10 +828,12 @@ fn ItemBody(item: ReviewItemView, set_version: WriteSignal<u32>) -> impl IntoVie
     let progress = item.progress.clone();
     let kind = item.kind;
     let case_href = match item.kind {
-        ReviewKind::RubricVerdict if is_fidelity(&item) => format!("/cases/{}", item.case_id),
-        ReviewKind::RubricVerdict if is_dlaw(&item) => format!("/dlawbench/cases/{}", item.case_id),
-        ReviewKind::RubricVerdict => format!("/plawbench/items/{}", item.case_id),
-        _ => format!("/cases/{}", item.case_id),
+        ReviewKind::RubricVerdict if is_fidelity(&item) => crate::url::case(&item.case_id),
+        ReviewKind::RubricVerdict if is_dlaw(&item) => {
+            crate::pages::dlawbench::case_url(&item.case_id)
+        }
+        ReviewKind::RubricVerdict => crate::pages::plawbench::item_url(&item.case_id),
+        _ => crate::url::case(&item.case_id),
     };
     let progress_line = move || {
         let lang = lang.get();
@@ -878,8 +914,16 @@ fn ItemBody(item: ReviewItemView, set_version: WriteSignal<u32>) -> impl IntoVie
                     </ul>
                 </section>
             </div>
-            <aside class="review-panel" data-testid="label-panel">
-                <section class="label-form" data-testid="label-form">
+            <aside class="review-panel" class:open=move || sheet_open.get() data-testid="label-panel">
+                <button type="button" class="sheet-toggle" data-testid="sheet-toggle" aria-controls="label-sheet"
+                        aria-expanded=move || sheet_open.get().to_string() on:click=move |_| sheet_open.update(|o| *o = !*o)>
+                    <span class="sheet-title">{move || lang.get().t("你的标注", "Your label")}</span>
+                    <span class="sheet-summary" data-testid="sheet-summary">
+                        {move || draft.with(|d| draft_summary(lang.get(), form, d))}
+                    </span>
+                    <span class="sheet-chevron" aria-hidden="true">{move || if sheet_open.get() { "▾" } else { "▴" }}</span>
+                </button>
+                <section class="label-form" id="label-sheet" data-testid="label-form">
                     <div class="panel-head">
                         <h2>{move || lang.get().t("你的标注", "Your label")}</h2>
                         <div class="case-nav">{nav(item.previous, "← p")}{nav(item.next_todo.or(item.next), "n →")}</div>
@@ -898,7 +942,8 @@ fn ItemBody(item: ReviewItemView, set_version: WriteSignal<u32>) -> impl IntoVie
                     <div class="filter-actions">
                         <button type="button" class="primary" data-testid="submit-label" on:click=move |_| do_submit()
                                 disabled=move || frozen || submit.pending().get()>
-                            {move || if submitted { lang.get().t("修改提交", "Revise") } else { lang.get().t("提交", "Submit") }} " (Ctrl+Enter)"
+                            {move || if submitted { lang.get().t("修改提交", "Revise") } else { lang.get().t("提交", "Submit") }}
+                            <span class="shortcut-hint">" (Ctrl+Enter)"</span>
                         </button>
                         <span class="muted" data-testid="draft-status">{move || saved_note.get()}</span>
                     </div>
@@ -1005,7 +1050,7 @@ fn dlaw_content(input: &serde_json::Value, lang: Memo<Lang>) -> impl IntoView {
             <div class="dlaw-judged" data-testid="judge-input">
             <div>
             <h2>{move || lang.get().t("对话", "Dialogue")}</h2>
-            <ol class="dlaw-dialogue context-scroll" lang=language>
+            <ol class="dlaw-dialogue context-scroll" tabindex="0" lang=language>
                 {dialogue.into_iter().map(|(turn, lawyer, content)| view! {
                     <li class="turn" class:role-lawyer=lawyer class:role-client=!lawyer>
                         <div class="turn-head">
@@ -1019,7 +1064,7 @@ fn dlaw_content(input: &serde_json::Value, lang: Memo<Lang>) -> impl IntoView {
             </div>
             <div>
             <h2>{move || lang.get().t("法律备忘录", "Memo")}</h2>
-            <div class="memo context-scroll" lang=language>{memo}</div>
+            <div class="memo context-scroll" tabindex="0" lang=language>{memo}</div>
             </div>
             </div>
         </section>
@@ -1188,7 +1233,7 @@ fn ItemContent(item: ReviewItemView) -> impl IntoView {
                         {move || lang.get().t("模型回答（评审模型的输入）", "Model answer (the judge's input)")}
                         {truncated.then(|| view! { " " <span class="badge missing" data-testid="truncated">{move || lang.get().t("已截断（达到长度上限）", "truncated at the length limit")}</span> })}
                     </h2>
-                    <div class="reply context-scroll" data-testid="judge-input">{response}</div>
+                    <div class="reply context-scroll" tabindex="0" data-testid="judge-input">{response}</div>
                 </section>
                 <section class="panel" data-testid="rubric">
                     <h2>{move || lang.get().t("评分细则", "Rubric")}</h2>
@@ -1262,7 +1307,7 @@ fn ItemContent(item: ReviewItemView) -> impl IntoView {
                     <p class="judge-task">{move || judge_task(lang.get())}</p>
                     <h2>{move || lang.get().t("模型回复（评审模型的输入）", "Model reply (the judge's input)")}</h2>
                     <div data-testid="judge-input">
-                        {response.map(|r| view! { <div class="reply context-scroll">{r}</div> })}
+                        {response.map(|r| view! { <div class="reply context-scroll" tabindex="0">{r}</div> })}
                         {(!requests.is_empty()).then(|| view! {
                             <h3>{move || lang.get().t("追问", "Requests")}</h3>
                             <ol>{requests.into_iter().map(|r| view! { <li>{r}</li> }).collect_view()}</ol>
@@ -1276,7 +1321,7 @@ fn ItemContent(item: ReviewItemView) -> impl IntoView {
                 {case.map(|case| view! {
                     <section class="panel">
                         <h2>{move || lang.get().t("咨询对话（背景）", "Consultations (context)")}</h2>
-                        <div class="context-scroll tall"><DialogueComparison case lang /></div>
+                        <div class="context-scroll tall" tabindex="0"><DialogueComparison case lang /></div>
                     </section>
                 })}
             }
@@ -1287,7 +1332,7 @@ fn ItemContent(item: ReviewItemView) -> impl IntoView {
             view! {
                 <section class="panel decision" data-testid="decision-object">
                     <h2>{move || lang.get().t("咨询对话", "Consultations")}</h2>
-                    <div class="context-scroll tall"><DialogueComparison case lang /></div>
+                    <div class="context-scroll tall" tabindex="0"><DialogueComparison case lang /></div>
                 </section>
                 {(!flags.is_empty()).then(|| view! {
                     <section class="panel" data-testid="flags">

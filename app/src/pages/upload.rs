@@ -6,6 +6,7 @@
 //! use `POST /api/runs` and `POST /api/evalscope` instead.
 
 use engine::benchmark::Benchmark;
+use engine::lexpilot::run::Family;
 use engine::plawbench::evalscope::{ImportError, ImportPreview};
 use leptos::prelude::*;
 use leptos_meta::Title;
@@ -103,11 +104,35 @@ fn UploadForm(benchmark: Benchmark) -> impl IntoView {
     let files = RwSignal::new(Vec::<UploadFile>::new());
     let read_error = RwSignal::new(None::<String>);
     let replace = RwSignal::new(false);
-    let check =
-        Action::new(move |files: &Vec<UploadFile>| check_runs(files.clone(), Some(benchmark)));
-    let store = Action::new(move |(files, replace): &(Vec<UploadFile>, bool)| {
-        store_runs(files.clone(), *replace, Some(benchmark))
+    // What the uploader gives in place of the headers' fields (blank: keep).
+    let model = RwSignal::new(String::new());
+    let family = RwSignal::new(String::new());
+    let given = |v: String| (!v.trim().is_empty()).then_some(v);
+    let check = Action::new(move |files: &Vec<UploadFile>| {
+        check_runs(
+            files.clone(),
+            Some(benchmark),
+            given(model.get_untracked()),
+            given(family.get_untracked()),
+        )
     });
+    let store = Action::new(move |(files, replace): &(Vec<UploadFile>, bool)| {
+        store_runs(
+            files.clone(),
+            *replace,
+            Some(benchmark),
+            given(model.get_untracked()),
+            given(family.get_untracked()),
+        )
+    });
+    // The report follows the fields: a changed name is checked again.
+    let recheck = move || {
+        let picked = files.get_untracked();
+        if !picked.is_empty() {
+            store.clear();
+            check.dispatch(picked);
+        }
+    };
     let format = match benchmark {
         Benchmark::Plawbench => "docs/benchmarks/plawbench.md §B3",
         Benchmark::Dlawbench => "docs/benchmarks/dlawbench.md §A3",
@@ -160,6 +185,22 @@ fn UploadForm(benchmark: Benchmark) -> impl IntoView {
             <span>{lang.t("结果文件（.jsonl）", "Run files (.jsonl)")}</span>
             <input type="file" accept=".jsonl,.json,.txt" multiple node_ref=input on:change=on_change data-testid="run-files" />
         </label>
+        <div class="filters">
+            <label class="field">
+                <span>{lang.t("模型名称（可选，替换文件中的名称）", "Model name (optional, in place of the files' own)")}</span>
+                <input type="text" maxlength="200" data-testid="upload-model" placeholder=lang.t("沿用文件中的", "as in the files")
+                    prop:value=move || model.get()
+                    on:input=move |ev| model.set(event_target_value(&ev))
+                    on:change=move |_| recheck() />
+            </label>
+            <label class="field">
+                <span>{lang.t("模型类别（可选，替换文件中的类别）", "Family (optional, in place of the files' own)")}</span>
+                <select data-testid="upload-family" on:change=move |ev| { family.set(event_target_value(&ev)); recheck(); }>
+                    <option value="">{lang.t("沿用文件中的", "as in the files")}</option>
+                    {Family::ALL.into_iter().map(|f| view! { <option value=f.as_str()>{f.label(lang)}</option> }).collect_view()}
+                </select>
+            </label>
+        </div>
         {move || read_error.get().map(|e| view! { <p class="error-box" role="alert">{e}</p> })}
         {move || check.pending().get().then(|| view! { <p class="loading">{lang.t("校验中…", "Checking…")}</p> })}
         {move || check.value().get().map(|result| match result {
@@ -203,7 +244,7 @@ fn UploadForm(benchmark: Benchmark) -> impl IntoView {
 fn ReportTable(reports: Vec<RunFileReport>) -> impl IntoView {
     let lang = crate::components::i18n::lang();
     view! {
-        <div class="table-scroll">
+        <div class="table-scroll" tabindex="0">
             <table class="stats" data-testid="upload-report">
                 <thead>
                     <tr>
@@ -233,14 +274,7 @@ fn ReportTable(reports: Vec<RunFileReport>) -> impl IntoView {
                                         </td>
                                         <td class="num">{s.unavailable}</td>
                                     }.into_any(),
-                                    None => view! {
-                                        <td colspan="6">
-                                            <span class="badge verdict-dismissed">{lang.count(errors.len() as u64, "个错误", "error", "errors")}</span>
-                                            <ul class="errors">
-                                                {errors.iter().map(|e| view! { <li>{e.to_string()}</li> }).collect_view()}
-                                            </ul>
-                                        </td>
-                                    }.into_any(),
+                                    None => view! { <FileErrors errors columns=6 /> }.into_any(),
                                 }}
                             </tr>
                         }
@@ -251,7 +285,8 @@ fn ReportTable(reports: Vec<RunFileReport>) -> impl IntoView {
     }
 }
 
-/// The errors of a file that cannot be stored.
+/// The errors of a file that cannot be stored, the same problem on many
+/// lines said once ([`engine::findings::collapse`]).
 #[component]
 fn FileErrors(
     errors: Vec<engine::lexpilot::dataset::DatasetError>,
@@ -261,8 +296,8 @@ fn FileErrors(
     view! {
         <td colspan=columns>
             <span class="badge verdict-dismissed">{lang.count(errors.len() as u64, "个错误", "error", "errors")}</span>
-            <ul class="errors">
-                {errors.iter().map(|e| view! { <li>{e.to_string()}</li> }).collect_view()}
+            <ul class="errors" data-testid="upload-errors">
+                {engine::findings::collapse(&errors).iter().map(|g| view! { <li>{g.to_string()}</li> }).collect_view()}
             </ul>
         </td>
     }
@@ -275,7 +310,7 @@ fn PlawReportTable(reports: Vec<RunFileReport>) -> impl IntoView {
     let percent =
         |v: Option<f64>| v.map_or_else(|| "—".to_owned(), |x| format!("{:.2}", x * 100.0));
     view! {
-        <div class="table-scroll">
+        <div class="table-scroll" tabindex="0">
             <table class="stats" data-testid="upload-report">
                 <thead>
                     <tr>
@@ -315,7 +350,7 @@ fn DlawReportTable(reports: Vec<RunFileReport>) -> impl IntoView {
     let lang = crate::components::i18n::lang();
     let rate = |v: Option<f64>| v.map_or_else(|| "—".to_owned(), |x| format!("{x:.3}"));
     view! {
-        <div class="table-scroll">
+        <div class="table-scroll" tabindex="0">
             <table class="stats" data-testid="upload-report">
                 <thead>
                     <tr>
@@ -554,7 +589,7 @@ fn EvalscopeResult(reply: EvalscopeReply) -> impl IntoView {
                         Lang::En => format!("run {}: {items}, {} unavailable", r.run, r.unavailable),
                     }
                 }).collect::<Vec<_>>().join(" · ")}</p>
-                <div class="table-scroll">
+                <div class="table-scroll" tabindex="0">
                     <table class="stats" data-testid="reconciliation">
                         <thead><tr><th>{lang.t("子集", "Subset")}</th><th>{lang.t("指标", "Metric")}</th><th class="num">{lang.t("重新计算（n）", "Recomputed (n)")}</th><th class="num">{lang.t("报告（n）", "Report (n)")}</th><th>""</th></tr></thead>
                         <tbody>

@@ -41,7 +41,9 @@ pub async fn get_probe_sheet() -> Result<ProbePage, ServerFnError> {
 /// replacing the case's; `true` when the case had none. D is asked when
 /// `ask_withheld` is given, with `withheld` (one key fact per line) as the
 /// simulator's key facts. Refused (400, naming each field at fault) when it
-/// breaks a rule, and (409) once the study's replies exist.
+/// breaks a rule, (403) when the case's probe is another expert's (its
+/// author or an admin may change it), and (409) once the study's replies
+/// exist.
 #[server(prefix = "/sfn")]
 pub async fn save_probe(
     case_id: String,
@@ -79,7 +81,8 @@ pub async fn save_probe(
     };
     let db = db()?;
     let dataset = current_dataset(&db).await?;
-    let saved = services::fidelity::save_probe(&db, &dataset, probe, Some(user.id))
+    let by = engine::accounts::Replacer::of(user.id, user.role);
+    let saved = services::fidelity::save_probe(&db, &dataset, probe, Some(user.id), by)
         .await
         .map_err(fail)?;
     Ok(saved.created > 0)

@@ -29,7 +29,8 @@ pub async fn list_endpoints() -> Result<Vec<EndpointView>, ServerFnError> {
 }
 
 /// Creates an endpoint, or updates endpoint `id`. `key_env` is the NAME of
-/// an environment variable (`[A-Z_][A-Z0-9_]*`); anything that looks like a
+/// an environment variable (`[A-Z_][A-Z0-9_]*`) starting with the prefix the
+/// operator set (`LEXPILOT_KEY_` by default); anything that looks like a
 /// key is refused, without echoing it.
 #[server(prefix = "/sfn")]
 pub async fn save_endpoint(
@@ -53,7 +54,12 @@ pub async fn save_endpoint(
         vendor: vendor.as_deref(),
     };
     let fields = check_endpoint(&input).map_err(|m| fail(services::Error::Invalid(m)))?;
-    let saved = db::jobs::save_endpoint(&state()?.db, id, fields)
+    let state = state()?;
+    if let Some(var) = fields.key_env {
+        engine::jobs::check_key_env_prefix(var, state.jobs.key_env_prefix())
+            .map_err(|m| fail(services::Error::Invalid(m)))?;
+    }
+    let saved = db::jobs::save_endpoint(&state.db, id, fields)
         .await
         .map_err(fail)?;
     Ok(services::jobs::endpoint_view(saved))
@@ -130,6 +136,43 @@ pub async fn start_job(
     lawyer_attempts: Option<String>,
     experiment: Option<String>,
 ) -> Result<JobView, ServerFnError> {
+    use crate::ssr::{current_dataset_of, fail, require, state};
+
+    let account = require(engine::accounts::Permission::RunBenchmark).await?;
+    let state = state()?;
+    let request = job_request(StartJob {
+        benchmark,
+        model,
+        user,
+        judges,
+        tasks,
+        runs,
+        concurrency,
+        user_condition,
+        limit,
+        family,
+        judge_aggregation,
+        judge_parse,
+        judge_attempts,
+        max_tokens,
+        model_family,
+        styles,
+        horizon,
+        lawyer_attempts,
+        experiment,
+    })?;
+    let dataset = current_dataset_of(&state.db, request.benchmark).await?;
+    state
+        .jobs
+        .create(&state.db, &dataset, request, &account)
+        .await
+        .map_err(fail)
+}
+
+/// The job the start form asks for, each field read as [`start_job`]
+/// documents; 400 naming the field for a value it refuses.
+#[cfg(feature = "ssr")]
+fn job_request(form: StartJob) -> Result<services::jobs::NewJobRequest, ServerFnError> {
     use engine::benchmark::Benchmark;
     use engine::dlawbench::dataset::Style;
     use engine::jobs::{DlawbenchSettings, PlawbenchSettings};
@@ -137,10 +180,29 @@ pub async fn start_job(
     use services::jobs::NewJobRequest;
     use services::Error;
 
-    use crate::ssr::{current_dataset_of, fail, require, state};
+    use crate::ssr::fail;
 
-    let account = require(engine::accounts::Permission::RunBenchmark).await?;
-    let state = state()?;
+    let StartJob {
+        benchmark,
+        model,
+        user,
+        judges,
+        tasks,
+        runs,
+        concurrency,
+        user_condition,
+        limit,
+        family,
+        judge_aggregation,
+        judge_parse,
+        judge_attempts,
+        max_tokens,
+        model_family,
+        styles,
+        horizon,
+        lawyer_attempts,
+        experiment,
+    } = form;
     let given = |v: Option<String>| v.map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
     let benchmark = match given(benchmark) {
         None => Benchmark::Lexpilot,
@@ -204,7 +266,6 @@ pub async fn start_job(
             defaults.judge_attempts,
         )?,
     };
-    let dataset = current_dataset_of(&state.db, benchmark).await?;
     let user = match given(user) {
         None => None,
         Some(u) => Some(u.parse::<i64>().map_err(|_| {
@@ -239,7 +300,7 @@ pub async fn start_job(
             engine::jobs::Experiment::Targeted,
         )?),
     };
-    let request = NewJobRequest {
+    Ok(NewJobRequest {
         benchmark,
         model,
         user,
@@ -253,10 +314,69 @@ pub async fn start_job(
         plawbench: Some(plawbench),
         dlawbench: Some(dlawbench),
         experiment,
+    })
+}
+
+/// What the start form's job would make, before it is started: its calls
+/// per role ([`engine::estimate`]: a range, exact where the protocol fixes
+/// it) and, when `prices` are given, about what they cost at `tokens` per
+/// call. The job is checked as a start checks it (an error names what a
+/// start would refuse); nothing is stored.
+#[server(prefix = "/sfn", input = server_fn::codec::Json)]
+pub async fn estimate_job(
+    job: StartJob,
+    prices: PriceFields,
+) -> Result<engine::estimate::JobEstimate, ServerFnError> {
+    use crate::ssr::{current_dataset_of, fail, require, state};
+
+    require(engine::accounts::Permission::RunBenchmark).await?;
+    let state = state()?;
+    let request = job_request(job)?;
+    let given = |v: &Option<String>| {
+        v.as_deref()
+            .map(str::trim)
+            .filter(|v| !v.is_empty())
+            .map(str::to_owned)
     };
-    state
-        .jobs
-        .create(&state.db, &dataset, request, &account)
+    let (prices, tokens) = engine::estimate::cost_inputs(
+        given(&prices.input_price).as_deref(),
+        given(&prices.output_price).as_deref(),
+        given(&prices.input_tokens).as_deref(),
+        given(&prices.output_tokens).as_deref(),
+    )
+    .map_err(|e| fail(services::Error::Invalid(e)))?;
+    let dataset = current_dataset_of(&state.db, request.benchmark).await?;
+    let calls = services::jobs::estimate(&state.db, &dataset, request)
+        .await
+        .map_err(fail)?;
+    Ok(engine::estimate::JobEstimate::new(calls, tokens, prices))
+}
+
+/// The cost fields beside the start form (blank: none, or the default
+/// assumption for the tokens).
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PriceFields {
+    /// Per million input tokens.
+    #[serde(default)]
+    pub input_price: Option<String>,
+    /// Per million output tokens.
+    #[serde(default)]
+    pub output_price: Option<String>,
+    #[serde(default)]
+    pub input_tokens: Option<String>,
+    #[serde(default)]
+    pub output_tokens: Option<String>,
+}
+
+/// One real call to endpoint `id` ([`services::jobs::test_endpoint`]: its
+/// key from the variable it names, no retry, 30 s at most): the reply or why
+/// there is none.
+#[server(prefix = "/sfn")]
+pub async fn test_endpoint(id: i64) -> Result<engine::jobs::EndpointTest, ServerFnError> {
+    use crate::ssr::{fail, require, state};
+
+    require(engine::accounts::Permission::RunBenchmark).await?;
+    services::jobs::test_endpoint(&state()?.db, id)
         .await
         .map_err(fail)
 }

@@ -10,11 +10,15 @@ use engine::benchmark::Benchmark;
 
 use crate::types::{RunFileReport, UploadFile};
 
-/// `benchmark` names the dataset's benchmark (LexPilot when absent).
+/// `benchmark` names the dataset's benchmark (LexPilot when absent);
+/// `model` and `family`, when given, take the place of every file's header
+/// fields ([`engine::benchmark::HeaderOverride`]).
 #[server(prefix = "/sfn", input = server_fn::codec::Json)]
 pub async fn check_runs(
     files: Vec<UploadFile>,
     benchmark: Option<Benchmark>,
+    model: Option<String>,
+    family: Option<String>,
 ) -> Result<Vec<RunFileReport>, ServerFnError> {
     use engine::benchmark::{LexPilot, Suite};
     use engine::dlawbench::DLawBench;
@@ -27,6 +31,7 @@ pub async fn check_runs(
 
     require(engine::accounts::Permission::UploadRun).await?;
     let benchmark = benchmark.unwrap_or(Benchmark::Lexpilot);
+    let files = run_files(files, model, family)?;
     let state = state()?;
     let dataset = current_dataset_of(&state.db, benchmark).await?;
     let stored = |model: String, run: u32| {
@@ -48,10 +53,9 @@ pub async fn check_runs(
     match benchmark {
         Benchmark::Plawbench => {
             use engine::plawbench::score::Metric as M;
-            let checked =
-                services::ingest::check::<PLawBench>(&state.db, &dataset, &run_files(files))
-                    .await
-                    .map_err(fail)?;
+            let checked = services::ingest::check::<PLawBench>(&state.db, &dataset, &files)
+                .await
+                .map_err(fail)?;
             for file in checked {
                 reports.push(match file.outcome {
                     Err(errors) => failed(file.name, errors),
@@ -80,10 +84,9 @@ pub async fn check_runs(
             }
         }
         Benchmark::Lexpilot => {
-            let checked =
-                services::ingest::check::<LexPilot>(&state.db, &dataset, &run_files(files))
-                    .await
-                    .map_err(fail)?;
+            let checked = services::ingest::check::<LexPilot>(&state.db, &dataset, &files)
+                .await
+                .map_err(fail)?;
             for file in checked {
                 reports.push(match file.outcome {
                     Err(errors) => failed(file.name, errors),
@@ -115,10 +118,9 @@ pub async fn check_runs(
         }
         Benchmark::Dlawbench => {
             use engine::dlawbench::score::Metric as M;
-            let checked =
-                services::ingest::check::<DLawBench>(&state.db, &dataset, &run_files(files))
-                    .await
-                    .map_err(fail)?;
+            let checked = services::ingest::check::<DLawBench>(&state.db, &dataset, &files)
+                .await
+                .map_err(fail)?;
             for file in checked {
                 reports.push(match file.outcome {
                     Err(errors) => failed(file.name, errors),
@@ -164,35 +166,37 @@ pub async fn store_runs(
     files: Vec<UploadFile>,
     replace: bool,
     benchmark: Option<Benchmark>,
+    model: Option<String>,
+    family: Option<String>,
 ) -> Result<usize, ServerFnError> {
     use crate::ssr::{current_dataset_of, fail, require, state};
     use db::runs::OnDuplicate;
 
     let user = require(engine::accounts::Permission::UploadRun).await?;
+    let files = run_files(files, model, family)?;
     let state = state()?;
     let dataset = current_dataset_of(&state.db, benchmark.unwrap_or(Benchmark::Lexpilot)).await?;
-    let on_duplicate = if replace {
-        OnDuplicate::Replace
-    } else {
-        OnDuplicate::Refuse
-    };
-    let stored = services::ingest::store(
-        &state.db,
-        &dataset,
-        &run_files(files),
-        Some(user.id),
-        on_duplicate,
-    )
-    .await
-    .map_err(fail)?;
+    let on_duplicate =
+        OnDuplicate::replacing(replace, engine::accounts::Replacer::of(user.id, user.role));
+    let stored = services::ingest::store(&state.db, &dataset, &files, Some(user.id), on_duplicate)
+        .await
+        .map_err(fail)?;
     Ok(stored.len())
 }
 
-/// The uploaded files as the ingest takes them.
+/// The uploaded files as the ingest takes them, with the model and family
+/// given beside them in their headers (400 for a value the header would
+/// refuse).
 #[cfg(feature = "ssr")]
-fn run_files(files: Vec<UploadFile>) -> Vec<services::ingest::RunFile> {
-    files
+fn run_files(
+    files: Vec<UploadFile>,
+    model: Option<String>,
+    family: Option<String>,
+) -> Result<Vec<services::ingest::RunFile>, ServerFnError> {
+    let changes = engine::benchmark::HeaderOverride::parse(model.as_deref(), family.as_deref())
+        .map_err(|e| crate::ssr::fail(services::Error::Invalid(e)))?;
+    Ok(files
         .into_iter()
-        .map(|f| services::ingest::RunFile::new(f.name, f.text))
-        .collect()
+        .map(|f| services::ingest::RunFile::new(f.name, f.text).with_header(&changes))
+        .collect())
 }

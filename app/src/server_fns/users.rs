@@ -42,3 +42,16 @@ pub async fn set_adjudicator(name: String, on: bool) -> Result<UserView, ServerF
         .map_err(fail)?;
     Ok(UserView::from(user))
 }
+
+/// Gives account `name` a new password (an admin's reset; at least 8
+/// characters, stored as argon2id) and ends every session of the account.
+/// 404 for an unknown name, 400 for a short password.
+#[server(prefix = "/sfn")]
+pub async fn reset_password(name: String, password: String) -> Result<UserView, ServerFnError> {
+    use crate::ssr::{db, fail, require};
+    require(engine::accounts::Permission::ManageUsers).await?;
+    let user = db::users::set_password(&db()?, &name, &password)
+        .await
+        .map_err(fail)?;
+    Ok(UserView::from(user))
+}

@@ -388,7 +388,7 @@ fn read_case(value: &Value, line: usize) -> Result<Case, Vec<DatasetError>> {
     };
     let case_id = r.required(obj, "", "case_id", LineReader::string);
     if let Some(id) = &case_id {
-        if let Err(message) = crate::names::check_name(id) {
+        if let Err(message) = crate::names::check_id(id) {
             r.fail("case_id", message);
         } else {
             r.case_id = Some(id.clone());

@@ -958,7 +958,7 @@ impl LineReader {
         let family = self.optional(obj, "", "family", Self::vocab::<Family>);
         let run = self.required(obj, "", "run", |r, v, p| r.whole_number(v, p, 1));
         let dataset = self.optional(obj, "", "dataset", Self::string);
-        let client_model = self.optional(obj, "", "client_model", Self::string);
+        let client_model = self.optional(obj, "", "client_model", Self::checked_name);
         let judges = self.required(obj, "", "judges", Self::judge_seats);
         let horizon = self
             .optional(obj, "", "horizon", |r, v, p| r.whole_number(v, p, 1))

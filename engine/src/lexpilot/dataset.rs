@@ -645,7 +645,7 @@ pub fn validate_case(case: &Case, line: usize) -> Vec<DatasetError> {
 
     if is_blank(&case.case_id) {
         fail("case_id".into(), EMPTY.into());
-    } else if let Err(message) = crate::names::check_name(&case.case_id) {
+    } else if let Err(message) = crate::names::check_id(&case.case_id) {
         fail("case_id".into(), message);
     }
 

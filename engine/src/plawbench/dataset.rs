@@ -560,7 +560,7 @@ fn read_item(value: &OrderedJson, line: usize) -> Result<Item, Vec<DatasetError>
     };
     let item_id = r.required(obj, "", "item_id", LineReader::string);
     if let Some(id) = &item_id {
-        if let Err(message) = crate::names::check_name(id) {
+        if let Err(message) = crate::names::check_id(id) {
             r.fail("item_id", message);
         }
         r.case_id = Some(id.clone());

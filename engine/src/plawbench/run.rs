@@ -858,7 +858,7 @@ impl LineReader {
         }
         let model = self.required(obj, "", "model", Self::checked_name);
         let family = self.optional(obj, "", "family", Self::vocab::<Family>);
-        let model_family = self.optional(obj, "", "model_family", Self::string);
+        let model_family = self.optional(obj, "", "model_family", Self::checked_name);
         let run = self.required(obj, "", "run", |r, v, p| r.whole_number(v, p, 1));
         let dataset = self.optional(obj, "", "dataset", Self::string);
         let judges = self.required(obj, "", "judges", Self::judge_seats);

@@ -114,6 +114,11 @@ async fn main() -> ExitCode {
         let options = options(std::env::args().skip(1))?;
         let scripts = scripts(&options)?;
         let script = move |call: &StubCall| {
+            // An admin's endpoint test (`pipeline::test_call`) is answered
+            // as a model would answer it.
+            if call.prompt == pipeline::TEST_PROMPT {
+                return StubReply::Text("ready".into());
+            }
             scripts.iter().find(|(serves, _)| serves(call.kind)).map_or(
                 StubReply::Status {
                     status: 400,

@@ -6,7 +6,9 @@
 //! item_id, field, message}]` for output that cannot be imported, 409 for a
 //! run stored already unless `?replace=true`. `?first_run=N` numbers
 //! generation 0 as run N; `?family=` and `?model_family=` go into the
-//! headers.
+//! headers. The archive is read within the limits of
+//! [`services::evalscope`] (per file, in total, imports at once: 503 with
+//! `Retry-After` when the server runs as many as it may).
 
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
@@ -70,7 +72,10 @@ async fn import(
         model_family: query.model_family,
     };
     let dataset = current_dataset_of(&state, Benchmark::Plawbench).await?;
-    let files = services::evalscope::read_zip(&body)?;
+    // The turn is held until the import has answered: reading, converting
+    // and storing all count against the bound.
+    let _turn = state.imports.enter().await?;
+    let files = services::evalscope::read_upload(body).await?;
     let prepared = services::evalscope::prepare(&state.db, &dataset, files, options).await?;
     let report = serde_json::to_value(&prepared.preview).map_err(ApiError::internal)?;
     if query.check {
@@ -79,11 +84,10 @@ async fn import(
             Json(json!({ "import": report, "stored": [] })),
         ));
     }
-    let on_duplicate = if query.replace {
-        OnDuplicate::Replace
-    } else {
-        OnDuplicate::Refuse
-    };
+    let on_duplicate = OnDuplicate::replacing(
+        query.replace,
+        engine::accounts::Replacer::of(user.id, user.role),
+    );
     let stored =
         services::evalscope::store(&state.db, &dataset, prepared, Some(user.id), on_duplicate)
             .await?;

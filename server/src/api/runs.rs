@@ -1,7 +1,10 @@
 //! `POST /api/runs` (store one run file, the body; `?replace=true` to overwrite
 //! a stored run of the same model and run number; `?benchmark=` names the
 //! benchmark whose current dataset it is for, else the file's header does,
-//! else LexPilot) and `GET /api/leaderboard` (the score document of the
+//! else LexPilot; `?model=` and `?family=` take the place of the header's
+//! fields, checked as they are; a refused file answers 422 with every error
+//! in `errors` and the same errors collapsed, one string per problem, in
+//! `summary`) and `GET /api/leaderboard` (the score document of the
 //! current dataset of `?benchmark=`, LexPilot's by default: formats.md §5,
 //! plawbench.md §B4.4 or dlawbench.md §A4.7).
 
@@ -39,6 +42,10 @@ pub struct UploadQuery {
     #[serde(default)]
     replace: bool,
     benchmark: Option<String>,
+    /// Takes the place of the header's `model` (a name, as there).
+    model: Option<String>,
+    /// Takes the place of the header's `family` (`legal`, `open`, `closed`).
+    family: Option<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -73,12 +80,14 @@ async fn upload(
         .or_else(|| Benchmark::declared(&body).filter(|b| b.hosted()))
         .unwrap_or(Benchmark::Lexpilot);
     let dataset = current_dataset_of(&state, benchmark).await?;
-    let on_duplicate = if query.replace {
-        OnDuplicate::Replace
-    } else {
-        OnDuplicate::Refuse
-    };
-    let file = RunFile::new("the request body", body.to_vec());
+    let on_duplicate = OnDuplicate::replacing(
+        query.replace,
+        engine::accounts::Replacer::of(user.id, user.role),
+    );
+    let changes =
+        engine::benchmark::HeaderOverride::parse(query.model.as_deref(), query.family.as_deref())
+            .map_err(|e| ApiError::bad_request(format!("query parameter {e}")))?;
+    let file = RunFile::new("the request body", body.to_vec()).with_header(&changes);
     let mut stored =
         services::ingest::store(&state.db, &dataset, &[file], Some(user.id), on_duplicate).await?;
     let (run, scores) = stored

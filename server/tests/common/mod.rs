@@ -39,6 +39,8 @@ pub struct TestApp {
     pub db: Db,
     /// The app's job runner.
     pub jobs: services::jobs::JobManager,
+    /// The app's bound on evalscope imports at once.
+    pub imports: services::evalscope::ImportGate,
     router: Router,
     pages: services::pages::PageCache,
     _dir: tempfile::TempDir,
@@ -124,10 +126,12 @@ impl TestApp {
             statutes: services::statutes::StatuteCache::default(),
             assets: services::pages::Assets::default(),
             pages: services::pages::PageCache::following(&db),
+            imports: services::evalscope::ImportGate::default(),
         });
         TestApp {
             db,
             jobs: state.jobs.clone(),
+            imports: state.imports.clone(),
             pages: state.pages.clone(),
             router: router(state),
             _dir: dir,

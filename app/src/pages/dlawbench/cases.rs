@@ -180,7 +180,7 @@ fn CaseResults(list: DlawCaseList, filter: CaseFilter) -> impl IntoView {
 fn CaseTable(rows: Vec<CaseSummary>) -> impl IntoView {
     let ui = crate::components::i18n::lang();
     view! {
-        <div class="table-scroll">
+        <div class="table-scroll" tabindex="0">
             <table class="items" data-testid="dlaw-case-table">
                 <thead>
                     <tr>

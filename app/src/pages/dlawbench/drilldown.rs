@@ -169,7 +169,7 @@ fn CellView(cell: DlawCellView) -> impl IntoView {
             <a href=board_url(cell.view)>{ui.t("← 排行榜", "← Leaderboard")}</a>
         </p>
         <crate::components::cited::CitationSummary check=citations scope=citation_scope />
-        <div class="table-scroll">
+        <div class="table-scroll" tabindex="0">
             <table class="leaderboard" data-testid="dlaw-cell-runs">
                 <thead><tr><th>{ui.t("运行", "Run")}</th><th class="num">{ui.t("数值", "Value")}</th><th class="num">{ui.t("会话数", "Sessions")}</th></tr></thead>
                 <tbody>
@@ -188,7 +188,7 @@ fn CellView(cell: DlawCellView) -> impl IntoView {
                 let run = r.run;
                 view! {
                     <h2>{run_label(run)} " · " {rate(r.value)}</h2>
-                    <div class="table-scroll">
+                    <div class="table-scroll" tabindex="0">
                         <table class="items" data-testid="dlaw-cell-sessions">
                             <thead>
                                 <tr>

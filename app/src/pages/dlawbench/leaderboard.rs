@@ -180,7 +180,7 @@ fn MainTable(table: Table, testid: &'static str) -> impl IntoView {
         })
         .collect_view();
     view! {
-        <div class="table-scroll">
+        <div class="table-scroll" tabindex="0">
             <table class="leaderboard dlaw" data-testid=testid>
                 <thead>
                     <tr>
@@ -272,7 +272,7 @@ fn Styles(board: DlawBoard) -> impl IntoView {
                         .collect_view();
                     view! {
                         <h3>{ability.label(ui)}</h3>
-                        <div class="table-scroll">
+                        <div class="table-scroll" tabindex="0">
                             <table class="leaderboard dlaw-styles" data-ability=ability.as_str()>
                                 <thead>
                                     <tr>
@@ -329,7 +329,7 @@ fn Domains(board: DlawBoard) -> impl IntoView {
         .collect();
     view! {
         <h2 id="domains">{ui.t("分领域", "By domain")}</h2>
-        <div class="table-scroll">
+        <div class="table-scroll" tabindex="0">
             <table class="leaderboard dlaw-domains" data-testid="dlaw-domain-table">
                 <thead>
                     <tr>
@@ -406,7 +406,7 @@ fn Diagnostics(board: DlawBoard) -> impl IntoView {
                 }.into_any(),
             }}
         </p>
-        <div class="table-scroll">
+        <div class="table-scroll" tabindex="0">
             <table class="leaderboard" data-testid="dlaw-diagnostics">
                 <thead>
                     <tr>
@@ -447,7 +447,7 @@ fn Diagnostics(board: DlawBoard) -> impl IntoView {
             </table>
         </div>
         <h3>{ui.t("评审席位", "Panel seats per judge")}</h3>
-        <div class="table-scroll">
+        <div class="table-scroll" tabindex="0">
             <table class="leaderboard" data-testid="dlaw-judge-seats">
                 <thead>
                     <tr>

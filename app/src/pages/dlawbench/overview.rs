@@ -71,7 +71,7 @@ fn DlawOverview(o: DlawDatasetView) -> impl IntoView {
                     "A lawyer model interviews a simulated client, who believes things the court record later corrects, in one of four narrative styles (cooperative, dependent, withdrawn, adversarial), then submits a memo; a judge panel, with same-vendor judges recused, scores elicitation, resolution and fidelity.",
                 )}
             </p>
-            <div class="table-scroll">
+            <div class="table-scroll" tabindex="0">
                 <table data-testid="dlaw-stats">
                     <thead>
                         <tr>
@@ -111,7 +111,7 @@ fn DlawOverview(o: DlawDatasetView) -> impl IntoView {
                 </table>
             </div>
             <h2>{ui.t("领域", "Domains")}</h2>
-            <div class="table-scroll">
+            <div class="table-scroll" tabindex="0">
                 <table data-testid="dlaw-domains">
                     <thead>
                         <tr>

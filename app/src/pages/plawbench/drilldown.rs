@@ -185,7 +185,7 @@ fn CellView(cell: PlawCellView) -> impl IntoView {
             }}
         </p>
         <crate::components::cited::CitationSummary check=citations scope=citation_scope />
-        <div class="table-scroll">
+        <div class="table-scroll" tabindex="0">
             <table class="leaderboard" data-testid="plaw-cell-items">
                 <thead>
                     <tr>
@@ -330,7 +330,7 @@ fn ItemRunView(
         </section>
         <section class="panel">
             <h2>{lang.t("各部分得分", "Scores per rubric part")}</h2>
-            <div class="table-scroll">
+            <div class="table-scroll" tabindex="0">
                 <table class="leaderboard" data-testid="item-awards">
                     <thead>
                         <tr>

@@ -154,7 +154,7 @@ fn ItemResults(list: PlawItemList, filter: ItemFilter) -> impl IntoView {
 fn ItemTable(rows: Vec<ItemSummary>) -> impl IntoView {
     let lang = crate::components::i18n::lang();
     view! {
-        <div class="table-scroll">
+        <div class="table-scroll" tabindex="0">
             <table class="items" data-testid="item-table">
                 <thead>
                     <tr>

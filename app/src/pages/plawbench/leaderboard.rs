@@ -150,7 +150,7 @@ fn OfficialTable(table: Table, sort: Option<Column>) -> impl IntoView {
         })
         .collect_view();
     view! {
-        <div class="table-scroll">
+        <div class="table-scroll" tabindex="0">
             <table class="leaderboard plaw" data-testid="plaw-leaderboard">
                 <thead>
                     <tr>
@@ -220,7 +220,7 @@ fn EvalscopeViews(table: Table, views: Vec<EvalscopeView>) -> impl IntoView {
                 view! {
                     <details class="evalscope" data-testid="evalscope-view">
                         <summary>{label} " · " {lang.count(view.runs as u64, "次运行", "run", "runs")}</summary>
-                        <div class="table-scroll">
+                        <div class="table-scroll" tabindex="0">
                             <table>
                                 <thead>
                                     <tr>
@@ -271,7 +271,7 @@ fn Categories(board: PlawBoard) -> impl IntoView {
     }
     view! {
         <h2>{lang.t("任务二（案例分析）分类", "Task 2 by category")}</h2>
-        <div class="table-scroll">
+        <div class="table-scroll" tabindex="0">
             <table class="leaderboard plaw-categories" data-testid="plaw-categories">
                 <thead>
                     <tr>

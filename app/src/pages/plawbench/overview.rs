@@ -63,7 +63,7 @@ fn PlawOverview(o: PlawDatasetView) -> impl IntoView {
                 )}
             </p>
             <div class="two-col">
-                <div class="table-scroll">
+                <div class="table-scroll" tabindex="0">
                     <table data-testid="plaw-task-stats">
                         <thead>
                             <tr>
@@ -91,7 +91,7 @@ fn PlawOverview(o: PlawDatasetView) -> impl IntoView {
                         </tbody>
                     </table>
                 </div>
-                <div class="table-scroll">
+                <div class="table-scroll" tabindex="0">
                     <table data-testid="plaw-category-stats">
                         <thead>
                             <tr><th>{lang.t("分类（案例分析）", "Category (case analysis)")}</th><th class="num">{lang.t("题目数", "Items")}</th></tr>

@@ -716,6 +716,29 @@ pub fn import_folder(
         .and_then(Value::as_str)
         .map(str::to_owned)
         .unwrap_or_else(|| folder.model_id.clone());
+    let report_file = format!("reports/{}/plawbench.json", folder.model_id);
+    if let Err(message) = crate::names::check_name(&model) {
+        errors.push(
+            &report_file,
+            0,
+            None,
+            "model_name",
+            format!("the model name {message}"),
+        );
+    }
+    if let Some(Err(message)) = options
+        .model_family
+        .as_deref()
+        .map(crate::names::check_name)
+    {
+        errors.push(
+            &report_file,
+            0,
+            None,
+            "model_family",
+            format!("the model family {message}"),
+        );
+    }
     let created_at = folder.timestamp.as_deref().and_then(|t| {
         let at = timestamp(t);
         if at.is_none() {
