@@ -187,6 +187,32 @@ pub async fn require(permission: engine::accounts::Permission) -> Result<User, S
     }
 }
 
+/// Whose figures the signed-in user gets: every judge decision counted for
+/// those who manage review (admins); for everyone else the public figures,
+/// which leave out the decisions under blind review
+/// ([`engine::review::OpenDecision`]).
+pub async fn sight() -> Result<services::read::Sight, ServerFnError> {
+    Ok(services::read::Sight::of(current_user().await?.as_ref()))
+}
+
+/// How figures for `sight` on `dataset` stand to blind review: the
+/// `left_out` decisions of public figures, or, for full ones, the decisions
+/// open for review that everyone else's figures leave out.
+pub async fn blind_review(
+    db: &db::Db,
+    dataset: &db::datasets::DatasetInfo,
+    sight: services::read::Sight,
+    left_out: usize,
+) -> Result<crate::types::BlindReview, ServerFnError> {
+    let counted = match sight {
+        services::read::Sight::Public => 0,
+        services::read::Sight::Full => services::read::under_review(db, dataset)
+            .await
+            .map_err(fail)?,
+    };
+    Ok(crate::types::BlindReview { left_out, counted })
+}
+
 /// The rubric verdicts of `model` on dataset `dataset_name` to keep back from
 /// the signed-in user, as (run, item or case, target): those open for blind
 /// review, unless the user manages review (an admin); `None` when nothing is

@@ -88,10 +88,23 @@ pub struct CaseDetail {
     pub marks: engine::statutes::MarkMap,
 }
 
+/// How a page's figures stand to blind review
+/// ([`engine::review::OpenDecision`]): everyone's leave out the judge
+/// decisions under blind review; a review manager's count them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BlindReview {
+    /// Decisions under blind review these figures leave out.
+    pub left_out: usize,
+    /// For a review manager, whose figures count every decision: those
+    /// under blind review, which everyone else's figures leave out.
+    pub counted: usize,
+}
+
 /// One leaderboard view (a task, for LJP a setup, a sort), built on the server.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LeaderboardView {
     pub dataset: DatasetView,
+    pub blind: BlindReview,
     /// Cases in the dataset.
     pub cases: usize,
     pub table: engine::lexpilot::leaderboard::Table,
@@ -107,6 +120,7 @@ pub struct LeaderboardView {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ModelView {
     pub dataset: DatasetView,
+    pub blind: BlindReview,
     pub model: String,
     pub entries: Vec<ModelEntryView>,
 }
@@ -117,6 +131,7 @@ pub use engine::lexpilot::model::{CompareRow, ModelEntry as ModelEntryView, RunR
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CompareView {
     pub dataset: DatasetView,
+    pub blind: BlindReview,
     /// Every entry's model name, for the pickers.
     pub models: Vec<String>,
     pub a: Option<String>,
@@ -225,6 +240,7 @@ pub struct PlawItemView {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PlawBoard {
     pub dataset: DatasetView,
+    pub blind: BlindReview,
     pub items: std::collections::BTreeMap<engine::plawbench::dataset::Task, usize>,
     pub table: engine::plawbench::leaderboard::Table,
     /// Per row of the table, the entry's evalscope view.
@@ -296,6 +312,7 @@ pub struct DlawCaseView {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DlawBoard {
     pub dataset: DatasetView,
+    pub blind: BlindReview,
     pub cases: std::collections::BTreeMap<engine::dlawbench::dataset::Jurisdiction, usize>,
     pub view: engine::dlawbench::score::View,
     pub main: engine::dlawbench::leaderboard::Table,

@@ -423,6 +423,24 @@ pub async fn all_items(db: &Db, dataset_id: i64) -> Result<Vec<StoredRun>> {
     stored_runs(rows)
 }
 
+/// The runs among `ids` scored on a dataset version, with their items, in
+/// upload order (ids not scored there are not among them).
+pub async fn items_of(db: &Db, dataset_id: i64, ids: &[i64]) -> Result<Vec<StoredRun>> {
+    let mut runs = Vec::with_capacity(ids.len());
+    for &id in ids {
+        let rows: Vec<StoredRow> = sqlx::query_as(&format!(
+            "{STORED_RUN} WHERE s.dataset_id = $1 AND r.id = $2"
+        ))
+        .bind(dataset_id)
+        .bind(id)
+        .fetch_all(db.pool())
+        .await?;
+        runs.extend(stored_runs(rows)?);
+    }
+    runs.sort_by_key(|r| r.id);
+    Ok(runs)
+}
+
 /// [`all_items`] on a connection inside a transaction.
 pub(crate) async fn all_items_on(
     conn: &mut AnyConnection,
@@ -437,13 +455,12 @@ pub(crate) async fn all_items_on(
     stored_runs(rows)
 }
 
-/// One stored run of a model, with its entry key and kept scores.
+/// One stored run of a model, with its entry key (its scores are the read
+/// models': public figures leave out what is under blind review).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ModelRun {
     pub info: RunInfo,
     pub entry_key: EntryKey,
-    /// The benchmark's scores of the run on the version, as JSON.
-    pub scores: String,
     /// The account that uploaded it, when known.
     pub uploaded_by: Option<String>,
 }
@@ -458,12 +475,11 @@ pub async fn model_runs(db: &Db, dataset_id: i64, model: &str) -> Result<Vec<Mod
         i64,
         String,
         String,
-        String,
         Option<String>,
     );
     let rows: Vec<Row> = sqlx::query_as(
         "SELECT r.id, r.model, r.run_number, r.family, r.unavailable, r.created_at,
-                r.entry_key, s.scores, u.name
+                r.entry_key, u.name
          FROM run_scores s JOIN runs r ON r.id = s.run_id
          LEFT JOIN users u ON u.id = r.uploaded_by
          WHERE s.dataset_id = $1 AND s.model = $2 ORDER BY r.run_number, r.id",
@@ -474,7 +490,7 @@ pub async fn model_runs(db: &Db, dataset_id: i64, model: &str) -> Result<Vec<Mod
     .await?;
     rows.into_iter()
         .map(
-            |(id, model, run_number, family, unavailable, created_at, key, scores, by)| {
+            |(id, model, run_number, family, unavailable, created_at, key, by)| {
                 Ok(ModelRun {
                     info: RunInfo {
                         id,
@@ -485,7 +501,6 @@ pub async fn model_runs(db: &Db, dataset_id: i64, model: &str) -> Result<Vec<Mod
                         created_at,
                     },
                     entry_key: serde_json::from_str(&key).map_err(corrupt)?,
-                    scores,
                     uploaded_by: by,
                 })
             },

@@ -6,7 +6,7 @@ async function drill(page: Page) {
   const table = page.getByTestId('plaw-leaderboard');
   await expect(table.locator('td.model')).toHaveCount(3);
   const row = table.locator('tr', { hasText: 'Sim-Frontier-3 (simulated)' });
-  // The second score column is Task2-Avg.
+  // The second score column is Task 2's average.
   await row.locator('a.cell-link').nth(1).click();
   await expect(page).toHaveURL(/\/plawbench\/leaderboard\/items\?.*column=task2/);
   const items = page.getByTestId('plaw-cell-items');
@@ -28,9 +28,9 @@ test('the PLawBench leaderboard is chosen from the header, sorts, and drills to 
   await page.getByRole('navigation', { name: 'PLawBench' }).getByRole('link', { name: /Leaderboard/ }).click();
   await expect(page).toHaveURL(/\/plawbench\/leaderboard$/);
   const table = page.getByTestId('plaw-leaderboard');
-  await table.getByRole('link', { name: /^Task1/ }).click();
+  await table.getByRole('link', { name: /^Task 1/ }).click();
   await expect(page).toHaveURL(/sort=task1/);
-  await expect(table.getByRole('columnheader', { name: /Task1/ })).toHaveAttribute('aria-sort', 'descending');
+  await expect(table.getByRole('columnheader', { name: /Task 1/ })).toHaveAttribute('aria-sort', 'descending');
   await page.getByRole('link', { name: /Group by family/ }).click();
   await expect(page).toHaveURL(/\/plawbench\/leaderboard$/);
   await drill(page);

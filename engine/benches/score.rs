@@ -206,7 +206,7 @@ fn main() {
         let cells: Vec<(Metric, Option<Class>)> = table
             .columns
             .iter()
-            .filter_map(|(key, _)| column_metric(&view, key))
+            .filter_map(|c| column_metric(&view, &c.key))
             .collect();
         time(
             &format!(

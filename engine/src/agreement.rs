@@ -20,17 +20,19 @@
 //!   `null` when `n` is 0.
 //! - **Cohen's kappa** is [`crate::metrics::cohen_kappa`] over the pair's
 //!   items, labels mapped to codes: (p_o − p_e) / (1 − p_e). It is `null` when
-//!   `n` is 0 or the expected agreement p_e is 1 (both annotators used one and
-//!   the same label throughout), where scikit-learn returns NaN.
+//!   `n` is below [`MIN_KAPPA_ITEMS`] (2: over one item kappa is 0 or 1
+//!   whatever the annotators did, so pages show "–" rather than 0.000) or
+//!   the expected agreement p_e is 1 (both annotators used one and the same
+//!   label throughout), where scikit-learn returns NaN.
 //! - **Quadratic weighted kappa** is [`crate::metrics::quadratic_weighted_kappa`]
 //!   with each label's code its position in the ordinal order the caller gives
 //!   (`null` for every pair when no order is given, and where the expected
-//!   disagreement is 0). Every label must then be in the order; labels of the
+//!   disagreement is 0, and below [`MIN_KAPPA_ITEMS`] items). Every label must then be in the order; labels of the
 //!   order nobody used still count, as with scikit-learn's `labels=`.
 //! - **Fleiss' kappa** ([`fleiss_kappa`]) is taken over the items labelled by
 //!   every annotator in the input, so that each has the same number of
-//!   ratings; `null` with fewer than two annotators, no such item, or a single
-//!   label on all of them.
+//!   ratings; `null` with fewer than two annotators, fewer than
+//!   [`MIN_KAPPA_ITEMS`] such items, or a single label on all of them.
 //!
 //! These reproduce scikit-learn's `cohen_kappa_score` (plain and
 //! `weights="quadratic"`) and statsmodels' `fleiss_kappa` to 1e-12 on the
@@ -88,6 +90,32 @@ pub type AnnotationErrors = DatasetErrors;
 /// labels become the `u8` codes of [`crate::metrics`].
 pub const MAX_LABELS: usize = 256;
 
+/// The fewest items a kappa (Cohen's, weighted or Fleiss') is reported
+/// over: with one item the chance agreement is computed from that item
+/// alone, and kappa comes out 0 or 1 whatever the annotators did.
+pub const MIN_KAPPA_ITEMS: usize = 2;
+
+/// `kappa()` when it is taken over at least [`MIN_KAPPA_ITEMS`] items
+/// (`n`), `None` otherwise; every agreement figure of the workbench (this
+/// report, the review dashboard, the rubric sheets) goes through it.
+///
+/// ```
+/// use engine::agreement::kappa_over;
+/// use engine::metrics::cohen_kappa;
+///
+/// // One item on which the two annotators differ: kappa would be 0.
+/// assert_eq!(cohen_kappa(&[0], &[1], 2), Some(0.0));
+/// assert_eq!(kappa_over(1, || cohen_kappa(&[0], &[1], 2)), None);
+/// assert_eq!(kappa_over(2, || cohen_kappa(&[0, 1], &[0, 1], 2)), Some(1.0));
+/// ```
+pub fn kappa_over(n: usize, kappa: impl FnOnce() -> Option<f64>) -> Option<f64> {
+    if n < MIN_KAPPA_ITEMS {
+        None
+    } else {
+        kappa()
+    }
+}
+
 /// One label given by one annotator to one item.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Annotation {
@@ -110,10 +138,12 @@ pub struct PairAgreement {
     pub n: usize,
     /// Share of those items with the same label; `None` when `n` is 0.
     pub agreement: Option<f64>,
-    /// Cohen's kappa; `None` when `n` is 0 or the expected agreement is 1.
+    /// Cohen's kappa; `None` when `n` is below [`MIN_KAPPA_ITEMS`] or the
+    /// expected agreement is 1.
     pub kappa: Option<f64>,
     /// Quadratic weighted kappa over the ordinal order; `None` without an
-    /// order, when `n` is 0 or when the expected disagreement is 0.
+    /// order, when `n` is below [`MIN_KAPPA_ITEMS`] or when the expected
+    /// disagreement is 0.
     pub qwk: Option<f64>,
 }
 
@@ -123,7 +153,8 @@ pub struct AgreementReport {
     /// One entry per pair of annotators, in byte order of `(a, b)`.
     pub pairs: Vec<PairAgreement>,
     /// Fleiss' kappa over the items every annotator labelled; `None` with
-    /// fewer than two annotators, no such item, or only one label among them.
+    /// fewer than two annotators, fewer than [`MIN_KAPPA_ITEMS`] such
+    /// items, or only one label among them.
     pub fleiss_kappa: Option<f64>,
 }
 
@@ -389,7 +420,7 @@ pub fn agreement_report(
                 Some(counts)
             })
             .collect();
-        fleiss_kappa(&table)
+        kappa_over(table.len(), || fleiss_kappa(&table))
     };
 
     Ok(AgreementReport {
@@ -449,10 +480,12 @@ fn pair_agreement(
         b: b.to_owned(),
         n,
         agreement: (n > 0).then(|| same as f64 / n as f64),
-        kappa: cohen_kappa(codes_a, codes_b, n_categories),
-        qwk: ordinal
-            .then(|| quadratic_weighted_kappa(codes_a, codes_b, n_categories))
-            .flatten(),
+        kappa: kappa_over(n, || cohen_kappa(codes_a, codes_b, n_categories)),
+        qwk: kappa_over(n, || {
+            ordinal
+                .then(|| quadratic_weighted_kappa(codes_a, codes_b, n_categories))
+                .flatten()
+        }),
     }
 }
 
@@ -559,6 +592,37 @@ mod tests {
         assert_eq!(report.pairs[2].kappa, None);
         // No item carries all three annotators.
         assert_eq!(report.fleiss_kappa, None);
+    }
+
+    #[test]
+    fn no_kappa_is_reported_over_a_single_item() {
+        // One item, two labels: scikit-learn's kappa would be 0, its qwk -1
+        // or 0, Fleiss' a number; none of them says anything.
+        let annotations = [
+            a("q1", "甲", "low"),
+            a("q1", "乙", "high"),
+            a("q1", "丙", "high"),
+        ];
+        let report = agreement_report(&annotations, Some(&order(&["low", "high"]))).unwrap();
+        for pair in &report.pairs {
+            assert_eq!(pair.n, 1);
+            assert!(pair.agreement.is_some());
+            assert_eq!((pair.kappa, pair.qwk), (None, None), "{pair:?}");
+        }
+        assert_eq!(report.fleiss_kappa, None);
+        // A second item gives figures again.
+        let mut two = annotations.to_vec();
+        two.extend([
+            a("q2", "甲", "low"),
+            a("q2", "乙", "low"),
+            a("q2", "丙", "high"),
+        ]);
+        let report = agreement_report(&two, Some(&order(&["low", "high"]))).unwrap();
+        assert!(report
+            .pairs
+            .iter()
+            .all(|p| p.kappa.is_some() && p.qwk.is_some()));
+        assert!(report.fleiss_kappa.is_some());
     }
 
     #[test]

@@ -8,8 +8,9 @@
 //! - [`Suite`]: what the workbench needs of a benchmark: read a dataset file,
 //!   parse and validate a run file against its dataset, read a stored run
 //!   back without validating it again, the facts storage keeps of a run
-//!   ([`RunMeta`]), score a run, and summarise stored scores into the
-//!   benchmark's score document. Storage and the runtime are written against
+//!   ([`RunMeta`]), score a run, summarise stored scores into the
+//!   benchmark's score document, and leave out of a run the judge decisions
+//!   open for blind review ([`Suite::withhold`]). Storage and the runtime are written against
 //!   it; pages, leaderboard views and drill-downs use the benchmark's own
 //!   types.
 //! - [`LexPilot`]: the LexPilot benchmark ([`crate::lexpilot`]);
@@ -42,6 +43,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::lexpilot::dataset::{DatasetError, DatasetErrors};
 use crate::lexpilot::run::{EntryKey, RunErrors};
+use crate::review::OpenDecision;
 use crate::vocab::vocabulary;
 
 vocabulary! {
@@ -374,6 +376,22 @@ pub trait Suite: 'static {
     /// The score document of stored runs' scores, grouped by entry in order
     /// of first appearance.
     fn summarise(runs: Vec<(EntryKey, Self::Scores)>, cases: &[Self::Case]) -> Self::Document;
+    /// Leaves out of the run the judge decisions `open` names (of this run,
+    /// open for blind review), as if it never had them; how many it left
+    /// out ([`OpenDecision`] states the rule).
+    fn withhold(run: &mut Self::Run, open: &[OpenDecision]) -> usize;
+
+    /// The run's scores for public figures: scored again without the
+    /// decisions `open` names ([`Suite::withhold`]), with how many were left
+    /// out. They depend on the visible decisions alone.
+    fn score_withholding(
+        mut run: Self::Run,
+        open: &[OpenDecision],
+        cases: &[Self::Case],
+    ) -> (Self::Scores, usize) {
+        let left_out = Self::withhold(&mut run, open);
+        (Self::score(&run, cases), left_out)
+    }
 }
 
 pub use crate::dlawbench::DLawBench;

@@ -23,6 +23,8 @@
 //!
 //! Shared by every benchmark:
 //!
+//! - [`columns`]: what a table column declares: which way is better (bold,
+//!   sort order, exports follow it) and the scale its scores are shown on.
 //! - [`browse`]: pages and paging, and what item lists filter on for the
 //!   benchmarks whose items storage keeps in one generic table.
 //! - [`vocab`]: the vocabulary macro, the fixed vocabularies of
@@ -59,6 +61,7 @@ pub mod accounts;
 pub mod agreement;
 pub mod benchmark;
 pub mod browse;
+pub mod columns;
 pub mod dlawbench;
 pub mod estimate;
 pub mod findings;

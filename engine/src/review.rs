@@ -54,6 +54,9 @@
 //!   ([`ItemRecord::adjudicated_label`], `correct:NAME` for a seed dialogue).
 //! - **Judge items.** [`judge_decisions`] builds what the expert reviews of
 //!   each judge decision of a run; [`draw_judge_sample`] draws among them.
+//! - **Public figures.** A judge decision open for review ([`OpenDecision`],
+//!   which states the rule) is left out of every figure but a review
+//!   manager's; [`withhold_decisions`] leaves LexPilot's out of a run.
 //! - **Dashboard.** [`Dashboard::of`] assembles one viewer's dashboard from
 //!   the records with [`dashboard_rows`] and [`disagreements`].
 //!
@@ -90,6 +93,7 @@ mod input;
 mod judge_items;
 mod labels;
 mod manage;
+mod open;
 mod records;
 mod sample;
 mod sheet;
@@ -117,13 +121,14 @@ pub use input::{
     InputError, MAX_COMMENT_CHARS, MAX_DRAFT_BYTES,
 };
 pub use judge_items::{
-    draw_judge_sample, judge_decisions, JudgeCandidate, JudgeDecision, JudgeSample, DEFAULT_CAP,
-    DEFAULT_PER_MODEL, DEFAULT_SEED,
+    draw_judge_sample, judge_decisions, withhold_decisions, JudgeCandidate, JudgeDecision,
+    JudgeSample, DEFAULT_CAP, DEFAULT_PER_MODEL, DEFAULT_SEED,
 };
 pub use labels::{Consensus, DcgDecision, LabelReading, LabelSpace};
 pub use manage::{
     reassignments, Assignee, ManageFilter, ManageList, ManageRow, Reassignment, PER_PAGE,
 };
+pub use open::OpenDecision;
 pub use records::{
     auto_assignments, AssignmentRecord, FinalSource, ItemRecord, ItemStatus, Submission,
     EXPERTS_PER_ITEM,

@@ -24,7 +24,8 @@
 //!
 //! ```
 //! use engine::lang::Lang;
-//! use engine::table::{Better, Cell, Column, Format, Table};
+//! use engine::columns::Better;
+//! use engine::table::{Cell, Column, Format, Table};
 //!
 //! let table = Table {
 //!     caption: "Runs".into(),
@@ -49,6 +50,7 @@
 
 use serde_json::{json, Map, Value};
 
+use crate::columns::Better;
 use crate::lang::Lang;
 
 /// The byte-order mark every CSV file starts with (see the module docs).
@@ -74,22 +76,15 @@ pub struct Column {
     pub id: String,
     /// The header, in the table's language.
     pub label: String,
-    /// Which end of the column is best, if either: LaTeX bolds it.
-    pub better: Option<Better>,
+    /// Which way the column is better ([`Better`], as the page's own
+    /// column declares it): LaTeX bolds its best value; none for
+    /// [`Better::Neither`].
+    pub better: Better,
     /// Decimals of its numbers in LaTeX (CSV and JSON keep full precision).
     pub decimals: usize,
     /// Rows with the same value form a block: LaTeX writes the value once
     /// per block and a rule between blocks.
     pub group: bool,
-}
-
-/// Which end of a column is best.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Better {
-    /// The largest value.
-    Higher,
-    /// The smallest value.
-    Lower,
 }
 
 /// One cell.
@@ -129,7 +124,7 @@ impl Column {
         Column {
             id: id.to_owned(),
             label: label.to_owned(),
-            better: None,
+            better: Better::Neither,
             decimals: 4,
             group: false,
         }
@@ -143,12 +138,9 @@ impl Column {
         }
     }
 
-    /// The column, with `better` as its best end.
+    /// The column, with `better` as the way it is better.
     pub fn better(self, better: Better) -> Column {
-        Column {
-            better: Some(better),
-            ..self
-        }
+        Column { better, ..self }
     }
 
     /// The column, as the one whose blocks of equal values group the rows.
@@ -330,10 +322,7 @@ impl Table {
             .enumerate()
             .map(|(c, column)| {
                 let values = self.rows.iter().filter_map(|row| row.get(c)?.value());
-                match column.better? {
-                    Better::Higher => values.reduce(f64::max),
-                    Better::Lower => values.reduce(f64::min),
-                }
+                column.better.best(values)
             })
             .collect();
         let align: String = numeric.iter().map(|&n| if n { 'r' } else { 'l' }).collect();

@@ -49,8 +49,11 @@ async fn leaderboard_cells_carry_their_bootstrap_interval_and_the_page_a_chart()
 
     let res = app.get("/leaderboard?task=lca").await;
     assert_eq!(res.status, StatusCode::OK);
-    let title = format!("95% CI [{lo:.4}, {hi:.4}]");
+    // Three decimals, as every 0–1 score on the pages, and on the page
+    // itself, not only in the tooltip.
+    let title = format!("95% CI [{lo:.3}, {hi:.3}]");
     assert!(res.body.contains(&title), "no cell titled {title}");
+    assert!(res.body.contains(&format!(">[{lo:.3}, {hi:.3}]</span>")));
     // Every value cell of the LCA view has one (LCA has no derived column).
     assert_eq!(
         res.body.matches("data-ci=\"true\"").count(),
@@ -101,11 +104,11 @@ async fn the_model_page_lists_each_run_with_its_scores() {
             .expect("LJP gold");
         assert!(res.body.contains(&format!("Run {}", run.header.run)));
         assert!(
-            res.body.contains(&format!("{f1:.4}")),
-            "run {} F1 {f1:.4}",
+            res.body.contains(&format!("{f1:.3}")),
+            "run {} F1 {f1:.3}",
             run.header.run
         );
-        assert!(res.body.contains(&format!("{qwk:.4}")));
+        assert!(res.body.contains(&format!("{qwk:.3}")));
     }
     let missing = app.get("/models/Nobody").await;
     assert_eq!(missing.status, StatusCode::NOT_FOUND);
@@ -129,9 +132,10 @@ async fn the_compare_view_gives_the_paired_bootstrap_per_score() {
     for metric in Metric::ALL {
         let cmp = compare_entries(&a, &b, metric, None, 1000, services::read::SEED, 0.95)
             .expect("comparable");
-        let ci = format!("[{:+.4}, {:+.4}]", cmp.ci.0, cmp.ci.1);
+        // Three decimals, as every score on the pages.
+        let ci = format!("[{:+.3}, {:+.3}]", cmp.ci.0, cmp.ci.1);
         assert!(res.body.contains(&ci), "{}: no {ci}", metric.label());
-        assert!(res.body.contains(&format!("{:+.4}", cmp.diff)));
+        assert!(res.body.contains(&format!("{:+.3}", cmp.diff)));
     }
     let bad = app.get("/compare?a=x&b=y&class=torts").await;
     assert_eq!(bad.status, StatusCode::BAD_REQUEST);

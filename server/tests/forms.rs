@@ -27,7 +27,7 @@ use serde_json::{json, Value};
 use server::demo::{DEMO_RUNS, DLAW_DEMO_RUNS, PLAW_DEMO_RUNS};
 
 const PASSWORD: &str = "a-long-password";
-const KEY_VAR: &str = "LEXPILOT_FORMS_TEST_KEY";
+const KEY_VAR: &str = "LEXPILOT_KEY_FORMS_TEST";
 
 async fn token(app: &TestApp, name: &str, role: Role) -> String {
     app.user(name, role, PASSWORD).await;

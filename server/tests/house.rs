@@ -28,7 +28,7 @@ fn lca_title(file: &str) -> String {
     let (lo, hi) = EntrySample::new(&[run], &cases)
         .ci(Metric::LcaMacroF1, None, 1000, services::read::SEED, 0.95)
         .expect("an interval");
-    format!("95% CI [{lo:.4}, {hi:.4}]")
+    format!("95% CI [{lo:.3}, {hi:.3}]")
 }
 
 /// The LCA view as the page's server function returns it.

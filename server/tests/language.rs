@@ -248,16 +248,16 @@ async fn numbers_dates_and_plurals_follow_the_language() {
         zh.body.contains("导入于 ") && zh.body.contains("日 "),
         "a Chinese date"
     );
-    // The confusion heat map's axes are labelled in the page's language.
+    // The confusion matrix's headers are in the page's language.
     let cell =
         "/leaderboard/items?model=Sim-Frontier-2%20(simulated)&task=ljp&setup=gold&class=family";
     let zh = get_with(&app, cell, &[zh_cookie()]).await;
-    let svg = &zh.body[zh
+    let table = &zh.body[zh
         .body
-        .find("data-testid=\"confusion-heatmap\"")
-        .expect("heat map")..];
-    let svg = &svg[..svg.find("</svg>").expect("the svg ends")];
-    assert!(svg.contains("部分支持") && !svg.contains("Partially Supported"));
+        .find("data-testid=\"confusion-matrix\"")
+        .expect("the matrix")..];
+    let table = &table[..table.find("</table>").expect("the table ends")];
+    assert!(table.contains("部分支持") && !table.contains("Partially Supported"));
 }
 
 #[tokio::test]

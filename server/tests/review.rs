@@ -1491,6 +1491,55 @@ async fn ljp_agreement_is_per_case_and_the_average_row_spans_the_tasks() {
     assert!((got - mean("human_agreement")).abs() < 1e-12, "{average}");
 }
 
+/// Per class of case the sample holds one or two items: the table names
+/// each class in words, and over a single item gives no kappa (it would be
+/// 0 or 1 whatever the experts did), which the page shows as "—".
+#[tokio::test]
+async fn the_agreement_table_names_classes_in_words_and_no_kappa_of_one_item() {
+    use engine::vocab::Class;
+    let r = setup().await;
+    let lca = lca_sample(&r).await;
+    for (i, &id) in lca.iter().enumerate() {
+        submit(&r, &r.a, id, LCA_A[i], "").await;
+        submit(&r, &r.b, id, LCA_B[i], "").await;
+    }
+    let board = ok::<LoadReviewDashboard>(&r.app, &r.admin, &[]).await;
+    let rows = board["rows"].as_array().cloned().unwrap_or_default();
+    let single: Vec<&Value> = rows.iter().filter(|row| row["n_pairs"] == 1).collect();
+    assert!(!single.is_empty(), "a class with one item: {rows:?}");
+    for row in single {
+        for kappa in [
+            "human_kappa",
+            "qwk",
+            "judge_kappa",
+            "judge_qwk",
+            "fleiss_kappa",
+        ] {
+            assert!(row[kappa].is_null(), "{kappa} over one item: {row}");
+        }
+    }
+    let page = r
+        .app
+        .get_with_cookie("/review/agreement", Some(&format!("{}; lang=zh", r.admin)))
+        .await;
+    let body = &page.body;
+    let table = &body[body
+        .find("data-testid=\"agreement-table\"")
+        .expect("the table")..];
+    let table = &table[..table.find("</table>").expect("the table ends")];
+    let classes: Vec<Class> = rows
+        .iter()
+        .filter_map(|row| Class::parse(row["class"].as_str()?))
+        .collect();
+    assert!(!classes.is_empty());
+    for class in classes {
+        assert!(
+            table.contains(class.label_zh()) && !table.contains(class.as_str()),
+            "{class}: {table}"
+        );
+    }
+}
+
 #[tokio::test]
 async fn progress_agrees_with_the_database_and_the_time_of_a_label_is_exported() {
     use app::server_fns::review::FlagReviewItem;

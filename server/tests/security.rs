@@ -21,6 +21,9 @@ use server::demo::{DEMO_DATASET, DEMO_RUNS};
 const PASSWORD: &str = "a-long-password";
 /// A name that closes the title and opens a script, as the probe stored it.
 const HOSTILE: &str = "</title><script>alert('pwned')</script><img src=x onerror=alert(1)>";
+/// The same as a case id, which cannot hold `/` (it is one part of a page
+/// address).
+const HOSTILE_ID: &str = "<title><script>alert('pwned')<img src=x onerror=alert(1)>";
 
 /// A demo run re-labelled as `model`'s run `n` (`model` JSON-escaped).
 fn run_file(model: &str, n: u32) -> String {
@@ -147,7 +150,7 @@ async fn stored_model_names_and_case_ids_never_become_markup() {
     // A dataset whose case id is the same kind of text.
     let dataset = DEMO_DATASET.replacen(
         "\"DEMO-0001\"",
-        &serde_json::to_string(HOSTILE).expect("JSON"),
+        &serde_json::to_string(HOSTILE_ID).expect("JSON"),
         1,
     );
     let cases = engine::lexpilot::dataset::parse_dataset(&dataset).expect("the dataset is valid");
@@ -159,7 +162,7 @@ async fn stored_model_names_and_case_ids_never_become_markup() {
     db::datasets::import(&app.db, src, &cases)
         .await
         .expect("import");
-    let id = enc(HOSTILE);
+    let id = enc(HOSTILE_ID);
     for uri in [
         format!("/cases/{id}"),
         format!("/cases/{id}/edit"),

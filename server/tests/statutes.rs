@@ -224,7 +224,10 @@ fn a_plawbench_cell_counts_the_citations_of_its_entry() {
         let runs = |reads: services::read::ReadModels| {
             let (app, dataset) = (&app, &dataset);
             async move {
-                let (_, runs) = reads.plaw_runs(&app.db, dataset).await.unwrap();
+                let (_, runs) = reads
+                    .plaw_runs(&app.db, dataset, services::read::Sight::Public)
+                    .await
+                    .unwrap();
                 runs.iter()
                     .filter(|(_, r)| r.header.model == model)
                     .map(|(_, r)| r.clone())

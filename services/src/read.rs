@@ -22,12 +22,21 @@
 //!   its §A4.7 document), and, read when a drill-down first needs them
 //!   ([`ReadModels::plaw_runs`], [`ReadModels::dlaw_runs`]), the stored runs.
 //!
-//! Every cache is keyed by (dataset version, generation) and bounded: a
-//! stored, replaced or re-scored run changes the generation, so the next
+//! - **Blind review** ([`Sight`]): figures for anyone but those who manage
+//!   review leave out every judge decision open for blind review
+//!   ([`engine::review::OpenDecision`]): the runs that hold one are scored
+//!   again without it, and the document, the views' counts, the resampling
+//!   data and so every interval, comparison and export are built from those
+//!   scores. Drill-downs get the stored runs in full and keep back the open
+//!   decisions themselves. With nothing open both sights share one snapshot.
+//!
+//! Every cache is keyed by (dataset version, generation, decisions left out)
+//! and bounded: a stored, replaced or re-scored run changes the generation,
+//! and a review item opened or settled the decisions left out, so the next
 //! request recomputes, whatever ids SQLite reuses. One snapshot is built at a
 //! time; requests that need it meanwhile wait for it rather than build it too.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 
 use db::datasets::DatasetInfo;
@@ -42,6 +51,7 @@ use engine::lexpilot::score::{
 };
 use engine::metrics::PairedBootstrap;
 use engine::plawbench::PLawBench;
+use engine::review::OpenDecision;
 use engine::vocab::{Class, LjpSetup};
 
 use crate::error::{Error, Result};
@@ -53,16 +63,44 @@ pub const RESAMPLES: usize = 1000;
 pub const SEED: u64 = 20_261_129;
 /// The confidence level of intervals.
 pub const LEVEL: f64 = 0.95;
-/// Snapshots kept (the current generation, and the one before while
-/// requests that started on it finish).
-const SNAPSHOTS: usize = 2;
+/// Snapshots kept (public and full figures at the current generation, and
+/// the two before while requests that started on them finish).
+const SNAPSHOTS: usize = 4;
 /// Views' intervals kept.
 const INTERVALS: usize = 16;
 /// Models' parsed runs kept.
 const MODELS: usize = 8;
 
-/// (dataset version id, generation).
-type Key = (i64, i64);
+/// Whose figures a read is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sight {
+    /// Everyone's: judge decisions open for blind review are left out
+    /// ([`engine::review::OpenDecision`] states the rule).
+    Public,
+    /// Those who manage review (admins): every decision counted.
+    Full,
+}
+
+impl Sight {
+    /// The figures `user` (or an anonymous visitor) gets: full for those
+    /// who manage review, public for everyone else.
+    pub fn of(user: Option<&db::users::User>) -> Sight {
+        if user.is_some_and(|u| u.allows(engine::accounts::Permission::ManageReview)) {
+            Sight::Full
+        } else {
+            Sight::Public
+        }
+    }
+}
+
+/// The judge decisions a snapshot leaves out, by run id; empty for full
+/// figures, and whenever nothing is open.
+pub type Withheld = BTreeMap<i64, Vec<OpenDecision>>;
+
+/// What a snapshot is of: (dataset version id, generation, decisions left
+/// out).
+#[derive(Debug, Clone, PartialEq)]
+struct Key(i64, i64, Arc<Withheld>);
 
 /// Every entry's runs ready for resampling, in the document's order.
 pub type Samples = Vec<EntrySample>;
@@ -79,6 +117,12 @@ pub struct Snapshot {
     /// The Targeted vs Off-target results on this version, at the same
     /// generation (Table 4).
     pub targeted: Vec<engine::lexpilot::targeted::TargetedScores>,
+    /// Each run's scores as the document counts them, by run id.
+    run_scores: HashMap<i64, RunScores>,
+    /// The judge decisions open for blind review these figures leave out.
+    withheld: Arc<Withheld>,
+    /// How many decisions the figures leave out (0 for full figures).
+    pub left_out: usize,
     /// The entries' resampling data, read (once, when first needed) at the
     /// same generation as the document.
     samples: tokio::sync::OnceCell<Arc<Samples>>,
@@ -86,7 +130,14 @@ pub struct Snapshot {
 
 impl Snapshot {
     fn key(&self) -> Key {
-        (self.dataset.id, self.generation)
+        Key(self.dataset.id, self.generation, Arc::clone(&self.withheld))
+    }
+
+    /// The scores of run `run_id` as the document counts them (without its
+    /// decisions under blind review in public figures); `None` for a run
+    /// not in the snapshot.
+    pub fn run_scores(&self, run_id: i64) -> Option<&RunScores> {
+        self.run_scores.get(&run_id)
     }
 
     /// The resampling data of entry `entry` (its position in the document),
@@ -139,11 +190,16 @@ pub struct SuiteSnapshot<S: Suite> {
     pub items: Arc<Vec<S::Case>>,
     /// The benchmark's score document, named after the dataset.
     pub document: S::Document,
-    /// Each run's kept scores with its entry key, in upload order (what the
-    /// document summarises; some views count from them).
+    /// Each run's scores with its entry key, in upload order (what the
+    /// document summarises; some views count from them): the kept scores,
+    /// or in public figures without the run's decisions under blind review.
     pub run_scores: Vec<(EntryKey, S::Scores)>,
-    /// The stored runs with their entry keys, in upload order; read when
-    /// first needed, at the same generation.
+    /// The judge decisions open for blind review these figures leave out.
+    withheld: Arc<Withheld>,
+    /// How many decisions the figures leave out (0 for full figures).
+    pub left_out: usize,
+    /// The stored runs in full with their entry keys, in upload order; read
+    /// when first needed, at the same generation.
     runs: tokio::sync::OnceCell<Arc<SuiteRuns<S>>>,
 }
 
@@ -161,7 +217,7 @@ pub type DlawRuns = SuiteRuns<DLawBench>;
 
 impl<S: Suite> SuiteSnapshot<S> {
     fn key(&self) -> Key {
-        (self.dataset.id, self.generation)
+        Key(self.dataset.id, self.generation, Arc::clone(&self.withheld))
     }
 }
 
@@ -198,8 +254,11 @@ struct Caches {
     plaw: Vec<Arc<PlawSnapshot>>,
     dlaw: Vec<Arc<DlawSnapshot>>,
     intervals: Vec<((Key, Task, LjpSetup), Arc<Intervals>)>,
-    models: Vec<((Key, String), Arc<ModelRuns>)>,
+    models: Vec<((Generation, String), Arc<ModelRuns>)>,
 }
+
+/// (dataset version id, generation): what a model's stored runs are of.
+type Generation = (i64, i64);
 
 /// Keeps `entry` as the newest of `list`, which holds at most `bound`.
 fn keep<T>(list: &mut Vec<T>, entry: T, bound: usize) {
@@ -228,48 +287,68 @@ impl ReadModels {
         f(&mut caches)
     }
 
-    fn cached(&self, key: Key) -> Option<Arc<Snapshot>> {
-        self.with(|c| c.snapshots.iter().find(|s| s.key() == key).cloned())
+    fn cached(&self, key: &Key) -> Option<Arc<Snapshot>> {
+        self.with(|c| c.snapshots.iter().find(|s| s.key() == *key).cloned())
     }
 
-    /// The snapshot of `dataset` at the current generation, built (once) if
-    /// need be: the score document from the kept scores. The resampling
-    /// data is read when first needed ([`ReadModels::intervals`],
-    /// [`ReadModels::compare`]).
-    pub async fn snapshot(&self, db: &Db, dataset: &DatasetInfo) -> Result<Arc<Snapshot>> {
+    /// The judge decisions figures for `sight` leave out on `dataset`: those
+    /// open for blind review in public figures, none in full ones.
+    async fn withheld(db: &Db, dataset: &DatasetInfo, sight: Sight) -> Result<Arc<Withheld>> {
+        Ok(Arc::new(match sight {
+            Sight::Public => db::review::open_decisions(db, dataset.id).await?,
+            Sight::Full => Withheld::new(),
+        }))
+    }
+
+    /// The snapshot of `dataset` at the current generation for `sight`,
+    /// built (once) if need be: the score document from the kept scores
+    /// (in public figures, those of runs with decisions under blind review
+    /// scored again without them). The resampling data is read when first
+    /// needed ([`ReadModels::intervals`], [`ReadModels::compare`]).
+    pub async fn snapshot(
+        &self,
+        db: &Db,
+        dataset: &DatasetInfo,
+        sight: Sight,
+    ) -> Result<Arc<Snapshot>> {
+        let withheld = Self::withheld(db, dataset, sight).await?;
         let generation = db::runs::generation(db).await?;
-        if let Some(hit) = self.cached((dataset.id, generation)) {
+        let key = |generation| Key(dataset.id, generation, Arc::clone(&withheld));
+        if let Some(hit) = self.cached(&key(generation)) {
             return Ok(hit);
         }
         let _building = self.building.lock().await;
         let generation = db::runs::generation(db).await?;
-        if let Some(hit) = self.cached((dataset.id, generation)) {
+        if let Some(hit) = self.cached(&key(generation)) {
             return Ok(hit);
         }
-        let (generation, cases, scores, targeted) = {
+        let (read, targeted) = {
             let mut generation = generation;
             loop {
-                let (at, cases, scores) =
-                    at_one_generation::<LexPilot>(db, dataset.id, generation).await?;
+                let read =
+                    at_one_generation::<LexPilot>(db, dataset.id, generation, &withheld).await?;
                 let targeted = crate::targeted::scores(db, dataset.id).await?;
                 generation = db::runs::generation(db).await?;
-                if generation == at {
-                    break (at, cases, scores, targeted);
+                if generation == read.generation {
+                    break (read, targeted);
                 }
             }
         };
         let dataset = dataset.clone();
         let snapshot = blocking(move || -> Result<Snapshot> {
-            let run_ids: Vec<i64> = scores.iter().map(|s| s.run_id).collect();
-            let (keys, run_scores): (Vec<EntryKey>, Vec<RunScores>) =
-                kept_scores::<LexPilot>(scores)?.into_iter().unzip();
-            let entries = group_runs(keys.iter().zip(run_scores.iter().map(RunScores::parts)));
+            let (generation, cases) = (read.generation, Arc::clone(&read.cases));
+            let (figures, left_out) = read.figures(&withheld)?;
+            // Entries are the runs' as stored: leaving decisions out never
+            // regroups them.
+            let entries = group_runs(figures.iter().map(|f| (&f.key, f.kept.parts())));
             let entry_runs = entries
                 .iter()
-                .map(|e| e.runs.iter().map(|&i| run_ids[i]).collect())
+                .map(|e| e.runs.iter().map(|&i| figures[i].run_id).collect())
                 .collect();
+            let (run_ids, counted): (Vec<i64>, Vec<RunScores>) =
+                figures.into_iter().map(|f| (f.run_id, f.counted())).unzip();
             let document =
-                summarise_entries(entries, &run_scores, &cases).with_dataset(dataset.name.clone());
+                summarise_entries(entries, &counted, &cases).with_dataset(dataset.name.clone());
             Ok(Snapshot {
                 dataset,
                 generation,
@@ -277,6 +356,9 @@ impl ReadModels {
                 document,
                 entry_runs,
                 targeted,
+                run_scores: run_ids.into_iter().zip(counted).collect(),
+                withheld,
+                left_out,
                 samples: tokio::sync::OnceCell::new(),
             })
         })
@@ -286,12 +368,17 @@ impl ReadModels {
         Ok(snapshot)
     }
 
-    /// The snapshot of `dataset` with its resampling data: read at the
-    /// snapshot's generation, or, when a write came in between, a newer
-    /// snapshot with its own.
-    pub async fn sampled(&self, db: &Db, dataset: &DatasetInfo) -> Result<Arc<Snapshot>> {
+    /// The snapshot of `dataset` for `sight` with its resampling data: read
+    /// at the snapshot's generation (without the decisions it leaves out),
+    /// or, when a write came in between, a newer snapshot with its own.
+    pub async fn sampled(
+        &self,
+        db: &Db,
+        dataset: &DatasetInfo,
+        sight: Sight,
+    ) -> Result<Arc<Snapshot>> {
         loop {
-            let snapshot = self.snapshot(db, dataset).await?;
+            let snapshot = self.snapshot(db, dataset, sight).await?;
             if snapshot.samples.initialized() {
                 return Ok(snapshot);
             }
@@ -306,8 +393,11 @@ impl ReadModels {
                     blocking(move || -> Result<Arc<Samples>> {
                         let mut runs: HashMap<i64, Run> = HashMap::with_capacity(items.len());
                         for stored in items {
-                            let run =
+                            let mut run =
                                 LexPilot::read_stored(&stored.items).map_err(Error::internal)?;
+                            if let Some(open) = snapshot.withheld.get(&stored.id) {
+                                LexPilot::withhold(&mut run, open);
+                            }
                             runs.insert(stored.id, run);
                         }
                         let samples = snapshot
@@ -410,26 +500,39 @@ impl ReadModels {
     }
 
     /// The snapshot of PLawBench version `dataset` at the current
-    /// generation, built (once) if need be from the kept scores.
-    pub async fn plaw_snapshot(&self, db: &Db, dataset: &DatasetInfo) -> Result<Arc<PlawSnapshot>> {
-        self.suite_snapshot::<PLawBench>(db, dataset).await
+    /// generation for `sight`, built (once) if need be from the kept
+    /// scores (as [`ReadModels::snapshot`] does for LexPilot).
+    pub async fn plaw_snapshot(
+        &self,
+        db: &Db,
+        dataset: &DatasetInfo,
+        sight: Sight,
+    ) -> Result<Arc<PlawSnapshot>> {
+        self.suite_snapshot::<PLawBench>(db, dataset, sight).await
     }
 
-    /// The PLawBench snapshot of `dataset` with its stored runs read back: at
-    /// the snapshot's generation, or, when a write came in between, a newer
-    /// snapshot with its own.
+    /// The PLawBench snapshot of `dataset` for `sight` with the stored runs
+    /// read back in full (drill-downs keep back what is under blind review
+    /// themselves): at the snapshot's generation, or, when a write came in
+    /// between, a newer snapshot with its own.
     pub async fn plaw_runs(
         &self,
         db: &Db,
         dataset: &DatasetInfo,
+        sight: Sight,
     ) -> Result<(Arc<PlawSnapshot>, Arc<PlawRuns>)> {
-        self.suite_runs::<PLawBench>(db, dataset).await
+        self.suite_runs::<PLawBench>(db, dataset, sight).await
     }
 
     /// The snapshot of DLawBench version `dataset` at the current
-    /// generation, built (once) if need be from the kept scores.
-    pub async fn dlaw_snapshot(&self, db: &Db, dataset: &DatasetInfo) -> Result<Arc<DlawSnapshot>> {
-        self.suite_snapshot::<DLawBench>(db, dataset).await
+    /// generation for `sight`, as [`ReadModels::plaw_snapshot`].
+    pub async fn dlaw_snapshot(
+        &self,
+        db: &Db,
+        dataset: &DatasetInfo,
+        sight: Sight,
+    ) -> Result<Arc<DlawSnapshot>> {
+        self.suite_snapshot::<DLawBench>(db, dataset, sight).await
     }
 
     /// The DLawBench snapshot of `dataset` with its stored runs read back,
@@ -438,30 +541,40 @@ impl ReadModels {
         &self,
         db: &Db,
         dataset: &DatasetInfo,
+        sight: Sight,
     ) -> Result<(Arc<DlawSnapshot>, Arc<DlawRuns>)> {
-        self.suite_runs::<DLawBench>(db, dataset).await
+        self.suite_runs::<DLawBench>(db, dataset, sight).await
     }
 
     async fn suite_snapshot<S: Snapshotted>(
         &self,
         db: &Db,
         dataset: &DatasetInfo,
+        sight: Sight,
     ) -> Result<Arc<SuiteSnapshot<S>>> {
-        let cached = |key: Key| self.with(|c| S::cache(c).iter().find(|s| s.key() == key).cloned());
+        let withheld = Self::withheld(db, dataset, sight).await?;
+        let cached = |generation| {
+            let key = Key(dataset.id, generation, Arc::clone(&withheld));
+            self.with(|c| S::cache(c).iter().find(|s| s.key() == key).cloned())
+        };
         let generation = db::runs::generation(db).await?;
-        if let Some(hit) = cached((dataset.id, generation)) {
+        if let Some(hit) = cached(generation) {
             return Ok(hit);
         }
         let _building = self.building.lock().await;
         let generation = db::runs::generation(db).await?;
-        if let Some(hit) = cached((dataset.id, generation)) {
+        if let Some(hit) = cached(generation) {
             return Ok(hit);
         }
-        let (generation, items, scores) =
-            at_one_generation::<S>(db, dataset.id, generation).await?;
+        let read = at_one_generation::<S>(db, dataset.id, generation, &withheld).await?;
         let dataset = dataset.clone();
         let snapshot = blocking(move || -> Result<SuiteSnapshot<S>> {
-            let run_scores = kept_scores::<S>(scores)?;
+            let (generation, items) = (read.generation, Arc::clone(&read.cases));
+            let (figures, left_out) = read.figures(&withheld)?;
+            let run_scores: Vec<(EntryKey, S::Scores)> = figures
+                .into_iter()
+                .map(|f| (f.key.clone(), f.counted()))
+                .collect();
             let document = S::named(S::summarise(run_scores.clone(), &items), &dataset.name);
             Ok(SuiteSnapshot {
                 dataset,
@@ -469,6 +582,8 @@ impl ReadModels {
                 items,
                 document,
                 run_scores,
+                withheld,
+                left_out,
                 runs: tokio::sync::OnceCell::new(),
             })
         })
@@ -482,9 +597,10 @@ impl ReadModels {
         &self,
         db: &Db,
         dataset: &DatasetInfo,
+        sight: Sight,
     ) -> Result<(Arc<SuiteSnapshot<S>>, Arc<SuiteRuns<S>>)> {
         loop {
-            let snapshot = self.suite_snapshot::<S>(db, dataset).await?;
+            let snapshot = self.suite_snapshot::<S>(db, dataset, sight).await?;
             let read = snapshot
                 .runs
                 .get_or_try_init(|| async {
@@ -517,8 +633,9 @@ impl ReadModels {
         }
     }
 
-    /// The stored runs of `model` on `dataset` read back, by run number; empty
-    /// when it has none.
+    /// The stored runs of `model` on `dataset` read back in full, by run
+    /// number (a drill-down keeps back what is under blind review itself);
+    /// empty when it has none.
     pub async fn model_runs(
         &self,
         db: &Db,
@@ -558,35 +675,109 @@ impl ReadModels {
     }
 }
 
-/// The cases of version `dataset_id` and every kept score on it, read until
-/// the generation is the same before and after (then the scores are those
-/// of that generation), starting from `generation`.
+/// How many judge decisions of runs on `dataset` are open for blind review
+/// (what public figures leave out, and full figures count).
+pub async fn under_review(db: &Db, dataset: &DatasetInfo) -> Result<usize> {
+    Ok(db::review::open_decisions(db, dataset.id)
+        .await?
+        .values()
+        .map(Vec::len)
+        .sum())
+}
+
+/// What figures are built from: the cases of a version and every kept
+/// score on it, with the items of the runs that hold decisions left out,
+/// all at one generation.
+struct AtGeneration<S: Suite> {
+    generation: i64,
+    cases: Arc<Vec<S::Case>>,
+    scores: Vec<db::runs::StoredScores>,
+    /// The runs with decisions left out, with their items.
+    withheld_runs: Vec<db::runs::StoredRun>,
+}
+
+/// One run's scores: kept, and without its decisions under blind review
+/// when it has any.
+struct RunFigures<S: Suite> {
+    run_id: i64,
+    key: EntryKey,
+    kept: S::Scores,
+    without_open: Option<S::Scores>,
+}
+
+impl<S: Suite> RunFigures<S> {
+    /// The scores the figures count.
+    fn counted(self) -> S::Scores {
+        self.without_open.unwrap_or(self.kept)
+    }
+}
+
+impl<S: Suite> AtGeneration<S> {
+    /// Every run's figures in upload order, those of runs in `withheld`
+    /// scored again without their open decisions; with how many decisions
+    /// were left out.
+    fn figures(self, withheld: &Withheld) -> Result<(Vec<RunFigures<S>>, usize)> {
+        let mut items: HashMap<i64, String> = self
+            .withheld_runs
+            .into_iter()
+            .map(|r| (r.id, r.items))
+            .collect();
+        let mut left_out = 0;
+        let figures = self
+            .scores
+            .into_iter()
+            .map(|s| {
+                let kept: S::Scores = serde_json::from_str(&s.scores).map_err(|e| {
+                    Error::internal(format!("stored scores of run {}: {e}", s.run_id))
+                })?;
+                let without_open = match withheld.get(&s.run_id) {
+                    None => None,
+                    Some(open) => {
+                        let stored = items.remove(&s.run_id).ok_or_else(|| {
+                            Error::internal(format!("run {} is scored but has no items", s.run_id))
+                        })?;
+                        let run = S::read_stored(&stored).map_err(Error::internal)?;
+                        let (scores, n) = S::score_withholding(run, open, &self.cases);
+                        left_out += n;
+                        Some(scores)
+                    }
+                };
+                Ok(RunFigures {
+                    run_id: s.run_id,
+                    key: s.entry_key,
+                    kept,
+                    without_open,
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok((figures, left_out))
+    }
+}
+
+/// The cases of version `dataset_id`, every kept score on it and the items
+/// of the runs in `withheld`, read until the generation is the same before
+/// and after (then they are those of that generation), starting from
+/// `generation`.
 async fn at_one_generation<S: Hosted>(
     db: &Db,
     dataset_id: i64,
     mut generation: i64,
-) -> Result<(i64, Arc<Vec<S::Case>>, Vec<db::runs::StoredScores>)> {
+    withheld: &Withheld,
+) -> Result<AtGeneration<S>> {
+    let ids: Vec<i64> = withheld.keys().copied().collect();
     loop {
         let cases = S::cases(db, dataset_id).await?;
         let scores = db::runs::scores(db, dataset_id).await?;
+        let withheld_runs = db::runs::items_of(db, dataset_id, &ids).await?;
         let after = db::runs::generation(db).await?;
         if after == generation {
-            return Ok((generation, cases, scores));
+            return Ok(AtGeneration {
+                generation,
+                cases,
+                scores,
+                withheld_runs,
+            });
         }
         generation = after;
     }
-}
-
-/// Kept scores read back as benchmark `S`'s, with their entry keys.
-fn kept_scores<S: Suite>(
-    scores: Vec<db::runs::StoredScores>,
-) -> Result<Vec<(EntryKey, S::Scores)>> {
-    scores
-        .into_iter()
-        .map(|s| {
-            let parsed: S::Scores = serde_json::from_str(&s.scores)
-                .map_err(|e| Error::internal(format!("stored scores of run {}: {e}", s.run_id)))?;
-            Ok((s.entry_key, parsed))
-        })
-        .collect()
 }

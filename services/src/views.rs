@@ -7,8 +7,11 @@
 //! Blind review: judge verdicts (LexPilot), rubric verdicts (PLawBench)
 //! and panel decisions (DLawBench) open for review are kept back from
 //! every viewer but those who manage review (admins)
-//! ([`sees_open_review`]); an expert's dashboard counts only the items
-//! they have submitted (`db::review::dashboard`).
+//! ([`sees_open_review`], [`Sight`]): a drill-down hides them in the
+//! items it shows, and the figures of the comparison and the model page
+//! are the read models' for the viewer's sight, which leave them out
+//! (each says how many it left out). An expert's dashboard counts only
+//! the items they have submitted (`db::review::dashboard`).
 //!
 //! Messages of the errors the pages show in their language take a
 //! [`Lang`]; the rest are English, as the API's.
@@ -18,7 +21,6 @@ use std::sync::Arc;
 use db::datasets::DatasetInfo;
 use db::users::User;
 use db::Db;
-use engine::accounts::Permission;
 use engine::lang::Lang;
 use engine::lexpilot::drilldown::{drilldown, Cell, Drilldown};
 use engine::lexpilot::model::{model_entries as entries_of, CompareRow, ModelEntry, RunRow};
@@ -27,13 +29,13 @@ use engine::lexpilot::score::{Metric, RunScores};
 use engine::review::Dashboard;
 use engine::vocab::{Class, Vocabulary};
 
-use crate::read::{DlawRuns, DlawSnapshot, PlawRuns, PlawSnapshot};
+use crate::read::{DlawRuns, DlawSnapshot, PlawRuns, PlawSnapshot, Sight};
 use crate::{AppState, Error, Result};
 
 /// Whether `viewer` sees what is open for blind review: admins (who
 /// manage review) do, everyone else (anonymous visitors included) does not.
 pub fn sees_open_review(viewer: Option<&User>) -> bool {
-    viewer.is_some_and(|u| u.allows(Permission::ManageReview))
+    Sight::of(viewer) == Sight::Full
 }
 
 /// The items behind one LexPilot leaderboard cell of one model.
@@ -168,7 +170,8 @@ pub async fn plaw_cell(
     viewer: Option<&User>,
     lang: Lang,
 ) -> Result<PlawCell> {
-    let (snapshot, runs) = state.read.plaw_runs(&state.db, dataset).await?;
+    let sight = Sight::of(viewer);
+    let (snapshot, runs) = state.read.plaw_runs(&state.db, dataset, sight).await?;
     let entry = plaw_entry(&snapshot.document, model, setting, lang)?;
     let key = snapshot.document.entries[entry].key.clone();
     let of_entry: Vec<(u32, &engine::plawbench::run::Run)> = runs
@@ -274,7 +277,8 @@ pub async fn dlaw_cell(
     viewer: Option<&User>,
     lang: Lang,
 ) -> Result<DlawCell> {
-    let (snapshot, runs) = state.read.dlaw_runs(&state.db, dataset).await?;
+    let sight = Sight::of(viewer);
+    let (snapshot, runs) = state.read.dlaw_runs(&state.db, dataset, sight).await?;
     let entry = dlaw_entry(&snapshot.document, model, setting, lang)?;
     let key = snapshot.document.entries[entry].key.clone();
     let of_entry: Vec<&engine::dlawbench::run::Run> = runs
@@ -321,20 +325,26 @@ pub struct Comparison {
     pub models: Vec<String>,
     /// Per score, A against B; empty without both.
     pub rows: Vec<CompareRow>,
+    /// How many judge decisions under blind review the figures leave out.
+    pub left_out: usize,
 }
 
 /// Entry `a` against entry `b` (by model; the first entry of that model)
 /// on every score, over all cases or `class`, by paired bootstrap over the
-/// cases. Without both, only the pickers; 404 for a model without an
-/// entry; 409 for entries made with different settings.
+/// cases, in the figures of `sight` (scores named in `lang`). Without
+/// both, only the pickers; 404 for a model without an entry; 409 for
+/// entries made with different settings.
 pub async fn compare(
     state: &AppState,
     dataset: &DatasetInfo,
     a: Option<&str>,
     b: Option<&str>,
     class: Option<Class>,
+    sight: Sight,
+    lang: Lang,
 ) -> Result<Comparison> {
-    let snapshot = state.read.sampled(&state.db, dataset).await?;
+    let snapshot = state.read.sampled(&state.db, dataset, sight).await?;
+    let left_out = snapshot.left_out;
     let mut models: Vec<String> = Vec::new();
     for key in snapshot.keys() {
         if !models.contains(&key.model) {
@@ -354,6 +364,7 @@ pub async fn compare(
         return Ok(Comparison {
             models,
             rows: Vec::new(),
+            left_out,
         });
     };
     let entries = &snapshot.document.entries;
@@ -375,40 +386,67 @@ pub async fn compare(
     let rows = results
         .into_iter()
         .map(|(metric, result)| CompareRow {
-            metric: metric.label(),
+            metric: metric.label_in(lang),
             a: value(ea, metric, class),
             b: value(eb, metric, class),
             result,
         })
         .filter(|r| r.a.is_some() || r.b.is_some())
         .collect();
-    Ok(Comparison { models, rows })
+    Ok(Comparison {
+        models,
+        rows,
+        left_out,
+    })
+}
+
+/// A model's entries as its page shows them.
+#[derive(Debug, Clone)]
+pub struct ModelEntries {
+    /// Its stored runs grouped into the leaderboard's entries.
+    pub entries: Vec<ModelEntry>,
+    /// How many judge decisions under blind review the figures leave out
+    /// (of every run on the dataset, as the leaderboard's).
+    pub left_out: usize,
 }
 
 /// Every stored run of `model` on `dataset`, grouped into the entries the
-/// leaderboard makes of them; 404 when it has none.
-pub async fn model_entries(db: &Db, dataset: &DatasetInfo, model: &str) -> Result<Vec<ModelEntry>> {
+/// leaderboard makes of them, each run scored as the leaderboard counts it
+/// for `sight` (public figures without the decisions under blind review);
+/// rows named in `lang`. 404 when it has none. A run stored after the
+/// snapshot was read waits for the next one.
+pub async fn model_entries(
+    state: &AppState,
+    dataset: &DatasetInfo,
+    model: &str,
+    sight: Sight,
+    lang: Lang,
+) -> Result<ModelEntries> {
+    let db = &state.db;
     let runs = db::runs::model_runs(db, dataset.id, model).await?;
     if runs.is_empty() {
         return Err(Error::NotFound(format!(
             "no run of model \"{model}\" has been uploaded for this dataset"
         )));
     }
-    let cases = db::cases::all(db, dataset.id).await?;
-    let runs = runs
+    let snapshot = state.read.snapshot(db, dataset, sight).await?;
+    let runs: Vec<(RunRow, EntryKey, RunScores)> = runs
         .into_iter()
-        .map(|run| {
-            let scores: RunScores = serde_json::from_str(&run.scores).map_err(Error::internal)?;
+        .filter_map(|run| {
+            let scores = snapshot.run_scores(run.info.id)?.clone();
             let row = RunRow {
                 run: run.info.run_number,
                 created_at: run.info.created_at,
                 uploaded_by: run.uploaded_by,
                 unavailable: run.info.unavailable,
             };
-            Ok((row, run.entry_key, scores))
+            Some((row, run.entry_key, scores))
         })
-        .collect::<Result<Vec<_>>>()?;
-    Ok(entries_of(&runs, &cases))
+        .collect();
+    Ok(ModelEntries {
+        entries: entries_of(&runs, &snapshot.cases, lang),
+        left_out: snapshot.left_out,
+    })
 }
 
 /// The datasets review spans: the current version of every hosted

@@ -77,3 +77,46 @@ pub fn SyntheticNotice(synthetic: bool) -> impl IntoView {
         }
     })
 }
+
+/// Shown above a page's figures while judge decisions are under blind
+/// review: how many the figures leave out, or, for a review manager who
+/// sees them counted, that everyone else's leave them out. Nothing
+/// otherwise.
+#[component]
+pub fn BlindNote(note: crate::types::BlindReview) -> impl IntoView {
+    use crate::components::i18n::Lang;
+    let lang = crate::components::i18n::lang();
+    let text = if note.left_out > 0 {
+        Some(match lang {
+            Lang::Zh => format!(
+                "{} 个正在盲审的条目不计入本页的数字，审定后再计入。",
+                lang.number(note.left_out as u64)
+            ),
+            Lang::En => format!(
+                "{} under blind review {} left out of these figures until {} settled.",
+                lang.count(note.left_out as u64, "", "item", "items"),
+                if note.left_out == 1 { "is" } else { "are" },
+                if note.left_out == 1 {
+                    "it is"
+                } else {
+                    "they are"
+                },
+            ),
+        })
+    } else if note.counted > 0 {
+        Some(match lang {
+            Lang::Zh => format!(
+                "本页的数字计入了 {} 个正在盲审的条目；其他用户看到的数字不计入它们。",
+                lang.number(note.counted as u64)
+            ),
+            Lang::En => format!(
+                "These figures count {} under blind review; everyone else's figures leave {} out.",
+                lang.count(note.counted as u64, "", "item", "items"),
+                if note.counted == 1 { "it" } else { "them" },
+            ),
+        })
+    } else {
+        None
+    };
+    text.map(|t| view! { <p class="notice blind-note" data-testid="blind-note">{t}</p> })
+}

@@ -139,10 +139,7 @@ fn job_summary(spec: &JobSpec) -> String {
             let styles = s
                 .styles
                 .iter()
-                .map(|s| match lang {
-                    Lang::Zh => s.label_zh(),
-                    Lang::En => s.as_str(),
-                })
+                .map(|s| s.label(lang))
                 .collect::<Vec<_>>()
                 .join(lang.t("、", ", "));
             let (horizon, lawyer, judge) = (s.horizon, s.lawyer_attempts, s.judge_attempts);
@@ -151,7 +148,7 @@ fn job_summary(spec: &JobSpec) -> String {
                     "DLawBench · {styles} · 模拟当事人 {user} · 评审模型 {judges} · 最大轮数 {horizon} · 律师 {lawyer} 次 / 评审 {judge} 次尝试 · {dataset} · {runs} · {scope}"
                 ),
                 Lang::En => format!(
-                    "DLawBench · {styles} · client {user} · judges {judges} · horizon {horizon} · lawyer {lawyer} / judge {judge} attempts · {dataset} · {runs} · {scope}"
+                    "DLawBench · {styles} · client {user} · judges {judges} · at most {horizon} turns · lawyer {lawyer} / judge {judge} attempts · {dataset} · {runs} · {scope}"
                 ),
             }
         }
@@ -622,13 +619,13 @@ fn StartForm(endpoints: Vec<EndpointView>, start: ServerAction<StartJob>) -> imp
                             </label>
                         }).collect_view()}
                     </div>
-                    <label class="field"><span>{lang.t("最大轮数", "Horizon")}</span>
+                    <label class="field"><span>{lang.t("最大轮数", "Turns at most")}</span>
                         <input name="horizon" type="number" min="1" max="50" value=dlaw.horizon.to_string()
                             title=lang.t("强制提交前的提问轮数", "Client-facing turns before a forced final submit") />
                     </label>
                     <label class="field"><span>{lang.t("律师模型尝试次数", "Lawyer attempts")}</span>
                         <input name="lawyer_attempts" type="number" min="1" max="10" value=dlaw.lawyer_attempts.to_string()
-                            title=lang.t("每一步调用直至回复为有效的提问或提交；用尽则记为 lawyer_error", "Calls per step until a reply is a valid ask or submit; then lawyer_error") />
+                            title=lang.t("每一步调用直至回复为有效的提问或提交；用尽则该会话记为律师模型错误", "Calls per step until a reply is a valid question or memo; after the last, the session ends as a lawyer error") />
                     </label>
                 </fieldset>
                 <div class="filters">

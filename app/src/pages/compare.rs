@@ -3,13 +3,14 @@
 //! its 95% interval and a two-sided p-value. The pickers are a GET form, so
 //! the page works without JavaScript and every comparison is a link.
 
+use engine::columns::Scale;
 use engine::vocab::Class;
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
 use crate::components::exports::{export_url, ExportLinks};
-use crate::components::labels::{ErrorBox, Loading, SyntheticNotice};
+use crate::components::labels::{BlindNote, ErrorBox, Loading, SyntheticNotice};
 use crate::server_fns::models::compare;
 use crate::types::CompareView;
 use crate::url::encode;
@@ -60,7 +61,7 @@ fn pct(p: f64) -> String {
 }
 
 fn num(x: Option<f64>) -> String {
-    x.map_or_else(|| "—".into(), |x| format!("{x:.4}"))
+    x.map_or_else(|| "—".into(), |x| Scale::Unit.value(x))
 }
 
 #[component]
@@ -87,6 +88,7 @@ fn CompareBody(page: CompareView) -> impl IntoView {
     }
     view! {
         <SyntheticNotice synthetic=page.dataset.synthetic />
+        <BlindNote note=page.blind />
         <form method="get" action="/compare" class="filters">
             {picker("a", lang.t("条目 A", "Entry A"), page.a.clone())}
             {picker("b", lang.t("条目 B", "Entry B"), page.b.clone())}
@@ -126,8 +128,8 @@ fn CompareBody(page: CompareView) -> impl IntoView {
                             {page.rows.iter().map(|r| {
                                 let (diff, ci, p, significant) = match r.result {
                                     Some(res) => (
-                                        format!("{:+.4}", res.diff),
-                                        format!("[{:+.4}, {:+.4}]", res.ci.0, res.ci.1),
+                                        Scale::Unit.difference(res.diff),
+                                        format!("[{}, {}]", Scale::Unit.difference(res.ci.0), Scale::Unit.difference(res.ci.1)),
                                         pct(res.p_value),
                                         res.ci.0 > 0.0 || res.ci.1 < 0.0,
                                     ),

@@ -109,7 +109,6 @@ fn CellItemsView(items: CellItems) -> impl IntoView {
         ),
     };
     let drill = items.drill;
-    let heatmap = items.heatmap;
     let label = cell_label(&drill, lang);
     let back = View {
         task: drill.task,
@@ -176,10 +175,7 @@ fn CellItemsView(items: CellItems) -> impl IntoView {
                 view! {
                     <section class="panel">
                         <h2>{lang.t("混淆矩阵", "Confusion matrix")}</h2>
-                        <div class="confusion-pair">
-                            <ConfusionTable counts />
-                            <figure class="heatmap-figure" data-testid="confusion-heatmap" inner_html=heatmap.clone()></figure>
-                        </div>
+                        <ConfusionTable counts />
                         <ExportLinks href=confusion_export.clone() lang testid="export-confusion" />
                     </section>
                 }

@@ -3,8 +3,12 @@
 //! overall, cells mean ± sample std over the entry's runs. The view, the sort
 //! column and the LJP setup live in the URL, so every state is a shareable
 //! link and works without JavaScript. Every value links to its drill-down
-//! ([`crate::pages::drilldown`]).
+//! ([`crate::pages::drilldown`]). Values are shown to three decimals with
+//! their 95% bootstrap interval on a line of its own (no hover needed), and
+//! the best of each column is bold as the column's direction says (the
+//! lowest relative degradation).
 
+use engine::columns::{Better, Scale};
 use engine::lang::Lang;
 use engine::lexpilot::drilldown::Cell;
 use engine::lexpilot::leaderboard::View;
@@ -14,7 +18,7 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
-use crate::components::labels::{ErrorBox, Loading, SyntheticNotice};
+use crate::components::labels::{BlindNote, ErrorBox, Loading, SyntheticNotice};
 use crate::components::live::{use_live, LiveBadge};
 use crate::pages::compare::compare_url;
 use crate::pages::drilldown::drilldown_url;
@@ -97,15 +101,16 @@ pub fn LeaderboardPage() -> impl IntoView {
                             let current = view();
                             view! {
                                 <SyntheticNotice synthetic=board.dataset.synthetic />
+                                <BlindNote note=board.blind />
                                 <p class="dataset-line">
                                     {match lang {
                                         Lang::Zh => view! {
                                             "数据集 " <strong>{board.dataset.name.clone()}</strong>
-                                            {format!(" 第 {} 版（{} 个案例）上的得分 · 各条目多次运行的均值 ± 样本标准差 · 悬停数值查看 95% bootstrap 置信区间，点击查看其背后的条目 · 点击列名排序", board.dataset.version, board.cases)}
+                                            {format!(" 第 {} 版（{} 个案例）上的得分 · 各条目多次运行的均值 ± 样本标准差，其下方括号内为按案例 bootstrap 的 95% 置信区间 · 点击数值查看其背后的条目 · 点击列名排序", board.dataset.version, board.cases)}
                                         }.into_any(),
                                         Lang::En => view! {
                                             "Scores on " <strong>{board.dataset.name.clone()}</strong> " version " {board.dataset.version}
-                                            " (" {lang.count(board.cases as u64, "", "case", "cases")} ") · mean ± sample std over each entry's runs · hover a value for its 95% bootstrap interval, click it for the items behind it · click a column to sort"
+                                            " (" {lang.count(board.cases as u64, "", "case", "cases")} ") · mean ± sample std over each entry's runs, with its 95% bootstrap interval over cases in brackets below · click a value for the items behind it · click a column to sort"
                                         }.into_any(),
                                     }}
                                 </p>
@@ -121,40 +126,38 @@ pub fn LeaderboardPage() -> impl IntoView {
     }
 }
 
-/// The tooltip of a cell: its 95% bootstrap interval over cases.
+/// The tooltip of a cell: what its interval (shown below the value) is.
 fn interval_title(lang: Lang, ci: Option<(f64, f64)>) -> Option<String> {
-    ci.map(|(lo, hi)| match lang {
-        Lang::Zh => format!("95% 置信区间 [{lo:.4}, {hi:.4}]（按案例 bootstrap，1000 次重抽样）"),
-        Lang::En => format!("95% CI [{lo:.4}, {hi:.4}] (bootstrap over cases, 1000 resamples)"),
+    ci.map(|ci| {
+        let ci = Scale::Unit.interval(ci);
+        match lang {
+            Lang::Zh => format!("95% 置信区间 {ci}（按案例 bootstrap，1000 次重抽样）"),
+            Lang::En => format!("95% CI {ci} (bootstrap over cases, 1000 resamples)"),
+        }
     })
 }
 
-/// A column's name in `lang`: the engine names columns in English; in
-/// Chinese a class is named short (the full name is the tooltip).
-fn column_label(lang: Lang, key: &str, label: &str) -> String {
-    if lang == Lang::En {
-        return label.to_owned();
+/// The mark beside a lower-is-better column's name, and what it says.
+pub(crate) fn lower_is_better(lang: Lang, better: Better) -> Option<impl IntoView> {
+    (better == Better::Lower).then(|| {
+        let said = lang.t("越低越好", "lower is better");
+        view! { " " <span class="lower-better" title=said aria-label=said>"↓"</span> }
+    })
+}
+
+/// A sortable header's `aria-sort` and the arrow after its name: a sort
+/// puts the best first, so a lower-is-better column sorts ascending (▲).
+pub(crate) fn sort_state(sorted: bool, better: Better) -> (&'static str, Option<&'static str>) {
+    match (sorted, better.ascending()) {
+        (false, _) => ("none", None),
+        (true, true) => ("ascending", Some(" ▲")),
+        (true, false) => ("descending", Some(" ▼")),
     }
-    let class = |k: &str| match Class::parse(k)? {
-        Class::Family => Some("婚姻家庭继承"),
-        Class::RealRights => Some("物权"),
-        Class::Tort => Some("侵权"),
-        Class::ServiceContract => Some("劳动服务合同"),
-        Class::FinanceContract => Some("交易金融合同"),
-        Class::Misc => Some("其他"),
-    };
-    if let Some(short) = class(key) {
-        return short.to_owned();
-    }
-    if let Some(setup) = key.strip_prefix("overall_").and_then(LjpSetup::parse) {
-        return format!("总体 · {}", setup.label_zh());
-    }
-    match key {
-        "overall" => "总体".to_owned(),
-        "gain" => "增益".to_owned(),
-        "relative_degradation" => "相对下降".to_owned(),
-        _ => label.to_owned(),
-    }
+}
+
+/// A column's name in `lang` ([`engine::lexpilot::leaderboard::column_label`]).
+pub(crate) fn column_label(lang: Lang, key: &str, label: &str) -> String {
+    engine::lexpilot::leaderboard::column_label(lang, key, label)
 }
 
 /// The columns over every class; a phone shows them first.
@@ -180,7 +183,8 @@ fn LeaderboardTable(board: LeaderboardView, view: View) -> impl IntoView {
         .rows
         .iter()
         .zip(intervals)
-        .flat_map(|(row, row_intervals)| {
+        .enumerate()
+        .flat_map(|(r, (row, row_intervals))| {
             let heading = (last_family != Some(row.family)).then(|| {
                 last_family = Some(row.family);
                 let label = row.family.map_or(lang.t("其他", "Other"), |f| f.label(lang));
@@ -189,13 +193,15 @@ fn LeaderboardTable(board: LeaderboardView, view: View) -> impl IntoView {
             let cells = row
                 .cells
                 .iter()
-                .zip(&table.best)
                 .zip(&table.columns)
                 .zip(row_intervals)
-                .map(|(((cell, best), (key, label)), ci)| {
-                    let label = column_label(lang, key, label);
-                    let is_best = matches!((cell, best), (Some(c), Some(b)) if c.mean == *b);
+                .enumerate()
+                .map(|(c, ((cell, column), ci))| {
+                    let key = column.key.as_str();
+                    let label = column_label(lang, key, &column.label);
+                    let is_best = table.is_best(r, c);
                     let overall = is_overall(key);
+                    let scale = Scale::Unit;
                     match cell {
                         Some(m) => {
                             let href = drilldown_url(&row.model, &Cell::of_column(&view, key));
@@ -203,8 +209,9 @@ fn LeaderboardTable(board: LeaderboardView, view: View) -> impl IntoView {
                                 <td class="num" class:best=is_best class:overall=overall data-label=label.clone()
                                     title=interval_title(lang, ci) data-ci=ci.is_some().then_some("true")>
                                     <a href=href class="cell-link">
-                                        <span class="mean">{format!("{:.4}", m.mean)}</span>
-                                        {m.std.map(|std| view! { " " <span class="std">{format!("± {std:.4}")}</span> })}
+                                        <span class="mean">{scale.value(m.mean)}</span>
+                                        {m.std.map(|std| view! { " " <span class="std">"± " {scale.value(std)}</span> })}
+                                        {ci.map(|ci| view! { <span class="ci" data-testid="interval">{scale.interval(ci)}</span> })}
                                     </a>
                                 </td>
                             }
@@ -261,11 +268,16 @@ fn LeaderboardTable(board: LeaderboardView, view: View) -> impl IntoView {
                         {table
                             .columns
                             .iter()
-                            .map(|(key, label)| {
-                                let sorted = view.sort.as_deref() == Some(key.as_str());
+                            .map(|column| {
+                                let key = column.key.as_str();
+                                let (sort, arrow) = sort_state(view.sort.as_deref() == Some(key), column.better);
                                 view! {
-                                    <th class="num" class:overall=is_overall(key) aria-sort=if sorted { "descending" } else { "none" }>
-                                        <a href=view_url(&view, Some(key)) title=Class::parse(key).map(|c| c.label(lang))>{column_label(lang, key, label)} {sorted.then_some(" ▼")}</a>
+                                    <th class="num" class:overall=is_overall(key) aria-sort=sort data-better=column.better.as_str()>
+                                        <a href=view_url(&view, Some(key)) title=Class::parse(key).map(|c| c.label(lang))>
+                                            {column_label(lang, key, &column.label)}
+                                            {lower_is_better(lang, column.better)}
+                                            {arrow}
+                                        </a>
                                     </th>
                                 }
                             })
@@ -291,8 +303,8 @@ fn LeaderboardTable(board: LeaderboardView, view: View) -> impl IntoView {
                 .collect_view()}
         </p>
         <p class="legend">{match lang {
-            Lang::Zh => view! { <span class="best">"粗体"</span> " = 该列最高均值。⚠ = 该条目有评审无法标注的条目，这些条目不计入得分，也不算作错误。≠ 设置 = 所用数据集、评审模型、用户模拟模型或提示词与多数条目不同（悬停查看差异；模型页列出全部设置），比较时请注意。" }.into_any(),
-            Lang::En => view! { <span class="best">"Bold"</span> " = best mean in the column. ⚠ = the entry has items the judge could not label; they are left out of its scores, never counted as wrong. ≠ setting = produced with another dataset, judge, user model or prompt than most entries (hover for what differs; the model page lists every setting); compare it with care." }.into_any(),
+            Lang::Zh => view! { <span class="best">"粗体"</span> " = 该列最佳均值（标 ↓ 的列越低越好，其余越高越好）；方括号 = 95% 置信区间。⚠ = 该条目有评审无法标注的条目，这些条目不计入得分，也不算作错误。≠ 设置 = 所用数据集、评审模型、用户模拟模型或提示词与多数条目不同（悬停查看差异；模型页列出全部设置），比较时请注意。" }.into_any(),
+            Lang::En => view! { <span class="best">"Bold"</span> " = best mean in the column (lowest in a column marked ↓, highest elsewhere); brackets = 95% interval. ⚠ = the entry has items the judge could not label; they are left out of its scores, never counted as wrong. ≠ setting = produced with another dataset, judge, user model or prompt than most entries (hover for what differs; the model page lists every setting); compare it with care." }.into_any(),
         }}</p>
         <figure class="chart-figure" data-testid="leaderboard-chart" inner_html=chart></figure>
         <p><a href=compare_url(table.rows.first().map(|r| r.model.as_str()), table.rows.get(1).map(|r| r.model.as_str()))>{lang.t("比较两个条目（配对 bootstrap）→", "Compare two entries (paired bootstrap) →")}</a></p>

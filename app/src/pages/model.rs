@@ -2,7 +2,8 @@
 //! entries (runs made in the same setting), and for each task a table with
 //! one row per run and the entry's mean ± std below them.
 
-use engine::lexpilot::leaderboard::{format_cell, Table};
+use engine::columns::Scale;
+use engine::lexpilot::leaderboard::Table;
 use engine::lexpilot::run::Task;
 use leptos::prelude::*;
 use leptos_meta::Title;
@@ -10,8 +11,9 @@ use leptos_router::hooks::use_params_map;
 
 use crate::components::exports::{export_url, ExportLinks};
 use crate::components::i18n::Lang;
-use crate::components::labels::{ErrorBox, Loading, SyntheticNotice};
+use crate::components::labels::{BlindNote, ErrorBox, Loading, SyntheticNotice};
 use crate::components::live::{use_live, LiveBadge};
+use crate::pages::leaderboard::column_label;
 use crate::server_fns::models::get_model;
 use crate::types::ModelEntryView;
 use crate::url::encode;
@@ -41,6 +43,7 @@ pub fn ModelPage() -> impl IntoView {
                             <p><a href="/leaderboard">{lang.t("← 排行榜", "← Leaderboard")}</a></p>
                             <h1>{page.model.clone()} " " <LiveBadge live /></h1>
                             <SyntheticNotice synthetic=page.dataset.synthetic />
+                            <BlindNote note=page.blind />
                             <p class="dataset-line">
                                 {lang.t("数据集 ", "Runs on ")} <strong>{page.dataset.name.clone()}</strong> {lang.t(" 版本 ", " version ")} {page.dataset.version}
                                 {lang.t(" 上的运行", "")}
@@ -94,7 +97,7 @@ fn EntrySection(entry: ModelEntryView) -> impl IntoView {
         <section class="entry" data-testid="model-entry">
             <h2>
                 {family.unwrap_or_else(|| lang.t("条目", "Entry"))}
-                {entry.setting.iter().map(|(k, v)| view! { <span class="setting">{k.clone()} ": " {v.clone()}</span> }).collect_view()}
+                {entry.setting.iter().map(|(k, v)| view! { <span class="setting">{engine::lexpilot::model::setting_name(lang, k)} ": " {v.clone()}</span> }).collect_view()}
             </h2>
             <div class="table-scroll" tabindex="0">
                 <table class="runs" data-testid="model-runs">
@@ -135,7 +138,7 @@ fn RunTable(task: Task, table: Table) -> impl IntoView {
                 <thead>
                     <tr>
                         <th>""</th>
-                        {table.columns.iter().map(|(_, label)| view! { <th class="num">{label.clone()}</th> }).collect_view()}
+                        {table.columns.iter().map(|c| view! { <th class="num">{column_label(lang, &c.key, &c.label)}</th> }).collect_view()}
                     </tr>
                 </thead>
                 <tbody>
@@ -146,9 +149,9 @@ fn RunTable(task: Task, table: Table) -> impl IntoView {
                                 // The std under the mean, as on the leaderboard:
                                 // the columns stay narrow enough to fit 1280 px.
                                 Some(m) => view! {
-                                    <td class="num" title=format_cell(m)>
-                                        {format!("{:.4}", m.mean)}
-                                        {m.std.map(|s| view! { <span class="std">{format!("± {s:.4}")}</span> })}
+                                    <td class="num" title=Scale::Unit.cell(m)>
+                                        {Scale::Unit.value(m.mean)}
+                                        {m.std.map(|s| view! { <span class="std">"± " {Scale::Unit.value(s)}</span> })}
                                     </td>
                                 }.into_any(),
                                 None => view! { <td class="num muted">"—"</td> }.into_any(),

@@ -14,8 +14,9 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 
 use crate::components::i18n::Lang;
-use crate::components::labels::{ErrorBox, Loading, SyntheticNotice};
+use crate::components::labels::{BlindNote, ErrorBox, Loading, SyntheticNotice};
 use crate::components::live::{use_live, LiveBadge};
+use crate::pages::leaderboard::lower_is_better;
 use crate::pages::model::model_url;
 use crate::server_fns::paper::{get_paper, PaperPage};
 
@@ -61,6 +62,7 @@ fn PaperBody(page: PaperPage) -> impl IntoView {
     let unresolved = v.table_4_unresolved.clone();
     view! {
         <SyntheticNotice synthetic=page.dataset.synthetic />
+        <BlindNote note=page.blind />
         <p class="dataset-line">
             {lang.t("数据集 ", "On ")} <strong>{page.dataset.name.clone()}</strong> {lang.t(" 版本 ", " version ")} {page.dataset.version}
             {lang.t(" · 各条目多次运行的平均 ± 样本标准差", " · mean ± sample std over each entry's runs")}
@@ -311,7 +313,7 @@ fn PaperTableView(table: PaperTable) -> impl IntoView {
                     <tr>
                         <th>{table.heads.0.clone()}</th>
                         <th>{table.heads.1.clone()}</th>
-                        {table.columns.iter().map(|c| view! { <th class="num">{c.label.clone()}</th> }).collect_view()}
+                        {table.columns.iter().map(|c| view! { <th class="num" data-better=c.better.as_str()>{c.label.clone()} {lower_is_better(lang, c.better)}</th> }).collect_view()}
                     </tr>
                 </thead>
                 <tbody>{rows}</tbody>

@@ -740,7 +740,7 @@ pub fn AgreementPage() -> impl IntoView {
                                         {d.rows.into_iter().map(|r| view! {
                                             <tr>
                                                 <td>{kind_label(lang, r.kind)} {r.task.map(|t| format!(" · {}", t.as_str().to_uppercase()))}</td>
-                                                <td>{r.class.map_or_else(|| lang.t("总体", "overall"), |c| c.as_str())}</td>
+                                                <td>{r.class.map_or_else(|| lang.t("总体", "overall"), |c| c.label(lang))}</td>
                                                 <td class="num">{r.n_items} " / " {r.n_pairs}</td>
                                                 <td class="num">{num(r.human_agreement)}</td>
                                                 <td class="num">{num(r.human_kappa)}</td>

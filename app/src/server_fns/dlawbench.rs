@@ -97,12 +97,13 @@ pub async fn dlaw_leaderboard(scores: Option<String>) -> Result<DlawBoard, Serve
         diagnostics, domain_table, main_table, style_table, TableView,
     };
 
-    use crate::ssr::{current_dataset_of, dataset_view, fail, state};
+    use crate::ssr::{blind_review, current_dataset_of, dataset_view, fail, sight, state};
     let state = state()?;
     let dataset = current_dataset_of(&state.db, engine::benchmark::Benchmark::Dlawbench).await?;
+    let sight = sight().await?;
     let snapshot = state
         .read
-        .dlaw_snapshot(&state.db, &dataset)
+        .dlaw_snapshot(&state.db, &dataset, sight)
         .await
         .map_err(fail)?;
     let doc = &snapshot.document;
@@ -130,9 +131,10 @@ pub async fn dlaw_leaderboard(scores: Option<String>) -> Result<DlawBoard, Serve
     let styles = style_table(doc, view);
     let style_charts = engine::dlawbench::score::Metric::ABILITIES
         .into_iter()
-        .map(|m| (m, ssr::style_chart(&styles, m)))
+        .map(|m| (m, ssr::style_chart(doc, &styles, m)))
         .collect();
     Ok(DlawBoard {
+        blind: blind_review(&state.db, &dataset, sight, snapshot.left_out).await?,
         dataset: dataset_view(&dataset),
         cases: doc.cases.clone(),
         view,
@@ -233,7 +235,7 @@ pub async fn dlaw_session(
     let dataset = current_dataset_of(&state.db, engine::benchmark::Benchmark::Dlawbench).await?;
     let (snapshot, runs) = state
         .read
-        .dlaw_runs(&state.db, &dataset)
+        .dlaw_runs(&state.db, &dataset, crate::ssr::sight().await?)
         .await
         .map_err(fail)?;
     let entry = ssr::entry_of(&snapshot.document, &model, setting.as_deref())?;
@@ -330,8 +332,8 @@ mod ssr {
     }
 
     /// `metric` per style, one bar series per entry.
-    pub fn style_chart(table: &StyleTable, metric: Metric) -> String {
-        use crate::charts::{grouped_bars, Series};
+    pub fn style_chart(doc: &ScoreDocument, table: &StyleTable, metric: Metric) -> String {
+        use crate::charts::{grouped_bars, Axis, Series};
         let lang = lang();
         let groups: Vec<String> = Style::ALL
             .iter()
@@ -351,12 +353,22 @@ mod ssr {
                             .map(|m| (m.mean, m.std))
                     })
                     .collect(),
+                runs: doc.entries.get(e.entry).map_or(0, |d| d.runs),
             })
             .collect();
         let (title, y_label) = match lang {
             Lang::Zh => (format!("各风格的{}", metric.label_zh()), metric.label_zh()),
-            Lang::En => (format!("{} by style", metric.label_en()), metric.as_str()),
+            Lang::En => (format!("{} by style", metric.label_en()), metric.label_en()),
         };
-        grouped_bars(&title, &groups, &series, y_label)
+        // 0–1, as the table beside it.
+        grouped_bars(
+            &title,
+            &groups,
+            &series,
+            Axis {
+                label: y_label,
+                max: 1.0,
+            },
+        )
     }
 }

@@ -17,8 +17,6 @@ pub struct CellItems {
     /// which the leaderboard shows as separate rows and this page together.
     pub entries: usize,
     pub drill: Drilldown,
-    /// For LJP, the confusion matrix as an SVG heat map (empty otherwise).
-    pub heatmap: String,
     /// The statute citations in the texts the page shows.
     pub marks: engine::statutes::MarkMap,
     /// How the citations in all of the model's responses (every stored
@@ -82,24 +80,6 @@ pub async fn get_cell_items(
         page: shown.page,
         per_page: shown.per_page,
     };
-    let lang = crate::components::i18n::lang();
-    let heatmap = drill.confusion.map_or_else(String::new, |counts| {
-        let labels: Vec<String> = engine::vocab::Verdict::ALL
-            .into_iter()
-            // The page's language only: with both the axis labels ran into
-            // each other, and identifiers are not words.
-            .map(|v| v.label(lang).to_owned())
-            .collect();
-        let counts: Vec<Vec<usize>> = counts
-            .iter()
-            .map(|row| row.iter().map(|&c| c as usize).collect())
-            .collect();
-        crate::charts::heatmap(
-            lang.t("真实判决与预测判决", "Gold vs predicted verdicts"),
-            &labels,
-            &counts,
-        )
-    });
     let statutes = state.statutes.index(db).await.map_err(fail)?;
     let marks = statutes.mark_map(drill.texts());
     let citations = statutes.check(runs.iter().flat_map(|run| run.responses()));
@@ -108,7 +88,6 @@ pub async fn get_cell_items(
         entries,
         model,
         drill,
-        heatmap,
         marks,
         citations,
         citation_runs: runs.len(),

@@ -15,20 +15,21 @@ pub async fn get_leaderboard(
 ) -> Result<LeaderboardView, ServerFnError> {
     use engine::lexpilot::leaderboard::{build_table, View};
 
-    use crate::ssr::{current_dataset, dataset_view, fail, state};
+    use crate::ssr::{blind_review, current_dataset, dataset_view, fail, sight, state};
 
     let view = View::from_query(task, setup, sort);
     let state = state()?;
     let dataset = current_dataset(&state.db).await?;
+    let sight = sight().await?;
     // Means and intervals from one snapshot of the runs, joined by entry.
     let snapshot = state
         .read
-        .sampled(&state.db, &dataset)
+        .sampled(&state.db, &dataset, sight)
         .await
         .map_err(fail)?;
     let doc = &snapshot.document;
     let table = build_table(doc, &view);
-    let keys: Vec<String> = table.columns.iter().map(|(k, _)| k.clone()).collect();
+    let keys: Vec<String> = table.columns.iter().map(|c| c.key.clone()).collect();
     let by_entry = state
         .read
         .intervals(&snapshot, &view, keys.clone())
@@ -46,6 +47,7 @@ pub async fn get_leaderboard(
         .collect();
     let chart = chart(&table, &view);
     Ok(LeaderboardView {
+        blind: blind_review(&state.db, &dataset, sight, snapshot.left_out).await?,
         dataset: dataset_view(&dataset),
         cases: snapshot.document.cases,
         table,
@@ -64,7 +66,7 @@ fn chart(
     use engine::lexpilot::run::Task;
     use engine::vocab::Class;
 
-    use crate::charts::{grouped_bars, Series};
+    use crate::charts::{grouped_bars, Axis, Series};
 
     let overall = match view.task {
         Task::Ljp => format!("overall_{}", view.setup.as_str()),
@@ -74,8 +76,8 @@ fn chart(
         .columns
         .iter()
         .enumerate()
-        .filter(|(_, (key, _))| Class::parse(key).is_some() || *key == overall)
-        .map(|(i, (_, label))| (i, label.clone()))
+        .filter(|(_, c)| Class::parse(&c.key).is_some() || c.key == overall)
+        .map(|(i, c)| (i, c.label.clone()))
         .collect();
     let series: Vec<Series> = table
         .rows
@@ -86,6 +88,7 @@ fn chart(
                 .iter()
                 .map(|&(i, _)| row.cells[i].map(|m| (m.mean, m.std)))
                 .collect(),
+            runs: row.runs,
         })
         .collect();
     let lang = crate::components::i18n::lang();
@@ -108,10 +111,19 @@ fn chart(
         .map(|(i, label)| match lang {
             Lang::En => label,
             // Short names: the bars' group labels have little room.
-            Lang::Zh => Class::parse(&table.columns[i].0).map_or("总体".to_owned(), |c| {
+            Lang::Zh => Class::parse(&table.columns[i].key).map_or("总体".to_owned(), |c| {
                 c.label_zh().trim_end_matches("纠纷").to_owned()
             }),
         })
         .collect();
-    grouped_bars(&title, &groups, &series, axis)
+    // 0–1, as the table beside it.
+    grouped_bars(
+        &title,
+        &groups,
+        &series,
+        Axis {
+            label: axis,
+            max: 1.0,
+        },
+    )
 }

@@ -5,21 +5,26 @@ use leptos::prelude::*;
 
 use crate::types::{CompareView, ModelView};
 
-/// Every stored run of `model` on the current dataset, grouped into entries;
-/// 404 when it has none.
+/// Every stored run of `model` on the current dataset, grouped into entries,
+/// each run scored as the leaderboard counts it for the viewer (without
+/// decisions under blind review, but for admins); 404 when it has none.
 #[server(prefix = "/sfn")]
 pub async fn get_model(model: String) -> Result<ModelView, ServerFnError> {
-    use crate::ssr::{current_dataset, dataset_view, db, fail};
+    use crate::ssr::{blind_review, current_dataset, dataset_view, fail, sight, state};
 
-    let db = db()?;
-    let dataset = current_dataset(&db).await?;
-    let entries = services::views::model_entries(&db, &dataset, &model)
+    let lang = crate::components::i18n::lang();
+    let state = state()?;
+    let db = &state.db;
+    let dataset = current_dataset(db).await?;
+    let sight = sight().await?;
+    let found = services::views::model_entries(&state, &dataset, &model, sight, lang)
         .await
         .map_err(fail)?;
     Ok(ModelView {
+        blind: blind_review(db, &dataset, sight, found.left_out).await?,
         dataset: dataset_view(&dataset),
         model,
-        entries,
+        entries: found.entries,
     })
 }
 
@@ -31,16 +36,27 @@ pub async fn compare(
     b: Option<String>,
     class: Option<String>,
 ) -> Result<CompareView, ServerFnError> {
-    use crate::ssr::{current_dataset, dataset_view, fail, state};
+    use crate::ssr::{blind_review, current_dataset, dataset_view, fail, sight, state};
     use services::read::RESAMPLES;
 
+    let lang = crate::components::i18n::lang();
     let class = services::views::class_param(class.as_deref()).map_err(fail)?;
     let state = state()?;
     let dataset = current_dataset(&state.db).await?;
-    let comparison = services::views::compare(&state, &dataset, a.as_deref(), b.as_deref(), class)
-        .await
-        .map_err(fail)?;
+    let sight = sight().await?;
+    let comparison = services::views::compare(
+        &state,
+        &dataset,
+        a.as_deref(),
+        b.as_deref(),
+        class,
+        sight,
+        lang,
+    )
+    .await
+    .map_err(fail)?;
     Ok(CompareView {
+        blind: blind_review(&state.db, &dataset, sight, comparison.left_out).await?,
         dataset: dataset_view(&dataset),
         models: comparison.models,
         a,

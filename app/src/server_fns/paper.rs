@@ -10,6 +10,7 @@ use crate::types::DatasetView;
 #[derive(Serialize, Deserialize, Clone, PartialEq, Debug)]
 pub struct PaperPage {
     pub dataset: DatasetView,
+    pub blind: crate::types::BlindReview,
     pub views: engine::lexpilot::paper::PaperViews,
     /// Figure 3: LCA and DCG per cause against complexity (SVG, empty
     /// without points).
@@ -27,20 +28,22 @@ pub struct PaperPage {
 /// The paper's views of the current LexPilot dataset.
 #[server(prefix = "/sfn")]
 pub async fn get_paper() -> Result<PaperPage, ServerFnError> {
-    use crate::ssr::{current_dataset, dataset_view, fail, state};
+    use crate::ssr::{blind_review, current_dataset, dataset_view, fail, sight, state};
 
     let state = state()?;
     let dataset = current_dataset(&state.db).await?;
+    let sight = sight().await?;
     let snapshot = state
         .read
-        .sampled(&state.db, &dataset)
+        .sampled(&state.db, &dataset, sight)
         .await
         .map_err(fail)?;
     let views = snapshot.paper();
     let fidelity = services::fidelity::view(&state.db, &dataset)
         .await
         .map_err(fail)?;
-    Ok(ssr::page(dataset_view(&dataset), views, fidelity))
+    let blind = blind_review(&state.db, &dataset, sight, snapshot.left_out).await?;
+    Ok(ssr::page(dataset_view(&dataset), blind, views, fidelity))
 }
 
 #[cfg(feature = "ssr")]
@@ -48,12 +51,13 @@ mod ssr {
     use engine::lexpilot::paper::{PaperTable, PaperViews};
 
     use super::PaperPage;
-    use crate::charts::{grouped_bars, scatter, Points, Series};
+    use crate::charts::{grouped_bars, scatter, Axis, Points, Series};
     use crate::types::DatasetView;
 
     /// Bars of `table`'s rows (not its summary rows, unless `summaries`)
-    /// over its columns, values scaled by `scale` (1 for scores).
-    fn bars(table: &PaperTable, title: &str, y_label: &str, summaries: bool, scale: f64) -> String {
+    /// over its columns, on `axis` (the table's own values: scores on 0–1,
+    /// counts on a count axis).
+    fn bars(table: &PaperTable, title: &str, axis: Axis, summaries: bool) -> String {
         let groups: Vec<String> = table.columns.iter().map(|c| c.label.clone()).collect();
         let series: Vec<Series> = table
             .rows
@@ -61,18 +65,17 @@ mod ssr {
             .filter(|r| r.summary == summaries)
             .map(|r| Series {
                 name: r.label.clone(),
-                values: r
-                    .cells
-                    .iter()
-                    .map(|c| c.map(|m| (m.mean / scale, m.std.map(|s| s / scale))))
-                    .collect(),
+                values: r.cells.iter().map(|c| c.map(|m| (m.mean, m.std))).collect(),
+                // Every value here is a mean over runs without its std.
+                runs: 0,
             })
             .collect();
-        grouped_bars(title, &groups, &series, y_label)
+        grouped_bars(title, &groups, &series, axis)
     }
 
     pub fn page(
         dataset: DatasetView,
+        blind: crate::types::BlindReview,
         views: PaperViews,
         fidelity: Option<engine::lexpilot::fidelity::StudyView>,
     ) -> PaperPage {
@@ -96,6 +99,10 @@ mod ssr {
             };
         let x = lang.t("判决引用法条数（均值）", "provisions cited per judgment");
         let accuracy = lang.t("准确率", "accuracy");
+        let unit = Axis {
+            label: accuracy,
+            max: 1.0,
+        };
         let figure_3_lca = scatter(
             lang.t("各案由的 LCA Macro-F1", "LCA Macro-F1 per cause"),
             &points(|p| p.lca),
@@ -111,9 +118,8 @@ mod ssr {
         let figure_4a = bars(
             &views.figure_4.by_type,
             lang.t("(a) 各争议焦点类型的 DCG", "(a) DCG per focal-point type"),
-            accuracy,
+            unit,
             false,
-            1.0,
         );
         let figure_4b = bars(
             &views.figure_4.by_class,
@@ -121,11 +127,10 @@ mod ssr {
                 "(b) 各类别的 DCG（模型均值）",
                 "(b) DCG per class, mean over models",
             ),
-            accuracy,
+            unit,
             true,
-            1.0,
         );
-        // Counts drawn as shares of the largest, so the bars' axis (0–1) fits.
+        // Counts, as the table beside the chart, up to the next ten.
         let largest = views
             .figure_4
             .types_per_class
@@ -135,20 +140,19 @@ mod ssr {
             .fold(1.0_f64, f64::max);
         let figure_4c = bars(
             &views.figure_4.types_per_class,
-            &match lang {
-                crate::components::i18n::Lang::Zh => {
-                    format!("(c) 各类别中每种类型的争议焦点数（占最大值 {largest:.0} 的比例）")
-                }
-                crate::components::i18n::Lang::En => format!(
-                    "(c) focal points per type and class (share of the largest, {largest:.0})"
-                ),
+            lang.t(
+                "(c) 各类别中每种类型的争议焦点数",
+                "(c) focal points per type and class",
+            ),
+            Axis {
+                label: lang.t("争议焦点数", "focal points"),
+                max: (largest / 10.0).ceil() * 10.0,
             },
-            lang.t("占最大计数的比例", "share of the largest count"),
             false,
-            largest,
         );
         PaperPage {
             dataset,
+            blind,
             views,
             figure_3_lca,
             figure_3_dcg,

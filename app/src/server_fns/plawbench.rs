@@ -79,12 +79,13 @@ pub async fn plaw_leaderboard(sort: Option<String>) -> Result<PlawBoard, ServerF
         build_table, category_table, evalscope_view, runs_of, View,
     };
 
-    use crate::ssr::{current_dataset_of, dataset_view, fail, state};
+    use crate::ssr::{blind_review, current_dataset_of, dataset_view, fail, sight, state};
     let state = state()?;
     let dataset = current_dataset_of(&state.db, engine::benchmark::Benchmark::Plawbench).await?;
+    let sight = sight().await?;
     let snapshot = state
         .read
-        .plaw_snapshot(&state.db, &dataset)
+        .plaw_snapshot(&state.db, &dataset, sight)
         .await
         .map_err(fail)?;
     let doc = &snapshot.document;
@@ -98,6 +99,7 @@ pub async fn plaw_leaderboard(sort: Option<String>) -> Result<PlawBoard, ServerF
     let categories = category_table(doc, scored);
     let chart = chart(&categories);
     Ok(PlawBoard {
+        blind: blind_review(&state.db, &dataset, sight, snapshot.left_out).await?,
         dataset: dataset_view(&dataset),
         items: doc.items.clone(),
         table,
@@ -111,7 +113,10 @@ pub async fn plaw_leaderboard(sort: Option<String>) -> Result<PlawBoard, ServerF
 #[cfg(feature = "ssr")]
 fn chart(table: &engine::plawbench::leaderboard::CategoryTable) -> String {
     let lang = crate::components::i18n::lang();
-    use crate::charts::{grouped_bars, Series};
+    use crate::charts::{grouped_bars, Axis, Series};
+    use engine::plawbench::leaderboard::Column;
+    // The table beside the chart is ×100, and so is the chart.
+    let factor = Column::Task2.scale().factor();
     let groups: Vec<String> = table.rows.iter().map(|r| r.category.clone()).collect();
     let series: Vec<Series> = table
         .entries
@@ -122,8 +127,10 @@ fn chart(table: &engine::plawbench::leaderboard::CategoryTable) -> String {
             values: table
                 .rows
                 .iter()
-                .map(|r| r.cells.get(i).and_then(|c| c.acc).map(|m| (m.mean, m.std)))
+                .map(|r| r.cells.get(i).and_then(|c| c.acc))
+                .map(|m| m.map(|m| (m.mean * factor, m.std.map(|s| s * factor))))
                 .collect(),
+            runs: entry.runs,
         })
         .collect();
     grouped_bars(
@@ -133,7 +140,10 @@ fn chart(table: &engine::plawbench::leaderboard::CategoryTable) -> String {
         ),
         &groups,
         &series,
-        lang.t("准确率", "acc"),
+        Axis {
+            label: lang.t("得分 ×100", "acc ×100"),
+            max: factor,
+        },
     )
 }
 
@@ -222,7 +232,7 @@ pub async fn plaw_item_run(
     let dataset = current_dataset_of(&state.db, engine::benchmark::Benchmark::Plawbench).await?;
     let (snapshot, runs) = state
         .read
-        .plaw_runs(&state.db, &dataset)
+        .plaw_runs(&state.db, &dataset, crate::ssr::sight().await?)
         .await
         .map_err(fail)?;
     let entry = entry_of(&snapshot.document, &model, setting.as_deref())?;

@@ -379,6 +379,49 @@ pub async fn open_judge_verdicts(
         .collect())
 }
 
+/// Every judge decision of a run scored on dataset version `dataset_id`
+/// that is open for blind review (a judge-verdict or rubric-verdict item
+/// of the run, made on any version, not final yet), by run id, each run's
+/// in order: what public figures leave out
+/// ([`engine::review::OpenDecision`]). Items without a run (the fidelity
+/// study's replies) have no judge decision and are not among them.
+pub async fn open_decisions(
+    db: &Db,
+    dataset_id: i64,
+) -> Result<std::collections::BTreeMap<i64, Vec<engine::review::OpenDecision>>> {
+    let rows: Vec<(i64, String, Option<String>, Option<String>)> = sqlx::query_as(
+        "SELECT i.run_id, i.case_id, i.task, i.target
+         FROM review_items i JOIN run_scores s ON s.run_id = i.run_id
+         WHERE s.dataset_id = $1 AND i.final_label IS NULL
+           AND i.kind IN ('judge_verdict', 'rubric_verdict')",
+    )
+    .bind(dataset_id)
+    .fetch_all(db.pool())
+    .await?;
+    let mut open: std::collections::BTreeMap<i64, Vec<engine::review::OpenDecision>> =
+        std::collections::BTreeMap::new();
+    for (run_id, case_id, task, target) in rows {
+        let task = match task.as_deref() {
+            None => None,
+            Some(t) => Some(Task::parse(t).ok_or_else(|| {
+                DbError::Corrupt(format!("review item of run {run_id}: task {t:?}"))
+            })?),
+        };
+        open.entry(run_id)
+            .or_default()
+            .push(engine::review::OpenDecision {
+                case_id,
+                task,
+                target,
+            });
+    }
+    for decisions in open.values_mut() {
+        decisions.sort();
+        decisions.dedup();
+    }
+    Ok(open)
+}
+
 /// Item `id` as `viewer` may see it ([`engine::review::ItemRecord::visibility`]).
 /// An expert sees only items assigned to them (any other id is "not found",
 /// whether it exists or not), and the judge's label, the other experts'
@@ -678,6 +721,24 @@ mod rubric_tests {
             .await
             .expect("hidden");
         assert_eq!(hidden.len(), 7, "every open item but the adjudicated one");
+        // ... and left out of public figures, by run.
+        let open = open_decisions(&db, dataset.id).await.expect("open");
+        let left_out: Vec<(i64, String)> = open
+            .iter()
+            .flat_map(|(run, ds)| ds.iter().map(move |d| (*run, d.case_id.clone())))
+            .collect();
+        assert_eq!(left_out.len(), 7);
+        let settled: (i64, String) =
+            sqlx::query_as("SELECT run_id, case_id FROM review_items WHERE id = $1")
+                .bind(id)
+                .fetch_one(db.pool())
+                .await
+                .expect("the settled item");
+        assert!(!left_out.contains(&settled), "a final item counts again");
+        assert!(open
+            .values()
+            .flatten()
+            .all(|d| d.task.is_none() && d.target.is_some()));
         // LexPilot's judge items refuse a PLawBench dataset and vice versa.
         assert!(create_rubric_items(
             &db,

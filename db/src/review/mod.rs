@@ -12,7 +12,8 @@
 //! - `items.rs`: creation of items from the current dataset version (seed
 //!   dialogues, case checks, a sample of judge verdicts, a sample of
 //!   PLawBench rubric verdicts stratified by task), the judge verdicts
-//!   kept back from drill-downs, and an item as one viewer may see it
+//!   kept back from drill-downs and the decisions left out of public
+//!   figures ([`open_decisions`]), and an item as one viewer may see it
 //!   ([`item_for_viewer`]).
 //! - `assignments.rs`: assignment to experts (by name, or balanced), an
 //!   expert's [`queue`], drafts.
@@ -89,7 +90,8 @@ pub use engine::review::{
 };
 pub use items::{
     create_case_check_items, create_judge_items, create_rubric_items, create_seed_items,
-    item_for_viewer, open_judge_verdicts, open_rubric_verdicts, Created, ItemView, RubricSample,
+    item_for_viewer, open_decisions, open_judge_verdicts, open_rubric_verdicts, Created, ItemView,
+    RubricSample,
 };
 pub use labels::{flag_unclear, submit, Submitted, MAX_SECONDS, MAX_UNCLEAR_CHARS};
 

@@ -9,7 +9,8 @@
 //!   grouped under Elicitation · Resolution · Fidelity ([`COLUMN_GROUPS`]),
 //!   overall or one jurisdiction ([`TableView`]), null-as-zero or
 //!   valid-only, with failure and unavailable counts, the best mean of
-//!   each column, and a [`Badge`] for runs missing styles (→C-D11).
+//!   each column (as [`Metric::better`] says), and a [`Badge`] for runs
+//!   missing styles (→C-D11).
 //! - [`style_table`] (§A6.3): per entry the four styles × the seven
 //!   metrics and Δ vs cooperative, and the mean over entries per style
 //!   (the Figure 5 analogue).
@@ -37,6 +38,7 @@ use super::score::{
     Diagnostics, EntryScores, GapSummary, JudgeSummary, Metric, RunScores, ScoreDocument, Summary,
     View,
 };
+use crate::columns::Better;
 use crate::lexpilot::leaderboard::latex_escape;
 use crate::metrics::MeanStd;
 use crate::vocab::vocabulary;
@@ -205,7 +207,7 @@ pub struct Table {
     pub columns: Vec<Metric>,
     /// Rows in rank order.
     pub rows: Vec<Row>,
-    /// Per column, the highest mean of any row.
+    /// Per column, the best mean of any row ([`Metric::better`]).
     pub best: Vec<Option<f64>>,
 }
 
@@ -281,11 +283,13 @@ pub fn main_table(doc: &ScoreDocument, view: &TableView) -> Table {
             }
         })
         .collect();
-    let best = (0..columns.len())
-        .map(|c| {
-            rows.iter()
-                .filter_map(|r| r.cells[c].map(|m| m.mean))
-                .max_by(f64::total_cmp)
+    let best = columns
+        .iter()
+        .enumerate()
+        .map(|(c, metric)| {
+            metric
+                .better()
+                .best(rows.iter().filter_map(|r| r.cells[c].map(|m| m.mean)))
         })
         .collect();
     Table {
@@ -307,10 +311,7 @@ pub fn main_table(doc: &ScoreDocument, view: &TableView) -> Table {
 /// assert_eq!(format_cell(&MeanStd { mean: 0.5, std: Some(0.0123) }), "0.500 ± 0.012");
 /// ```
 pub fn format_cell(m: &MeanStd) -> String {
-    match m.std {
-        Some(std) => format!("{:.3} ± {std:.3}", m.mean),
-        None => format!("{:.3}", m.mean),
-    }
+    crate::columns::Scale::Unit.cell(m)
 }
 
 fn csv_value(value: Option<f64>) -> String {
@@ -754,6 +755,30 @@ impl DiagnosticRow {
         self.diagnostics.median_mean_gap.get(&metric)
     }
 }
+
+/// The columns of the diagnostics table by key, each with which way is
+/// better: failures, unavailable sessions and seats, degraded panels and
+/// the judges' |median − mean| are better low; recused seats follow the
+/// panel's vendors and have no best.
+///
+/// ```
+/// use engine::columns::Better;
+/// use engine::dlawbench::leaderboard::DIAGNOSTIC_COLUMNS;
+/// let better = |key| DIAGNOSTIC_COLUMNS.iter().find(|(k, _)| *k == key).map(|(_, b)| *b);
+/// assert_eq!(better("median_mean_gap"), Some(Better::Lower));
+/// assert_eq!(better("conditional_correctness"), Some(Better::Higher));
+/// ```
+pub const DIAGNOSTIC_COLUMNS: [(&str, Better); 9] = [
+    ("conditional_correctness", Better::Higher),
+    ("fact_coverage", Better::Higher),
+    ("fact_resolution", Better::Higher),
+    ("failures", Better::Lower),
+    ("unavailable", Better::Lower),
+    ("degraded", Better::Lower),
+    ("recused_seats", Better::Neither),
+    ("judge_unavailable_seats", Better::Lower),
+    ("median_mean_gap", Better::Lower),
+];
 
 /// The diagnostics page (§A6.6).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -119,4 +119,8 @@ impl Suite for DLawBench {
     fn summarise(runs: Vec<(EntryKey, RunScores)>, cases: &[Case]) -> ScoreDocument {
         score::summarise_runs(runs, cases)
     }
+
+    fn withhold(run: &mut Run, open: &[crate::review::OpenDecision]) -> usize {
+        review::withhold(run, open)
+    }
 }

@@ -25,7 +25,9 @@ use super::dataset::{Case, Rubric};
 use super::run::Run;
 use super::score::item_decisions;
 use crate::benchmark::Benchmark;
-use crate::review::{draw_per_target, JudgeCandidate, JudgeDecision, Sheet, SheetGroup, SheetUnit};
+use crate::review::{
+    draw_per_target, JudgeCandidate, JudgeDecision, OpenDecision, Sheet, SheetGroup, SheetUnit,
+};
 
 /// Sessions drawn per style when none is said.
 pub const DEFAULT_PER_STYLE: usize = 5;
@@ -78,6 +80,20 @@ pub fn sheet(case: &Case) -> Sheet {
             },
         ],
     }
+}
+
+/// Leaves out of `run` the sessions `open` names (of this run, open for
+/// blind review; [`crate::review::OpenDecision`] states the rule:
+/// `case_id` the case, `target` the style), with every value of their
+/// panel, as if the run never had them. How many it left out.
+pub fn withhold(run: &mut Run, open: &[OpenDecision]) -> usize {
+    let before = run.sessions.len();
+    run.sessions.retain(|session| {
+        !open
+            .iter()
+            .any(|d| d.names(None, &session.case_id, Some(session.style.as_str())))
+    });
+    before - run.sessions.len()
 }
 
 /// The judged sessions of `run` that an expert can mark, in run order (see

@@ -80,7 +80,7 @@ vocabulary! {
         /// The lawyer submitted a non-empty memo.
         Submitted = "submitted", zh "已提交", en "Submitted";
         /// The horizon was reached and the forced call gave a memo.
-        Horizon = "horizon", zh "轮次用尽", en "Horizon";
+        Horizon = "horizon", zh "轮次用尽", en "Turns used up";
         /// The lawyer submitted an empty memo (a task failure).
         EmptyMemo = "empty_memo", zh "空备忘录", en "Empty memo";
         /// The forced call after the horizon gave no memo (a task failure).

@@ -104,6 +104,18 @@ impl Metric {
     /// The three abilities the leaderboard leads with.
     pub const ABILITIES: [Metric; 3] = [Metric::Elicitation, Metric::Resolution, Metric::Fidelity];
 
+    /// Which way is better: every metric is a share of facts, rubric items
+    /// or claims, best highest.
+    ///
+    /// ```
+    /// use engine::columns::Better;
+    /// use engine::dlawbench::score::Metric;
+    /// assert!(Metric::ALL.into_iter().all(|m| m.better() == Better::Higher));
+    /// ```
+    pub const fn better(self) -> crate::columns::Better {
+        crate::columns::Better::Higher
+    }
+
     /// The two components a derived metric averages; `None` for a component.
     pub const fn components(self) -> Option<(Metric, Metric)> {
         match self {

@@ -49,6 +49,10 @@ use crate::lexpilot::run::Task;
 use crate::table::{Cell, Column, Table};
 use crate::vocab::{Class, Consultation, LcaLabel, Verdict};
 
+/// Decimals of a score in LaTeX: as the pages show them
+/// ([`crate::columns::Scale::Unit`]).
+const SCORE: usize = crate::columns::Scale::Unit.decimals();
+
 /// "M · LJP · Gold-Standard · Family": what a drill-down shows, for captions.
 fn cell_caption(drill: &Drilldown, model: &str, lang: Lang) -> String {
     let mut parts = vec![model.to_owned(), drill.task.as_str().to_uppercase()];
@@ -371,11 +375,11 @@ pub fn compare_table(
         lang,
         columns: vec![
             Column::text("score", lang.t("得分", "Score")),
-            Column::number("a", "A", 4),
-            Column::number("b", "B", 4),
-            Column::number("diff", "A − B", 4),
-            Column::number("ci_low", lang.t("95% 置信区间下限", "95% CI low"), 4),
-            Column::number("ci_high", lang.t("95% 置信区间上限", "95% CI high"), 4),
+            Column::number("a", "A", SCORE),
+            Column::number("b", "B", SCORE),
+            Column::number("diff", "A − B", SCORE),
+            Column::number("ci_low", lang.t("95% 置信区间下限", "95% CI low"), SCORE),
+            Column::number("ci_high", lang.t("95% 置信区间上限", "95% CI high"), SCORE),
             Column::number("p", "p", 3),
         ],
         rows: rows
@@ -402,7 +406,12 @@ fn entry_name(entry: &ModelEntry, lang: Lang) -> String {
         .family
         .map_or(lang.t("条目", "Entry"), |f| f.label(lang))
         .to_owned()];
-    parts.extend(entry.setting.iter().map(|(k, v)| format!("{k}: {v}")));
+    parts.extend(
+        entry
+            .setting
+            .iter()
+            .map(|(k, v)| format!("{}: {v}", crate::lexpilot::model::setting_name(lang, k))),
+    );
     parts.join(" · ")
 }
 
@@ -459,7 +468,14 @@ pub fn model_scores(model: &str, entries: &[ModelEntry], task: Task, lang: Lang)
         first
             .columns
             .iter()
-            .map(|(key, label)| Column::number(key, label, 4)),
+            // No best in bold: the page marks none among one model's runs.
+            .map(|c| {
+                Column::number(
+                    &c.key,
+                    &leaderboard::column_label(lang, &c.key, &c.label),
+                    SCORE,
+                )
+            }),
     );
     let rows = tables
         .iter()

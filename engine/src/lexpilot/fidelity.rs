@@ -61,6 +61,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::benchmark::Benchmark;
+use crate::columns::Better;
 use crate::lexpilot::dataset::{Case, DatasetError, KeyFact};
 use crate::lexpilot::paper::{Column, Format, PaperRow, PaperTable};
 use crate::metrics::{paired_bootstrap, MeanStd, PairedBootstrap, Xoshiro256StarStar};
@@ -857,10 +858,11 @@ pub fn study(replies: &[LabelledReply]) -> Study {
         });
         counts.push(cells.to_vec());
     }
-    let column = |key: &str, label: &str| Column {
+    let column = |key: &str, label: &str, better| Column {
         key: key.to_owned(),
         label: label.to_owned(),
         format: Format::Percent,
+        better,
     };
     let table = PaperTable {
         name: "table_13".into(),
@@ -870,10 +872,13 @@ pub fn study(replies: &[LabelledReply]) -> Study {
             .into(),
         heads: (String::new(), "Condition".into()),
         columns: vec![
-            column("answer", "Answer"),
-            column("od", "OD"),
-            column("error", "Error"),
-            column("dcg_plus", "DCG+"),
+            // Whether the simulator should answer depends on the condition
+            // (a withheld fact should not be told); over-disclosure and
+            // factual errors are always worse.
+            column("answer", "Answer", Better::Neither),
+            column("od", "OD", Better::Lower),
+            column("error", "Error", Better::Lower),
+            column("dcg_plus", "DCG+", Better::Neither),
         ],
         rows,
     };

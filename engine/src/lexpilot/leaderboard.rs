@@ -2,9 +2,14 @@
 //! document: one view per task, rows the entries grouped by family, columns
 //! the six classes and overall (plus Acc_C / Acc_U for LCA; the three setups,
 //! gain and relative degradation for LJP), cells mean ± sample std; and the
-//! same tables as CSV and as a LaTeX table in the paper's layout.
+//! same tables as CSV and as a LaTeX table in the paper's layout. Every
+//! column declares which way is better ([`Column::better`]): the best of a
+//! column (bold on the page and in LaTeX) and a sort by it follow that, so
+//! the lowest relative degradation is the best one.
 
 use serde::{Deserialize, Serialize};
+
+use crate::columns::Better;
 
 use crate::lexpilot::run::{Family, Task};
 use crate::lexpilot::score::{EntryScores, Metric, ScoreDocument};
@@ -33,13 +38,56 @@ impl View {
     }
 }
 
-/// A table ready to render: column keys and labels, rows with their cells,
-/// and per column the best mean (the highest).
+/// One column of a [`Table`]. Its JSON is `[key, label, better]`: the
+/// `[key, label]` pairs the export has always written, with the direction
+/// third.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(from = "(String, String, Better)", into = "(String, String, Better)")]
+pub struct Column {
+    /// The URL and CSV key (`tort`, `overall_gold`, `relative_degradation`).
+    pub key: String,
+    /// The header as the paper writes it.
+    pub label: String,
+    /// Which way is better: the relative degradation is best lowest.
+    pub better: Better,
+}
+
+impl From<(String, String, Better)> for Column {
+    fn from((key, label, better): (String, String, Better)) -> Column {
+        Column { key, label, better }
+    }
+}
+
+impl From<Column> for (String, String, Better) {
+    fn from(c: Column) -> Self {
+        (c.key, c.label, c.better)
+    }
+}
+
+/// A table ready to render: its columns, rows with their cells, and per
+/// column the best mean (the highest, or the lowest where lower is better).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Table {
-    pub columns: Vec<(String, String)>,
+    pub columns: Vec<Column>,
     pub rows: Vec<Row>,
     pub best: Vec<Option<f64>>,
+}
+
+impl Table {
+    /// Whether the cell in `row`, `column` holds its column's best mean
+    /// (ties are all best).
+    pub fn is_best(&self, row: usize, column: usize) -> bool {
+        let cell = self
+            .rows
+            .get(row)
+            .and_then(|r| r.cells.get(column))
+            .copied()
+            .flatten();
+        match (cell, self.best.get(column).copied().flatten()) {
+            (Some(cell), Some(best)) => cell.mean == best,
+            _ => false,
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -75,22 +123,41 @@ impl Row {
 
 type Pick = Box<dyn Fn(&EntryScores) -> Option<MeanStd>>;
 
+/// A column and how its cells are read from an entry.
+struct Picked {
+    column: Column,
+    pick: Pick,
+}
+
+fn picked(key: impl Into<String>, label: impl Into<String>, better: Better, pick: Pick) -> Picked {
+    Picked {
+        column: Column {
+            key: key.into(),
+            label: label.into(),
+            better,
+        },
+        pick,
+    }
+}
+
 fn per_class(
     pick: impl Fn(&EntryScores, Option<Class>) -> Option<MeanStd> + Copy + 'static,
-) -> Vec<(String, String, Pick)> {
+) -> Vec<Picked> {
     Class::ALL
         .into_iter()
         .map(|c| {
-            (
-                c.as_str().to_owned(),
-                c.label_en().to_owned(),
-                Box::new(move |e: &EntryScores| pick(e, Some(c))) as Pick,
+            picked(
+                c.as_str(),
+                c.label_en(),
+                Better::Higher,
+                Box::new(move |e: &EntryScores| pick(e, Some(c))),
             )
         })
-        .chain(std::iter::once((
-            "overall".to_owned(),
-            "Overall".to_owned(),
-            Box::new(move |e: &EntryScores| pick(e, None)) as Pick,
+        .chain(std::iter::once(picked(
+            "overall",
+            "Overall",
+            Better::Higher,
+            Box::new(move |e: &EntryScores| pick(e, None)),
         )))
         .collect()
 }
@@ -99,18 +166,20 @@ fn scalar(value: Option<Option<f64>>) -> Option<MeanStd> {
     value.flatten().map(|mean| MeanStd { mean, std: None })
 }
 
-fn columns(view: &View) -> Vec<(String, String, Pick)> {
+fn columns(view: &View) -> Vec<Picked> {
     match view.task {
         Task::Lca => {
             let mut cols = per_class(|e, c| e.lca.as_ref()?.get(c)?.as_ref()?.macro_f1);
-            cols.push((
-                "acc_complete".into(),
-                "Acc_C".into(),
+            cols.push(picked(
+                "acc_complete",
+                "Acc_C",
+                Better::Higher,
                 Box::new(|e| e.lca.as_ref()?.overall.as_ref()?.acc_complete),
             ));
-            cols.push((
-                "acc_underspecified".into(),
-                "Acc_U".into(),
+            cols.push(picked(
+                "acc_underspecified",
+                "Acc_U",
+                Better::Higher,
                 Box::new(|e| e.lca.as_ref()?.overall.as_ref()?.acc_underspecified),
             ));
             cols
@@ -118,7 +187,7 @@ fn columns(view: &View) -> Vec<(String, String, Pick)> {
         Task::Dcg => per_class(|e, c| e.dcg.as_ref()?.get(c)?.as_ref()?.accuracy),
         Task::Ljp => {
             let setup = view.setup;
-            let mut cols: Vec<(String, String, Pick)> = Class::ALL
+            let mut cols: Vec<Picked> = Class::ALL
                 .into_iter()
                 .map(|c| {
                     let pick: Pick = Box::new(move |e: &EntryScores| {
@@ -132,7 +201,7 @@ fn columns(view: &View) -> Vec<(String, String, Pick)> {
                             .flatten()?
                             .qwk
                     });
-                    (c.as_str().to_owned(), c.label_en().to_owned(), pick)
+                    picked(c.as_str(), c.label_en(), Better::Higher, pick)
                 })
                 .collect();
             for s in LjpSetup::ALL {
@@ -146,20 +215,25 @@ fn columns(view: &View) -> Vec<(String, String, Pick)> {
                         .flatten()?
                         .qwk
                 });
-                cols.push((
+                cols.push(picked(
                     format!("overall_{}", s.as_str()),
                     format!("Overall {}", s.label_en()),
+                    Better::Higher,
                     pick,
                 ));
             }
-            cols.push((
-                "gain".into(),
-                "Gain".into(),
+            cols.push(picked(
+                "gain",
+                "Gain",
+                Better::Higher,
                 Box::new(|e| scalar(e.ljp.as_ref().map(|l| l.overall.gain.flatten()))),
             ));
-            cols.push((
-                "relative_degradation".into(),
-                "Rel. degradation".into(),
+            // (gold − interaction) / gold: what the model loses by asking
+            // instead of being told, so the smallest is best.
+            cols.push(picked(
+                "relative_degradation",
+                "Rel. degradation",
+                Better::Lower,
                 Box::new(|e| {
                     scalar(
                         e.ljp
@@ -218,9 +292,40 @@ fn family_rank(f: Option<Family>) -> usize {
     }
 }
 
+/// Column `key`'s name in `lang` (its English `label` as [`build_table`]
+/// names it): in Chinese a class is named short (pages show the full name
+/// as the tooltip), the overall, gain and degradation columns in words.
+/// The pages and the model page's export name columns with it.
+pub fn column_label(lang: crate::lang::Lang, key: &str, label: &str) -> String {
+    if lang == crate::lang::Lang::En {
+        return label.to_owned();
+    }
+    let class = |k: &str| match Class::parse(k)? {
+        Class::Family => Some("婚姻家庭继承"),
+        Class::RealRights => Some("物权"),
+        Class::Tort => Some("侵权"),
+        Class::ServiceContract => Some("劳动服务合同"),
+        Class::FinanceContract => Some("交易金融合同"),
+        Class::Misc => Some("其他"),
+    };
+    if let Some(short) = class(key) {
+        return short.to_owned();
+    }
+    if let Some(setup) = key.strip_prefix("overall_").and_then(LjpSetup::parse) {
+        return format!("总体 · {}", setup.label_zh());
+    }
+    match key {
+        "overall" => "总体".to_owned(),
+        "gain" => "增益".to_owned(),
+        "relative_degradation" => "相对下降".to_owned(),
+        _ => label.to_owned(),
+    }
+}
+
 /// Builds the table of `view` from the score document: entries that lack the
 /// task are left out; rows are grouped by family (legal, open, closed, other)
-/// and, within a family, sorted by the `sort` column (best first, missing last).
+/// and, within a family, sorted by the `sort` column (best first as the
+/// column's [`Better`] says, missing last); each column's best follows it too.
 pub fn build_table(doc: &ScoreDocument, view: &View) -> Table {
     let cols = columns(view);
     let keys: Vec<&crate::lexpilot::run::EntryKey> = doc.entries.iter().map(|e| &e.key).collect();
@@ -248,35 +353,32 @@ pub fn build_table(doc: &ScoreDocument, view: &View) -> Table {
             runs: e.runs,
             unavailable: e.unavailable,
             not_comparable: flags.get(entry).cloned().unwrap_or_default(),
-            cells: cols.iter().map(|(_, _, pick)| pick(e)).collect(),
+            cells: cols.iter().map(|c| (c.pick)(e)).collect(),
         })
         .collect();
+    let columns: Vec<Column> = cols.into_iter().map(|c| c.column).collect();
     let sort_index = view
         .sort
         .as_deref()
-        .and_then(|key| cols.iter().position(|(k, _, _)| k == key));
+        .and_then(|key| columns.iter().position(|c| c.key == key));
     rows.sort_by(|a, b| {
         let by_family = family_rank(a.family).cmp(&family_rank(b.family));
         let by_value = sort_index.map_or(std::cmp::Ordering::Equal, |i| {
             let value = |r: &Row| r.cells[i].map(|m| m.mean);
-            match (value(a), value(b)) {
-                (Some(x), Some(y)) => y.total_cmp(&x),
-                (Some(_), None) => std::cmp::Ordering::Less,
-                (None, Some(_)) => std::cmp::Ordering::Greater,
-                (None, None) => std::cmp::Ordering::Equal,
-            }
+            columns[i].better.best_first(value(a), value(b))
         });
         by_family.then(by_value)
     });
-    let best = (0..cols.len())
-        .map(|i| {
-            rows.iter()
-                .filter_map(|r| r.cells[i].map(|m| m.mean))
-                .max_by(f64::total_cmp)
+    let best = columns
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            c.better
+                .best(rows.iter().filter_map(|r| r.cells[i].map(|m| m.mean)))
         })
         .collect();
     Table {
-        columns: cols.into_iter().map(|(k, l, _)| (k, l)).collect(),
+        columns,
         rows,
         best,
     }
@@ -303,9 +405,9 @@ pub fn format_cell(m: &MeanStd) -> String {
 /// ([`crate::spreadsheet`]).
 pub fn to_csv(table: &Table) -> String {
     let mut header = vec!["model".to_owned(), "family".to_owned(), "runs".to_owned()];
-    for (key, _) in &table.columns {
-        header.push(format!("{key}_mean"));
-        header.push(format!("{key}_std"));
+    for column in &table.columns {
+        header.push(format!("{}_mean", column.key));
+        header.push(format!("{}_std", column.key));
     }
     let mut records = vec![header];
     for row in &table.rows {
@@ -337,7 +439,7 @@ pub(crate) fn latex_escape(text: &str) -> String {
 /// The table as a LaTeX `table*` in the paper's layout (needs `booktabs`): a
 /// header row, then each family as a block with its name in the first column
 /// (`\midrule` between blocks), values to 4 decimals with `$\pm$` std, and the
-/// best value of each column in bold.
+/// best value of each column in bold (the lowest where lower is better).
 pub fn to_latex(table: &Table, caption: &str) -> String {
     let mut out = String::from("\\begin{table*}[t]\n\\centering\n\\small\n");
     out.push_str(&format!(
@@ -345,12 +447,12 @@ pub fn to_latex(table: &Table, caption: &str) -> String {
         "c".repeat(table.columns.len())
     ));
     out.push_str("Category & Model");
-    for (_, label) in &table.columns {
-        out.push_str(&format!(" & {}", latex_escape(label)));
+    for column in &table.columns {
+        out.push_str(&format!(" & {}", latex_escape(&column.label)));
     }
     out.push_str(" \\\\\n\\midrule\n");
     let mut last: Option<Option<Family>> = None;
-    for row in &table.rows {
+    for (r, row) in table.rows.iter().enumerate() {
         let category = if last != Some(row.family) {
             if last.is_some() {
                 out.push_str("\\midrule\n");
@@ -365,7 +467,7 @@ pub fn to_latex(table: &Table, caption: &str) -> String {
             latex_escape(category),
             latex_escape(&row.label())
         ));
-        for (cell, best) in row.cells.iter().zip(&table.best) {
+        for (c, cell) in row.cells.iter().enumerate() {
             let text = match cell {
                 None => "--".to_owned(),
                 Some(m) => {
@@ -373,7 +475,7 @@ pub fn to_latex(table: &Table, caption: &str) -> String {
                         Some(std) => format!("{:.4}$\\pm${std:.4}", m.mean),
                         None => format!("{:.4}", m.mean),
                     };
-                    if Some(m.mean) == *best {
+                    if table.is_best(r, c) {
                         format!("\\textbf{{{value}}}")
                     } else {
                         value
@@ -409,8 +511,16 @@ mod export_tests {
         let cell = |mean, std| Some(MeanStd { mean, std });
         Table {
             columns: vec![
-                ("overall".into(), "Overall".into()),
-                ("gain".into(), "Gain".into()),
+                Column {
+                    key: "overall".into(),
+                    label: "Overall".into(),
+                    better: Better::Higher,
+                },
+                Column {
+                    key: "gain".into(),
+                    label: "Gain".into(),
+                    better: Better::Higher,
+                },
             ],
             rows: vec![
                 Row {
@@ -519,10 +629,74 @@ mod tests {
         let overall = t
             .columns
             .iter()
-            .position(|(k, _)| k == "overall")
+            .position(|c| c.key == "overall")
             .expect("overall column");
         assert_eq!(t.best[overall], Some(0.7));
         assert_eq!(t.best[0], None, "a column with no value has no best");
+    }
+
+    /// Three entries whose LJP interaction QWK is 0.5, 0.6 and 0.7 against a
+    /// gold QWK of 0.8: the relative degradations are 0.375, 0.25 and 0.125.
+    fn ljp_doc() -> ScoreDocument {
+        let entry = |model: &str, interaction: f64| {
+            let gold = 0.8;
+            format!(
+                r#"{{"model": "{model}", "family": "open", "runs": 1, "ljp": {{"overall": {{
+                    "interaction": {{"qwk": {{"mean": {interaction}}}}}, "gold": {{"qwk": {{"mean": {gold}}}}},
+                    "gain": 0.1, "relative_degradation": {}}}, "by_class": {{}}}}}}"#,
+                (gold - interaction) / gold
+            )
+        };
+        serde_json::from_str(&format!(
+            r#"{{"cases": 3, "entries": [{}, {}, {}]}}"#,
+            entry("Worst", 0.5),
+            entry("Middle", 0.6),
+            entry("Best", 0.7),
+        ))
+        .expect("a score document")
+    }
+
+    #[test]
+    fn the_lowest_relative_degradation_is_best_and_sorts_first() {
+        let view = View::from_query(
+            Some("ljp".into()),
+            None,
+            Some("relative_degradation".into()),
+        );
+        let table = build_table(&ljp_doc(), &view);
+        let col = table
+            .columns
+            .iter()
+            .position(|c| c.key == "relative_degradation")
+            .expect("the column");
+        assert_eq!(table.columns[col].better, Better::Lower);
+        let models: Vec<&str> = table.rows.iter().map(|r| r.model.as_str()).collect();
+        assert_eq!(models, ["Best", "Middle", "Worst"], "best first");
+        let least = table.rows[0].cells[col].expect("a value").mean;
+        assert!((least - 0.125).abs() < 1e-12);
+        assert_eq!(table.best[col], Some(least));
+        assert!(table.is_best(0, col) && !table.is_best(2, col));
+        // Higher-is-better columns keep the highest.
+        let interaction = table
+            .columns
+            .iter()
+            .position(|c| c.key == "overall_interaction")
+            .expect("the column");
+        assert_eq!(table.best[interaction], Some(0.7));
+    }
+
+    #[test]
+    fn latex_bolds_the_lowest_relative_degradation() {
+        let view = View::from_query(Some("ljp".into()), None, None);
+        let tex = to_latex(&build_table(&ljp_doc(), &view), "LJP");
+        let line = |model: &str| {
+            tex.lines()
+                .find(|l| l.contains(&format!("& {model} &")))
+                .unwrap_or_else(|| panic!("no row of {model} in {tex}"))
+                .to_owned()
+        };
+        assert!(line("Best").ends_with(r"& \textbf{0.1250} \\"), "{tex}");
+        assert!(line("Worst").ends_with(r"& 0.3750 \\"), "{tex}");
     }
 
     #[test]

@@ -96,4 +96,8 @@ impl Suite for LexPilot {
     fn summarise(runs: Vec<(EntryKey, RunScores)>, cases: &[Case]) -> ScoreDocument {
         score::summarise_runs(runs, cases)
     }
+
+    fn withhold(run: &mut Run, open: &[crate::review::OpenDecision]) -> usize {
+        crate::review::withhold_decisions(run, open)
+    }
 }

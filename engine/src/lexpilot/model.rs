@@ -8,6 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::lang::Lang;
 use crate::lexpilot::dataset::Case;
 use crate::lexpilot::entries::group_runs;
 use crate::lexpilot::leaderboard::{build_table, Table, View};
@@ -42,9 +43,28 @@ pub struct ModelEntry {
     pub tables: Vec<(Task, Table)>,
 }
 
+/// The name of a setting of an entry ([`ModelEntry::setting`]) in `lang`:
+/// a word for the header fields the workbench knows, the run file's own
+/// field name otherwise. The model page and its export name them so.
+pub fn setting_name(lang: Lang, key: &str) -> String {
+    match key {
+        "judge" => lang.t("评审模型", "judge"),
+        "user model" | "user_model" => lang.t("用户模拟模型", "user model"),
+        "dataset" => lang.t("数据集", "dataset"),
+        "user_condition" => lang.t("用户条件", "user condition"),
+        other => return other.to_owned(),
+    }
+    .to_owned()
+}
+
 /// A model's `runs` (each with its entry key and scores) as the entries
-/// the leaderboard makes of them, scored over `cases`.
-pub fn model_entries(runs: &[(RunRow, EntryKey, RunScores)], cases: &[Case]) -> Vec<ModelEntry> {
+/// the leaderboard makes of them, scored over `cases`; the rows are named
+/// in `lang` ("Run 2", "第 2 次运行"; "Mean ± std (3 runs)").
+pub fn model_entries(
+    runs: &[(RunRow, EntryKey, RunScores)],
+    cases: &[Case],
+    lang: Lang,
+) -> Vec<ModelEntry> {
     let groups = group_runs(runs.iter().map(|(_, key, scores)| (key, scores.parts())));
     groups
         .into_iter()
@@ -57,13 +77,19 @@ pub fn model_entries(runs: &[(RunRow, EntryKey, RunScores)], cases: &[Case]) -> 
                 .iter()
                 .map(|(row, _, scores)| {
                     let mut k = key.clone();
-                    k.model = format!("Run {}", row.run);
+                    k.model = match lang {
+                        Lang::Zh => format!("第 {} 次运行", row.run),
+                        Lang::En => format!("Run {}", row.run),
+                    };
                     summarise_entry(k, std::slice::from_ref(scores), cases)
                 })
                 .collect();
             let all: Vec<RunScores> = members.iter().map(|(_, _, s)| s.clone()).collect();
             let mut mean_key = key.clone();
-            mean_key.model = format!("Mean ± std ({} runs)", members.len());
+            mean_key.model = match lang {
+                Lang::Zh => format!("均值 ± 标准差（{} 次运行）", members.len()),
+                Lang::En => format!("Mean ± std ({} runs)", members.len()),
+            };
             rows.push(summarise_entry(mean_key, &all, cases));
             let doc = ScoreDocument {
                 dataset: None,
@@ -109,7 +135,8 @@ pub fn model_entries(runs: &[(RunRow, EntryKey, RunScores)], cases: &[Case]) -> 
 /// p-value.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CompareRow {
-    /// The score's label ([`crate::lexpilot::score::Metric::label`]).
+    /// The score's label in the page's language
+    /// ([`crate::lexpilot::score::Metric::label_in`]).
     pub metric: String,
     /// Entry A's value.
     pub a: Option<f64>,

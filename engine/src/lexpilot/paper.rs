@@ -36,6 +36,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::columns::Better;
 use crate::lexpilot::dataset::Case;
 use crate::lexpilot::leaderboard::{format_cell, latex_escape};
 use crate::lexpilot::run::EntryKey;
@@ -92,6 +93,9 @@ pub struct Column {
     /// The header as the paper writes it.
     pub label: String,
     pub format: Format,
+    /// Which way is better (a relative degradation is best lowest; counts,
+    /// complexities and correlations have no best).
+    pub better: Better,
 }
 
 /// One row of a [`PaperTable`].
@@ -141,11 +145,12 @@ impl PaperTable {
     }
 }
 
-fn column(key: &str, label: &str, format: Format) -> Column {
+fn column(key: &str, label: &str, format: Format, better: Better) -> Column {
     Column {
         key: key.to_owned(),
         label: label.to_owned(),
         format,
+        better,
     }
 }
 
@@ -225,11 +230,21 @@ fn qwk(ljp: &LjpSummary, setup: LjpSetup) -> Option<MeanStd> {
 /// ```
 pub fn table_3(doc: &ScoreDocument) -> PaperTable {
     let columns = vec![
-        column("direct", "Direct", Format::Score),
-        column("interaction", "Interaction-Based", Format::Score),
-        column("gold", "Gold-Standard", Format::Score),
-        column("gain", "Gain", Format::Score),
-        column("relative_degradation", "Rel. degradation", Format::Percent),
+        column("direct", "Direct", Format::Score, Better::Higher),
+        column(
+            "interaction",
+            "Interaction-Based",
+            Format::Score,
+            Better::Higher,
+        ),
+        column("gold", "Gold-Standard", Format::Score, Better::Higher),
+        column("gain", "Gain", Format::Score, Better::Higher),
+        column(
+            "relative_degradation",
+            "Rel. degradation",
+            Format::Percent,
+            Better::Lower,
+        ),
     ];
     let mut rows: Vec<PaperRow> = standard_entries(doc)
         .into_iter()
@@ -323,9 +338,9 @@ pub fn table_4(
     results: &[TargetedScores],
 ) -> (PaperTable, Vec<Table4Unresolved>) {
     let mut columns = vec![
-        column("direct", "Direct", Format::Score),
-        column("targeted", "Targeted", Format::Score),
-        column("off_target", "Off-target", Format::Score),
+        column("direct", "Direct", Format::Score, Better::Higher),
+        column("targeted", "Targeted", Format::Score, Better::Higher),
+        column("off_target", "Off-target", Format::Score, Better::Higher),
     ];
     for c in Condition::ALL {
         let (key, label) = (c.as_str(), c.label_en());
@@ -333,19 +348,22 @@ pub fn table_4(
             &format!("{key}_accepted"),
             &format!("{label} accepted"),
             Format::Number,
+            Better::Neither,
         ));
         columns.push(column(
             &format!("{key}_unresolved"),
             &format!("{label} unresolved"),
             Format::Number,
+            Better::Neither,
         ));
         columns.push(column(
             &format!("{key}_attempts"),
             &format!("{label} attempts"),
             Format::Number,
+            Better::Neither,
         ));
     }
-    columns.push(column("runs", "Runs", Format::Count));
+    columns.push(column("runs", "Runs", Format::Count, Better::Neither));
 
     let mut groups: Vec<(&EntryKey, Vec<&TargetedScores>)> = Vec::new();
     for r in results {
@@ -464,7 +482,7 @@ pub fn table_15(doc: &ScoreDocument) -> PaperTable {
         heads: ("Category".into(), "Model".into()),
         columns: CONDITIONS
             .iter()
-            .map(|(key, label)| column(key, label, Format::Score))
+            .map(|(key, label)| column(key, label, Format::Score, Better::Higher))
             .collect(),
         rows: models
             .into_iter()
@@ -493,9 +511,9 @@ pub fn ljp_by_class(doc: &ScoreDocument, setup: LjpSetup) -> PaperTable {
     };
     let mut columns: Vec<Column> = Class::ALL
         .iter()
-        .map(|c| column(c.as_str(), c.label_en(), Format::Score))
+        .map(|c| column(c.as_str(), c.label_en(), Format::Score, Better::Higher))
         .collect();
-    columns.push(column("overall", "Overall", Format::Score));
+    columns.push(column("overall", "Overall", Format::Score, Better::Higher));
     let rows = standard_entries(doc)
         .into_iter()
         .filter_map(|i| {
@@ -653,9 +671,14 @@ pub fn figure_3(doc: &ScoreDocument, samples: &[EntrySample], cases: &[Case]) ->
         caption: "Figure 3: LCA Macro-F1 and DCG accuracy per cause of action against case complexity (mean provisions cited per judgment)".into(),
         heads: ("Model".into(), "Cause".into()),
         columns: vec![
-            column("complexity", "Provisions cited", Format::Number),
-            column("lca", "LCA Macro-F1", Format::Score),
-            column("dcg", "DCG accuracy", Format::Score),
+            column(
+                "complexity",
+                "Provisions cited",
+                Format::Number,
+                Better::Neither,
+            ),
+            column("lca", "LCA Macro-F1", Format::Score, Better::Higher),
+            column("dcg", "DCG accuracy", Format::Score, Better::Higher),
         ],
         rows: series
             .iter()
@@ -680,10 +703,10 @@ pub fn figure_3(doc: &ScoreDocument, samples: &[EntrySample], cases: &[Case]) ->
         caption: "Figure 3: association of case complexity with LCA and DCG over the causes".into(),
         heads: ("Category".into(), "Model".into()),
         columns: vec![
-            column("lca_pearson", "LCA r", Format::Score),
-            column("dcg_pearson", "DCG r", Format::Score),
-            column("lca_spearman", "LCA ρ", Format::Score),
-            column("dcg_spearman", "DCG ρ", Format::Score),
+            column("lca_pearson", "LCA r", Format::Score, Better::Neither),
+            column("dcg_pearson", "DCG r", Format::Score, Better::Neither),
+            column("lca_spearman", "LCA ρ", Format::Score, Better::Neither),
+            column("dcg_spearman", "DCG ρ", Format::Score, Better::Neither),
         ],
         rows: series
             .iter()
@@ -770,7 +793,7 @@ pub fn figure_4(doc: &ScoreDocument, samples: &[EntrySample], cases: &[Case]) ->
         .collect();
     let type_columns: Vec<Column> = FocalPointType::ALL
         .iter()
-        .map(|t| column(t.as_str(), t.label_en(), Format::Score))
+        .map(|t| column(t.as_str(), t.label_en(), Format::Score, Better::Higher))
         .collect();
     let mut by_type_rows: Vec<PaperRow> = entries
         .iter()
@@ -811,7 +834,7 @@ pub fn figure_4(doc: &ScoreDocument, samples: &[EntrySample], cases: &[Case]) ->
         heads: (String::new(), "Models".into()),
         columns: Class::ALL
             .iter()
-            .map(|c| column(c.as_str(), c.label_en(), Format::Score))
+            .map(|c| column(c.as_str(), c.label_en(), Format::Score, Better::Higher))
             .collect(),
         rows: if entries.is_empty() {
             Vec::new()
@@ -846,7 +869,7 @@ pub fn figure_4(doc: &ScoreDocument, samples: &[EntrySample], cases: &[Case]) ->
         heads: (String::new(), "Class".into()),
         columns: FocalPointType::ALL
             .iter()
-            .map(|t| column(t.as_str(), t.label_en(), Format::Count))
+            .map(|t| column(t.as_str(), t.label_en(), Format::Count, Better::Neither))
             .collect(),
         rows: Class::ALL
             .iter()

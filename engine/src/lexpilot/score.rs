@@ -223,6 +223,26 @@ impl Metric {
         }
     }
 
+    /// The label in `lang`, with the LJP setup named in words
+    /// (`LJP QWK (Gold-Standard)`, `LJP QWK（交互预测）`).
+    ///
+    /// ```
+    /// use engine::lang::Lang;
+    /// use engine::lexpilot::score::Metric;
+    /// use engine::vocab::LjpSetup;
+    /// assert_eq!(Metric::LjpQwk(LjpSetup::Gold).label_in(Lang::En), "LJP QWK (Gold-Standard)");
+    /// assert_eq!(Metric::DcgAccuracy.label_in(Lang::Zh), "DCG 准确率");
+    /// ```
+    pub fn label_in(self, lang: crate::lang::Lang) -> String {
+        use crate::lang::Lang;
+        match (self, lang) {
+            (Self::DcgAccuracy, Lang::Zh) => "DCG 准确率".into(),
+            (Self::LjpQwk(setup), Lang::Zh) => format!("LJP QWK（{}）", setup.label_zh()),
+            (Self::LjpQwk(setup), Lang::En) => format!("LJP QWK ({})", setup.label_en()),
+            _ => self.label(),
+        }
+    }
+
     /// The task the metric scores.
     pub fn task(self) -> Task {
         match self {

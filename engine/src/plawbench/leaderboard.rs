@@ -8,11 +8,12 @@
 //!   (`model_family`) · Model · the ten official columns in the README's
 //!   order ([`Column::OFFICIAL`]); cells mean ± sample std over runs, kept
 //!   as ratios and formatted ×100 with two decimals by [`format_cell`]; the
-//!   best (highest) mean of each column. Rows are grouped by Family,
+//!   best mean of each column ([`Column::better`]: every official column is
+//!   a score, best highest). Rows are grouped by Family,
 //!   alphabetically without regard to case (the README's Claude, DeepSeek,
 //!   Doubao, …, Gemini, GLM, GPT, Grok, Kimi, Qwen), entries without a
 //!   family last, each family's entries in document order; [`View::sort`]
-//!   orders them by one column instead, highest first, absent values last
+//!   orders them by one column instead, best first, absent values last
 //!   (ties keep the grouped order).
 //! - [`settings`]: what tells apart the entries of one model: every entry
 //!   key field whose value differs between them (judges, parse mode,
@@ -68,6 +69,7 @@ use serde_json::Value;
 use super::dataset::{Section, Task, CATEGORIES};
 use super::run::EntryKey;
 use super::score::{EntryScores, Metric, RunScores, ScoreDocument};
+use crate::columns::{Better, Scale};
 use crate::lexpilot::leaderboard::latex_escape;
 use crate::metrics::{mean_std, MeanStd};
 use crate::vocab::vocabulary;
@@ -116,6 +118,52 @@ impl Column {
         Column::Task3Plaintiff,
         Column::Task3Defendant,
     ];
+
+    /// Which way is better: every column is a score (an `acc`), best highest.
+    ///
+    /// ```
+    /// use engine::columns::Better;
+    /// use engine::plawbench::leaderboard::Column;
+    /// assert!(Column::ALL.into_iter().all(|c| c.better() == Better::Higher));
+    /// ```
+    pub const fn better(self) -> Better {
+        Better::Higher
+    }
+
+    /// The scale the official ranking shows the column on: ×100, as the
+    /// PLawBench README's table does.
+    pub const fn scale(self) -> Scale {
+        Scale::Hundred
+    }
+
+    /// The column's name in words, as pages show it: the Chinese label, or
+    /// in English words rather than the official `Task2-Avg` style names
+    /// (which the exports and a page's tooltip keep, [`Column::label_en`]).
+    ///
+    /// ```
+    /// use engine::lang::Lang;
+    /// use engine::plawbench::leaderboard::Column;
+    /// assert_eq!(Column::Task2.words(Lang::En), "Task 2 average");
+    /// assert_eq!(Column::Task2.words(Lang::Zh), "任务二均分");
+    /// ```
+    pub const fn words(self, lang: crate::lang::Lang) -> &'static str {
+        if let crate::lang::Lang::Zh = lang {
+            return self.label_zh();
+        }
+        match self {
+            Column::Overall => "Overall",
+            Column::Task2 => "Task 2 average",
+            Column::Task2Conclusion => "Task 2 conclusion",
+            Column::Task2Facts => "Task 2 facts",
+            Column::Task2Reasoning => "Task 2 reasoning",
+            Column::Task2Statute => "Task 2 statutes",
+            Column::Task1 => "Task 1",
+            Column::Task3 => "Task 3 average",
+            Column::Task3Plaintiff => "Task 3 plaintiff",
+            Column::Task3Defendant => "Task 3 defendant",
+            Column::PerSampleOverall => "Per-item overall",
+        }
+    }
 
     /// The URL key (the wire string).
     ///
@@ -195,7 +243,7 @@ pub fn column_metric(key: &str) -> Option<Metric> {
 }
 
 /// How the official ranking is ordered: grouped by Family (`sort` `None`),
-/// or by one column, highest first.
+/// or by one column, best first.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct View {
     /// The column rows are sorted by; `None` groups them by Family.
@@ -230,7 +278,8 @@ pub struct Table {
     pub sort: Option<Column>,
     /// One per entry of the document.
     pub rows: Vec<Row>,
-    /// Per column, the highest mean of any row; `None` when no row has one.
+    /// Per column, the best mean of any row ([`Column::better`]); `None`
+    /// when no row has one.
     pub best: Vec<Option<f64>>,
 }
 
@@ -332,16 +381,6 @@ fn family_order(a: Option<&str>, b: Option<&str>) -> Ordering {
     }
 }
 
-/// Highest first, absent values last.
-fn highest_first(a: Option<f64>, b: Option<f64>) -> Ordering {
-    match (a, b) {
-        (Some(a), Some(b)) => b.total_cmp(&a),
-        (Some(_), None) => Ordering::Less,
-        (None, Some(_)) => Ordering::Greater,
-        (None, None) => Ordering::Equal,
-    }
-}
-
 /// The entries' indices grouped by Family, each family in document order.
 fn grouped(entries: &[EntryScores]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..entries.len()).collect();
@@ -354,14 +393,17 @@ fn grouped(entries: &[EntryScores]) -> Vec<usize> {
     order
 }
 
-/// The best mean of each column: the highest of any row.
-fn best_of(cells: &[&[Option<MeanStd>]], columns: usize) -> Vec<Option<f64>> {
-    (0..columns)
-        .map(|c| {
-            cells
-                .iter()
-                .filter_map(|row| row.get(c).copied().flatten().map(|m| m.mean))
-                .max_by(f64::total_cmp)
+/// The best mean of each column, as the column's [`Better`] says.
+fn best_of(cells: &[&[Option<MeanStd>]], columns: &[Column]) -> Vec<Option<f64>> {
+    columns
+        .iter()
+        .enumerate()
+        .map(|(c, column)| {
+            column.better().best(
+                cells
+                    .iter()
+                    .filter_map(|row| row.get(c).copied().flatten().map(|m| m.mean)),
+            )
         })
         .collect()
 }
@@ -386,7 +428,7 @@ pub fn build_table(doc: &ScoreDocument, view: &View) -> Table {
     let mut order = grouped(&doc.entries);
     if let Some(column) = view.sort {
         let value = |i: usize| entry_metric(&doc.entries[i], column.metric()).map(|m| m.mean);
-        order.sort_by(|&a, &b| highest_first(value(a), value(b)));
+        order.sort_by(|&a, &b| column.better().best_first(value(a), value(b)));
     }
     let columns = Column::OFFICIAL.to_vec();
     let rows: Vec<Row> = order
@@ -410,7 +452,7 @@ pub fn build_table(doc: &ScoreDocument, view: &View) -> Table {
         })
         .collect();
     let cells: Vec<&[Option<MeanStd>]> = rows.iter().map(|r| r.cells.as_slice()).collect();
-    let best = best_of(&cells, columns.len());
+    let best = best_of(&cells, &columns);
     Table {
         columns,
         sort: view.sort,
@@ -582,10 +624,7 @@ pub(crate) fn settings_of(keys: &[&EntryKey]) -> Vec<Option<String>> {
 /// assert_eq!(format_cell(&MeanStd { mean: 0.53724, std: Some(0.0105) }), "53.72 ± 1.05");
 /// ```
 pub fn format_cell(m: &MeanStd) -> String {
-    match m.std {
-        Some(std) => format!("{:.2} ± {:.2}", m.mean * 100.0, std * 100.0),
-        None => format!("{:.2}", m.mean * 100.0),
-    }
+    Scale::Hundred.cell(m)
 }
 
 /// A score as evalscope reports it: the ratio to 4 decimals, with `± std`
@@ -961,7 +1000,8 @@ pub struct CategoryRow {
     pub category: String,
     /// One per [`CategoryTable::entries`].
     pub cells: Vec<CategoryCell>,
-    /// The highest mean of the row; `None` when no cell has one.
+    /// The best mean of the row (Task 2's [`Column::better`]); `None` when
+    /// no cell has one.
     pub best: Option<f64>,
 }
 
@@ -1042,10 +1082,9 @@ pub fn category_table(doc: &ScoreDocument, runs: &[(EntryKey, RunScores)]) -> Ca
                     }
                 })
                 .collect();
-            let best = cells
-                .iter()
-                .filter_map(|c| c.acc.map(|m| m.mean))
-                .max_by(f64::total_cmp);
+            let best = Column::Task2
+                .better()
+                .best(cells.iter().filter_map(|c| c.acc.map(|m| m.mean)));
             CategoryRow {
                 category: category.to_owned(),
                 cells,
@@ -1656,7 +1695,7 @@ Qwen | Qwen3-max | 64.75 | 67.17 | 67.52 | 90.97 | 62.75 | 45.10 | 75.76 | 53.38
                     }
                     Some(column) => {
                         let value = |r: &Row| entry_metric(&document.entries[r.entry], column.metric()).map(|m| m.mean);
-                        prop_assert!(highest_first(value(a), value(b)) != Ordering::Greater);
+                        prop_assert!(column.better().best_first(value(a), value(b)) != Ordering::Greater);
                     }
                 }
             }

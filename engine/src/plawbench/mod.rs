@@ -130,4 +130,8 @@ impl Suite for PLawBench {
     fn summarise(runs: Vec<(EntryKey, RunScores)>, cases: &[Item]) -> ScoreDocument {
         score::summarise_runs(runs, cases)
     }
+
+    fn withhold(run: &mut Run, open: &[crate::review::OpenDecision]) -> usize {
+        review::withhold(run, open)
+    }
 }

@@ -26,7 +26,9 @@ use super::dataset::{Item, Task};
 use super::run::Run;
 use super::score::{aggregate, score_item};
 use crate::benchmark::Benchmark;
-use crate::review::{draw_per_target, JudgeCandidate, JudgeDecision, Sheet, SheetUnit};
+use crate::review::{
+    draw_per_target, JudgeCandidate, JudgeDecision, OpenDecision, Sheet, SheetUnit,
+};
 
 /// Rubric verdicts drawn per task when none is said.
 pub const DEFAULT_PER_TASK: usize = 10;
@@ -75,6 +77,35 @@ pub fn sheet(item: &Item) -> Sheet {
         units,
         groups: Vec::new(),
     }
+}
+
+/// Leaves out of `run` the judged items `open` names (of this run, open for
+/// blind review; [`crate::review::OpenDecision`] states the rule: `case_id`
+/// the item id, `target` its task), as if the run never had them. How many
+/// it left out.
+///
+/// ```
+/// use engine::plawbench::dataset::{parse_dataset, Task};
+/// use engine::plawbench::review::withhold;
+/// use engine::plawbench::run::parse_run;
+/// use engine::review::OpenDecision;
+///
+/// let sizes = [(Task::CaseAnalysis, 3), (Task::LegalConsultation, 2)];
+/// let items = parse_dataset(&engine::plawbench::synthetic::dataset_file(&sizes, 1)).unwrap();
+/// let mut run = parse_run(&engine::plawbench::synthetic::run_file(&items, "M", 1, 1, 2), &items).unwrap();
+/// let id = run.items[0].item_id.clone();
+/// let open = OpenDecision { case_id: id.clone(), task: None, target: Some(run.items[0].task.as_str().into()) };
+/// assert_eq!(withhold(&mut run, &[open]), 1);
+/// assert!(run.items.iter().all(|i| i.item_id != id));
+/// ```
+pub fn withhold(run: &mut Run, open: &[OpenDecision]) -> usize {
+    let before = run.items.len();
+    run.items.retain(|judged| {
+        !open
+            .iter()
+            .any(|d| d.names(None, &judged.item_id, Some(judged.task.as_str())))
+    });
+    before - run.items.len()
 }
 
 /// The judged items of `run` that an expert can re-score, in run order (see

@@ -38,7 +38,7 @@ use std::collections::BTreeSet;
 use serde::{Deserialize, Serialize};
 
 use super::{CaseCheck, CheckKind, CheckResult, LabelSpace, ReviewError, ReviewKind};
-use crate::agreement::fleiss_kappa;
+use crate::agreement::{fleiss_kappa, kappa_over};
 use crate::jsonl::is_blank;
 use crate::lexpilot::dataset::Case;
 use crate::lexpilot::run::Task;
@@ -460,7 +460,9 @@ impl Tally {
             (!a.is_empty()).then(|| same as f64 / a.len() as f64)
         };
         let qwk = |(a, b): &(Vec<u8>, Vec<u8>)| {
-            ordinal.then(|| quadratic_weighted_kappa(a, b, n)).flatten()
+            kappa_over(a.len(), || {
+                ordinal.then(|| quadratic_weighted_kappa(a, b, n)).flatten()
+            })
         };
         let fleiss = {
             let raters = self.many.iter().map(Vec::len).min().unwrap_or(0);
@@ -475,7 +477,7 @@ impl Tally {
                     counts
                 })
                 .collect();
-            fleiss_kappa(&table)
+            kappa_over(table.len(), || fleiss_kappa(&table))
         };
         // Agreement and kappa over the units of agreement: claims' verdicts
         // recoded per item for LJP, the unit codes themselves otherwise.
@@ -491,11 +493,15 @@ impl Tally {
             n_items: self.n_items,
             n_pairs: human.0 .0.len(),
             human_agreement: share(&human.0),
-            human_kappa: cohen_kappa(&human.0 .0, &human.0 .1, human.1),
+            human_kappa: kappa_over(human.0 .0.len(), || {
+                cohen_kappa(&human.0 .0, &human.0 .1, human.1)
+            }),
             qwk: qwk(&self.human),
             n_judged: judge.0 .0.len(),
             judge_agreement: share(&judge.0),
-            judge_kappa: cohen_kappa(&judge.0 .0, &judge.0 .1, judge.1),
+            judge_kappa: kappa_over(judge.0 .0.len(), || {
+                cohen_kappa(&judge.0 .0, &judge.0 .1, judge.1)
+            }),
             judge_qwk: qwk(&self.judge),
             fleiss_kappa: fleiss,
             overruled: judge
@@ -943,6 +949,30 @@ mod tests {
             quadratic_weighted_kappa(&[0, 0, 2], &[0, 2, 2], 3)
         );
         assert_eq!(row.judge_agreement, Some(0.5));
+    }
+
+    #[test]
+    fn one_item_per_class_gives_no_kappa() {
+        let mut one = item(
+            1,
+            ReviewKind::JudgeVerdict,
+            Some(Task::Ljp),
+            &[r#"["supported"]"#, r#"["dismissed"]"#, r#"["dismissed"]"#],
+        );
+        one.judge_label = Some(r#"["supported"]"#.into());
+        one.final_label = Some(r#"["dismissed"]"#.into());
+        for row in dashboard_rows(&[one]) {
+            assert_eq!((row.n_pairs, row.n_judged), (1, 1));
+            assert_eq!(row.human_agreement, Some(0.0), "raw agreement is a share");
+            let kappas = [
+                row.human_kappa,
+                row.qwk,
+                row.judge_kappa,
+                row.judge_qwk,
+                row.fleiss_kappa,
+            ];
+            assert_eq!(kappas, [None; 5], "{row:?}");
+        }
     }
 
     #[test]

@@ -163,6 +163,40 @@ pub fn judge_decisions(run: &Run, cases: &[Case], task: Task) -> Vec<JudgeDecisi
     }
 }
 
+/// Leaves out of `run` the judge decisions `open` names (of this run, open
+/// for blind review; see [`super::OpenDecision`] for the rule): the LCA
+/// item of a (case, consultation), the DCG item of a case, the LJP item of
+/// a (case, setup), as if the run never had them. How many it left out.
+///
+/// # Examples
+///
+/// ```
+/// use engine::lexpilot::dataset::parse_dataset;
+/// use engine::lexpilot::run::{parse_run, Task};
+/// use engine::lexpilot::score::{score_run, Metric};
+/// use engine::review::{withhold_decisions, OpenDecision};
+///
+/// let cases = parse_dataset(&engine::lexpilot::synthetic::dataset_file(1)).unwrap();
+/// let mut run = parse_run(&engine::lexpilot::synthetic::run_file(&cases, 0, 1, 2), &cases).unwrap();
+/// let case_id = run.dcg[0].case_id.clone();
+/// let open = OpenDecision { case_id: case_id.clone(), task: Some(Task::Dcg), target: None };
+/// assert_eq!(withhold_decisions(&mut run, &[open]), 1);
+/// assert!(run.dcg.iter().all(|i| i.case_id != case_id));
+/// assert!(score_run(&run, &cases).metric(Metric::DcgAccuracy, None).is_some());
+/// ```
+pub fn withhold_decisions(run: &mut Run, open: &[super::OpenDecision]) -> usize {
+    let is_open = |task, case_id: &str, target: Option<&str>| {
+        open.iter().any(|d| d.names(Some(task), case_id, target))
+    };
+    let before = run.lca.len() + run.dcg.len() + run.ljp.len();
+    run.lca
+        .retain(|i| !is_open(Task::Lca, &i.case_id, Some(i.consultation.as_str())));
+    run.dcg.retain(|i| !is_open(Task::Dcg, &i.case_id, None));
+    run.ljp
+        .retain(|i| !is_open(Task::Ljp, &i.case_id, Some(i.setup.as_str())));
+    before - (run.lca.len() + run.dcg.len() + run.ljp.len())
+}
+
 /// Which decision of a model a candidate is: run number, case, target.
 type DecisionKey = (i64, String, String);
 

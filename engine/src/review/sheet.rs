@@ -424,7 +424,7 @@ impl PairStats {
             let code = |v: &f64| u8::from(*v >= 0.5);
             let a: Vec<u8> = a.iter().map(code).collect();
             let b: Vec<u8> = b.iter().map(code).collect();
-            cohen_kappa(&a, &b, 2)
+            crate::agreement::kappa_over(n, || cohen_kappa(&a, &b, 2))
         } else {
             None
         };

@@ -17,7 +17,10 @@
 //! renders from, with the same viewer: what blind review keeps back from
 //! the page (judge verdicts, rubric verdicts, panel decisions open for
 //! review; everything but an expert's own submitted items on the
-//! dashboard) is not in the file. One writer ([`engine::table`]) makes
+//! dashboard) is not in the file. The figures of the comparison and the
+//! model page leave out the judge decisions under blind review as their
+//! pages do (all counted for an admin), and their files say how many in
+//! the `X-Blind-Review-Left-Out` header, as the leaderboard's export does. One writer ([`engine::table`]) makes
 //! every format. Headers are in the page's language: `lang`, else the
 //! `lang` cookie, else `Accept-Language`, else the page's default.
 
@@ -35,7 +38,7 @@ use engine::lexpilot::run::Task;
 use engine::table::{Format, Table};
 use serde::Deserialize;
 
-use super::{current_dataset, current_dataset_of};
+use super::{current_dataset, current_dataset_of, sight, with_left_out};
 use crate::error::ApiError;
 use crate::AppState;
 
@@ -344,13 +347,18 @@ async fn compare(
         ));
     };
     let dataset = current_dataset(&state).await?;
-    let comparison = services::views::compare(&state, &dataset, Some(&a), Some(&b), class).await?;
+    let sight = sight(&state, &headers).await?;
+    let comparison =
+        services::views::compare(&state, &dataset, Some(&a), Some(&b), class, sight, lang).await?;
     let table = engine::lexpilot::exports::compare_table(&comparison.rows, &a, &b, class, lang);
     let class = class.map_or("overall", |c| c.as_str());
-    Ok(file(
-        &table,
-        format,
-        &["compare", dataset.name.as_str(), &a, &b, class],
+    Ok(with_left_out(
+        file(
+            &table,
+            format,
+            &["compare", dataset.name.as_str(), &a, &b, class],
+        ),
+        comparison.left_out,
     ))
 }
 
@@ -367,20 +375,25 @@ async fn model(
     let format = f.format(true)?;
     let lang = f.lang(&headers, Lang::En);
     let dataset: DatasetInfo = current_dataset(&state).await?;
-    let entries = services::views::model_entries(&state.db, &dataset, &model).await?;
+    let sight = sight(&state, &headers).await?;
+    let found = services::views::model_entries(&state, &dataset, &model, sight, lang).await?;
+    let entries = &found.entries;
     let table = match Task::parse(which) {
-        None => model_runs(&model, &entries, lang),
-        Some(task) => model_scores(&model, &entries, task, lang).ok_or_else(|| {
+        None => model_runs(&model, entries, lang),
+        Some(task) => model_scores(&model, entries, task, lang).ok_or_else(|| {
             ApiError::not_found(format!(
                 "no run of model \"{model}\" contains {}",
                 task.as_str().to_uppercase()
             ))
         })?,
     };
-    Ok(file(
-        &table,
-        format,
-        &["model", dataset.name.as_str(), &model, which],
+    Ok(with_left_out(
+        file(
+            &table,
+            format,
+            &["model", dataset.name.as_str(), &model, which],
+        ),
+        found.left_out,
     ))
 }
 

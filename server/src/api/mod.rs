@@ -51,6 +51,37 @@ async fn current_dataset_of(
         })
 }
 
+/// Whose figures a request gets: every judge decision counted for a
+/// review manager (an admin, by token or session), the public figures
+/// without the decisions under blind review for everyone else.
+async fn sight(
+    state: &AppState,
+    headers: &axum::http::HeaderMap,
+) -> Result<services::read::Sight, ApiError> {
+    let user = app::ssr::request_user(&state.db, headers).await?;
+    Ok(services::read::Sight::of(user.as_ref()))
+}
+
+/// The header that says how many judge decisions under blind review a
+/// score document or export leaves out (sent only when some are).
+pub const LEFT_OUT_HEADER: &str = "x-blind-review-left-out";
+
+/// The key of a score document that says the same.
+pub const LEFT_OUT_KEY: &str = "left_out_under_blind_review";
+
+/// `response` with [`LEFT_OUT_HEADER`] when `left_out` decisions are left out.
+fn with_left_out(
+    mut response: axum::response::Response,
+    left_out: usize,
+) -> axum::response::Response {
+    if left_out > 0 {
+        response
+            .headers_mut()
+            .insert(LEFT_OUT_HEADER, axum::http::HeaderValue::from(left_out));
+    }
+    response
+}
+
 /// The `benchmark` query parameter: absent, or a benchmark this server hosts.
 fn benchmark_param(value: Option<&str>) -> Result<Option<Benchmark>, ApiError> {
     let Some(value) = value else { return Ok(None) };

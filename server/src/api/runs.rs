@@ -6,7 +6,12 @@
 //! in `errors` and the same errors collapsed, one string per problem, in
 //! `summary`) and `GET /api/leaderboard` (the score document of the
 //! current dataset of `?benchmark=`, LexPilot's by default: formats.md §5,
-//! plawbench.md §B4.4 or dlawbench.md §A4.7).
+//! plawbench.md §B4.4 or dlawbench.md §A4.7) and its exports.
+//!
+//! The figures leave out the judge decisions under blind review except for
+//! an admin ([`services::read::Sight`]); when they leave some out, the
+//! response says how many in [`super::LEFT_OUT_HEADER`] and the score
+//! document also in its key [`super::LEFT_OUT_KEY`].
 
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
@@ -22,7 +27,7 @@ use services::ingest::RunFile;
 
 use engine::benchmark::Benchmark;
 
-use super::{benchmark_param, current_dataset, current_dataset_of};
+use super::{benchmark_param, current_dataset, current_dataset_of, sight, with_left_out};
 use crate::auth::SignedIn;
 use crate::error::ApiError;
 use crate::AppState;
@@ -106,27 +111,46 @@ async fn upload(
 
 async fn leaderboard(
     State(state): State<AppState>,
+    headers: axum::http::HeaderMap,
     Query(query): Query<BenchmarkQuery>,
 ) -> Result<axum::response::Response, ApiError> {
-    use axum::response::IntoResponse;
-    match benchmark_param(query.benchmark.as_deref())?.unwrap_or(Benchmark::Lexpilot) {
+    let benchmark = benchmark_param(query.benchmark.as_deref())?.unwrap_or(Benchmark::Lexpilot);
+    let sight = sight(&state, &headers).await?;
+    let (document, left_out) = match benchmark {
         Benchmark::Plawbench => {
             let dataset = current_dataset_of(&state, Benchmark::Plawbench).await?;
-            let snapshot = state.read.plaw_snapshot(&state.db, &dataset).await?;
-            Ok(Json(snapshot.document.clone()).into_response())
+            let snapshot = state.read.plaw_snapshot(&state.db, &dataset, sight).await?;
+            (document_json(&snapshot.document)?, snapshot.left_out)
         }
         Benchmark::Dlawbench => {
             let dataset = current_dataset_of(&state, Benchmark::Dlawbench).await?;
-            let snapshot = state.read.dlaw_snapshot(&state.db, &dataset).await?;
-            Ok(Json(snapshot.document.clone()).into_response())
+            let snapshot = state.read.dlaw_snapshot(&state.db, &dataset, sight).await?;
+            (document_json(&snapshot.document)?, snapshot.left_out)
         }
         Benchmark::Lexpilot => {
             let dataset = current_dataset(&state).await?;
-            let snapshot = state.read.snapshot(&state.db, &dataset).await?;
+            let snapshot = state.read.snapshot(&state.db, &dataset, sight).await?;
             let doc: &ScoreDocument = &snapshot.document;
-            Ok(Json(doc.clone()).into_response())
+            (document_json(doc)?, snapshot.left_out)
+        }
+    };
+    Ok(left_out_document(document, left_out))
+}
+
+fn document_json(document: &impl Serialize) -> Result<serde_json::Value, ApiError> {
+    serde_json::to_value(document).map_err(ApiError::internal)
+}
+
+/// A score document as the response, saying how many decisions under
+/// blind review it leaves out when it leaves some out.
+fn left_out_document(mut document: serde_json::Value, left_out: usize) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    if left_out > 0 {
+        if let Some(fields) = document.as_object_mut() {
+            fields.insert(super::LEFT_OUT_KEY.to_owned(), left_out.into());
         }
     }
+    with_left_out(Json(document).into_response(), left_out)
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -152,6 +176,7 @@ pub struct ExportQuery {
 /// One leaderboard table (the page's view) as CSV, JSON or LaTeX.
 async fn export(
     State(state): State<AppState>,
+    headers: axum::http::HeaderMap,
     Query(q): Query<ExportQuery>,
 ) -> Result<axum::response::Response, ApiError> {
     use engine::lexpilot::leaderboard::{build_table, caption, to_csv, to_latex, View};
@@ -162,16 +187,17 @@ async fn export(
             "query parameter format: {format:?} is not valid; expected csv, json or latex"
         )));
     }
+    let sight = sight(&state, &headers).await?;
     match benchmark_param(q.benchmark.as_deref())? {
-        Some(Benchmark::Plawbench) => return plaw_export(&state, q, &format).await,
-        Some(Benchmark::Dlawbench) => return dlaw_export(&state, q, &format).await,
+        Some(Benchmark::Plawbench) => return plaw_export(&state, q, &format, sight).await,
+        Some(Benchmark::Dlawbench) => return dlaw_export(&state, q, &format, sight).await,
         Some(Benchmark::Lexpilot) | None => {}
     }
     let dataset = current_dataset(&state).await?;
     if let Some(name) = q.paper.as_deref() {
-        return paper_export(&state, &dataset, name, &format).await;
+        return paper_export(&state, &dataset, name, &format, sight).await;
     }
-    let snapshot = state.read.snapshot(&state.db, &dataset).await?;
+    let snapshot = state.read.snapshot(&state.db, &dataset, sight).await?;
     let view = View::from_query(q.task, q.setup, q.sort);
     let table = build_table(&snapshot.document, &view);
     let name = format!("leaderboard-{}-{}", dataset.name, view.task.as_str());
@@ -180,7 +206,10 @@ async fn export(
         "latex" => to_latex(&table, &caption(&view)),
         _ => to_csv(&table),
     };
-    Ok(file_response(&name, &format, body))
+    Ok(with_left_out(
+        file_response(&name, &format, body),
+        snapshot.left_out,
+    ))
 }
 
 /// One of the LexPilot paper's other tables (`paper=<name>`) as a file.
@@ -189,9 +218,10 @@ async fn paper_export(
     dataset: &db::datasets::DatasetInfo,
     name: &str,
     format: &str,
+    sight: services::read::Sight,
 ) -> Result<axum::response::Response, ApiError> {
     use engine::lexpilot::paper::{to_csv, to_latex};
-    let snapshot = state.read.sampled(&state.db, dataset).await?;
+    let snapshot = state.read.sampled(&state.db, dataset, sight).await?;
     let views = snapshot.paper();
     // Table 13 rests on review labels, read fresh (not on the snapshot).
     let fidelity = match name {
@@ -220,10 +250,13 @@ async fn paper_export(
         "latex" => to_latex(table),
         _ => to_csv(table),
     };
-    Ok(file_response(
-        &format!("paper-{}-{}", dataset.name, table.name),
-        format,
-        body,
+    Ok(with_left_out(
+        file_response(
+            &format!("paper-{}-{}", dataset.name, table.name),
+            format,
+            body,
+        ),
+        snapshot.left_out,
     ))
 }
 
@@ -232,13 +265,14 @@ async fn plaw_export(
     state: &AppState,
     q: ExportQuery,
     format: &str,
+    sight: services::read::Sight,
 ) -> Result<axum::response::Response, ApiError> {
     use engine::plawbench::leaderboard::{
         build_table, caption, category_caption, category_table, category_to_csv, category_to_latex,
         to_csv, to_latex, View,
     };
     let dataset = current_dataset_of(state, Benchmark::Plawbench).await?;
-    let snapshot = state.read.plaw_snapshot(&state.db, &dataset).await?;
+    let snapshot = state.read.plaw_snapshot(&state.db, &dataset, sight).await?;
     let (name, body) = match q.view.as_deref().unwrap_or("official") {
         "official" => {
             let table = build_table(&snapshot.document, &View::from_query(q.sort.as_deref()));
@@ -264,10 +298,9 @@ async fn plaw_export(
             )))
         }
     };
-    Ok(file_response(
-        &format!("plawbench-{}-{name}", dataset.name),
-        format,
-        body,
+    Ok(with_left_out(
+        file_response(&format!("plawbench-{}-{name}", dataset.name), format, body),
+        snapshot.left_out,
     ))
 }
 
@@ -277,6 +310,7 @@ async fn dlaw_export(
     state: &AppState,
     q: ExportQuery,
     format: &str,
+    sight: services::read::Sight,
 ) -> Result<axum::response::Response, ApiError> {
     use engine::dlawbench::leaderboard::{
         caption, domain_table, domain_to_csv, main_table, to_csv, to_latex, TableView,
@@ -301,7 +335,7 @@ async fn dlaw_export(
         ),
     };
     let dataset = current_dataset_of(state, Benchmark::Dlawbench).await?;
-    let snapshot = state.read.dlaw_snapshot(&state.db, &dataset).await?;
+    let snapshot = state.read.dlaw_snapshot(&state.db, &dataset, sight).await?;
     let (name, body) = match q.view.as_deref().unwrap_or("main") {
         "main" => {
             let table = main_table(
@@ -337,10 +371,9 @@ async fn dlaw_export(
             )))
         }
     };
-    Ok(file_response(
-        &format!("dlawbench-{}-{name}", dataset.name),
-        format,
-        body,
+    Ok(with_left_out(
+        file_response(&format!("dlawbench-{}-{name}", dataset.name), format, body),
+        snapshot.left_out,
     ))
 }
 

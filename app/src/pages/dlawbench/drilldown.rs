@@ -213,7 +213,7 @@ fn CellView(cell: DlawCellView) -> impl IntoView {
                                             <tr class:failure=s.outcome == Outcome::Failure class:unavailable=s.outcome == Outcome::Unavailable>
                                                 <td><JurisdictionBadge jurisdiction=s.jurisdiction /> " " <a href=href class="case-link">{s.case_id.clone()}</a></td>
                                                 <td><StyleBadge style=s.style /></td>
-                                                <td>{s.status.label(ui)} " " <span class="muted">{s.status.as_str()}</span></td>
+                                                <td>{s.status.label(ui)}</td>
                                                 <td>{outcome_text(s.outcome, ui)} {s.degraded.then(|| view! { <span class="flag" title=ui.t("某一分项的评分数少于在席评审数", "a component had fewer values than seated judges")>{ui.t("降级", "degraded")}</span> })}</td>
                                                 <td class="num"><a href=session_url(&model, setting.as_deref(), run, s.index)>{value}</a></td>
                                             </tr>
@@ -299,7 +299,7 @@ fn SessionView(view: DlawSessionView) -> impl IntoView {
             <p class="dataset-line">
                 <JurisdictionBadge jurisdiction=d.jurisdiction /> " " <StyleBadge style=d.style /> " "
                 {title.map(|t| view! { <span lang=lang>{t}</span> " · " })}
-                {domain_text(&d.domain, ui)} " · " {d.status.label(ui)} " " <span class="muted">{d.status.as_str()}</span>
+                {domain_text(&d.domain, ui)} " · " {d.status.label(ui)}
                 " · " {d.turns_used} " / " {d.horizon} {ui.t(" 轮 · ", " turns · ")} {outcome_text(d.outcome, ui)}
                 {d.degraded.then(|| view! { <span class="flag">{ui.t("评审团降级", "degraded panel")}</span> })}
                 " · " <a href=case_url(&d.case_id)>{ui.t("案例页", "the case")}</a>

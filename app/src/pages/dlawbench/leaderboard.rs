@@ -8,8 +8,11 @@
 //! count 0, the headline) and valid-only (failures left out), so it works
 //! without JavaScript; every value links to the sessions behind it.
 
+use engine::columns::Scale;
 use engine::dlawbench::dataset::Style;
-use engine::dlawbench::leaderboard::{format_cell, StyleTable, Table, COLUMN_GROUPS};
+use engine::dlawbench::leaderboard::{
+    format_cell, StyleTable, Table, COLUMN_GROUPS, DIAGNOSTIC_COLUMNS,
+};
 use engine::dlawbench::score::{Metric, View};
 use engine::metrics::MeanStd;
 use leptos::prelude::*;
@@ -18,8 +21,9 @@ use leptos_router::hooks::use_query_map;
 
 use super::{board_url, cell_url, domain_text, rate, CellAt, DlawTabs};
 use crate::components::i18n::Lang;
-use crate::components::labels::{ErrorBox, Loading, SyntheticNotice};
+use crate::components::labels::{BlindNote, ErrorBox, Loading, SyntheticNotice};
 use crate::components::live::{use_live, LiveBadge};
+use crate::pages::leaderboard::lower_is_better;
 use crate::server_fns::dlawbench::dlaw_leaderboard;
 use crate::types::DlawBoard;
 
@@ -83,6 +87,7 @@ fn Board(board: DlawBoard) -> impl IntoView {
     let view = board.view;
     view! {
         <SyntheticNotice synthetic=board.dataset.synthetic />
+        <BlindNote note=board.blind />
         <p class="dataset-line">
             {match ui {
                 Lang::Zh => view! {
@@ -260,7 +265,7 @@ fn Styles(board: DlawBoard) -> impl IntoView {
                                     let delta = (s != Style::Cooperative).then(|| match gap {
                                         Some(g) => {
                                             let class = if g.mean < 0.0 { "num delta down" } else { "num delta up" };
-                                            view! { <td class=class title=format_cell(&g)>{format!("{:+.3}", g.mean)}</td> }.into_any()
+                                            view! { <td class=class title=format_cell(&g)>{Scale::Unit.difference(g.mean)}</td> }.into_any()
                                         }
                                         None => view! { <td class="num muted">"—"</td> }.into_any(),
                                     });
@@ -290,7 +295,7 @@ fn Styles(board: DlawBoard) -> impl IntoView {
                                         {Style::ALL
                                             .into_iter()
                                             .map(|s| view! {
-                                                <th class="num">{ui.t("数值", "value")}</th>
+                                                <th class="num">{ui.t("数值", "Value")}</th>
                                                 {(s != Style::Cooperative).then(|| view! { <th class="num">{ui.t("相对合作型 Δ", "Δ vs coop.")}</th> })}
                                             })
                                             .collect_view()}
@@ -411,15 +416,27 @@ fn Diagnostics(board: DlawBoard) -> impl IntoView {
                 <thead>
                     <tr>
                         <th>{ui.t("模型", "Model")}</th>
-                        <th class="num" title=ui.t("|正确| / |覆盖|：备忘录提及的事实中，有多少按法院查明的事实陈述", "|correct| / |covered|: of the facts the memo mentions, how many it states as the court found")>{ui.t("条件正确率", "Conditional correctness")}</th>
-                        <th class="num">{Metric::FactCoverage.label(ui)}</th>
-                        <th class="num">{Metric::FactResolution.label(ui)}</th>
-                        <th class="num">{ui.t("任务失败", "Task failures")}</th>
-                        <th class="num">{ui.t("不可用", "Unavailable")}</th>
-                        <th class="num">{ui.t("降级", "Degraded")}</th>
-                        <th class="num">{ui.t("回避席位", "Recused seats")}</th>
-                        <th class="num">{ui.t("不可用席位", "Unavailable seats")}</th>
-                        <th class="num" title=ui.t("三名评审的会话中，问题解决的 |中位数 − 平均| 的均值", "mean |median − mean| of Resolution on three-judge sessions")>{ui.t("|中位数 − 平均| R", "|median − mean| R")}</th>
+                        {DIAGNOSTIC_COLUMNS
+                            .into_iter()
+                            .map(|(key, better)| {
+                                let (name, title): (&str, Option<&str>) = match key {
+                                    "conditional_correctness" => (ui.t("条件正确率", "Conditional correctness"), Some(ui.t("|正确| / |覆盖|：备忘录提及的事实中，有多少按法院查明的事实陈述", "|correct| / |covered|: of the facts the memo mentions, how many it states as the court found"))),
+                                    "fact_coverage" => (Metric::FactCoverage.label(ui), None),
+                                    "fact_resolution" => (Metric::FactResolution.label(ui), None),
+                                    "failures" => (ui.t("任务失败", "Task failures"), None),
+                                    "unavailable" => (ui.t("不可用", "Unavailable"), None),
+                                    "degraded" => (ui.t("降级", "Degraded"), None),
+                                    "recused_seats" => (ui.t("回避席位", "Recused seats"), None),
+                                    "judge_unavailable_seats" => (ui.t("不可用席位", "Unavailable seats"), None),
+                                    _ => (ui.t("|中位数 − 平均| R", "|median − mean| R"), Some(ui.t("三名评审的会话中，问题解决的 |中位数 − 平均| 的均值", "mean |median − mean| of Resolution on three-judge sessions"))),
+                                };
+                                view! {
+                                    <th class="num" title=title data-better=better.as_str()>
+                                        {name} {lower_is_better(ui, better)}
+                                    </th>
+                                }
+                            })
+                            .collect_view()}
                     </tr>
                 </thead>
                 <tbody>

@@ -74,7 +74,7 @@ fn CellView(cell: PlawCellView) -> impl IntoView {
     let title = format!(
         "{} · {}{}",
         model,
-        drill.column.label(lang),
+        drill.column.words(lang),
         drill
             .category
             .as_deref()
@@ -324,7 +324,7 @@ fn ItemRunView(
                 " · " <a href=item_url(&d.item_id)>{lang.t("题目页", "the item")}</a>
             </p>
             {(!d.in_run).then(|| view! { <p class="error">{lang.t("本次运行不含该题目。", "This run does not contain the item.")}</p> })}
-            {d.unavailable.clone().filter(|_| !d.hidden).map(|u| view! { <p class="flag" data-testid="item-unavailable">{lang.t("不可用，不计入得分：", "Unavailable, left out of the scores: ")} {u}</p> })}
+            {d.unavailable.clone().filter(|_| !d.hidden).map(|u| view! { <p class="flag" data-testid="item-unavailable">{lang.t("不可用，不计入得分：", "Unavailable, left out of the scores: ")} <code class="reason">{u}</code></p> })}
             {d.hidden.then(|| view! { <p class="warning-box" data-testid="under-review">{lang.t("专家盲审期间，评审模型对本题的评分暂不公开。", "The judges' verdicts on this item are kept back while experts review it blind.")}</p> })}
             <p class="dataset-line">{lang.t("题目得分（评审团）", "Item score (panel) ")} <strong data-testid="item-panel">{percent(d.panel.as_ref().map(|p| p.acc))}</strong></p>
         </section>
@@ -369,7 +369,7 @@ fn ItemRunView(
                             " · " {if d.hidden { lang.t("审核中", "under review").to_owned() } else { j.acc.map_or_else(|| lang.t("不可用", "unavailable").to_owned(), |a| percent(Some(a))) }}
                             {j.reported_max.map(|m| view! { <span class="muted">{lang.t(" · 评审自报满分 ", " · the judge's own max ")} {points(m)}</span> })}
                         </summary>
-                        {j.unavailable.clone().map(|u| view! { <p class="flag">{u}</p> })}
+                        {j.unavailable.clone().map(|u| view! { <p class="flag"><code class="reason">{u}</code></p> })}
                         {(!d.hidden).then(|| view! { <pre class="prose">{j.judge_output.clone().unwrap_or_else(|| lang.t("（未保存输出）", "(no output kept)").to_owned())}</pre> })}
                     </details>
                 })

@@ -14,8 +14,9 @@ use leptos_router::hooks::use_query_map;
 
 use super::{cell_url, percent, PlawTabs};
 use crate::components::i18n::Lang;
-use crate::components::labels::{ErrorBox, Loading, SyntheticNotice};
+use crate::components::labels::{BlindNote, ErrorBox, Loading, SyntheticNotice};
 use crate::components::live::{use_live, LiveBadge};
+use crate::pages::leaderboard::sort_state;
 use crate::server_fns::plawbench::plaw_leaderboard;
 use crate::types::PlawBoard;
 
@@ -60,15 +61,16 @@ fn Board(board: PlawBoard, sort: Option<Column>) -> impl IntoView {
     let items: usize = board.items.values().sum();
     view! {
         <SyntheticNotice synthetic=board.dataset.synthetic />
+        <BlindNote note=board.blind />
         <p class="dataset-line">
             {match lang {
                 Lang::Zh => view! {
                     "数据集 " <strong>{board.dataset.name.clone()}</strong>
-                    {format!(" 第 {} 版（{} 道题目）上的得分 · ×100 · 各条目多次运行的均值 ± 样本标准差 · 总分 = (任务一 + 任务二 + 任务三) / 3，仅当条目三项俱全时显示 · 点击数值查看其背后的题目，点击列名排序", board.dataset.version, items)}
+                    {format!(" 第 {} 版（{} 道题目）上的得分 · 分数 ×100（同官方排行榜）· 各条目多次运行的均值 ± 样本标准差 · 总分 = (任务一 + 任务二 + 任务三) / 3，仅当条目三项俱全时显示 · 点击数值查看其背后的题目，点击列名排序", board.dataset.version, items)}
                 }.into_any(),
                 Lang::En => view! {
                     "Scores on " <strong>{board.dataset.name.clone()}</strong> " version " {board.dataset.version}
-                    " (" {lang.count(items as u64, "道题目", "item", "items")} ") · ×100 · mean ± sample std over each entry's runs · Overall = (Task1 + Task2 + Task3) / 3, shown only when an entry has all three · click a value for the items behind it, a column to sort"
+                    " (" {lang.count(items as u64, "道题目", "item", "items")} ") · scores ×100, as the official ranking · mean ± sample std over each entry's runs · Overall = (Task 1 + Task 2 + Task 3) / 3, shown only when an entry has all three · click a value for the items behind it, a column to sort"
                 }.into_any(),
             }}
         </p>
@@ -161,10 +163,10 @@ fn OfficialTable(table: Table, sort: Option<Column>) -> impl IntoView {
                             .columns
                             .iter()
                             .map(|column| {
-                                let sorted = sort == Some(*column);
+                                let (order, arrow) = sort_state(sort == Some(*column), column.better());
                                 view! {
-                                    <th class="num" aria-sort=if sorted { "descending" } else { "none" } title=(lang == Lang::Zh).then_some(column.label_en())>
-                                        <a href=board_url(Some(*column))>{column.label(lang)} {sorted.then_some(" ▼")}</a>
+                                    <th class="num" aria-sort=order data-better=column.better().as_str() title=column.label_en()>
+                                        <a href=board_url(Some(*column))>{column.words(lang)} {arrow}</a>
                                     </th>
                                 }
                             })
@@ -206,10 +208,10 @@ fn EvalscopeViews(table: Table, views: Vec<EvalscopeView>) -> impl IntoView {
     let lang = crate::components::i18n::lang();
     let sections = engine::plawbench::dataset::Section::ALL;
     view! {
-        <h2>{lang.t("评测报告视图", "evalscope view")}</h2>
+        <h2>{lang.t("evalscope 报告视图", "As evalscope reports it")}</h2>
         <p class="muted">{lang.t(
-            "按 evalscope 的报告方式：每个子集列出已评分题目数 (n) 与保留四位小数的 acc；OVERALL 为全部已评分题目的平均，因此以案例分析为主。它不是排行榜的总分。",
-            "As evalscope reports it: per subset the scored items (n) and acc to four decimals; OVERALL is the mean over every scored item, so case analysis dominates it. It is not the ranking's Overall.",
+            "按 evalscope 的报告方式（灰色为其字段名）：每个子集列出已评分题目数与保留四位小数的得分；OVERALL 为全部已评分题目的平均，因此以案例分析为主。它不是排行榜的总分。",
+            "As evalscope reports it (its field names in grey): per subset the scored items and the score to four decimals; OVERALL is the mean over every scored item, so case analysis dominates it. It is not the ranking's Overall.",
         )}</p>
         {table
             .rows
@@ -225,11 +227,11 @@ fn EvalscopeViews(table: Table, views: Vec<EvalscopeView>) -> impl IntoView {
                                 <thead>
                                     <tr>
                                         <th>{lang.t("子集", "Subset")}</th>
-                                        <th class="num">"n"</th>
-                                        <th class="num">"acc"</th>
-                                        {sections.map(|s| view! { <th class="num">{s.metric()}</th> }).collect_view()}
-                                        <th class="num">{lang.t("不可用", "unavailable")}</th>
-                                        <th class="num">{lang.t("截断", "truncated")}</th>
+                                        <th class="num">{lang.t("已评分", "Scored")} <code class="field-name">"num"</code></th>
+                                        <th class="num">{lang.t("得分", "Score")} <code class="field-name">"acc"</code></th>
+                                        {sections.map(|s| view! { <th class="num">{s.label(lang)} <code class="field-name">{s.metric()}</code></th> }).collect_view()}
+                                        <th class="num">{lang.t("不可用", "Unavailable")}</th>
+                                        <th class="num">{lang.t("截断", "Truncated")}</th>
                                     </tr>
                                 </thead>
                                 <tbody>
@@ -240,7 +242,10 @@ fn EvalscopeViews(table: Table, views: Vec<EvalscopeView>) -> impl IntoView {
                                             let ratio = |m: Option<&engine::metrics::MeanStd>| m.map_or_else(|| "—".to_owned(), format_ratio);
                                             view! {
                                                 <tr class:overall=r.subset.is_none()>
-                                                    <td>{r.name()}</td>
+                                                    <td>
+                                                        {r.subset.map_or(lang.t("逐样本总分", "Every scored item"), |t| t.label(lang))}
+                                                        " " <code class="field-name">{r.name()}</code>
+                                                    </td>
                                                     <td class="num">{r.num}</td>
                                                     <td class="num">{ratio(r.acc.as_ref())}</td>
                                                     {sections
