@@ -866,6 +866,12 @@ async fn the_model_page_exports_its_runs_and_each_tasks_scores() {
     );
     let tex = app.get(&format!("{export}?table=ljp&format=latex")).await;
     assert!(tex.body.contains("$\\pm$"), "{}", tex.body);
+    // In Chinese the rows and the columns are named as the page names them.
+    let (header, rows) = csv_table(&app.get(&format!("{export}?table=dcg&lang=zh")).await);
+    assert!(header.iter().any(|h| h.starts_with("总体")), "{header:?}");
+    assert!(rows[0]["运行"].starts_with("第 "), "{:?}", rows[0]);
+    let last = rows.last().expect("the mean row");
+    assert!(last["运行"].starts_with("均值 ± 标准差（"), "{last:?}");
 
     let nobody = app.get("/api/export/models/Nobody?table=runs").await;
     assert_eq!(nobody.status, StatusCode::NOT_FOUND);
