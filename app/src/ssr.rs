@@ -222,14 +222,8 @@ pub async fn hidden_rubric_verdicts(
     dataset_name: &str,
     model: &str,
 ) -> Result<Option<Vec<(u32, String, Option<String>)>>, ServerFnError> {
-    let admin = current_user()
-        .await?
-        .is_some_and(|u| u.allows(engine::accounts::Permission::ManageReview));
-    if admin {
-        return Ok(None);
-    }
-    let open = db::review::open_rubric_verdicts(db, dataset_name, model)
+    let viewer = current_user().await?;
+    services::views::hidden_rubric_verdicts(db, dataset_name, model, viewer.as_ref())
         .await
-        .map_err(fail)?;
-    Ok((!open.is_empty()).then_some(open))
+        .map_err(fail)
 }

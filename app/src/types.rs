@@ -125,29 +125,7 @@ pub struct ModelView {
     pub entries: Vec<ModelEntryView>,
 }
 
-/// One entry of a model: its setting, its runs, and per task a table with
-/// one row per run and a last row with the entry's mean ± std.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ModelEntryView {
-    /// What sets the entry apart (judge, user model, other header fields).
-    pub setting: Vec<(String, String)>,
-    pub family: Option<engine::lexpilot::run::Family>,
-    pub runs: Vec<RunRow>,
-    /// (task, table) for each task the entry's runs contain.
-    pub tables: Vec<(
-        engine::lexpilot::run::Task,
-        engine::lexpilot::leaderboard::Table,
-    )>,
-}
-
-/// One stored run as the model page lists it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct RunRow {
-    pub run: i64,
-    pub created_at: String,
-    pub uploaded_by: Option<String>,
-    pub unavailable: i64,
-}
+pub use engine::lexpilot::model::{CompareRow, ModelEntry as ModelEntryView, RunRow};
 
 /// The compare page: two entries and the paired bootstrap per score.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -161,16 +139,6 @@ pub struct CompareView {
     pub class: Option<engine::vocab::Class>,
     pub rows: Vec<CompareRow>,
     pub resamples: usize,
-}
-
-/// One score compared: A's and B's means over all cases (or the class), the
-/// difference A − B with its 95% interval and two-sided p-value.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct CompareRow {
-    pub metric: String,
-    pub a: Option<f64>,
-    pub b: Option<f64>,
-    pub result: Option<engine::metrics::PairedBootstrap>,
 }
 
 /// One run file as the upload page checked it: its errors (each with line and

@@ -126,7 +126,7 @@ impl Scale {
     }
 
     /// Decimals shown.
-    pub fn decimals(self) -> usize {
+    pub const fn decimals(self) -> usize {
         match self {
             Scale::Unit => 3,
             Scale::Hundred => 2,

@@ -50,6 +50,8 @@
 //! - [`names`]: the rule for names shown and linked to (models, case ids,
 //!   accounts): not blank, at most 200 characters, no control characters.
 //! - [`spreadsheet`]: CSV whose cells a spreadsheet never runs as formulas.
+//! - [`table`]: tables as data (columns with id and label, rows of cells)
+//!   and the one writer of their CSV, JSON and LaTeX files.
 //! - [`vendor`]: a model's vendor and who sits on a panel after recusal.
 //! - [`statutes`]: the articles of Chinese law as imported, and the
 //!   citations of them in any text: found in both numeral styles, resolved,
@@ -73,5 +75,6 @@ pub mod plawbench;
 pub mod review;
 pub mod spreadsheet;
 pub mod statutes;
+pub mod table;
 pub mod vendor;
 pub mod vocab;

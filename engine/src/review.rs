@@ -87,6 +87,7 @@ mod checks;
 mod correction;
 mod dashboard;
 mod diff;
+mod exports;
 mod flags;
 mod input;
 mod judge_items;
@@ -113,6 +114,7 @@ pub use dashboard::{
     ExportLabel, LabelError, ReviewedItem, TaskAverage, EXPORT_COLUMNS, SEED_LABELS,
 };
 pub use diff::{diff_cases, EditOp, FieldChange, TextEdit};
+pub use exports::{dashboard_table, DashboardTable};
 pub use flags::{flag_spans, Flag, FlagKind};
 pub use input::{
     check_comment, check_draft, check_reason, checked_label, corrected_case, CheckedLabel,

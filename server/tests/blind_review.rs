@@ -4,7 +4,7 @@
 //! the other runs, × n − every visible item". On each benchmark's demo runs,
 //! with review items open, this replays that arithmetic against every
 //! public figure (the API score document, the leaderboards, the exports,
-//! the model page and the comparison) as an expert, a researcher and
+//! the model page and the comparison, and their exports) as an expert, a researcher and
 //! anonymously, and recovers nothing; the same arithmetic on an admin's
 //! figures (which count everything) recovers the value exactly, which is
 //! what the public figures gave before. The pages say, in both languages,
@@ -526,6 +526,54 @@ async fn lexpilot_figures_do_not_give_away_judge_verdicts_under_review() {
         let truth = correct_in(&tallies(Some(viewers.admin.clone())).await) - correct_in(&expert);
         let admin_mean = f(&entry(&admin_doc, model)["dcg"]["overall"]["accuracy"]["mean"]);
         assert!(close(replay(admin_mean, &seen(&expert)), truth));
+        let other = items
+            .iter()
+            .find(|(m, _)| m != model)
+            .expect("another model");
+        // The exports of the comparison and the model page are read the
+        // same way: an admin's (which count everything) give the value.
+        let (compare_export, model_export) = (
+            format!(
+                "/api/export/compare?a={}&b={}&format=json&lang=en",
+                enc(model),
+                enc(&other.0)
+            ),
+            format!(
+                "/api/export/models/{}?table=dcg&format=json&lang=en",
+                enc(model)
+            ),
+        );
+        let compared_mean = |table: &Value| {
+            table["rows"]
+                .as_array()
+                .and_then(|rows| rows.iter().find(|r| r["score"] == "DCG accuracy"))
+                .map(|r| f(&r["a"]))
+                .expect("the DCG row of the compare export")
+        };
+        let run_mean = |table: &Value| {
+            table["rows"]
+                .as_array()
+                .and_then(|rows| rows.iter().find(|r| r["row"] == format!("Run {run}")))
+                .map(|r| f(&r["overall"]["mean"]))
+                .expect("the run's row of the model export")
+        };
+        let admin_seen = seen(&expert);
+        let admin_compare = get(&app, &compare_export, Some(&viewers.admin)).await;
+        assert_eq!(
+            left_out(&admin_compare),
+            None,
+            "an admin's figures count all"
+        );
+        assert!(close(
+            replay(compared_mean(&admin_compare.json()), &admin_seen),
+            truth
+        ));
+        let admin_model = get(&app, &model_export, Some(&viewers.admin)).await;
+        assert_eq!(left_out(&admin_model), None, "an admin's figures count all");
+        assert!(close(
+            run_mean(&admin_model.json()) * admin_seen.n as f64 - admin_seen.visible,
+            truth
+        ));
 
         for (who, viewer) in viewers.public() {
             let seen = seen(&tallies(viewer.map(str::to_owned)).await);
@@ -549,10 +597,6 @@ async fn lexpilot_figures_do_not_give_away_judge_verdicts_under_review() {
             let from_run = run_accuracy * seen.n as f64 - seen.visible;
             recovered.check(from_run, truth, "the model page", who);
             // The comparison shows the entry's mean too.
-            let other = items
-                .iter()
-                .find(|(m, _)| m != model)
-                .expect("another model");
             let compared = call::<Compare>(&app, viewer, &[("a", model), ("b", &other.0)]).await;
             let mean = compared["rows"]
                 .as_array()
@@ -560,6 +604,23 @@ async fn lexpilot_figures_do_not_give_away_judge_verdicts_under_review() {
                 .map(|r| f(&r["a"]))
                 .expect("the DCG row");
             recovered.check(replay(mean, &seen), truth, "the comparison", who);
+            // And their exports, which say how many items they leave out.
+            let res = get(&app, &compare_export, viewer).await;
+            assert_eq!(
+                left_out(&res).as_deref(),
+                Some("3"),
+                "{compare_export} as {who}"
+            );
+            let mean = compared_mean(&res.json());
+            recovered.check(replay(mean, &seen), truth, "the compare export", who);
+            let res = get(&app, &model_export, viewer).await;
+            assert_eq!(
+                left_out(&res).as_deref(),
+                Some("3"),
+                "{model_export} as {who}"
+            );
+            let from_run = run_mean(&res.json()) * seen.n as f64 - seen.visible;
+            recovered.check(from_run, truth, "the model page's export", who);
         }
     }
     recovered.assert_none();

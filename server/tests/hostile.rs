@@ -1116,11 +1116,15 @@ async fn no_stored_text_becomes_markup_on_any_page() {
     // The routes where some page showed the hostile text (as text).
     let mut shown: BTreeSet<String> = BTreeSet::new();
     let mut pages = 0;
+    // The export paths that wrote the hostile text in some file.
+    let mut exported: BTreeSet<String> = BTreeSet::new();
     for viewer in &world.viewers {
         let cookie = viewer.cookie.as_deref();
         let mut queue: VecDeque<String> = fixed.iter().cloned().collect();
         let mut seen: HashSet<String> = queue.iter().cloned().collect();
         let mut per_route: BTreeMap<String, usize> = BTreeMap::new();
+        // The export links the pages showed this viewer.
+        let mut exports: BTreeSet<String> = BTreeSet::new();
         while let Some(uri) = queue.pop_front() {
             for lang in ["en", "zh"] {
                 let res = get_as(app, &uri, cookie, lang).await;
@@ -1157,6 +1161,10 @@ async fn no_stored_text_becomes_markup_on_any_page() {
                         continue;
                     }
                     let path = link.split('?').next().unwrap_or_default();
+                    if path.starts_with("/api/export/") {
+                        exports.insert(link.clone());
+                        continue;
+                    }
                     let Some(route) = route_of(&routes, path) else {
                         continue;
                     };
@@ -1168,7 +1176,13 @@ async fn no_stored_text_becomes_markup_on_any_page() {
                 }
             }
         }
+        exports_answer(app, cookie, viewer.name, &exports, &mut exported).await;
     }
+    let unexported: Vec<&&str> = EXPORTS.iter().filter(|e| !exported.contains(**e)).collect();
+    assert!(
+        unexported.is_empty(),
+        "exports no page linked with hostile text in them: {unexported:?}"
+    );
     eprintln!(
         "{pages} pages rendered, {} of {} routes answered 200, in {:?}",
         covered.len(),
@@ -1198,6 +1212,76 @@ async fn no_stored_text_becomes_markup_on_any_page() {
         "routes where no page showed any stored text, so nothing was tested there: {blank:?}"
     );
     json_api(app, &world.token).await;
+}
+
+/// The export paths (`/api/export/…`) the pages link.
+const EXPORTS: [&str; 6] = [
+    "/api/export/leaderboard/items",
+    "/api/export/plawbench/leaderboard/items",
+    "/api/export/dlawbench/leaderboard/sessions",
+    "/api/export/compare",
+    "/api/export/models/{model}",
+    "/api/export/review/agreement",
+];
+
+/// Each export link (at most two per path, table and format) answers
+/// without a server error, as a download named in ASCII with the name
+/// percent-encoded; the paths whose files held the hostile text go to
+/// `exported`.
+async fn exports_answer(
+    app: &TestApp,
+    cookie: Option<&str>,
+    viewer: &str,
+    links: &BTreeSet<String>,
+    exported: &mut BTreeSet<String>,
+) {
+    let mut per_kind: BTreeMap<(String, String, String), usize> = BTreeMap::new();
+    for link in links {
+        let (path, query) = link.split_once('?').unwrap_or((link, ""));
+        let param = |name: &str| {
+            query
+                .split('&')
+                .find_map(|p| p.strip_prefix(&format!("{name}=")))
+                .unwrap_or_default()
+                .to_owned()
+        };
+        let kind = if path.starts_with("/api/export/models/") {
+            "/api/export/models/{model}"
+        } else {
+            path
+        };
+        let n = per_kind
+            .entry((kind.to_owned(), param("table"), param("format")))
+            .or_default();
+        if *n >= 2 {
+            continue;
+        }
+        *n += 1;
+        let res = app.get_with_cookie(link, cookie).await;
+        assert!(
+            !res.status.is_server_error(),
+            "{link} as {viewer}: {} {}",
+            res.status,
+            res.body
+        );
+        if res.status != StatusCode::OK {
+            continue;
+        }
+        let disposition = res
+            .headers
+            .get(header::CONTENT_DISPOSITION)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default();
+        assert!(
+            disposition.starts_with("attachment; filename=\"")
+                && !disposition.contains('<')
+                && !disposition.contains('/'),
+            "{link} as {viewer}: {disposition}"
+        );
+        if res.body.contains("</textarea></title></script>") {
+            exported.insert(kind.to_owned());
+        }
+    }
 }
 
 /// The JSON API gives the hostile text back as JSON strings.

@@ -21,6 +21,9 @@
 //!   the reading pages anonymous visitors get, following the data.
 //! - [`statutes`]: importing a statute package, and the cached index that
 //!   resolves citations on pages.
+//! - [`views`]: what a page shows and its export writes, built once for
+//!   both (drill-downs with what blind review keeps back, comparisons, a
+//!   model's entries, the review dashboard).
 
 pub mod error;
 pub mod evalscope;
@@ -32,6 +35,7 @@ pub mod read;
 pub mod state;
 pub mod statutes;
 pub mod targeted;
+pub mod views;
 
 pub use error::{Error, Result};
 pub use state::{AppState, Network, Shared};

@@ -2,6 +2,7 @@
 
 pub mod cited;
 pub mod dialogue;
+pub mod exports;
 pub mod header;
 pub mod history;
 pub mod i18n;

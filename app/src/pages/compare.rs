@@ -9,6 +9,7 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
+use crate::components::exports::{export_url, ExportLinks};
 use crate::components::labels::{BlindNote, ErrorBox, Loading, SyntheticNotice};
 use crate::server_fns::models::compare;
 use crate::types::CompareView;
@@ -81,6 +82,10 @@ fn CompareBody(page: CompareView) -> impl IntoView {
         }
     };
     let class_now = page.class;
+    let mut here = compare_url(page.a.as_deref(), page.b.as_deref());
+    if let Some(class) = page.class {
+        here.push_str(&format!("&class={}", class.as_str()));
+    }
     view! {
         <SyntheticNotice synthetic=page.dataset.synthetic />
         <BlindNote note=page.blind />
@@ -151,6 +156,7 @@ fn CompareBody(page: CompareView) -> impl IntoView {
                     )}
                     {page.resamples} {lang.t("。", ".")}
                 </p>
+                <ExportLinks href=export_url(&here, "compare") lang testid="export-compare" />
             }.into_any()
         }}
     }

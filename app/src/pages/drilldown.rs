@@ -17,6 +17,7 @@ use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
 use crate::components::cited::{provide_marks, CitationSummary, Cited};
+use crate::components::exports::{export_url, ExportLinks};
 use crate::components::labels::{ClassBadge, ErrorBox, Loading, SyntheticNotice, VerdictBadge};
 use crate::pages::leaderboard::view_url;
 use crate::pages::model::model_url;
@@ -125,6 +126,11 @@ fn CellItemsView(items: CellItems) -> impl IntoView {
             class: drill.class,
         },
     );
+    let (items_export, runs_export, confusion_export) = (
+        export_url(&here, "items"),
+        export_url(&here, "runs"),
+        export_url(&here, "confusion"),
+    );
     let pager = move || view! { <CasePager shown=shown.clone() here=here.clone() /> };
     view! {
         <Title text=format!("{} · {label}", items.model) />
@@ -159,6 +165,8 @@ fn CellItemsView(items: CellItems) -> impl IntoView {
                     }
                 })}
             <Tallies tallies=drill.runs.clone() task=drill.task />
+            <ExportLinks href=runs_export lang label=lang.t("导出各次运行的计数：", "Export the counts per run: ") testid="export-runs" />
+            <ExportLinks href=items_export lang latex=false label=lang.t("导出全部案例的明细：", "Export the items of every case: ") testid="export-items" />
             <CitationSummary check=items.citations scope=citation_scope />
         </section>
         {drill
@@ -168,6 +176,7 @@ fn CellItemsView(items: CellItems) -> impl IntoView {
                     <section class="panel">
                         <h2>{lang.t("混淆矩阵", "Confusion matrix")}</h2>
                         <ConfusionTable counts />
+                        <ExportLinks href=confusion_export.clone() lang testid="export-confusion" />
                     </section>
                 }
             })}

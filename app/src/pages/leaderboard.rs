@@ -155,32 +155,9 @@ pub(crate) fn sort_state(sorted: bool, better: Better) -> (&'static str, Option<
     }
 }
 
-/// A column's name in `lang`: the engine names columns in English; in
-/// Chinese a class is named short (the full name is the tooltip).
+/// A column's name in `lang` ([`engine::lexpilot::leaderboard::column_label`]).
 pub(crate) fn column_label(lang: Lang, key: &str, label: &str) -> String {
-    if lang == Lang::En {
-        return label.to_owned();
-    }
-    let class = |k: &str| match Class::parse(k)? {
-        Class::Family => Some("婚姻家庭继承"),
-        Class::RealRights => Some("物权"),
-        Class::Tort => Some("侵权"),
-        Class::ServiceContract => Some("劳动服务合同"),
-        Class::FinanceContract => Some("交易金融合同"),
-        Class::Misc => Some("其他"),
-    };
-    if let Some(short) = class(key) {
-        return short.to_owned();
-    }
-    if let Some(setup) = key.strip_prefix("overall_").and_then(LjpSetup::parse) {
-        return format!("总体 · {}", setup.label_zh());
-    }
-    match key {
-        "overall" => "总体".to_owned(),
-        "gain" => "增益".to_owned(),
-        "relative_degradation" => "相对下降".to_owned(),
-        _ => label.to_owned(),
-    }
+    engine::lexpilot::leaderboard::column_label(lang, key, label)
 }
 
 /// The columns over every class; a phone shows them first.

@@ -9,6 +9,7 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_params_map;
 
+use crate::components::exports::{export_url, ExportLinks};
 use crate::components::i18n::Lang;
 use crate::components::labels::{BlindNote, ErrorBox, Loading, SyntheticNotice};
 use crate::components::live::{use_live, LiveBadge};
@@ -49,6 +50,13 @@ pub fn ModelPage() -> impl IntoView {
                                 " · " {lang.count(page.entries.len() as u64, "个条目", "entry", "entries")}
                                 " · " <a href=format!("/compare?a={}", encode(&page.model))>{lang.t("与其他条目对比", "compare with another entry")}</a>
                             </p>
+                            <ModelExports
+                                model=page.model.clone()
+                                tasks=Task::ALL
+                                    .into_iter()
+                                    .filter(|t| page.entries.iter().any(|e| e.tables.iter().any(|(task, _)| task == t)))
+                                    .collect()
+                            />
                             {page.entries.into_iter().map(|e| view! { <EntrySection entry=e /> }).collect_view()}
                         </section>
                     }.into_any(),
@@ -56,6 +64,28 @@ pub fn ModelPage() -> impl IntoView {
                 }
             })}
         </Transition>
+    }
+}
+
+/// The page's tables as files: the runs, and the scores of each of
+/// `tasks` (over every entry, one block per entry).
+#[component]
+fn ModelExports(model: String, tasks: Vec<Task>) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
+    let here = model_url(&model);
+    view! {
+        <ExportLinks href=export_url(&here, "runs") lang label=lang.t("导出运行列表：", "Export the runs: ") testid="export-runs" />
+        {tasks
+            .into_iter()
+            .map(|task| {
+                let label = match lang {
+                    Lang::Zh => format!("导出 {} 各次运行的得分：", task.as_str().to_uppercase()),
+                    Lang::En => format!("Export the {} scores per run: ", task.as_str().to_uppercase()),
+                };
+                let href = export_url(&here, task.as_str());
+                view! { <ExportLinks href lang label testid=format!("export-{}", task.as_str()) /> }
+            })
+            .collect_view()}
     }
 }
 
@@ -67,7 +97,7 @@ fn EntrySection(entry: ModelEntryView) -> impl IntoView {
         <section class="entry" data-testid="model-entry">
             <h2>
                 {family.unwrap_or_else(|| lang.t("条目", "Entry"))}
-                {entry.setting.iter().map(|(k, v)| view! { <span class="setting">{setting_name(lang, k)} ": " {v.clone()}</span> }).collect_view()}
+                {entry.setting.iter().map(|(k, v)| view! { <span class="setting">{engine::lexpilot::model::setting_name(lang, k)} ": " {v.clone()}</span> }).collect_view()}
             </h2>
             <div class="table-scroll" tabindex="0">
                 <table class="runs" data-testid="model-runs">
@@ -87,19 +117,6 @@ fn EntrySection(entry: ModelEntryView) -> impl IntoView {
             {entry.tables.into_iter().map(|(task, table)| view! { <RunTable task table /> }).collect_view()}
         </section>
     }
-}
-
-/// The name of a setting of an entry: a word for the header fields the
-/// workbench knows, the run file's own field name otherwise.
-fn setting_name(lang: Lang, key: &str) -> String {
-    match key {
-        "judge" => lang.t("评审模型", "judge"),
-        "user model" | "user_model" => lang.t("用户模拟模型", "user model"),
-        "dataset" => lang.t("数据集", "dataset"),
-        "user_condition" => lang.t("用户条件", "user condition"),
-        other => return other.to_owned(),
-    }
-    .to_owned()
 }
 
 /// One task's scores: a row per run, the entry's mean ± std last.

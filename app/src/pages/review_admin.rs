@@ -9,6 +9,7 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
+use crate::components::exports::{export_url, ExportLinks};
 use crate::components::history::ChangeView;
 use crate::components::i18n::{use_lang, Lang, LangLinks};
 use crate::components::labels::{error_message, ErrorBox, Loading};
@@ -647,6 +648,7 @@ fn SheetTable(rows: Vec<engine::review::SheetRow>, lang: Lang) -> impl IntoView 
                 </tbody>
             </table>
         </div>
+        <ExportLinks href=export_url("/review/agreement", "sheets") lang testid="export-sheets" />
     }
 }
 
@@ -688,6 +690,7 @@ fn PanelTable(rows: Vec<engine::review::SheetRow>, lang: Lang) -> impl IntoView 
                 </tbody>
             </table>
         </div>
+        <ExportLinks href=export_url("/review/agreement", "panel") lang testid="export-panel" />
     }
 }
 
@@ -767,6 +770,7 @@ pub fn AgreementPage() -> impl IntoView {
                                     </tbody>
                                 </table>
                             </div>
+                            {(!no_rows).then(|| view! { <ExportLinks href=export_url("/review/agreement", "agreement") lang testid="export-agreement" /> })}
                             {
                                 let (dlaw, plaw): (Vec<_>, Vec<_>) = d.sheets.clone().into_iter().partition(|r| r.benchmark == Benchmark::Dlawbench);
                                 view! {
@@ -825,5 +829,6 @@ fn ExpertTable(rows: Vec<crate::server_fns::review::ExpertRow>, lang: Lang) -> i
                 </tbody>
             </table>
         </div>
+        <ExportLinks href=export_url("/review/agreement", "progress") lang testid="export-progress" />
     }
 }

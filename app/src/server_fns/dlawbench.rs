@@ -182,40 +182,41 @@ pub async fn dlaw_cell(
             })
         })?,
     };
-    let level = ssr::level(jurisdiction, style, domain).map_err(invalid)?;
+    let level = engine::dlawbench::drilldown::Level::from_query(
+        jurisdiction.as_deref(),
+        style.as_deref(),
+        domain.as_deref(),
+        lang,
+    )
+    .map_err(invalid)?;
     let state = state()?;
     let dataset = current_dataset_of(&state.db, engine::benchmark::Benchmark::Dlawbench).await?;
-    let (snapshot, runs) = state
-        .read
-        .dlaw_runs(&state.db, &dataset, crate::ssr::sight().await?)
-        .await
-        .map_err(fail)?;
-    let entry = ssr::entry_of(&snapshot.document, &model, setting.as_deref())?;
-    let key = &snapshot.document.entries[entry].key;
-    let of_entry: Vec<&engine::dlawbench::run::Run> = runs
-        .iter()
-        .filter(|(k, _)| k == key)
-        .map(|(_, r)| r)
-        .collect();
-    let mut cell = engine::dlawbench::drilldown::cell_sessions(
-        &snapshot.items,
-        &of_entry,
+    // Panel decisions under blind review stay hidden from everyone but
+    // admins: the same data the drill-down's export writes.
+    let viewer = crate::ssr::current_user().await?;
+    let found = services::views::dlaw_cell(
+        &state,
+        &dataset,
+        &model,
+        setting.as_deref(),
         metric,
         view,
         &level,
-    );
-    if let Some(hidden) = ssr::hidden_sessions(&state.db, &dataset.name, &model).await? {
-        cell.hide_values(&hidden);
-    }
+        viewer.as_ref(),
+        lang,
+    )
+    .await
+    .map_err(fail)?;
     let statutes = state.statutes.index(&state.db).await.map_err(fail)?;
-    let citations = statutes.check(of_entry.iter().flat_map(|run| run.responses()));
+    let citations = statutes.check(found.entry_runs().flat_map(|run| run.responses()));
+    let citation_runs = found.entry_runs().count();
     Ok(DlawCellView {
         dataset: dataset_view(&dataset),
         model,
         setting,
-        cell,
+        cell: found.cell,
         citations,
-        citation_runs: of_entry.len(),
+        citation_runs,
     })
 }
 
@@ -301,24 +302,20 @@ pub async fn dlaw_session(
 mod ssr {
     /// The (run, case, style) sessions of `model` whose panel decisions are
     /// kept back from the signed-in user
-    /// ([`crate::ssr::hidden_rubric_verdicts`]).
+    /// ([`services::views::hidden_sessions`]).
     pub async fn hidden_sessions(
         db: &db::Db,
         dataset_name: &str,
         model: &str,
     ) -> Result<Option<Vec<(u32, String, Style)>>, leptos::prelude::ServerFnError> {
-        Ok(crate::ssr::hidden_rubric_verdicts(db, dataset_name, model)
-            .await?
-            .map(|open| {
-                open.into_iter()
-                    .filter_map(|(run, case, style)| Some((run, case, Style::parse(&style?)?)))
-                    .collect()
-            }))
+        let viewer = crate::ssr::current_user().await?;
+        services::views::hidden_sessions(db, dataset_name, model, viewer.as_ref())
+            .await
+            .map_err(crate::ssr::fail)
     }
 
-    use engine::dlawbench::dataset::{Jurisdiction, Style};
-    use engine::dlawbench::drilldown::Level;
-    use engine::dlawbench::leaderboard::{main_table, StyleTable, TableView};
+    use engine::dlawbench::dataset::Style;
+    use engine::dlawbench::leaderboard::StyleTable;
     use engine::dlawbench::score::{Metric, ScoreDocument};
     use leptos::prelude::ServerFnError;
 
@@ -331,65 +328,7 @@ mod ssr {
         model: &str,
         setting: Option<&str>,
     ) -> Result<usize, ServerFnError> {
-        main_table(doc, &TableView::default())
-            .rows
-            .iter()
-            .find(|r| r.model == model && r.setting.as_deref() == setting)
-            .map(|r| r.entry)
-            .ok_or_else(|| {
-                let setting = setting.map(|s| format!(" ({s})")).unwrap_or_default();
-                crate::ssr::fail(services::Error::NotFound(match lang() {
-                    Lang::Zh => format!("模型 {model}{setting} 没有 DLawBench 条目"),
-                    Lang::En => format!("no DLawBench entry of model {model}{setting}"),
-                }))
-            })
-    }
-
-    /// The drill-down level the query names.
-    pub fn level(
-        jurisdiction: Option<String>,
-        style: Option<String>,
-        domain: Option<String>,
-    ) -> Result<Level, String> {
-        let lang = lang();
-        let given = |v: Option<String>| v.filter(|v| !v.is_empty());
-        let jurisdiction = given(jurisdiction)
-            .map(|j| {
-                Jurisdiction::parse(&j).ok_or_else(|| match lang {
-                    Lang::Zh => format!("未知的法域 {j:?}；应为 cn 或 us"),
-                    Lang::En => format!("unknown jurisdiction {j:?}; expected cn or us"),
-                })
-            })
-            .transpose()?;
-        let style = given(style)
-            .map(|s| {
-                Style::parse(&s).ok_or_else(|| {
-                    let expected = Style::ALL.map(Style::as_str).join(", ");
-                    match lang {
-                        Lang::Zh => format!("未知的风格 {s:?}；应为以下之一：{expected}"),
-                        Lang::En => format!("unknown style {s:?}; expected one of {expected}"),
-                    }
-                })
-            })
-            .transpose()?;
-        Ok(match (given(domain), jurisdiction, style) {
-            (Some(domain), None, None) => Level::Domain { domain },
-            (Some(_), _, _) => {
-                return Err(lang
-                    .t(
-                        "领域单元格不带法域或风格",
-                        "a domain cell has no jurisdiction or style",
-                    )
-                    .into())
-            }
-            (None, None, None) => Level::Overall,
-            (None, Some(jurisdiction), None) => Level::Jurisdiction { jurisdiction },
-            (None, None, Some(style)) => Level::Style { style },
-            (None, Some(jurisdiction), Some(style)) => Level::JurisdictionStyle {
-                jurisdiction,
-                style,
-            },
-        })
+        services::views::dlaw_entry(doc, model, setting, lang()).map_err(crate::ssr::fail)
     }
 
     /// `metric` per style, one bar series per entry.

@@ -44,8 +44,7 @@ pub async fn get_cell_items(
     page: Option<u32>,
 ) -> Result<CellItems, ServerFnError> {
     use axum::http::StatusCode;
-    use db::DbError;
-    use engine::lexpilot::drilldown::{drilldown, Cell};
+    use engine::lexpilot::drilldown::Cell;
 
     use crate::ssr::{current_dataset, current_user, dataset_view, fail, set_status, state};
 
@@ -58,38 +57,16 @@ pub async fn get_cell_items(
     let state = state()?;
     let db = &state.db;
     let dataset = current_dataset(db).await?;
-    let stored = state
-        .read
-        .model_runs(db, &dataset, &model)
+    // Judge verdicts under blind review stay hidden from everyone but
+    // admins: the same data the drill-down's export writes.
+    let viewer = current_user().await?;
+    let services::views::LexpilotCell {
+        runs,
+        entries,
+        mut drill,
+    } = services::views::lexpilot_cell(&state, &dataset, &model, cell, viewer.as_ref())
         .await
         .map_err(fail)?;
-    if stored.is_empty() {
-        return Err(fail(DbError::NotFound(format!(
-            "no run of model \"{model}\" has been uploaded for this dataset"
-        ))));
-    }
-    let cases = db::cases::all(db, dataset.id).await.map_err(fail)?;
-    let runs: Vec<engine::lexpilot::run::Run> = stored.iter().map(|(_, run)| run.clone()).collect();
-    let mut drill = drilldown(&cases, &runs, cell.task, cell.setup, cell.class);
-    // Judge verdicts under blind review stay hidden from everyone but admins.
-    let admin = current_user()
-        .await?
-        .is_some_and(|u| u.allows(engine::accounts::Permission::ManageReview));
-    if !admin {
-        let open = db::review::open_judge_verdicts(db, &dataset.name, &model, cell.task)
-            .await
-            .map_err(fail)?;
-        drill.hide_verdicts(&open);
-    }
-    if drill.runs.is_empty() {
-        let what = match cell.task {
-            engine::lexpilot::run::Task::Ljp => format!("LJP in the {} setup", cell.setup),
-            task => task.as_str().to_uppercase(),
-        };
-        return Err(fail(DbError::NotFound(format!(
-            "no run of model \"{model}\" contains {what}"
-        ))));
-    }
     // The page's cases alone (citations are marked in what is shown).
     let shown = engine::browse::page_of(
         std::mem::take(&mut drill.cases),
@@ -103,14 +80,12 @@ pub async fn get_cell_items(
         page: shown.page,
         per_page: shown.per_page,
     };
-    let entries =
-        engine::lexpilot::entries::group_runs(stored.iter().map(|(key, run)| (key, run.parts())));
     let statutes = state.statutes.index(db).await.map_err(fail)?;
     let marks = statutes.mark_map(drill.texts());
     let citations = statutes.check(runs.iter().flat_map(|run| run.responses()));
     Ok(CellItems {
         dataset: dataset_view(&dataset),
-        entries: entries.len(),
+        entries,
         model,
         drill,
         marks,

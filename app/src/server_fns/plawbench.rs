@@ -155,24 +155,8 @@ fn entry_of(
     model: &str,
     setting: Option<&str>,
 ) -> Result<usize, ServerFnError> {
-    let settings = engine::plawbench::leaderboard::settings(&doc.entries);
-    doc.entries
-        .iter()
-        .zip(&settings)
-        .position(|(e, s)| e.model == model && s.as_deref() == setting)
-        .ok_or_else(|| {
-            let setting = setting.map(|s| format!(" ({s})")).unwrap_or_default();
-            crate::ssr::fail(services::Error::NotFound(
-                match crate::components::i18n::lang() {
-                    crate::components::i18n::Lang::Zh => {
-                        format!("模型 {model}{setting} 没有 PLawBench 条目")
-                    }
-                    crate::components::i18n::Lang::En => {
-                        format!("no PLawBench entry of model {model}{setting}")
-                    }
-                },
-            ))
-        })
+    services::views::plaw_entry(doc, model, setting, crate::components::i18n::lang())
+        .map_err(crate::ssr::fail)
 }
 
 /// The items behind the cell of entry (`model`, `setting`) in column
@@ -200,42 +184,36 @@ pub async fn plaw_cell(
     })?;
     let state = state()?;
     let dataset = current_dataset_of(&state.db, engine::benchmark::Benchmark::Plawbench).await?;
-    let (snapshot, runs) = state
-        .read
-        .plaw_runs(&state.db, &dataset, crate::ssr::sight().await?)
-        .await
-        .map_err(fail)?;
-    let entry = entry_of(&snapshot.document, &model, setting.as_deref())?;
-    let key = &snapshot.document.entries[entry].key;
-    let of_entry: Vec<(u32, &engine::plawbench::run::Run)> = runs
-        .iter()
-        .filter(|(k, _)| k == key)
-        .map(|(_, r)| (r.header.run, r))
-        .collect();
-    let mut drill = engine::plawbench::drilldown::cell_items(
-        &snapshot.items,
-        &of_entry,
+    // Judge verdicts under blind review stay hidden from everyone but
+    // admins: the same data the drill-down's export writes.
+    let viewer = crate::ssr::current_user().await?;
+    let cell = services::views::plaw_cell(
+        &state,
+        &dataset,
+        &model,
+        setting.as_deref(),
         metric,
-        category.as_deref().filter(|c| !c.is_empty()),
-    );
-    // Judge verdicts under blind review stay hidden from everyone but admins.
-    if let Some(open) = ssr::hidden_verdicts(&state.db, &dataset.name, &model).await? {
-        drill.hide_verdicts(&open);
-    }
-    let pages = u32::try_from(drill.total.div_ceil(CELL_ROWS as usize).max(1)).unwrap_or(1);
+        category.as_deref(),
+        viewer.as_ref(),
+        lang,
+    )
+    .await
+    .map_err(fail)?;
+    let pages = u32::try_from(cell.drill.total.div_ceil(CELL_ROWS as usize).max(1)).unwrap_or(1);
     let page = page.unwrap_or(1).clamp(1, pages);
     let offset = (page as usize - 1) * CELL_ROWS as usize;
     let statutes = state.statutes.index(&state.db).await.map_err(fail)?;
-    let citations = statutes.check(of_entry.iter().flat_map(|(_, run)| run.responses()));
+    let citations = statutes.check(cell.entry_runs().flat_map(|run| run.responses()));
+    let citation_runs = cell.entry_runs().count();
     Ok(PlawCellView {
         dataset: dataset_view(&dataset),
         model,
         setting,
-        drill: drill.page(offset, CELL_ROWS as usize),
+        drill: cell.drill.page(offset, CELL_ROWS as usize),
         page,
         pages,
         citations,
-        citation_runs: of_entry.len(),
+        citation_runs,
     })
 }
 

@@ -730,15 +730,11 @@ pub async fn review_dashboard() -> Result<ReviewDashboard, ServerFnError> {
 
     let user = require(engine::accounts::Permission::Review).await?;
     let db = db()?;
-    let mut boards = Vec::new();
-    for dataset in ssr::review_datasets(&db).await? {
-        boards.push(
-            db::review::dashboard(&db, &dataset.name, &user)
-                .await
-                .map_err(fail)?,
-        );
-    }
-    let board = ssr::merge_boards(boards);
+    let datasets = ssr::review_datasets(&db).await?;
+    // The same dashboard its export writes.
+    let board = services::views::review_dashboard(&db, &datasets, &user)
+        .await
+        .map_err(fail)?;
     Ok(ReviewDashboard {
         average: engine::review::task_average(&board.rows),
         sheets: board.sheets,
@@ -798,54 +794,13 @@ mod ssr {
     pub async fn review_datasets(
         db: &db::Db,
     ) -> Result<Vec<db::datasets::DatasetInfo>, ServerFnError> {
-        let mut datasets = Vec::new();
-        for benchmark in engine::benchmark::Benchmark::ALL {
-            if !benchmark.hosted() {
-                continue;
-            }
-            if let Some(d) = db::datasets::current(db, benchmark)
-                .await
-                .map_err(crate::ssr::fail)?
-            {
-                datasets.push(d);
-            }
-        }
+        let datasets = services::views::review_datasets(db)
+            .await
+            .map_err(crate::ssr::fail)?;
         if datasets.is_empty() {
             return crate::ssr::current_dataset(db).await.map(|d| vec![d]);
         }
         Ok(datasets)
-    }
-
-    /// One dashboard of several datasets' dashboards: rows, sheet rows and
-    /// disagreements one after the other, progress summed per expert.
-    pub fn merge_boards(boards: Vec<db::review::Dashboard>) -> db::review::Dashboard {
-        let mut merged = db::review::Dashboard {
-            rows: Vec::new(),
-            sheets: Vec::new(),
-            disagreements: Vec::new(),
-            progress: Vec::new(),
-            items: 0,
-            items_final: 0,
-            items_in_adjudication: 0,
-        };
-        let mut progress: std::collections::BTreeMap<String, db::review::ExpertProgress> =
-            std::collections::BTreeMap::new();
-        for board in boards {
-            merged.rows.extend(board.rows);
-            merged.sheets.extend(board.sheets);
-            merged.disagreements.extend(board.disagreements);
-            merged.items += board.items;
-            merged.items_final += board.items_final;
-            merged.items_in_adjudication += board.items_in_adjudication;
-            for p in board.progress {
-                progress.entry(p.expert.clone()).or_default().merge(p);
-            }
-        }
-        merged.progress = progress
-            .into_iter()
-            .map(|(expert, p)| db::review::ExpertProgress { expert, ..p })
-            .collect();
-        merged
     }
 
     /// A 400 error with `message`.

@@ -21,6 +21,7 @@ use serde::{Deserialize, Serialize};
 use super::dataset::{Case, FactType, Jurisdiction, Language, Style};
 use super::run::{Action, Decisions, Role, Run, Status};
 use super::score::{score_session, JudgeValues, Metric, Outcome, Values, View};
+use crate::lang::Lang;
 
 /// Which group of sessions a leaderboard cell averages.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -53,6 +54,71 @@ pub enum Level {
 }
 
 impl Level {
+    /// The level a drill-down query names: a `jurisdiction` (`cn`, `us`), a
+    /// `style`, both, a `domain` (`jurisdiction/domain`, alone), or none
+    /// (overall); empty values count as absent. An unknown value is an
+    /// error in `lang` naming the values allowed.
+    ///
+    /// ```
+    /// use engine::dlawbench::dataset::{Jurisdiction, Style};
+    /// use engine::dlawbench::drilldown::Level;
+    /// use engine::lang::Lang;
+    ///
+    /// assert_eq!(Level::from_query(Some("us"), Some(""), None, Lang::En), Ok(Level::Jurisdiction { jurisdiction: Jurisdiction::Us }));
+    /// assert_eq!(Level::from_query(None, Some("withdrawn"), None, Lang::En), Ok(Level::Style { style: Style::Withdrawn }));
+    /// assert!(Level::from_query(Some("uk"), None, None, Lang::En).unwrap_err().contains("cn or us"));
+    /// assert!(Level::from_query(Some("us"), None, Some("us/torts"), Lang::En).is_err());
+    /// ```
+    pub fn from_query(
+        jurisdiction: Option<&str>,
+        style: Option<&str>,
+        domain: Option<&str>,
+        lang: Lang,
+    ) -> Result<Level, String> {
+        fn given(v: Option<&str>) -> Option<&str> {
+            v.filter(|v| !v.is_empty())
+        }
+        let jurisdiction = given(jurisdiction)
+            .map(|j| {
+                Jurisdiction::parse(j).ok_or_else(|| match lang {
+                    Lang::Zh => format!("未知的法域 {j:?}；应为 cn 或 us"),
+                    Lang::En => format!("unknown jurisdiction {j:?}; expected cn or us"),
+                })
+            })
+            .transpose()?;
+        let style = given(style)
+            .map(|s| {
+                Style::parse(s).ok_or_else(|| {
+                    let expected = Style::ALL.map(Style::as_str).join(", ");
+                    match lang {
+                        Lang::Zh => format!("未知的风格 {s:?}；应为以下之一：{expected}"),
+                        Lang::En => format!("unknown style {s:?}; expected one of {expected}"),
+                    }
+                })
+            })
+            .transpose()?;
+        Ok(match (given(domain), jurisdiction, style) {
+            (Some(domain), None, None) => Level::Domain {
+                domain: domain.to_owned(),
+            },
+            (Some(_), _, _) => {
+                return Err(lang
+                    .t(
+                        "领域单元格不带法域或风格",
+                        "a domain cell has no jurisdiction or style",
+                    )
+                    .into())
+            }
+            (None, None, None) => Level::Overall,
+            (None, Some(jurisdiction), None) => Level::Jurisdiction { jurisdiction },
+            (None, None, Some(style)) => Level::Style { style },
+            (None, Some(jurisdiction), Some(style)) => Level::JurisdictionStyle {
+                jurisdiction,
+                style,
+            },
+        })
+    }
+
     fn contains(&self, case: &Case, style: Style) -> bool {
         match self {
             Level::Overall => true,

@@ -20,6 +20,7 @@
 //!   style sensitivity, the domain table, diagnostics; CSV and LaTeX.
 //! - [`drilldown`]: the sessions behind a leaderboard cell, and one
 //!   session's detail (fact pairs, dialogue, memo, each judge, the panel).
+//! - [`exports`]: the drill-down's tables for the one export writer.
 //! - [`query`]: browsing cases: what storage lists them by, the case
 //!   list's row and filter.
 //! - [`prompts`]: our versioned lawyer, client and judge prompts (→C-D1),
@@ -60,6 +61,7 @@ use crate::benchmark::{Benchmark, RunMeta, Suite};
 
 pub mod dataset;
 pub mod drilldown;
+pub mod exports;
 pub mod leaderboard;
 pub mod prompts;
 pub mod query;

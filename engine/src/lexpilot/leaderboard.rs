@@ -292,6 +292,36 @@ fn family_rank(f: Option<Family>) -> usize {
     }
 }
 
+/// Column `key`'s name in `lang` (its English `label` as [`build_table`]
+/// names it): in Chinese a class is named short (pages show the full name
+/// as the tooltip), the overall, gain and degradation columns in words.
+/// The pages and the model page's export name columns with it.
+pub fn column_label(lang: crate::lang::Lang, key: &str, label: &str) -> String {
+    if lang == crate::lang::Lang::En {
+        return label.to_owned();
+    }
+    let class = |k: &str| match Class::parse(k)? {
+        Class::Family => Some("婚姻家庭继承"),
+        Class::RealRights => Some("物权"),
+        Class::Tort => Some("侵权"),
+        Class::ServiceContract => Some("劳动服务合同"),
+        Class::FinanceContract => Some("交易金融合同"),
+        Class::Misc => Some("其他"),
+    };
+    if let Some(short) = class(key) {
+        return short.to_owned();
+    }
+    if let Some(setup) = key.strip_prefix("overall_").and_then(LjpSetup::parse) {
+        return format!("总体 · {}", setup.label_zh());
+    }
+    match key {
+        "overall" => "总体".to_owned(),
+        "gain" => "增益".to_owned(),
+        "relative_degradation" => "相对下降".to_owned(),
+        _ => label.to_owned(),
+    }
+}
+
 /// Builds the table of `view` from the score document: entries that lack the
 /// task are left out; rows are grouped by family (legal, open, closed, other)
 /// and, within a family, sorted by the `sort` column (best first as the
@@ -401,23 +431,9 @@ pub fn to_csv(table: &Table) -> String {
     crate::spreadsheet::to_csv(records)
 }
 
-/// `text` with LaTeX's special characters escaped; everything else (CJK
-/// included) is passed through. Shared with the other benchmarks' tables.
+/// `text` with LaTeX's special characters escaped ([`crate::table::latex_escape`]).
 pub(crate) fn latex_escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for ch in text.chars() {
-        match ch {
-            '&' | '%' | '$' | '#' | '_' | '{' | '}' => {
-                out.push('\\');
-                out.push(ch);
-            }
-            '~' => out.push_str(r"\textasciitilde{}"),
-            '^' => out.push_str(r"\textasciicircum{}"),
-            '\\' => out.push_str(r"\textbackslash{}"),
-            _ => out.push(ch),
-        }
-    }
-    out
+    crate::table::latex_escape(text)
 }
 
 /// The table as a LaTeX `table*` in the paper's layout (needs `booktabs`): a

@@ -16,6 +16,10 @@
 //!   Figures 3 and 4), exported the same way.
 //! - [`drilldown`]: the items behind one leaderboard cell, per case and run,
 //!   with the gold and, for LJP, the confusion matrix of verdicts.
+//! - [`model`]: a model's page (its runs grouped into entries, per-run
+//!   score tables) and one score of two entries compared.
+//! - [`exports`]: the drill-down, compare and model pages' tables as
+//!   [`crate::table::Table`]s, for the one export writer.
 //! - [`stats`]: dataset statistics (the paper's Table 1), overall and per class.
 //! - [`query`]: case filters, summaries and paging for browsing.
 //! - [`synthetic`]: seeded synthetic dataset and run files for benchmarks.
@@ -30,8 +34,10 @@ use crate::benchmark::{Benchmark, RunMeta, Suite};
 pub mod dataset;
 pub mod drilldown;
 pub mod entries;
+pub mod exports;
 pub mod fidelity;
 pub mod leaderboard;
+pub mod model;
 pub mod paper;
 pub mod query;
 pub mod run;

@@ -19,6 +19,7 @@
 //! - [`drilldown`]: the items behind a leaderboard cell, per item and run,
 //!   with the cell's value recomputed from them; one item's detail (prompt,
 //!   response, per section and judge the raw and clamped points).
+//! - [`exports`]: the drill-down's tables for the one export writer.
 //! - [`judge`]: the verbatim prompts of Appendix 1, model and judge prompt
 //!   rendering (§B2.1, §B2.2), and reading judge replies in strict or
 //!   lenient mode (§B2.3).
@@ -69,6 +70,7 @@ use crate::benchmark::{Benchmark, RunMeta, Suite};
 pub mod dataset;
 pub mod drilldown;
 pub mod evalscope;
+pub mod exports;
 pub mod json;
 pub mod judge;
 pub mod leaderboard;

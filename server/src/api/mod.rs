@@ -4,6 +4,7 @@
 mod cases;
 mod evalscope;
 mod events;
+mod exports;
 mod review;
 mod runs;
 
@@ -22,6 +23,7 @@ pub fn router() -> Router<AppState> {
         .merge(cases::router())
         .merge(evalscope::router())
         .merge(events::router())
+        .merge(exports::router())
         .merge(review::router())
         .merge(runs::router())
         .merge(stats::router())

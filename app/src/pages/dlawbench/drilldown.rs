@@ -14,8 +14,10 @@ use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
 use super::{
-    board_url, case_url, domain_text, rate, session_url, DlawTabs, JurisdictionBadge, StyleBadge,
+    board_url, case_url, cell_url, domain_text, rate, session_url, CellAt, DlawTabs,
+    JurisdictionBadge, StyleBadge,
 };
+use crate::components::exports::{export_url, ExportLinks};
 use crate::components::i18n::Lang;
 use crate::components::labels::{ErrorBox, Loading, SyntheticNotice};
 use crate::server_fns::dlawbench::{dlaw_cell, dlaw_session};
@@ -124,6 +126,33 @@ fn CellView(cell: DlawCellView) -> impl IntoView {
             "valid-only: task failures left out",
         ),
     };
+    let here = {
+        use engine::dlawbench::drilldown::Level;
+        let at = match &cell.level {
+            Level::Overall => CellAt::default(),
+            Level::Jurisdiction { jurisdiction } => CellAt {
+                jurisdiction: Some(*jurisdiction),
+                ..CellAt::default()
+            },
+            Level::Style { style } => CellAt {
+                style: Some(*style),
+                ..CellAt::default()
+            },
+            Level::JurisdictionStyle {
+                jurisdiction,
+                style,
+            } => CellAt {
+                jurisdiction: Some(*jurisdiction),
+                style: Some(*style),
+                ..CellAt::default()
+            },
+            Level::Domain { domain } => CellAt {
+                domain: Some(domain.clone()),
+                ..CellAt::default()
+            },
+        };
+        cell_url(&model, setting.as_deref(), cell.metric, cell.view, &at)
+    };
     let run_label = move |run: u32| match ui {
         Lang::Zh => format!("运行 {run}"),
         Lang::En => format!("Run {run}"),
@@ -150,6 +179,8 @@ fn CellView(cell: DlawCellView) -> impl IntoView {
                 </tbody>
             </table>
         </div>
+        <ExportLinks href=export_url(&here, "runs") lang=ui label=ui.t("导出各次运行的数值：", "Export the value per run: ") testid="export-runs" />
+        <ExportLinks href=export_url(&here, "sessions") lang=ui label=ui.t("导出全部会话（每次运行每个会话一行）：", "Export every session (a row per run and session): ") testid="export-sessions" />
         {cell
             .runs
             .iter()

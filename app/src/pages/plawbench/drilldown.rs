@@ -13,6 +13,7 @@ use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
 use super::{cell_url, item_run_url, item_url, percent, query, PlawTabs, TaskBadge};
+use crate::components::exports::{export_url, ExportLinks};
 use crate::components::i18n::Lang;
 use crate::components::labels::{ErrorBox, Loading, SyntheticNotice};
 use crate::server_fns::plawbench::{plaw_cell, plaw_item_run};
@@ -92,6 +93,12 @@ fn CellView(cell: PlawCellView) -> impl IntoView {
             query(&[("page", Some(p.to_string()))]).replacen('?', "&", 1)
         )
     };
+    let here = cell_url(
+        &model,
+        setting.as_deref(),
+        drill.column.key(),
+        drill.category.as_deref(),
+    );
     let prev = (page > 1).then(|| page_url(page - 1));
     let next = (page < pages).then(|| page_url(page + 1));
     let head_runs = drill
@@ -196,6 +203,8 @@ fn CellView(cell: PlawCellView) -> impl IntoView {
             <span>{match lang { Lang::Zh => format!("第 {page} / {pages} 页"), Lang::En => format!("Page {page} / {pages}") }}</span>
             {next.map(|href| view! { <a href=href rel="next">{lang.t("下一页 →", "Next →")}</a> })}
         </nav>
+        <ExportLinks href=export_url(&here, "items") lang label=lang.t("导出全部题目（每题每次运行一行）：", "Export every item (a row per item and run): ") testid="export-items" />
+        <ExportLinks href=export_url(&here, "runs") lang label=lang.t("导出各次运行的数值：", "Export the value per run: ") testid="export-runs" />
         <p><a href="/plawbench/leaderboard">{lang.t("← 排行榜", "← Leaderboard")}</a></p>
     }
 }
