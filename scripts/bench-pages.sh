@@ -40,21 +40,11 @@ cleanup() {
   rm -rf "$DIR"
 }
 trap cleanup EXIT
-fail() { echo "setup failed: $1" >&2; [ -f "$DIR/server.log" ] && tail -20 "$DIR/server.log" >&2; exit 2; }
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+# shellcheck source=lib/serve.sh
+. scripts/lib/serve.sh
 
 "$LEXPILOT_BIN" load-demo --db "$DIR/bench.db" >"$DIR/setup.log" 2>&1 || fail "load-demo"
-PORT="$(free_port)"
-BASE="http://127.0.0.1:$PORT"
-RUST_LOG=warn "$LEXPILOT_BIN" serve --addr "127.0.0.1:$PORT" --db "$DIR/bench.db" --data-dir "$DIR/data" \
-  >"$DIR/server.log" 2>&1 &
-SERVER=$!
-for _ in $(seq 1 300); do
-  curl -fsS "$BASE/api/stats" >/dev/null 2>&1 && break
-  kill -0 "$SERVER" 2>/dev/null || fail "the server exited at start"
-  sleep 0.2
-done
-curl -fsS "$BASE/api/stats" >/dev/null 2>&1 || fail "the server did not answer within 60 s"
+serve "$DIR/bench.db"
 
 echo "== 1. first load ($(basename "$LEXPILOT_BIN"), $(nproc) cores)"
 node end2end/bench/pages.js "$BASE" || echo "(first-load measurement failed)"

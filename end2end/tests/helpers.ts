@@ -1,4 +1,5 @@
-import { test as base, expect, BrowserContext, Page } from '@playwright/test';
+import { test as base, expect, BrowserContext, Download, Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
 
 export { expect };
 
@@ -57,4 +58,20 @@ export async function signIn(page: Page, name: string, password: string) {
   await page.getByLabel(/^(Password|密码)$/).fill(password);
   await page.getByRole('button', { name: /^(Sign in|登录)$/ }).click();
   await expect(page.getByTestId('current-user')).toContainText(name);
+}
+
+/** Clicks the link of `format` in the export paragraph `testid` and reads the file. */
+export async function download(page: Page, testid: string, format: 'csv' | 'json' | 'latex'): Promise<{ name: string; text: string }> {
+  const link = page.getByTestId(testid).locator(`a[data-format="${format}"]`);
+  await expect(link).toHaveAttribute('download', '');
+  const [file]: [Download, void] = await Promise.all([page.waitForEvent('download'), link.click()]);
+  const path = await file.path();
+  expect(path, 'the download completed').toBeTruthy();
+  return { name: file.suggestedFilename(), text: readFileSync(path!, 'utf8') };
+}
+
+/** The rows of a CSV file (a header and records), without its byte-order mark. */
+export function csvLines(text: string): string[] {
+  expect(text.charCodeAt(0), 'a byte-order mark for Excel').toBe(0xfeff);
+  return text.slice(1).trimEnd().split('\n');
 }

@@ -1,5 +1,5 @@
 import { Browser, Page } from '@playwright/test';
-import { test, expect, ready, signIn } from './helpers';
+import { test, expect, csvLines, download, ready, signIn } from './helpers';
 
 // Legal experts whose browsers ask for Chinese: the expert pages (and
 // every other page these contexts open) are Chinese.
@@ -146,4 +146,29 @@ test('an admin designates an expert, who adjudicates a disagreement they did not
 
   await li.reload();
   await expect(li.getByTestId('queue-adjudication').getByRole('link')).toHaveCount(0);
+});
+
+// Last in this file: it reads the items the tests above leave.
+test('the agreement dashboard exports its tables to experts and admins only', async ({ browser }) => {
+  const admin = await as(browser, 'admin', 'admin-pass-1');
+  await admin.goto('/review/agreement');
+  await ready(admin);
+  const agreement = await download(admin, 'export-agreement', 'csv');
+  expect(agreement.name).toBe('agreement-agreement.csv');
+  expect(csvLines(agreement.text).length - 1).toBe(await admin.getByTestId('agreement-table').locator('tbody tr').count());
+  const progress = await download(admin, 'export-progress', 'json');
+  const experts = JSON.parse(progress.text).rows.map((r: { expert: string }) => r.expert);
+  expect(experts).toContain('王律师');
+
+  const expert = await as(browser, '王律师', 'expert-pass-1');
+  await expert.goto('/review/agreement');
+  await ready(expert);
+  const own = await download(expert, 'export-progress', 'csv');
+  expect(csvLines(own.text)[0]).toMatch(/^(专家|Expert),/);
+
+  const researcher = await as(browser, 'researcher', 'research-pass-1');
+  const refused = await researcher.request.get('/api/export/review/agreement?table=progress');
+  expect(refused.status()).toBe(403);
+  const anonymous = await (await browser.newContext()).request.get('/api/export/review/agreement');
+  expect(anonymous.status()).toBe(401);
 });

@@ -68,9 +68,7 @@ async fn setup() -> (TestApp, Viewers) {
 }
 
 async fn call<F: ServerFn>(app: &TestApp, cookie: Option<&str>, pairs: &[(&str, &str)]) -> Value {
-    let res = app.post_form(F::PATH, &form(pairs), cookie).await;
-    assert_eq!(res.status, StatusCode::OK, "{}: {}", F::PATH, res.body);
-    res.json()
+    app.ok::<F>(cookie, pairs).await
 }
 
 async fn get(app: &TestApp, uri: &str, cookie: Option<&str>) -> TestResponse {

@@ -572,13 +572,7 @@ async fn call(
     token: &str,
     body: serde_json::Value,
 ) -> common::TestResponse {
-    let req = Request::post(path)
-        .header(header::HOST, "127.0.0.1:3000")
-        .header(header::CONTENT_TYPE, "application/json")
-        .header(header::ACCEPT, "application/json")
-        .header(header::AUTHORIZATION, format!("Bearer {token}"));
-    app.send(req.body(Body::from(body.to_string())).expect("request"))
-        .await
+    app.post_json(path, common::Auth::Token(token), body).await
 }
 
 #[tokio::test]

@@ -25,13 +25,11 @@ use app::server_fns::review::{
 const PASSWORD: &str = "a-long-password";
 
 async fn call<F: ServerFn>(app: &TestApp, cookie: &str, pairs: &[(&str, &str)]) -> TestResponse {
-    app.post_form(F::PATH, &form(pairs), Some(cookie)).await
+    app.call::<F>(Some(cookie), pairs).await
 }
 
 async fn ok<F: ServerFn>(app: &TestApp, cookie: &str, pairs: &[(&str, &str)]) -> Value {
-    let res = call::<F>(app, cookie, pairs).await;
-    assert_eq!(res.status, StatusCode::OK, "{}: {}", F::PATH, res.body);
-    res.json()
+    app.ok::<F>(Some(cookie), pairs).await
 }
 
 /// Cohen's kappa of two 0/1 raters, written out here apart from the engine.

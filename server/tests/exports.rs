@@ -8,7 +8,7 @@ mod common;
 use std::collections::BTreeMap;
 
 use axum::http::{header, StatusCode};
-use common::{enc, TestApp, TestResponse};
+use common::{enc, Team, TestApp, TestResponse};
 use engine::accounts::Role;
 use engine::lang::Lang;
 use engine::vocab::Verdict;
@@ -27,42 +27,9 @@ const LEX_B: &str = "Sim-OpenChat-72B (simulated)";
 const PLAW: &str = "Sim-Frontier-3 (simulated)";
 const DLAW: &str = "Sim-Frontier-5 (simulated)";
 
-/// The demo app with an admin, two experts and a researcher, signed in.
-struct Team {
-    app: TestApp,
-    admin: String,
-    expert: String,
-    researcher: String,
-}
-
-async fn team() -> Team {
-    let app = TestApp::with_demo().await;
-    for (name, role) in [
-        ("admin", Role::Admin),
-        ("expert-a", Role::Expert),
-        ("expert-b", Role::Expert),
-        ("researcher", Role::Researcher),
-    ] {
-        app.user(name, role, PASSWORD).await;
-    }
-    Team {
-        admin: app.sign_in("admin", PASSWORD).await,
-        expert: app.sign_in("expert-a", PASSWORD).await,
-        researcher: app.sign_in("researcher", PASSWORD).await,
-        app,
-    }
-}
-
 /// Server function `F` called as its page calls it (a url-encoded post).
 async fn call<F: ServerFn>(app: &TestApp, cookie: Option<&str>, pairs: &[(&str, &str)]) -> Value {
-    let body = pairs
-        .iter()
-        .map(|(k, v)| format!("{k}={}", enc(v)))
-        .collect::<Vec<_>>()
-        .join("&");
-    let res = app.post_form(F::PATH, &body, cookie).await;
-    assert_eq!(res.status, StatusCode::OK, "{}: {}", F::PATH, res.body);
-    res.json()
+    app.ok::<F>(cookie, pairs).await
 }
 
 /// `path` with the query `pairs`, percent-encoded.
@@ -445,7 +412,7 @@ async fn open_lca_verdicts(t: &Team) {
 
 #[tokio::test]
 async fn the_drilldown_export_keeps_back_what_the_page_keeps_back() {
-    let t = team().await;
+    let t = Team::demo().await;
     open_lca_verdicts(&t).await;
     let open = count(
         &t.app,
@@ -461,7 +428,7 @@ async fn the_drilldown_export_keeps_back_what_the_page_keeps_back() {
     );
     for viewer in [
         None,
-        Some(t.expert.as_str()),
+        Some(t.expert_a.as_str()),
         Some(t.researcher.as_str()),
         Some(t.admin.as_str()),
     ] {
@@ -500,7 +467,7 @@ async fn the_drilldown_export_keeps_back_what_the_page_keeps_back() {
 
 #[tokio::test]
 async fn the_plawbench_drilldown_exports_every_item_and_run_with_review_kept_back() {
-    let t = team().await;
+    let t = Team::demo().await;
     let created = call::<CreateReviewItems>(
         &t.app,
         Some(&t.admin),
@@ -650,7 +617,7 @@ async fn the_plawbench_drilldown_exports_every_item_and_run_with_review_kept_bac
 
 #[tokio::test]
 async fn the_dlawbench_drilldown_exports_every_session_with_review_kept_back() {
-    let t = team().await;
+    let t = Team::demo().await;
     call::<CreateReviewItems>(
         &t.app,
         Some(&t.admin),
@@ -886,7 +853,7 @@ async fn the_model_page_exports_its_runs_and_each_tasks_scores() {
 
 #[tokio::test]
 async fn the_agreement_export_is_for_experts_and_admins_and_shows_their_own_dashboard() {
-    let t = team().await;
+    let t = Team::demo().await;
     open_lca_verdicts(&t).await;
     let export = "/api/export/review/agreement";
     assert_eq!(t.app.get(export).await.status, StatusCode::UNAUTHORIZED);
@@ -894,7 +861,7 @@ async fn the_agreement_export_is_for_experts_and_admins_and_shows_their_own_dash
     assert_eq!(refused.status, StatusCode::FORBIDDEN);
     assert!(!refused.body.contains("Kind"), "{}", refused.body);
 
-    for viewer in [&t.expert, &t.admin] {
+    for viewer in [&t.expert_a, &t.admin] {
         let board = call::<LoadReviewDashboard>(&t.app, Some(viewer), &[]).await;
         let (header, rows) = csv_table(&t.app.get_with_cookie(export, Some(viewer)).await);
         assert_eq!(
@@ -933,7 +900,7 @@ async fn the_agreement_export_is_for_experts_and_admins_and_shows_their_own_dash
             .filter_map(|r| r["Items"].parse::<usize>().ok())
             .sum()
     }
-    assert!(items(&t.app, &t.admin).await > items(&t.app, &t.expert).await);
+    assert!(items(&t.app, &t.admin).await > items(&t.app, &t.expert_a).await);
 
     let tex = t
         .app

@@ -46,14 +46,7 @@ async fn upload(app: &TestApp, token: &str, body: &str, query: &str) -> TestResp
 /// A server function called with a JSON body, as the upload page and the
 /// job estimate call theirs.
 async fn call_json(app: &TestApp, path: &str, cookie: &str, body: Value) -> TestResponse {
-    let req = Request::post(path)
-        .header(header::HOST, "127.0.0.1:3000")
-        .header(header::ORIGIN, "http://127.0.0.1:3000")
-        .header(header::CONTENT_TYPE, "application/json")
-        .header(header::ACCEPT, "application/json")
-        .header(header::COOKIE, cookie);
-    app.send(req.body(Body::from(body.to_string())).expect("request"))
-        .await
+    app.post_json(path, common::Auth::Cookie(cookie), body).await
 }
 
 /// `(model, family)` of the stored run of `model`.

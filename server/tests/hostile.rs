@@ -403,19 +403,12 @@ struct World {
 }
 
 async fn call<F: ServerFn>(app: &TestApp, cookie: &str, pairs: &[(&str, &str)]) -> TestResponse {
-    let body = pairs
-        .iter()
-        .map(|(k, v)| format!("{k}={}", enc(v)))
-        .collect::<Vec<_>>()
-        .join("&");
-    app.post_form(F::PATH, &body, Some(cookie)).await
+    app.call::<F>(Some(cookie), pairs).await
 }
 
 /// The JSON of a call that must succeed.
 async fn ok<F: ServerFn>(app: &TestApp, cookie: &str, pairs: &[(&str, &str)]) -> Value {
-    let res = call::<F>(app, cookie, pairs).await;
-    assert_eq!(res.status, StatusCode::OK, "{}: {}", F::PATH, res.body);
-    serde_json::from_str(&res.body).unwrap_or(Value::Null)
+    app.ok::<F>(Some(cookie), pairs).await
 }
 
 async fn current(app: &TestApp, benchmark: Benchmark) -> DatasetInfo {

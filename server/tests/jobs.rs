@@ -47,7 +47,7 @@ async fn call<F: ServerFn>(
     cookie: Option<&str>,
     pairs: &[(&str, &str)],
 ) -> TestResponse {
-    app.post_form(F::PATH, &form(pairs), cookie).await
+    app.call::<F>(cookie, pairs).await
 }
 
 /// The response of a call that must succeed.

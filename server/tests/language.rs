@@ -7,7 +7,7 @@ mod common;
 
 use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
-use common::{TestApp, TestResponse};
+use common::{first_link, TestApp, TestResponse};
 
 /// GET `uri` with `headers`.
 async fn get_with(
@@ -61,13 +61,6 @@ async fn reading_pages(app: &TestApp) -> Vec<String> {
     ]
     .map(str::to_owned)
     .to_vec();
-    let first_link = |body: &str, prefix: &str| -> String {
-        let at = body
-            .find(&format!("href=\"{prefix}"))
-            .unwrap_or_else(|| panic!("a link to {prefix}"));
-        let rest = &body[at + 6..];
-        rest[..rest.find('"').expect("the link ends")].replace("&amp;", "&")
-    };
     let board = app.get("/leaderboard").await.body;
     pages.push(first_link(&board, "/leaderboard/items?"));
     pages.push(first_link(&board, "/models/"));

@@ -10,7 +10,7 @@ mod common;
 use std::collections::{BTreeMap, BTreeSet};
 
 use axum::http::StatusCode;
-use common::{enc, TestApp, TestResponse};
+use common::{enc, Team, TestApp, TestResponse};
 use engine::accounts::Role;
 use engine::agreement::{agreement_report, Annotation};
 use engine::review::{CaseCheck, CheckResult};
@@ -24,38 +24,6 @@ use app::server_fns::review::{
 
 const PASSWORD: &str = "a-long-password";
 
-/// The demo app with an admin, two experts and a researcher, signed in.
-struct Review {
-    app: TestApp,
-    admin: String,
-    a: String,
-    b: String,
-    researcher: String,
-}
-
-async fn setup() -> Review {
-    let app = TestApp::with_demo().await;
-    for (name, role) in [
-        ("admin", Role::Admin),
-        ("expert-a", Role::Expert),
-        ("expert-b", Role::Expert),
-        ("researcher", Role::Researcher),
-    ] {
-        app.user(name, role, PASSWORD).await;
-    }
-    let admin = app.sign_in("admin", PASSWORD).await;
-    let a = app.sign_in("expert-a", PASSWORD).await;
-    let b = app.sign_in("expert-b", PASSWORD).await;
-    let researcher = app.sign_in("researcher", PASSWORD).await;
-    Review {
-        app,
-        admin,
-        a,
-        b,
-        researcher,
-    }
-}
-
 /// Calls server function `F` with a url-encoded body, as a form or the
 /// hydrated page does. Keys go as they are, so that a list can be sent as
 /// `experts[0]=…&experts[1]=…`.
@@ -64,12 +32,7 @@ async fn call<F: ServerFn>(
     cookie: Option<&str>,
     pairs: &[(&str, &str)],
 ) -> TestResponse {
-    let body = pairs
-        .iter()
-        .map(|(k, v)| format!("{k}={}", enc(v)))
-        .collect::<Vec<_>>()
-        .join("&");
-    app.post_form(F::PATH, &body, cookie).await
+    app.call::<F>(cookie, pairs).await
 }
 
 /// The JSON of a call that must succeed.
@@ -187,14 +150,14 @@ fn check_json(check: &CaseCheck) -> String {
 
 #[tokio::test]
 async fn an_expert_sees_no_other_label_and_no_judge_label_before_submitting() {
-    let r = setup().await;
+    let r = Team::demo().await;
     let items = lca_sample(&r).await;
     let id = items[0];
     let judge = judge_label(&r.app, id).await;
     let other = if judge == "ask" { "predict" } else { "ask" };
 
     // Before anyone submits: nothing revealed.
-    let first = item(&r, &r.a, id).await;
+    let first = item(&r, &r.expert_a, id).await;
     assert_eq!(first.status, StatusCode::OK, "{}", first.body);
     let first = first.json();
     assert!(first["revealed"].is_null());
@@ -205,14 +168,14 @@ async fn an_expert_sees_no_other_label_and_no_judge_label_before_submitting() {
     );
     assert!(first["case"]["claims"].is_array(), "the case is shown");
 
-    let (status, after, body) = submit(&r, &r.a, id, other, "A-SECRET-COMMENT").await;
+    let (status, after, body) = submit(&r, &r.expert_a, id, other, "A-SECRET-COMMENT").await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(after["submitted"], true);
     assert_eq!(after["revealed"]["judge_label"], judge.as_str());
     assert_eq!(after["revealed"]["others"], serde_json::json!([]));
 
     // B has not submitted: no route shows A's label or the judge's.
-    let seen = item(&r, &r.b, id).await;
+    let seen = item(&r, &r.expert_b, id).await;
     assert_eq!(seen.status, StatusCode::OK);
     assert!(seen.json()["revealed"].is_null(), "{}", seen.body);
     assert!(seen.json()["my_label"].is_null());
@@ -220,7 +183,7 @@ async fn an_expert_sees_no_other_label_and_no_judge_label_before_submitting() {
     assert!(!seen.body.contains("judge_label\":\""));
     assert_eq!(seen.json()["status"], "todo");
 
-    let queue = call::<MyQueue>(&r.app, Some(&r.b), &[]).await;
+    let queue = call::<MyQueue>(&r.app, Some(&r.expert_b), &[]).await;
     assert_eq!(queue.status, StatusCode::OK);
     assert!(!queue.body.contains("A-SECRET-COMMENT"));
     let queue = queue.json();
@@ -230,7 +193,7 @@ async fn an_expert_sees_no_other_label_and_no_judge_label_before_submitting() {
         .as_array()
         .is_some_and(|todo| todo.iter().all(|i| i["status"] == "todo")));
 
-    let board = call::<LoadReviewDashboard>(&r.app, Some(&r.b), &[]).await;
+    let board = call::<LoadReviewDashboard>(&r.app, Some(&r.expert_b), &[]).await;
     assert_eq!(board.status, StatusCode::OK, "{}", board.body);
     let board = board.json();
     assert_eq!(
@@ -246,7 +209,7 @@ async fn an_expert_sees_no_other_label_and_no_judge_label_before_submitting() {
     for format in ["jsonl", "csv"] {
         let export = r
             .app
-            .get_with_cookie(&format!("/api/review/export?format={format}"), Some(&r.b))
+            .get_with_cookie(&format!("/api/review/export?format={format}"), Some(&r.expert_b))
             .await;
         assert_eq!(export.status, StatusCode::FORBIDDEN);
         assert!(!export.body.contains("A-SECRET-COMMENT"));
@@ -267,7 +230,7 @@ async fn an_expert_sees_no_other_label_and_no_judge_label_before_submitting() {
     assert_eq!(status, StatusCode::NOT_FOUND);
 
     // Once B submits, B sees A's label and comment and the judge's label.
-    let (status, after, body) = submit(&r, &r.b, id, other, "B agrees").await;
+    let (status, after, body) = submit(&r, &r.expert_b, id, other, "B agrees").await;
     assert_eq!(status, StatusCode::OK, "{body}");
     let revealed = &after["revealed"];
     assert_eq!(revealed["judge_label"], judge.as_str());
@@ -279,26 +242,26 @@ async fn an_expert_sees_no_other_label_and_no_judge_label_before_submitting() {
     assert_eq!(revealed["final_source"], "agreed");
     assert_eq!(after["status"], "final");
 
-    let board = ok::<LoadReviewDashboard>(&r.app, &r.b, &[]).await;
+    let board = ok::<LoadReviewDashboard>(&r.app, &r.expert_b, &[]).await;
     assert_eq!(board["rows"][0]["n_items"], 1);
     assert_eq!(board["rows"][0]["overruled"], 1);
 }
 
 #[tokio::test]
 async fn revising_to_match_after_the_reveal_goes_to_adjudication() {
-    let r = setup().await;
+    let r = Team::demo().await;
     let items = lca_sample(&r).await;
     let (id, blind_revision) = (items[0], items[1]);
 
     // A and B disagree blind; B sees A's label in the reply, then revises to it.
-    submit(&r, &r.a, id, "ask", "").await;
-    let (status, after, body) = submit(&r, &r.b, id, "predict", "").await;
+    submit(&r, &r.expert_a, id, "ask", "").await;
+    let (status, after, body) = submit(&r, &r.expert_b, id, "predict", "").await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(
         after["revealed"]["others"][0][1], "ask",
         "A's label is revealed to B"
     );
-    let (status, after, body) = submit(&r, &r.b, id, "ask", "changed my mind").await;
+    let (status, after, body) = submit(&r, &r.expert_b, id, "ask", "changed my mind").await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(after["status"], "adjudication", "{after}");
     assert!(after["revealed"]["final_label"].is_null());
@@ -338,9 +301,9 @@ async fn revising_to_match_after_the_reveal_goes_to_adjudication() {
 
     // A revision while nobody else has submitted is still blind: A changes
     // their mind before B labels, B then agrees, and the item is agreed.
-    submit(&r, &r.a, blind_revision, "ask", "").await;
-    submit(&r, &r.a, blind_revision, "predict", "").await;
-    let (_, after, body) = submit(&r, &r.b, blind_revision, "predict", "").await;
+    submit(&r, &r.expert_a, blind_revision, "ask", "").await;
+    submit(&r, &r.expert_a, blind_revision, "predict", "").await;
+    let (_, after, body) = submit(&r, &r.expert_b, blind_revision, "predict", "").await;
     assert_eq!(after["status"], "final", "{body}");
     assert_eq!(after["revealed"]["final_source"], "agreed");
 }
@@ -349,7 +312,7 @@ async fn revising_to_match_after_the_reveal_goes_to_adjudication() {
 async fn the_drilldown_keeps_back_judge_labels_under_review_from_all_but_admins() {
     use app::server_fns::drilldown::GetCellItems;
 
-    let r = setup().await;
+    let r = Team::demo().await;
     let items = lca_sample(&r).await;
     let (model, run, case_id, target): (String, i64, String, String) =
         sqlx::query_as("SELECT model, run_number, case_id, target FROM review_items WHERE id = $1")
@@ -416,13 +379,13 @@ async fn the_drilldown_keeps_back_judge_labels_under_review_from_all_but_admins(
         drill
     }
 
-    for viewer in [Some(r.a.as_str()), Some(r.researcher.as_str()), None] {
+    for viewer in [Some(r.expert_a.as_str()), Some(r.researcher.as_str()), None] {
         let drill = every_page(&r, viewer, &pairs).await;
         assert_eq!(cell_of(&drill), (Value::Null, Value::from("hidden")));
         assert_eq!(hidden_in(&drill), open_of_model as u64);
     }
     // The page of the drill-down that shows the item's case.
-    let position = every_page(&r, Some(&r.a), &pairs).await["drill"]["cases"]
+    let position = every_page(&r, Some(&r.expert_a), &pairs).await["drill"]["cases"]
         .as_array()
         .and_then(|cases| cases.iter().position(|c| c["case_id"] == case_id.as_str()))
         .expect("the case");
@@ -434,7 +397,7 @@ async fn the_drilldown_keeps_back_judge_labels_under_review_from_all_but_admins(
                 "/leaderboard/items?model={}&task=lca&page={page_number}",
                 enc(&model)
             ),
-            Some(&r.a),
+            Some(&r.expert_a),
         )
         .await;
     assert_eq!(page.status, StatusCode::OK);
@@ -446,9 +409,9 @@ async fn the_drilldown_keeps_back_judge_labels_under_review_from_all_but_admins(
     assert_eq!(hidden_in(&admin), 0);
 
     // Once final, the label is shown to everyone.
-    submit(&r, &r.a, items[0], "ask", "").await;
-    submit(&r, &r.b, items[0], "ask", "").await;
-    let drill = every_page(&r, Some(&r.a), &pairs).await;
+    submit(&r, &r.expert_a, items[0], "ask", "").await;
+    submit(&r, &r.expert_b, items[0], "ask", "").await;
+    let drill = every_page(&r, Some(&r.expert_a), &pairs).await;
     assert_eq!(
         cell_of(&drill).0,
         Value::from(judge_label(&r.app, items[0]).await)
@@ -458,7 +421,7 @@ async fn the_drilldown_keeps_back_judge_labels_under_review_from_all_but_admins(
 
 #[tokio::test]
 async fn every_review_function_checks_the_role() {
-    let r = setup().await;
+    let r = Team::demo().await;
     let items = lca_sample(&r).await;
     let id = items[0].to_string();
 
@@ -482,7 +445,7 @@ async fn every_review_function_checks_the_role() {
     let assignments_before = count(&r.app, "SELECT COUNT(*) FROM review_assignments").await;
 
     // Admin actions: neither researchers nor experts.
-    let admin_only = [r.researcher.as_str(), r.a.as_str()];
+    let admin_only = [r.researcher.as_str(), r.expert_a.as_str()];
     refused::<CreateReviewItems>(&r, &[("kind", "case_check")], &admin_only).await;
     refused::<AssignReviews>(&r, &[], &admin_only).await;
     refused::<AssignReview>(&r, &[("id", &id), ("experts[0]", "expert-a")], &admin_only).await;
@@ -524,7 +487,7 @@ async fn every_review_function_checks_the_role() {
         r.app.get("/api/review/export").await.status,
         StatusCode::UNAUTHORIZED
     );
-    for cookie in [&r.researcher, &r.a] {
+    for cookie in [&r.researcher, &r.expert_a] {
         let res = r
             .app
             .get_with_cookie("/api/review/export", Some(cookie))
@@ -576,7 +539,7 @@ const LCA_B: [&str; 6] = ["predict", "ask", "ask", "predict", "predict", "predic
 
 #[tokio::test]
 async fn a_full_round_ends_in_adjudication_and_the_dashboard_agrees_with_the_engine() {
-    let r = setup().await;
+    let r = Team::demo().await;
     let created = create(&r, "case_check", &[]).await;
     assert_eq!(created["created"], 72);
     let lca = lca_sample(&r).await;
@@ -594,8 +557,8 @@ async fn a_full_round_ends_in_adjudication_and_the_dashboard_agrees_with_the_eng
 
     // LCA: the experts disagree on the fifth item only.
     for (i, &id) in lca.iter().enumerate() {
-        assert_eq!(submit(&r, &r.a, id, LCA_A[i], "").await.0, StatusCode::OK);
-        assert_eq!(submit(&r, &r.b, id, LCA_B[i], "").await.0, StatusCode::OK);
+        assert_eq!(submit(&r, &r.expert_a, id, LCA_A[i], "").await.0, StatusCode::OK);
+        assert_eq!(submit(&r, &r.expert_b, id, LCA_B[i], "").await.0, StatusCode::OK);
     }
     // Case checks: four items; the third split on anonymization.
     let pass = CaseCheck::all_pass();
@@ -606,9 +569,9 @@ async fn a_full_round_ends_in_adjudication_and_the_dashboard_agrees_with_the_eng
     let check_a = [&pass, &pass, &pass, &incomplete];
     let check_b = [&pass, &pass, &leaked, &incomplete];
     for i in 0..4 {
-        let (sa, _, body) = submit(&r, &r.a, checks[i], &check_json(check_a[i]), "").await;
+        let (sa, _, body) = submit(&r, &r.expert_a, checks[i], &check_json(check_a[i]), "").await;
         assert_eq!(sa, StatusCode::OK, "{body}");
-        let (sb, _, body) = submit(&r, &r.b, checks[i], &check_json(check_b[i]), "").await;
+        let (sb, _, body) = submit(&r, &r.expert_b, checks[i], &check_json(check_b[i]), "").await;
         assert_eq!(sb, StatusCode::OK, "{body}");
     }
 
@@ -630,7 +593,7 @@ async fn a_full_round_ends_in_adjudication_and_the_dashboard_agrees_with_the_eng
         lca_entry["judge_label"],
         judge_label(&r.app, lca[4]).await.as_str()
     );
-    let a_queue = ok::<MyQueue>(&r.app, &r.a, &[]).await;
+    let a_queue = ok::<MyQueue>(&r.app, &r.expert_a, &[]).await;
     assert_eq!(a_queue["in_adjudication"].as_array().map(Vec::len), Some(2));
     assert_eq!(a_queue["done_count"], 10);
     assert_eq!(a_queue["total"], 78);
@@ -843,7 +806,7 @@ async fn a_full_round_ends_in_adjudication_and_the_dashboard_agrees_with_the_eng
 
 #[tokio::test]
 async fn refused_labels_leave_nothing_behind() {
-    let r = setup().await;
+    let r = Team::demo().await;
     create(&r, "seed_dialogue", &[]).await;
     create(&r, "case_check", &[]).await;
     create(
@@ -864,10 +827,10 @@ async fn refused_labels_leave_nothing_behind() {
     let before = label_state(&r.app).await;
     let mut failing = CaseCheck::all_pass();
     failing.key_details = CheckResult::fail("  ");
-    let seed_case = item(&r, &r.a, seed).await.json()["case"].clone();
+    let seed_case = item(&r, &r.expert_a, seed).await.json()["case"].clone();
     let mut broken = seed_case.clone();
     broken["consultations"]["underspecified"] = serde_json::json!([]);
-    let ljp_view = item(&r, &r.a, ljp).await.json();
+    let ljp_view = item(&r, &r.expert_a, ljp).await.json();
     let claims = ljp_view["claims"].as_u64().unwrap_or(0) as usize;
     assert!(claims >= 1);
     let too_many = vec!["supported"; claims + 1].join(",");
@@ -905,7 +868,7 @@ async fn refused_labels_leave_nothing_behind() {
         if let Some(p) = &proposal {
             pairs.push(("proposal", p.as_str()));
         }
-        let res = call::<SubmitReview>(&r.app, Some(&r.a), &pairs).await;
+        let res = call::<SubmitReview>(&r.app, Some(&r.expert_a), &pairs).await;
         assert_eq!(res.status, StatusCode::BAD_REQUEST, "{label}: {}", res.body);
         assert!(res.body.contains(message), "{label}: {}", res.body);
     }
@@ -917,8 +880,8 @@ async fn refused_labels_leave_nothing_behind() {
     let no_task =
         call::<CreateReviewItems>(&r.app, Some(&r.admin), &[("kind", "judge_verdict")]).await;
     assert_eq!(no_task.status, StatusCode::BAD_REQUEST);
-    submit(&r, &r.a, lca[1], "ask", "").await;
-    submit(&r, &r.b, lca[1], "predict", "").await;
+    submit(&r, &r.expert_a, lca[1], "ask", "").await;
+    submit(&r, &r.expert_b, lca[1], "predict", "").await;
     let before = label_state(&r.app).await;
     let res = call::<Adjudicate>(
         &r.app,
@@ -938,7 +901,7 @@ async fn refused_labels_leave_nothing_behind() {
     fixed["consultations"]["underspecified"][0]["content"] = "我想咨询一下。".into();
     let res = call::<SubmitReview>(
         &r.app,
-        Some(&r.a),
+        Some(&r.expert_a),
         &[
             ("id", &seed.to_string()),
             ("label", "correct"),
@@ -956,42 +919,42 @@ async fn refused_labels_leave_nothing_behind() {
 
 #[tokio::test]
 async fn drafts_persist_per_expert_until_submitted() {
-    let r = setup().await;
+    let r = Team::demo().await;
     let lca = lca_sample(&r).await;
     let id = lca[0].to_string();
     ok::<SaveReviewDraft>(
         &r.app,
-        &r.a,
+        &r.expert_a,
         &[("id", &id), ("draft", r#"{"label":"ask"}"#)],
     )
     .await;
     ok::<SaveReviewDraft>(
         &r.app,
-        &r.a,
+        &r.expert_a,
         &[
             ("id", &id),
             ("draft", r#"{"label":"predict","comment":"再看"}"#),
         ],
     )
     .await;
-    let seen = item(&r, &r.a, lca[0]).await.json();
+    let seen = item(&r, &r.expert_a, lca[0]).await.json();
     assert_eq!(seen["draft"], r#"{"label":"predict","comment":"再看"}"#);
     assert_eq!(seen["submitted"], false);
-    let other = item(&r, &r.b, lca[0]).await;
+    let other = item(&r, &r.expert_b, lca[0]).await;
     assert!(other.json()["draft"].is_null());
     assert!(!other.body.contains("再看"));
     let big = "x".repeat(db::review::MAX_DRAFT_BYTES + 1);
     let refused =
-        call::<SaveReviewDraft>(&r.app, Some(&r.a), &[("id", &id), ("draft", &big)]).await;
+        call::<SaveReviewDraft>(&r.app, Some(&r.expert_a), &[("id", &id), ("draft", &big)]).await;
     assert_eq!(refused.status, StatusCode::BAD_REQUEST);
 
-    let (status, after, _) = submit(&r, &r.a, lca[0], "predict", "再看").await;
+    let (status, after, _) = submit(&r, &r.expert_a, lca[0], "predict", "再看").await;
     assert_eq!(status, StatusCode::OK);
     assert!(after["draft"].is_null(), "a submission replaces the draft");
     assert_eq!(after["my_label"], "predict");
     assert_eq!(after["my_comment"], "再看");
     // A revision before the item is final is kept in the history.
-    submit(&r, &r.a, lca[0], "ask", "改为追问").await;
+    submit(&r, &r.expert_a, lca[0], "ask", "改为追问").await;
     let history = count(
         &r.app,
         &format!(
@@ -1001,7 +964,7 @@ async fn drafts_persist_per_expert_until_submitted() {
     )
     .await;
     assert_eq!(history, 2);
-    assert_eq!(item(&r, &r.a, lca[0]).await.json()["my_label"], "ask");
+    assert_eq!(item(&r, &r.expert_a, lca[0]).await.json()["my_label"], "ask");
 }
 
 /// The sampled judge items of one database: (model, run, case, target).
@@ -1018,8 +981,8 @@ async fn sample_of(app: &TestApp, task: &str) -> Vec<(String, i64, String, Strin
 
 #[tokio::test]
 async fn the_judge_sample_is_stratified_by_model_and_reproducible() {
-    let first = setup().await;
-    let second = setup().await;
+    let first = Team::demo().await;
+    let second = Team::demo().await;
     let params = [
         ("task", "dcg"),
         ("per_model", "4"),
@@ -1060,7 +1023,7 @@ async fn the_judge_sample_is_stratified_by_model_and_reproducible() {
     );
 
     // Another seed draws another sample; a cap deals shares that differ by one.
-    let capped = setup().await;
+    let capped = Team::demo().await;
     create(
         &capped,
         "judge_verdict",
@@ -1083,7 +1046,7 @@ async fn the_judge_sample_is_stratified_by_model_and_reproducible() {
         .collect();
     shares.sort();
     assert_eq!(shares, [8, 8, 9]);
-    let other_seed = setup().await;
+    let other_seed = Team::demo().await;
     create(
         &other_seed,
         "judge_verdict",
@@ -1113,10 +1076,10 @@ async fn the_judge_sample_is_stratified_by_model_and_reproducible() {
 async fn submissions_are_announced_on_the_event_stream() {
     use http_body_util::BodyExt;
 
-    let r = setup().await;
+    let r = Team::demo().await;
     let lca = lca_sample(&r).await;
     let mut body = r.app.open_stream("/api/events").await.into_body();
-    submit(&r, &r.a, lca[0], "ask", "A-SECRET-COMMENT").await;
+    submit(&r, &r.expert_a, lca[0], "ask", "A-SECRET-COMMENT").await;
     let mut text = String::new();
     while !text.contains("event: review\n") {
         let frame = tokio::time::timeout(std::time::Duration::from_secs(5), body.frame())
@@ -1134,10 +1097,10 @@ async fn submissions_are_announced_on_the_event_stream() {
 
 #[tokio::test]
 async fn an_adjudicated_seed_correction_becomes_a_revision_of_the_case() {
-    let r = setup().await;
+    let r = Team::demo().await;
     let (id, case, proposal) = seed_item(&r, "（专家补充：当事人语气更口语化）").await;
-    submit_seed(&r, &r.a, id, "correct", Some(&proposal)).await;
-    submit_seed(&r, &r.b, id, "approve", None).await;
+    submit_seed(&r, &r.expert_a, id, "correct", Some(&proposal)).await;
+    submit_seed(&r, &r.expert_b, id, "approve", None).await;
     let done = ok::<Adjudicate>(
         &r.app,
         &r.admin,
@@ -1181,7 +1144,7 @@ async fn seed_item(r: &Review, extra: &str) -> (i64, engine::lexpilot::dataset::
         ],
     )
     .await;
-    let view = ok::<GetReviewItem>(&r.app, &r.a, &[("id", &id.to_string())]).await;
+    let view = ok::<GetReviewItem>(&r.app, &r.expert_a, &[("id", &id.to_string())]).await;
     let mut case: engine::lexpilot::dataset::Case =
         serde_json::from_value(view["case"].clone()).expect("the seed case");
     case.consultations.underspecified[0].content.push_str(extra);
@@ -1208,15 +1171,15 @@ async fn dataset_versions(app: &TestApp) -> i64 {
 
 #[tokio::test]
 async fn experts_agreeing_on_a_seed_correction_apply_it_at_once() {
-    let r = setup().await;
+    let r = Team::demo().await;
     let (id, case, proposal) = seed_item(&r, "（两位专家一致补充）").await;
-    submit_seed(&r, &r.a, id, "correct", Some(&proposal)).await;
+    submit_seed(&r, &r.expert_a, id, "correct", Some(&proposal)).await;
     assert_eq!(
         dataset_versions(&r.app).await,
         1,
         "one label is not agreement"
     );
-    submit_seed(&r, &r.b, id, "correct", Some(&proposal)).await;
+    submit_seed(&r, &r.expert_b, id, "correct", Some(&proposal)).await;
     assert_eq!(dataset_versions(&r.app).await, 2);
     let stats = r.app.get("/api/stats").await.json();
     assert_eq!(stats["dataset_version"], 2);
@@ -1236,10 +1199,10 @@ async fn experts_agreeing_on_a_seed_correction_apply_it_at_once() {
 
 #[tokio::test]
 async fn an_adjudicated_correction_over_a_newer_revision_stores_nothing() {
-    let r = setup().await;
+    let r = Team::demo().await;
     let (id, case, proposal) = seed_item(&r, "（甲的补充）").await;
-    submit_seed(&r, &r.a, id, "correct", Some(&proposal)).await;
-    submit_seed(&r, &r.b, id, "approve", None).await;
+    submit_seed(&r, &r.expert_a, id, "correct", Some(&proposal)).await;
+    submit_seed(&r, &r.expert_b, id, "approve", None).await;
 
     // Meanwhile the admin corrects the case on its page.
     let mut direct: engine::lexpilot::dataset::Case = serde_json::from_value(
@@ -1297,7 +1260,7 @@ async fn an_adjudicated_correction_over_a_newer_revision_stores_nothing() {
 
 #[tokio::test]
 async fn a_designated_expert_adjudicates_other_items_only_and_stays_blind_on_their_own() {
-    let r = setup().await;
+    let r = Team::demo().await;
     let items = lca_sample(&r).await;
     r.app.user("expert-c", Role::Expert, PASSWORD).await;
     let c = r.app.sign_in("expert-c", PASSWORD).await;
@@ -1305,7 +1268,7 @@ async fn a_designated_expert_adjudicates_other_items_only_and_stays_blind_on_the
     use app::server_fns::users::SetAdjudicator;
 
     // Only admins designate; only experts can be designated.
-    for cookie in [&r.a, &r.researcher, &c] {
+    for cookie in [&r.expert_a, &r.researcher, &c] {
         let res =
             call::<SetAdjudicator>(&r.app, Some(cookie), &designate("true", "expert-c")).await;
         assert_eq!(res.status, StatusCode::FORBIDDEN, "{}", res.body);
@@ -1329,8 +1292,8 @@ async fn a_designated_expert_adjudicates_other_items_only_and_stays_blind_on_the
     )
     .await;
     for (id, a, b) in [(other, "predict", "ask"), (own, "predict", "ask")] {
-        assert_eq!(submit(&r, &r.a, id, a, "甲").await.0, StatusCode::OK);
-        assert_eq!(submit(&r, &r.b, id, b, "乙").await.0, StatusCode::OK);
+        assert_eq!(submit(&r, &r.expert_a, id, a, "甲").await.0, StatusCode::OK);
+        assert_eq!(submit(&r, &r.expert_b, id, b, "乙").await.0, StatusCode::OK);
     }
     // Blind on their own item, though both others have submitted.
     let view: Value = item(&r, &c, own).await.json();
@@ -1396,7 +1359,7 @@ async fn a_designated_expert_adjudicates_other_items_only_and_stays_blind_on_the
 /// mean over the judge-verdict tasks present.
 #[tokio::test]
 async fn ljp_agreement_is_per_case_and_the_average_row_spans_the_tasks() {
-    let r = setup().await;
+    let r = Team::demo().await;
     // Before any item exists the dashboard says what to do next.
     let empty = r
         .app
@@ -1410,8 +1373,8 @@ async fn ljp_agreement_is_per_case_and_the_average_row_spans_the_tasks() {
     assert!(empty.body.contains("href=\"/review/manage"));
     let lca = lca_sample(&r).await;
     for (i, &id) in lca.iter().enumerate() {
-        submit(&r, &r.a, id, LCA_A[i], "").await;
-        submit(&r, &r.b, id, LCA_B[i], "").await;
+        submit(&r, &r.expert_a, id, LCA_A[i], "").await;
+        submit(&r, &r.expert_b, id, LCA_B[i], "").await;
     }
     create(
         &r,
@@ -1429,7 +1392,7 @@ async fn ljp_agreement_is_per_case_and_the_average_row_spans_the_tasks() {
     let mut disagreeing = 0;
     let mut all_claims = 0;
     for (i, &id) in items.iter().enumerate() {
-        let claims = item(&r, &r.a, id).await.json()["claims"]
+        let claims = item(&r, &r.expert_a, id).await.json()["claims"]
             .as_u64()
             .unwrap_or(0) as usize;
         all_claims += claims;
@@ -1440,9 +1403,9 @@ async fn ljp_agreement_is_per_case_and_the_average_row_spans_the_tasks() {
             b[claims - 1] = "dismissed";
             disagreeing += 1;
         }
-        let (sa, _, body) = submit(&r, &r.a, id, &a.join(","), "").await;
+        let (sa, _, body) = submit(&r, &r.expert_a, id, &a.join(","), "").await;
         assert_eq!(sa, StatusCode::OK, "{body}");
-        let (sb, _, body) = submit(&r, &r.b, id, &b.join(","), "").await;
+        let (sb, _, body) = submit(&r, &r.expert_b, id, &b.join(","), "").await;
         assert_eq!(sb, StatusCode::OK, "{body}");
         human.push(Annotation {
             item: id.to_string(),
@@ -1497,11 +1460,11 @@ async fn ljp_agreement_is_per_case_and_the_average_row_spans_the_tasks() {
 #[tokio::test]
 async fn the_agreement_table_names_classes_in_words_and_no_kappa_of_one_item() {
     use engine::vocab::Class;
-    let r = setup().await;
+    let r = Team::demo().await;
     let lca = lca_sample(&r).await;
     for (i, &id) in lca.iter().enumerate() {
-        submit(&r, &r.a, id, LCA_A[i], "").await;
-        submit(&r, &r.b, id, LCA_B[i], "").await;
+        submit(&r, &r.expert_a, id, LCA_A[i], "").await;
+        submit(&r, &r.expert_b, id, LCA_B[i], "").await;
     }
     let board = ok::<LoadReviewDashboard>(&r.app, &r.admin, &[]).await;
     let rows = board["rows"].as_array().cloned().unwrap_or_default();
@@ -1543,7 +1506,7 @@ async fn the_agreement_table_names_classes_in_words_and_no_kappa_of_one_item() {
 #[tokio::test]
 async fn progress_agrees_with_the_database_and_the_time_of_a_label_is_exported() {
     use app::server_fns::review::FlagReviewItem;
-    let r = setup().await;
+    let r = Team::demo().await;
     create(&r, "case_check", &[]).await;
     lca_sample(&r).await;
     let assigned = |expert: &str| {
@@ -1552,7 +1515,7 @@ async fn progress_agrees_with_the_database_and_the_time_of_a_label_is_exported()
              WHERE u.name = '{expert}'"
         )
     };
-    let queue = ok::<MyQueue>(&r.app, &r.a, &[]).await;
+    let queue = ok::<MyQueue>(&r.app, &r.expert_a, &[]).await;
     let total = count(&r.app, &assigned("expert-a")).await;
     assert_eq!(queue["progress"]["total"], total);
     assert_eq!(queue["progress"]["done"], 0);
@@ -1575,7 +1538,7 @@ async fn progress_agrees_with_the_database_and_the_time_of_a_label_is_exported()
         .expect("an LCA item in the queue");
 
     // The item page places the item: position, remaining, per kind, next to do.
-    let view: Value = item(&r, &r.a, lca).await.json();
+    let view: Value = item(&r, &r.expert_a, lca).await.json();
     let at = todo.iter().position(|&id| id == lca).expect("queued") + 1;
     assert_eq!(view["progress"]["position"][0], at);
     assert_eq!(view["progress"]["total"], total);
@@ -1615,11 +1578,11 @@ async fn progress_agrees_with_the_database_and_the_time_of_a_label_is_exported()
     // Flag unclear, then label with a time: the flag is gone, the time stored.
     ok::<FlagReviewItem>(
         &r.app,
-        &r.a,
+        &r.expert_a,
         &[("id", &lca.to_string()), ("comment", "回复被截断了？")],
     )
     .await;
-    let queue = ok::<MyQueue>(&r.app, &r.a, &[]).await;
+    let queue = ok::<MyQueue>(&r.app, &r.expert_a, &[]).await;
     assert!(queue["todo"]
         .as_array()
         .expect("todo")
@@ -1634,7 +1597,7 @@ async fn progress_agrees_with_the_database_and_the_time_of_a_label_is_exported()
     assert_eq!(refused.status, StatusCode::FORBIDDEN);
     let res = call::<SubmitReview>(
         &r.app,
-        Some(&r.a),
+        Some(&r.expert_a),
         &[
             ("id", &lca.to_string()),
             ("label", "ask"),
@@ -1647,7 +1610,7 @@ async fn progress_agrees_with_the_database_and_the_time_of_a_label_is_exported()
     let after: Value = res.json();
     assert_eq!(after["unclear"], Value::Null);
     assert_eq!(after["progress"]["done"], 1);
-    let queue = ok::<MyQueue>(&r.app, &r.a, &[]).await;
+    let queue = ok::<MyQueue>(&r.app, &r.expert_a, &[]).await;
     let done = count(
         &r.app,
         &format!("{} AND a.submitted_at IS NOT NULL", assigned("expert-a")),
@@ -1686,7 +1649,7 @@ async fn progress_agrees_with_the_database_and_the_time_of_a_label_is_exported()
 
 #[tokio::test]
 async fn the_management_list_filters_and_pages_and_a_leaving_expert_hands_over_open_items() {
-    let r = setup().await;
+    let r = Team::demo().await;
     create(&r, "case_check", &[]).await;
     create(&r, "seed_dialogue", &[]).await;
     lca_sample(&r).await;
@@ -1731,7 +1694,7 @@ async fn the_management_list_filters_and_pages_and_a_leaving_expert_hands_over_o
 
     // Experts and statuses: expert-a submits one of the LCA items.
     let lca = lca_sample_ids(&r).await;
-    let (status, _, body) = submit(&r, &r.a, lca[0], "ask", "").await;
+    let (status, _, body) = submit(&r, &r.expert_a, lca[0], "ask", "").await;
     assert_eq!(status, StatusCode::OK, "{body}");
     let submitted = ok::<ReviewItems>(&r.app, &r.admin, &[("status", "submitted")]).await;
     let rows = submitted["rows"].as_array().expect("rows");

@@ -285,15 +285,8 @@ async fn call(
     token: Option<&str>,
     body: serde_json::Value,
 ) -> TestResponse {
-    let mut req = Request::post(path)
-        .header(header::HOST, "127.0.0.1:3000")
-        .header(header::CONTENT_TYPE, "application/json")
-        .header(header::ACCEPT, "application/json");
-    if let Some(t) = token {
-        req = req.header(header::AUTHORIZATION, format!("Bearer {t}"));
-    }
-    app.send(req.body(Body::from(body.to_string())).expect("request"))
-        .await
+    let auth = token.map_or(common::Auth::Anonymous, common::Auth::Token);
+    app.post_json(path, auth, body).await
 }
 
 fn paths() -> (&'static str, &'static str) {

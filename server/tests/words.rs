@@ -151,13 +151,7 @@ async fn pages(app: &TestApp) -> Vec<String> {
     ]
     .map(str::to_owned)
     .to_vec();
-    let link = |body: &str, prefix: &str| -> String {
-        let at = body
-            .find(&format!("href=\"{prefix}"))
-            .unwrap_or_else(|| panic!("a link to {prefix}"));
-        let rest = &body[at + 6..];
-        rest[..rest.find('"').expect("the link ends")].replace("&amp;", "&")
-    };
+    let link = common::first_link;
     let board = app.get("/dlawbench/leaderboard").await.body;
     let cell = link(&board, "/dlawbench/leaderboard/sessions?");
     let sessions = app.get(&cell).await.body;

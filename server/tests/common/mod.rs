@@ -257,6 +257,52 @@ impl TestApp {
             .await
     }
 
+    /// Calls server function `F` with a url-encoded body, as a form or the
+    /// hydrated page does. Keys go as they are, so that a list can be sent
+    /// as `experts[0]=…&experts[1]=…`; values are percent-encoded.
+    pub async fn call<F: leptos::server_fn::ServerFn>(
+        &self,
+        cookie: Option<&str>,
+        pairs: &[(&str, &str)],
+    ) -> TestResponse {
+        let body = pairs
+            .iter()
+            .map(|(k, v)| format!("{k}={}", enc(v)))
+            .collect::<Vec<_>>()
+            .join("&");
+        self.post_form(F::PATH, &body, cookie).await
+    }
+
+    /// The JSON of a server function call that must succeed (`null` for an
+    /// empty or non-JSON reply).
+    pub async fn ok<F: leptos::server_fn::ServerFn>(
+        &self,
+        cookie: Option<&str>,
+        pairs: &[(&str, &str)],
+    ) -> Value {
+        let res = self.call::<F>(cookie, pairs).await;
+        assert_eq!(res.status, StatusCode::OK, "{}: {}", F::PATH, res.body);
+        serde_json::from_str(&res.body).unwrap_or(Value::Null)
+    }
+
+    /// A same-origin JSON post (as the upload page and the job estimate
+    /// call their server functions), acting through `auth`: a session
+    /// cookie, an API token or no one.
+    pub async fn post_json(&self, path: &str, auth: Auth<'_>, body: Value) -> TestResponse {
+        let req = Request::post(path)
+            .header(header::HOST, "127.0.0.1:3000")
+            .header(header::ORIGIN, "http://127.0.0.1:3000")
+            .header(header::CONTENT_TYPE, "application/json")
+            .header(header::ACCEPT, "application/json");
+        let req = match auth {
+            Auth::Cookie(c) => req.header(header::COOKIE, c),
+            Auth::Token(t) => req.header(header::AUTHORIZATION, format!("Bearer {t}")),
+            Auth::Anonymous => req,
+        };
+        self.send(req.body(Body::from(body.to_string())).expect("request"))
+            .await
+    }
+
     /// Signs in through the form and returns the session cookie.
     pub async fn sign_in(&self, name: &str, password: &str) -> String {
         let res = self
@@ -272,7 +318,56 @@ impl TestApp {
     }
 }
 
-/// `application/x-www-form-urlencoded` for `pairs` (UTF-8, percent-encoded).
+/// Who a request acts for.
+#[derive(Clone, Copy)]
+pub enum Auth<'a> {
+    Cookie(&'a str),
+    Token(&'a str),
+    Anonymous,
+}
+
+/// The demo app with an admin, two experts and a researcher, signed in.
+pub struct Team {
+    pub app: TestApp,
+    pub admin: String,
+    pub expert_a: String,
+    pub expert_b: String,
+    pub researcher: String,
+}
+
+impl Team {
+    pub const PASSWORD: &'static str = "a-long-password";
+
+    pub async fn demo() -> Team {
+        let app = TestApp::with_demo().await;
+        for (name, role) in [
+            ("admin", Role::Admin),
+            ("expert-a", Role::Expert),
+            ("expert-b", Role::Expert),
+            ("researcher", Role::Researcher),
+        ] {
+            app.user(name, role, Self::PASSWORD).await;
+        }
+        Team {
+            admin: app.sign_in("admin", Self::PASSWORD).await,
+            expert_a: app.sign_in("expert-a", Self::PASSWORD).await,
+            expert_b: app.sign_in("expert-b", Self::PASSWORD).await,
+            researcher: app.sign_in("researcher", Self::PASSWORD).await,
+            app,
+        }
+    }
+}
+
+/// The first link in `body` whose address starts with `prefix`, with its
+/// `&amp;` read back as `&`.
+pub fn first_link(body: &str, prefix: &str) -> String {
+    let at = body
+        .find(&format!("href=\"{prefix}"))
+        .unwrap_or_else(|| panic!("a link to {prefix}"));
+    let rest = &body[at + 6..];
+    rest[..rest.find('"').expect("the link ends")].replace("&amp;", "&")
+}
+
 /// `POST /api/runs{query}` of the run file `body`, with API token `token`.
 pub fn upload(token: &str, body: String, query: &str) -> Request<Body> {
     Request::post(format!("/api/runs{query}"))
@@ -298,6 +393,7 @@ pub fn demo_run_as(index: usize, model: &str) -> String {
     demo_run_with_header(index, &[("model", model.into()), ("run", 1.into())])
 }
 
+/// `application/x-www-form-urlencoded` for `pairs` (UTF-8, percent-encoded).
 pub fn form(pairs: &[(&str, &str)]) -> String {
     pairs
         .iter()
