@@ -12,9 +12,12 @@
 //!   keeps its jobs' calls in its database instead ([`Calls::Store`]).
 //! - The file is append-only
 //!   JSON Lines, one `{"key", "content", "prompt_tokens", "completion_tokens",
-//!   "finish_reason"}` per call, written in one write and synced to disk before the call counts
-//!   as finished. A torn last line (a crash mid-write) is cut off on open;
-//!   other unreadable lines are skipped with a warning.
+//!   "finish_reason"}` per call, synced to disk before the call counts as
+//!   finished. Calls finishing together share one write and one sync (a
+//!   group commit): a sync takes milliseconds, and one per call, one after
+//!   another, held up every call behind it at high concurrency. A torn last
+//!   line (a crash mid-write) is cut off on open; other unreadable lines are
+//!   skipped with a warning.
 //! - Concurrent requests for one key share one call: the first makes it, the
 //!   others wait for its result.
 
@@ -225,7 +228,26 @@ pub struct FileStore {
     path: PathBuf,
     /// The entries read when it was opened, handed out by the first `load`.
     read: Mutex<Vec<(String, Completion)>>,
-    file: tokio::sync::Mutex<tokio::fs::File>,
+    /// Lines waiting for the next write, and the number of their batch.
+    pending: Mutex<Batch>,
+    /// The file, held by whoever writes and syncs a batch, and the outcome
+    /// of the batches written so far.
+    file: tokio::sync::Mutex<(tokio::fs::File, Written)>,
+}
+
+/// The lines of the batch being gathered.
+#[derive(Debug, Default)]
+struct Batch {
+    number: u64,
+    lines: Vec<u8>,
+}
+
+/// The batches written: every batch up to `through` is on disk, except
+/// those that failed, with their error.
+#[derive(Debug, Default)]
+struct Written {
+    through: Option<u64>,
+    failed: HashMap<u64, (std::io::ErrorKind, String)>,
 }
 
 impl FileStore {
@@ -272,7 +294,8 @@ impl FileStore {
         Ok(FileStore {
             path,
             read: Mutex::new(read),
-            file: tokio::sync::Mutex::new(file),
+            pending: Mutex::new(Batch::default()),
+            file: tokio::sync::Mutex::new((file, Written::default())),
         })
     }
 
@@ -332,9 +355,36 @@ impl CallStore for FileStore {
                 path: self.path.clone(),
                 source,
             };
-            let mut file = self.file.lock().await;
-            file.write_all(line.as_bytes()).await.map_err(io)?;
-            file.sync_data().await.map_err(io)
+            // Join the batch being gathered, then wait for the file: whoever
+            // holds it writes and syncs every line gathered so far, so the
+            // calls that finish while one sync runs share the next.
+            let mine = {
+                let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+                pending.lines.extend_from_slice(line.as_bytes());
+                pending.number
+            };
+            let mut guard = self.file.lock().await;
+            let (file, written) = &mut *guard;
+            if written.through.is_none_or(|n| n < mine) {
+                let (number, lines) = {
+                    let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+                    let lines = std::mem::take(&mut pending.lines);
+                    pending.number += 1;
+                    (pending.number - 1, lines)
+                };
+                let result = match file.write_all(&lines).await {
+                    Ok(()) => file.sync_data().await,
+                    Err(e) => Err(e),
+                };
+                if let Err(e) = result {
+                    written.failed.insert(number, (e.kind(), e.to_string()));
+                }
+                written.through = Some(number);
+            }
+            match written.failed.get(&mine) {
+                None => Ok(()),
+                Some((kind, message)) => Err(io(std::io::Error::new(*kind, message.clone()))),
+            }
         })
     }
 
@@ -372,6 +422,34 @@ mod tests {
         assert_eq!(entry.completion.finish_reason, None);
         let line = serde_json::to_string(&entry).expect("JSON");
         assert!(!line.contains("finish_reason"), "{line}");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn calls_finishing_together_share_syncs_and_all_are_kept() -> Result<(), PipelineError> {
+        let dir = tempfile::tempdir().map_err(|source| PipelineError::Io {
+            action: "create",
+            path: PathBuf::new(),
+            source,
+        })?;
+        let store = Arc::new(FileStore::open(dir.path()).await?);
+        let done = futures_util::future::join_all((0..64).map(|i| {
+            let store = store.clone();
+            tokio::spawn(async move {
+                store
+                    .append(&format!("k{i}"), &completion(&format!("答{i}")))
+                    .await
+            })
+        }))
+        .await;
+        for result in done {
+            result.map_err(|e| PipelineError::Task(e.to_string()))??;
+        }
+        let batches = store.pending.lock().map_or(0, |p| p.number);
+        assert!(batches < 64, "{batches} syncs for 64 calls at once");
+        drop(store);
+        let cache = Cache::open(dir.path()).await?;
+        assert_eq!(cache.loaded(), 64);
+        Ok(())
     }
 
     #[tokio::test]

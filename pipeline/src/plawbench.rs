@@ -21,9 +21,10 @@
 //!    the call's error (→C-P3). The raw points are written; clamping and the
 //!    panel's [`Aggregation`] are the engine's scoring.
 //!
-//! Every judge seats: PLawBench has no recusal (→C-P12). A judge request is
-//! cached per repetition and attempt, so each repetition judges afresh even
-//! an answer it shares with another. Calls, the cache
+//! Every judge seats: PLawBench has no recusal (→C-P12). Every request is
+//! cached per repetition and item (a judge's also per attempt), so two items
+//! with the same text get their own answers and judgements, and each
+//! repetition judges afresh even an answer it shares with another. Calls, the cache
 //! (an interrupted run resumes without repeating a finished call), retries,
 //! rate limits, usage, progress and cancellation are the pipeline's shared
 //! machinery, as for LexPilot ([`crate::Job`]).
@@ -328,7 +329,10 @@ impl Job {
             calls: &c.calls,
             retry: c.retry,
             runs: (c.first_run..c.first_run + c.runs).collect(),
-            in_flight: (slots * (c.judges.len() + 1)).max(4),
+            // Enough items that the model's slots never wait for a
+            // judge's: `slots` being answered, `slots` waiting for a model
+            // slot, and per judge `slots` judged and `slots` waiting.
+            in_flight: (2 * slots * (c.judges.len() + 1)).max(4),
             model: &c.model.model,
             progress: &self.progress,
         };
@@ -402,6 +406,13 @@ struct Ctx {
     judge_attempts: u32,
 }
 
+/// The cache tag of `item`'s calls in `run`: the repetition and the item,
+/// so that two items with the same text are two samples, and a resumed run
+/// finds each item's own calls.
+fn item_sample(run: &RunState, item: &Item) -> String {
+    format!("{}.item={}", run.sample, item.item_id)
+}
+
 /// A run-file line: `kind` first, then the item.
 fn line(item: &RubricItem) -> String {
     #[derive(Serialize)]
@@ -440,12 +451,15 @@ impl Maker for Ctx {
             judgements: Vec::new(),
             unavailable: None,
         };
+        // Every item is its own sample, even one whose text another item
+        // shares: at a temperature above 0 each needs its own answer.
+        let sample = item_sample(run, item);
         let answer = self
             .client
             .chat(
                 &self.model,
                 &[("user", prompt.as_str())],
-                &run.sample,
+                &sample,
                 &run.usage,
             )
             .await;
@@ -497,9 +511,10 @@ impl Ctx {
         };
         for attempt in 1..=self.judge_attempts.max(1) {
             judgement.attempts = Some(attempt);
-            // Each repetition judges afresh, even an answer it shares with
-            // another: a run's spread covers the judges' as well.
-            let sample = format!("{}.attempt{}", run.sample, attempt - 1);
+            // Each repetition and each item is judged afresh, even an answer
+            // it shares with another: a run's spread covers the judges' as
+            // well.
+            let sample = format!("{}.attempt{}", item_sample(run, item), attempt - 1);
             let reply = self
                 .client
                 .chat(judge, &messages, &sample, &run.usage)

@@ -239,3 +239,45 @@ async fn a_cancelled_job_resumes_without_repeating_a_finished_call() {
     assert_eq!(usage.calls + usage.cached_calls, items.len() as u64);
     assert!(usage.cached_calls > 0);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn items_with_the_same_text_are_sampled_apart_and_resume_from_the_cache() {
+    // Two items of one dataset may share their context and question (the
+    // official release has such pairs); at a temperature above 0 each needs
+    // its own answer and judgement, not the other's from the call cache.
+    let mut items = items();
+    let mut twin = items[0].clone();
+    twin.item_id = format!("{}-twin", twin.item_id);
+    items.push(twin);
+    let stub = Stub::start(oracle(&items)).await.expect("stub");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let job = Job::new(config(&stub.base_url, dir.path()), items.clone()).expect("valid");
+    let output = job
+        .run(CancellationToken::new())
+        .await
+        .expect("the job runs")
+        .remove(0);
+    assert_eq!(
+        stub.count(PromptKind::PlawModel),
+        items.len(),
+        "one model call per item, the twins' included"
+    );
+    assert_eq!(stub.count(PromptKind::PlawJudge), items.len());
+    let model = &output.usage.roles["model"];
+    assert_eq!((model.calls, model.cached_calls), (items.len() as u64, 0));
+    assert_eq!(output.parsed.unavailable(), 0);
+
+    // The same job again resumes from the cache: every item finds its own
+    // calls, and the stub is asked nothing.
+    stub.reset();
+    let job = Job::new(config(&stub.base_url, dir.path()), items.clone()).expect("valid");
+    let again = job
+        .run(CancellationToken::new())
+        .await
+        .expect("the job runs again")
+        .remove(0);
+    assert_eq!(stub.requests(), 0, "a finished call was asked again");
+    let model = &again.usage.roles["model"];
+    assert_eq!((model.calls, model.cached_calls), (0, items.len() as u64));
+    assert_eq!(again.parsed.items, output.parsed.items);
+}

@@ -15,6 +15,10 @@
 //!     --dlawbench server/data/dlawbench/demo.jsonl
 //! ```
 //!
+//! `--latency-ms N` makes every reply wait N ms, as a model would (for
+//! `scripts/bench-runner.sh`). Like many real endpoints, the stub does not
+//! set `TCP_NODELAY` on the connections it accepts.
+//!
 //! Build it with `cargo build -p pipeline --features stub --bin lexpilot-stub`.
 
 use std::net::SocketAddr;
@@ -24,7 +28,7 @@ use std::time::Duration;
 
 use pipeline::stub::{PromptKind, Stub, StubCall, StubReply};
 
-const USAGE: &str = "usage: lexpilot-stub [--addr 127.0.0.1:PORT] [--lexpilot FILE] [--plawbench FILE] [--dlawbench FILE]";
+const USAGE: &str = "usage: lexpilot-stub [--addr 127.0.0.1:PORT] [--latency-ms N] [--lexpilot FILE] [--plawbench FILE] [--dlawbench FILE]";
 
 type Script = Box<dyn Fn(&StubCall) -> StubReply + Send + Sync>;
 /// A script with the prompt kinds it answers.
@@ -34,6 +38,8 @@ type Routed = (fn(PromptKind) -> bool, Script);
 #[derive(Default)]
 struct Options {
     addr: Option<SocketAddr>,
+    /// How long every reply waits (a model's fixed latency, for benches).
+    latency: Duration,
     lexpilot: Option<PathBuf>,
     plawbench: Option<PathBuf>,
     dlawbench: Option<PathBuf>,
@@ -54,6 +60,13 @@ fn options(args: impl Iterator<Item = String>) -> Result<Options, String> {
                     v.parse()
                         .map_err(|_| format!("--addr: not an address: {v:?}"))?,
                 );
+            }
+            "--latency-ms" => {
+                let v = value()?;
+                let ms: u64 = v
+                    .parse()
+                    .map_err(|_| format!("--latency-ms: not a number of milliseconds: {v:?}"))?;
+                out.latency = Duration::from_millis(ms);
             }
             "--lexpilot" => out.lexpilot = Some(value()?.into()),
             "--plawbench" => out.plawbench = Some(value()?.into()),
@@ -130,7 +143,7 @@ async fn main() -> ExitCode {
         let addr = options
             .addr
             .unwrap_or_else(|| SocketAddr::from(([127, 0, 0, 1], 0)));
-        let stub = Stub::bind(addr, Duration::ZERO, script)
+        let stub = Stub::bind(addr, options.latency, script)
             .await
             .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
         println!(
@@ -140,7 +153,12 @@ async fn main() -> ExitCode {
         tokio::signal::ctrl_c()
             .await
             .map_err(|e| format!("cannot wait for Ctrl-C: {e}"))?;
-        println!("lexpilot-stub: answered {} requests", stub.requests());
+        println!(
+            "lexpilot-stub: answered {} requests ({} PLawBench model, {} PLawBench judge)",
+            stub.requests(),
+            stub.count(PromptKind::PlawModel),
+            stub.count(PromptKind::PlawJudge)
+        );
         Ok::<(), String>(())
     }
     .await;
