@@ -14,7 +14,7 @@
 mod common;
 
 use axum::http::StatusCode;
-use common::{enc, form, TestApp, TestResponse};
+use common::{enc, TestApp, TestResponse};
 use engine::accounts::Role;
 use leptos::server_fn::ServerFn;
 use serde_json::Value;

@@ -11,7 +11,7 @@ mod common;
 use std::collections::BTreeMap;
 
 use axum::http::StatusCode;
-use common::{form, TestApp, TestResponse};
+use common::{TestApp, TestResponse};
 use engine::accounts::Role;
 use leptos::server_fn::ServerFn;
 use serde_json::Value;

@@ -9,7 +9,6 @@ use std::collections::BTreeMap;
 
 use axum::http::{header, StatusCode};
 use common::{enc, Team, TestApp, TestResponse};
-use engine::accounts::Role;
 use engine::lang::Lang;
 use engine::vocab::Verdict;
 use leptos::server_fn::ServerFn;

@@ -17,8 +17,7 @@ mod common;
 
 use std::time::Duration;
 
-use axum::body::Body;
-use axum::http::{header, Request, StatusCode};
+use axum::http::StatusCode;
 use common::{form, TestApp, TestResponse};
 use engine::accounts::Role;
 use leptos::server_fn::ServerFn;

@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use axum::http::StatusCode;
 use common::json::{assert_close, next_event};
-use common::{form, TestApp, TestResponse};
+use common::{TestApp, TestResponse};
 use engine::accounts::Role;
 use leptos::server_fn::ServerFn;
 use pipeline::stub::{oracle, Stub};

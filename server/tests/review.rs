@@ -76,14 +76,14 @@ async fn label_state(app: &TestApp) -> [i64; 4] {
     ]
 }
 
-async fn create(r: &Review, kind: &str, extra: &[(&str, &str)]) -> Value {
+async fn create(r: &Team, kind: &str, extra: &[(&str, &str)]) -> Value {
     let mut pairs = vec![("kind", kind)];
     pairs.extend_from_slice(extra);
     ok::<CreateReviewItems>(&r.app, &r.admin, &pairs).await
 }
 
 /// Creates a small LCA judge sample (2 per model, 6 in all) and assigns it.
-async fn lca_sample(r: &Review) -> Vec<i64> {
+async fn lca_sample(r: &Team) -> Vec<i64> {
     let created = create(
         r,
         "judge_verdict",
@@ -120,7 +120,7 @@ async fn judge_label(app: &TestApp, id: i64) -> String {
 }
 
 async fn submit(
-    r: &Review,
+    r: &Team,
     cookie: &str,
     id: i64,
     label: &str,
@@ -140,7 +140,7 @@ async fn submit(
     (res.status, json, res.body)
 }
 
-async fn item(r: &Review, cookie: &str, id: i64) -> TestResponse {
+async fn item(r: &Team, cookie: &str, id: i64) -> TestResponse {
     call::<GetReviewItem>(&r.app, Some(cookie), &[("id", &id.to_string())]).await
 }
 
@@ -352,7 +352,7 @@ async fn the_drilldown_keeps_back_judge_labels_under_review_from_all_but_admins(
     };
 
     // Every page of the cell's cases, in one drill.
-    async fn every_page(r: &Review, viewer: Option<&str>, pairs: &[(&str, &str)]) -> Value {
+    async fn every_page(r: &Team, viewer: Option<&str>, pairs: &[(&str, &str)]) -> Value {
         let res = call::<GetCellItems>(&r.app, viewer, pairs).await;
         assert_eq!(res.status, StatusCode::OK, "{}", res.body);
         let mut drill = res.json();
@@ -425,7 +425,7 @@ async fn every_review_function_checks_the_role() {
     let items = lca_sample(&r).await;
     let id = items[0].to_string();
 
-    async fn refused<F: ServerFn>(r: &Review, pairs: &[(&str, &str)], who: &[&str]) {
+    async fn refused<F: ServerFn>(r: &Team, pairs: &[(&str, &str)], who: &[&str]) {
         let anonymous = call::<F>(&r.app, None, pairs).await;
         assert_eq!(anonymous.status, StatusCode::UNAUTHORIZED, "{}", F::PATH);
         for cookie in who {
@@ -1013,7 +1013,7 @@ async fn the_judge_sample_is_stratified_by_model_and_reproducible() {
     // The expert sees the request texts, never the judge's decisions.
     ok::<AssignReviews>(&first.app, &first.admin, &[]).await;
     let id = ids(&first.app, "judge_verdict").await[0];
-    let seen = item(&first, &first.a, id).await;
+    let seen = item(&first, &first.expert_a, id).await;
     let input = &seen.json()["input"];
     assert!(input["requests"].is_array() && input["focal_points"].is_array());
     assert!(!seen.body.contains("\"accepted\":"), "{}", seen.body);
@@ -1131,7 +1131,7 @@ async fn an_adjudicated_seed_correction_becomes_a_revision_of_the_case() {
 
 /// The first seed item, assigned to expert-a and expert-b, and its case with
 /// `extra` appended to the first underspecified turn, as JSON.
-async fn seed_item(r: &Review, extra: &str) -> (i64, engine::lexpilot::dataset::Case, String) {
+async fn seed_item(r: &Team, extra: &str) -> (i64, engine::lexpilot::dataset::Case, String) {
     create(r, "seed_dialogue", &[]).await;
     let id = ids(&r.app, "seed_dialogue").await[0];
     ok::<AssignReview>(
@@ -1152,7 +1152,7 @@ async fn seed_item(r: &Review, extra: &str) -> (i64, engine::lexpilot::dataset::
     (id, case, json)
 }
 
-async fn submit_seed(r: &Review, cookie: &str, id: i64, label: &str, proposal: Option<&str>) {
+async fn submit_seed(r: &Team, cookie: &str, id: i64, label: &str, proposal: Option<&str>) {
     let id = id.to_string();
     let mut pairs = vec![("id", id.as_str()), ("label", label), ("comment", "")];
     if let Some(p) = proposal {
@@ -1750,7 +1750,7 @@ async fn the_management_list_filters_and_pages_and_a_leaving_expert_hands_over_o
     assert_eq!(kept, 1, "expert-a's label stays");
 }
 
-async fn lca_sample_ids(r: &Review) -> Vec<i64> {
+async fn lca_sample_ids(r: &Team) -> Vec<i64> {
     sqlx::query_scalar("SELECT id FROM review_items WHERE task = 'lca' ORDER BY id")
         .fetch_all(r.app.db.pool())
         .await
