@@ -130,7 +130,7 @@ impl CliSuite for PLawBench {
                     if found.is_empty() {
                         return Ok((
                             Err(format!(
-                                "{}: no data file of the PLawBench release in this folder                                  (expected {})",
+                                "{}: no data file of the PLawBench release in this folder (expected {})",
                                 path.display(),
                                 ReleaseFile::ALL.map(ReleaseFile::file_name).join(", ")
                             )),

@@ -335,7 +335,7 @@ pub async fn plan(
             .unwrap_or(0)
             .saturating_add(free);
         hints.push(format!(
-            "with --first-run {free} (?first_run={free}) it would store them as new runs              {free} to {last} instead"
+            "with --first-run {free} (?first_run={free}) it would store them as new runs {free} to {last} instead"
         ));
     }
     let mut twice: Vec<String> = runs
@@ -346,7 +346,7 @@ pub async fn plan(
     twice.dedup();
     if !twice.is_empty() {
         hints.push(format!(
-            "{} {} given by two files or folders of this import; --first-run numbers every              folder alike, so import them one at a time, the later with a --first-run above the              runs the earlier stores",
+            "{} {} given by two files or folders of this import; --first-run numbers every folder alike, so import them one at a time, the later with a --first-run above the runs the earlier stores",
             twice.join(", "),
             if twice.len() == 1 { "is" } else { "are" }
         ));
