@@ -185,7 +185,7 @@ impl std::error::Error for ReleaseErrors {}
 /// assert_eq!(release.items[0].max_points, 5);
 /// assert_eq!(
 ///     release.warnings[0].1.to_string(),
-///     "line 2 (legal_consultation-1), field score: is empty; max_points 5 is the sum of the rubric's 2 (+N分) marks, as it has no 总分 line"
+///     "line 6 (legal_consultation-1), field score: is empty; max_points 5 is the sum of the rubric's 2 (+N分) marks, as it has no 总分 line"
 /// );
 ///
 /// let wrong = consultation.replace(r#""score": """#, r#""score": "十""#);
