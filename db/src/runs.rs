@@ -105,9 +105,123 @@ fn duplicate(model: &str, run: impl std::fmt::Display) -> DbError {
     ))
 }
 
+/// What storing one run of a batch would do, as [`store_all`] decides it
+/// ([`plan_all`] finds it without writing).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "action", rename_all = "snake_case")]
+pub enum Disposition {
+    /// A run the version does not hold yet.
+    New,
+    /// It takes the place of stored run `run_id`, as replacement allows.
+    Replaces { run_id: i64 },
+    /// Refused: the version holds this model and run number, and
+    /// replacement was not asked for (409).
+    AlreadyStored { run_id: i64 },
+    /// Refused: replacement was asked for, but this replacer may not
+    /// replace the stored run (403); why.
+    Forbidden { run_id: i64, why: String },
+    /// Refused: an earlier run of the same batch has this model and run
+    /// number (409).
+    GivenTwice,
+}
+
+/// One run of a batch and what storing it would do.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Planned {
+    pub model: String,
+    pub run_number: i64,
+    #[serde(flatten)]
+    pub disposition: Disposition,
+}
+
+impl Planned {
+    /// The error [`store_all`] answers for this run, if it is refused.
+    pub fn refusal(&self) -> Option<DbError> {
+        let (model, run) = (&self.model, self.run_number);
+        match &self.disposition {
+            Disposition::New | Disposition::Replaces { .. } => None,
+            Disposition::AlreadyStored { .. } => Some(duplicate(model, run)),
+            Disposition::Forbidden { why, .. } => {
+                Some(DbError::Forbidden(format!("model {model} run {run} {why}")))
+            }
+            Disposition::GivenTwice => Some(DbError::Conflict(format!(
+                "model {model} run {run} is given twice"
+            ))),
+        }
+    }
+}
+
+/// The first refusal of a plan, in batch order: what [`store_all`] answers.
+pub fn refusal(plan: &[Planned]) -> Option<DbError> {
+    plan.iter().find_map(Planned::refusal)
+}
+
+/// What [`store_all`] would do with runs `(model, run number)` on dataset
+/// version `dataset_id`, found by the same checks on the same state, with
+/// nothing written: a dry run. Every run is planned (not only up to the
+/// first refusal), so a check can name them all.
+pub async fn plan_all(
+    db: &Db,
+    dataset_id: i64,
+    runs: &[(String, u32)],
+    on_duplicate: OnDuplicate,
+) -> Result<Vec<Planned>> {
+    let mut conn = db.pool().acquire().await?;
+    plan_on(&mut conn, dataset_id, runs, on_duplicate).await
+}
+
+/// [`plan_all`] on a connection (inside [`store_all`]'s transaction).
+async fn plan_on(
+    conn: &mut AnyConnection,
+    dataset_id: i64,
+    runs: &[(String, u32)],
+    on_duplicate: OnDuplicate,
+) -> Result<Vec<Planned>> {
+    let mut plan: Vec<Planned> = Vec::with_capacity(runs.len());
+    for (model, run) in runs {
+        let run_number = i64::from(*run);
+        let disposition = if plan
+            .iter()
+            .any(|p| &p.model == model && p.run_number == run_number)
+        {
+            Disposition::GivenTwice
+        } else {
+            let existing: Option<(i64, Option<i64>)> = sqlx::query_as(
+                "SELECT s.run_id, r.uploaded_by FROM run_scores s JOIN runs r ON r.id = s.run_id
+                 WHERE s.dataset_id = $1 AND s.model = $2 AND s.run_number = $3",
+            )
+            .bind(dataset_id)
+            .bind(model)
+            .bind(run_number)
+            .fetch_optional(&mut *conn)
+            .await?;
+            match (existing, on_duplicate) {
+                (None, _) => Disposition::New,
+                (Some((run_id, _)), OnDuplicate::Refuse) => Disposition::AlreadyStored { run_id },
+                (Some((run_id, uploader)), OnDuplicate::Replace(by)) => {
+                    match by.may_replace(uploader) {
+                        Ok(()) => Disposition::Replaces { run_id },
+                        Err(why) => Disposition::Forbidden {
+                            run_id,
+                            why: why.to_owned(),
+                        },
+                    }
+                }
+            }
+        };
+        plan.push(Planned {
+            model: model.clone(),
+            run_number,
+            disposition,
+        });
+    }
+    Ok(plan)
+}
+
 /// Stores several runs in one transaction: all of them, or none when any is
 /// refused (a duplicate without replacement, or two runs of the batch with the
-/// same model and run number).
+/// same model and run number). What it does to each run is [`plan_all`]'s
+/// answer, found inside the transaction.
 pub async fn store_all(
     db: &Db,
     dataset_id: i64,
@@ -116,31 +230,20 @@ pub async fn store_all(
     on_duplicate: OnDuplicate,
 ) -> Result<Vec<RunInfo>> {
     let mut tx = crate::begin_write(db).await?;
+    let keys: Vec<(String, u32)> = runs
+        .iter()
+        .map(|r| (r.meta.model.clone(), r.meta.run))
+        .collect();
+    let plan = plan_on(&mut tx, dataset_id, &keys, on_duplicate).await?;
+    if let Some(refused) = refusal(&plan) {
+        return Err(refused);
+    }
     let mut stored: Vec<RunInfo> = Vec::with_capacity(runs.len());
-    for run in runs {
+    for (run, planned) in runs.iter().zip(&plan) {
         let meta = &run.meta;
-        let run_number = i64::from(meta.run);
-        if stored
-            .iter()
-            .any(|r| r.model == meta.model && r.run_number == run_number)
-        {
-            return Err(DbError::Conflict(format!(
-                "model {} run {} is given twice",
-                meta.model, meta.run
-            )));
-        }
-        let existing: Option<(i64, Option<i64>)> = sqlx::query_as(
-            "SELECT s.run_id, r.uploaded_by FROM run_scores s JOIN runs r ON r.id = s.run_id
-             WHERE s.dataset_id = $1 AND s.model = $2 AND s.run_number = $3",
-        )
-        .bind(dataset_id)
-        .bind(&meta.model)
-        .bind(run_number)
-        .fetch_optional(&mut *tx)
-        .await?;
-        if let Some((old, uploader)) = existing {
-            on_duplicate.check(&meta.model, meta.run, uploader)?;
-            unlink(&mut tx, old, dataset_id).await?;
+        let run_number = planned.run_number;
+        if let Disposition::Replaces { run_id } = planned.disposition {
+            unlink(&mut tx, run_id, dataset_id).await?;
         }
         let unavailable = i64::try_from(meta.unavailable).unwrap_or(i64::MAX);
         let created_at = meta.created_at.clone().unwrap_or_else(now);

@@ -132,11 +132,13 @@ enum Command {
         #[arg(long, value_delimiter = ',')]
         ordinal: Option<Vec<String>>,
     },
-    /// Import a dataset file in one transaction (identical re-import: no-op; changed: new version)
+    /// Import a dataset file in one transaction (identical re-import: no-op; changed: new version);
+    /// with --benchmark plawbench also PLawBench's official release, its folder or its data files
     Import {
-        /// The dataset file (JSON Lines)
-        file: PathBuf,
-        /// Dataset name (default: the file name without extension)
+        /// The dataset file (JSON Lines); for PLawBench also the release's folder or its data files
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Dataset name (default: the file name without extension; PLawBench for the release)
         #[arg(long)]
         name: Option<String>,
         /// Mark the dataset as synthetic demo data in the UI
@@ -180,7 +182,8 @@ enum Command {
         /// Replace stored runs of the same model and run number
         #[arg(long)]
         replace: bool,
-        /// Only convert and reconcile; store nothing
+        /// Only convert, reconcile and run the store's checks (runs already stored, one run
+        /// number given twice); store nothing, and say what --replace or --first-run would change
         #[arg(long)]
         check: bool,
         #[command(flatten)]
@@ -454,14 +457,14 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             ordinal,
         } => agreement(&file, json, ordinal.as_deref()),
         Command::Import {
-            file,
+            files,
             name,
             synthetic,
             benchmark,
             db,
         } => for_benchmark!(
             benchmark.benchmark,
-            S => import::<S>(&file, name, synthetic, &db.db).await
+            S => import::<S>(&files, name, synthetic, &db.db).await
         ),
         Command::LoadDemo { db } => load_demo(&db.db).await,
         Command::ImportStatutes { file, db } => import_statutes(&file, &db.db).await,
@@ -829,14 +832,21 @@ async fn import_evalscope(
                         .to_owned(),
                 )
             })?;
+        let first_run = options.first_run;
         let prepared = services::evalscope::prepare(&db, &dataset, files?, options).await?;
         print!("{}", server::report::render_import(&prepared.preview));
-        if check {
-            return Ok(None);
-        }
         // The operator at the command line holds the database: an admin.
         let on_duplicate =
             db::runs::OnDuplicate::replacing(replace, engine::accounts::Replacer::Admin);
+        if check {
+            let plan =
+                services::evalscope::plan(&db, &dataset, &prepared, on_duplicate, first_run)
+                    .await?;
+            for line in plan.lines() {
+                println!("{line}");
+            }
+            return Ok(None);
+        }
         services::evalscope::store(&db, &dataset, prepared, None, on_duplicate)
             .await
             .map(Some)
@@ -995,12 +1005,21 @@ async fn import_statutes(file: &Path, db: &Path) -> anyhow::Result<ExitCode> {
 }
 
 async fn import<S: CliSuite>(
-    file: &Path,
+    paths: &[PathBuf],
     name: Option<String>,
     synthetic: bool,
     db: &Path,
 ) -> anyhow::Result<ExitCode> {
-    let (cases, warnings) = check_dataset::<S>(file)?;
+    let release = S::read_release(paths);
+    let from_release = release.is_some();
+    let (cases, warnings) = match (release, paths) {
+        (Some(read), _) => read?,
+        (None, [file]) => check_dataset::<S>(file)?,
+        (None, _) => {
+            eprintln!("error: a {} dataset is one file", S::BENCHMARK.as_str());
+            return Ok(ExitCode::FAILURE);
+        }
+    };
     // Warnings do not block the import; they are shown so a person can look.
     for warning in &warnings {
         eprintln!("{warning}");
@@ -1012,15 +1031,20 @@ async fn import<S: CliSuite>(
             return Ok(ExitCode::FAILURE);
         }
     };
-    let name = match name {
-        Some(n) => n,
-        None => file
+    let name = match (name, paths) {
+        (Some(n), _) => n,
+        (None, [file]) if !from_release => file
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .context("cannot derive a dataset name from the file name; pass --name")?,
+        (None, _) => "PLawBench".to_owned(),
     };
     let db = open(db).await?;
-    let source = file.display().to_string();
+    let source = paths
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(", ");
     let src = ImportSource {
         name: &name,
         source: &source,

@@ -6,6 +6,9 @@
 //! function for the benchmark a command names.
 
 use std::future::Future;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context as _;
 
 use db::datasets::{ImportOutcome, ImportSource};
 use db::Db;
@@ -13,6 +16,10 @@ use engine::benchmark::{Benchmark, DLawBench, LexPilot};
 use engine::lexpilot::dataset::{DatasetErrors, DatasetWarning};
 use engine::plawbench::PLawBench;
 use services::ingest::Hosted;
+
+/// A dataset read from a release's files: the cases or every error (each
+/// line naming its file), and the warnings (each naming its file).
+pub type Release<C> = (Result<Vec<C>, String>, Vec<String>);
 
 /// A hosted benchmark at the command line.
 pub trait CliSuite: Hosted {
@@ -30,6 +37,15 @@ pub trait CliSuite: Hosted {
         bytes: &[u8],
     ) -> (Result<Vec<Self::Case>, DatasetErrors>, Vec<DatasetWarning>) {
         (Self::read_dataset(bytes), Vec::new())
+    }
+
+    /// Reads a dataset that comes as several files or a folder (a benchmark's
+    /// own release, such as PLawBench's): the cases, or every error naming
+    /// its file, line and field; and the warnings, each naming its file.
+    /// `None` when `paths` is one file for [`CliSuite::check_dataset`] (the
+    /// default: the benchmark has no such release).
+    fn read_release(_paths: &[PathBuf]) -> Option<anyhow::Result<Release<Self::Case>>> {
+        None
     }
 
     /// Stores validated cases as a dataset version, in one transaction.
@@ -88,6 +104,64 @@ impl CliSuite for PLawBench {
             Ok(text) => engine::plawbench::dataset::parse_any(text),
             Err(_) => engine::plawbench::dataset::parse_dataset_reader(bytes),
         }
+    }
+
+    /// The official release (`docs/benchmarks/plawbench.md` §B1.2): its
+    /// folder (the release's data files in it, the rest left alone) or its
+    /// data files named one by one; one file of another name is a dataset
+    /// file of the line format.
+    fn read_release(paths: &[PathBuf]) -> Option<anyhow::Result<Release<Self::Case>>> {
+        use engine::plawbench::release::{parse_release, ReleaseFile};
+        let is_release = |p: &Path| ReleaseFile::of_path(&p.to_string_lossy()).is_some();
+        if let [one] = paths {
+            if !one.is_dir() && !is_release(one) {
+                return None;
+            }
+        }
+        let read = || -> anyhow::Result<Release<Self::Case>> {
+            let mut files = Vec::new();
+            for path in paths {
+                if path.is_dir() {
+                    let mut found: Vec<PathBuf> = std::fs::read_dir(path)
+                        .with_context(|| format!("cannot read {}", path.display()))?
+                        .filter_map(|e| e.ok().map(|e| e.path()))
+                        .filter(|p| p.is_file() && is_release(p))
+                        .collect();
+                    if found.is_empty() {
+                        return Ok((
+                            Err(format!(
+                                "{}: no data file of the PLawBench release in this folder (expected {})",
+                                path.display(),
+                                ReleaseFile::ALL.map(ReleaseFile::file_name).join(", ")
+                            )),
+                            Vec::new(),
+                        ));
+                    }
+                    found.sort();
+                    files.extend(found);
+                } else {
+                    files.push(path.clone());
+                }
+            }
+            let mut read = Vec::with_capacity(files.len());
+            for file in &files {
+                let bytes = std::fs::read(file)
+                    .with_context(|| format!("cannot read {}", file.display()))?;
+                read.push((file.display().to_string(), bytes));
+            }
+            Ok(match parse_release(&read) {
+                Ok(release) => (
+                    Ok(release.items),
+                    release
+                        .warnings
+                        .iter()
+                        .map(|(file, w)| format!("{file}: warning: {w}"))
+                        .collect(),
+                ),
+                Err(errors) => (Err(errors.to_string()), Vec::new()),
+            })
+        };
+        Some(read())
     }
 
     fn import(

@@ -3,9 +3,10 @@
 //! read ([`read_dir`], [`read_zip`]), grouped into one folder per model
 //! (`engine::plawbench::evalscope::layout`), converted into run files per
 //! generation with the reconciliation report ([`prepare`]: nothing stored
-//! yet, what the upload page shows first), then stored through the one
-//! ingest in one transaction ([`store`]): every run of every folder, or
-//! none.
+//! yet, what the upload page shows first), checked against what is stored
+//! as the store would check it ([`plan`]: the dry run of `--check` and
+//! `?check=true`), then stored through the one ingest in one transaction
+//! ([`store`]): every run of every folder, or none.
 //!
 //! # Limits (an archive is never trusted)
 //!
@@ -37,7 +38,7 @@ use engine::plawbench::PLawBench;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::error::{Error, Result};
-use crate::ingest::{blocking, store_scored, Hosted, Scored};
+use crate::ingest::{blocking, store_scored, Hosted, Scored, StorePlan};
 
 const MIB: u64 = 1024 * 1024;
 /// The most decompressed bytes of one file of an output folder or archive.
@@ -302,6 +303,32 @@ pub async fn prepare(
         },
         runs,
     })
+}
+
+/// The dry run of [`store`]: what storing `prepared` with `on_duplicate`
+/// would do to each run, by the store's own checks on the stored state
+/// ([`crate::ingest::plan`]), nothing written; the error the store would
+/// answer (409 for a run already stored or given twice, 403 for one this
+/// account may not replace) with what `--replace` or `--first-run` would
+/// change. `first_run` is the number generation 0 was given.
+pub async fn plan(
+    db: &Db,
+    dataset: &DatasetInfo,
+    prepared: &Prepared,
+    on_duplicate: OnDuplicate,
+    first_run: u32,
+) -> Result<StorePlan> {
+    let keys: Vec<(String, u32)> = prepared
+        .runs
+        .iter()
+        .map(|run| {
+            let meta = <PLawBench as engine::benchmark::Suite>::meta(run);
+            (meta.model, meta.run)
+        })
+        .collect();
+    crate::ingest::plan(db, dataset, &keys, on_duplicate, Some(first_run))
+        .await?
+        .or_refusal()
 }
 
 /// Stores every run of `prepared` (from [`prepare`] on `dataset`) through

@@ -13,6 +13,10 @@
 //! 3. [`store`] does the same and stores every run in one transaction
 //!    (`db::runs::store_all`): all of them, or none when any file is invalid
 //!    or refused (409 for a run already stored, unless replacing).
+//! 4. [`plan`] is the dry run of that store: the same store-time checks on
+//!    the same state (`db::runs::plan_all`: a run already stored, one the
+//!    account may not replace, a model and run given twice), nothing
+//!    written, and what `--replace` or `--first-run` would change.
 //!
 //! Scoring happens here, with the engine; storage only keeps what it is
 //! given.
@@ -22,7 +26,7 @@ use std::sync::Arc;
 
 use db::datasets::DatasetInfo;
 use db::revisions::Rescore;
-use db::runs::{NewRun, OnDuplicate, RunInfo};
+use db::runs::{Disposition, NewRun, OnDuplicate, Planned, RunInfo};
 use db::Db;
 use engine::benchmark::{Benchmark, DLawBench, LexPilot, Suite};
 use engine::lexpilot::dataset::DatasetErrors;
@@ -226,6 +230,128 @@ pub async fn store_scored<S: Suite>(
             Ok((info, scores))
         })
         .collect()
+}
+
+/// What storing a batch would do ([`plan`]): each run's disposition, and
+/// what the store's options would change.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct StorePlan {
+    /// Every run, in batch order.
+    pub runs: Vec<Planned>,
+    /// What `--replace` / `?replace=true` or `--first-run` / `?first_run=`
+    /// would change, one sentence each.
+    pub hints: Vec<String>,
+}
+
+impl StorePlan {
+    /// The plan, or the error the store would answer (the first refused
+    /// run's, as `db::runs::store_all` gives it) with the hints after it.
+    pub fn or_refusal(self) -> Result<StorePlan> {
+        match db::runs::refusal(&self.runs) {
+            None => Ok(self),
+            Some(refused) => {
+                let with_hints = |m: String| {
+                    std::iter::once(m)
+                        .chain(self.hints.iter().cloned())
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                };
+                Err(match Error::from(refused) {
+                    Error::Conflict(m) => Error::Conflict(with_hints(m)),
+                    Error::Forbidden(m) => Error::Forbidden(with_hints(m)),
+                    other => other,
+                })
+            }
+        }
+    }
+
+    /// One line per run (`model M run N: new`, `… replaces the stored run`).
+    pub fn lines(&self) -> Vec<String> {
+        self.runs
+            .iter()
+            .map(|p| {
+                let what = match &p.disposition {
+                    Disposition::New => "new".to_owned(),
+                    Disposition::Replaces { .. } => "replaces the stored run".to_owned(),
+                    Disposition::AlreadyStored { .. } => {
+                        "already stored (refused without replacement)".to_owned()
+                    }
+                    Disposition::Forbidden { why, .. } => format!("refused: it {why}"),
+                    Disposition::GivenTwice => {
+                        "refused: an earlier run of this import has the same number".to_owned()
+                    }
+                };
+                format!("model {} run {}: {what}", p.model, p.run_number)
+            })
+            .collect()
+    }
+}
+
+/// The dry run of storing runs `keys` (model, run number) on `dataset`:
+/// `db::runs::plan_all`'s answer, nothing written, with the hints of what
+/// replacement would change and, when the runs are numbered from
+/// `first_run` (evalscope imports), which `--first-run` would store them
+/// all as new runs.
+pub async fn plan(
+    db: &Db,
+    dataset: &DatasetInfo,
+    keys: &[(String, u32)],
+    on_duplicate: OnDuplicate,
+    first_run: Option<u32>,
+) -> Result<StorePlan> {
+    let runs = db::runs::plan_all(db, dataset.id, keys, on_duplicate).await?;
+    let mut hints = Vec::new();
+    let stored: Vec<&Planned> = runs
+        .iter()
+        .filter(|p| matches!(p.disposition, Disposition::AlreadyStored { .. }))
+        .collect();
+    if !stored.is_empty() {
+        hints.push(format!(
+            "with replacement (--replace, ?replace=true) it would replace the stored {}",
+            stored
+                .iter()
+                .map(|p| format!("model {} run {}", p.model, p.run_number))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    let collides = runs.iter().any(|p| {
+        matches!(
+            p.disposition,
+            Disposition::AlreadyStored { .. }
+                | Disposition::Replaces { .. }
+                | Disposition::Forbidden { .. }
+        )
+    });
+    if let (Some(first), true) = (first_run, collides) {
+        let mut free = 1;
+        for (model, _) in keys {
+            free = free.max(db::runs::next_run_number(db, dataset.id, model).await?);
+        }
+        let last = keys
+            .iter()
+            .map(|(_, run)| run.saturating_sub(first))
+            .max()
+            .unwrap_or(0)
+            .saturating_add(free);
+        hints.push(format!(
+            "with --first-run {free} (?first_run={free}) it would store them as new runs {free} to {last} instead"
+        ));
+    }
+    let mut twice: Vec<String> = runs
+        .iter()
+        .filter(|p| p.disposition == Disposition::GivenTwice)
+        .map(|p| format!("model {} run {}", p.model, p.run_number))
+        .collect();
+    twice.dedup();
+    if !twice.is_empty() {
+        hints.push(format!(
+            "{} {} given by two files or folders of this import; --first-run numbers every folder alike, so import them one at a time, the later with a --first-run above the runs the earlier stores",
+            twice.join(", "),
+            if twice.len() == 1 { "is" } else { "are" }
+        ));
+    }
+    Ok(StorePlan { runs, hints })
 }
 
 /// Re-validates and re-scores stored runs of benchmark `benchmark` on a new

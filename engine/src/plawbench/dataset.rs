@@ -552,7 +552,7 @@ fn parse_lines<R: BufRead>(
 }
 
 /// Reads and checks one item from the JSON value of its line.
-fn read_item(value: &OrderedJson, line: usize) -> Result<Item, Vec<DatasetError>> {
+pub(super) fn read_item(value: &OrderedJson, line: usize) -> Result<Item, Vec<DatasetError>> {
     let mut r = LineReader::new(line);
     let plain = value.to_value();
     let Some(obj) = r.object(&plain, "") else {

@@ -7,6 +7,8 @@
 //! - [`dataset`]: the dataset file (§B1.1): tasks, items, rubric sections
 //!   kept as released; parsing with line- and field-named errors; the
 //!   converter from evalscope's dataset records.
+//! - [`release`]: the official release's four files as released (§B1.2),
+//!   with what they lack derived by documented rules and warned about.
 //! - [`run`]: the run file (§B3): header with the judge panel, rubric items
 //!   with one judgement per judge; validation against the dataset; entry
 //!   keys; the trusted stored form.
@@ -75,6 +77,7 @@ pub mod json;
 pub mod judge;
 pub mod leaderboard;
 pub mod query;
+pub mod release;
 pub mod review;
 pub mod run;
 pub mod score;

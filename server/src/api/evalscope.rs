@@ -1,7 +1,10 @@
 //! `POST /api/evalscope`: evalscope's PLawBench output as a zip archive of
 //! its output folder (the body), imported into the current PLawBench
-//! dataset (researchers and admins). `?check=true` converts and reconciles
-//! only (200 with what would be stored); otherwise every run is stored in
+//! dataset (researchers and admins). `?check=true` converts, reconciles
+//! and runs the store's own checks without writing (200 with what would be
+//! stored and, in `plan`, what each run would do; or the status and error
+//! the import would answer, 409 or 403, saying what `?replace=true` or
+//! `?first_run=` would change); otherwise every run is stored in
 //! one transaction (201), or nothing: 422 with `errors: [{file, line,
 //! item_id, field, message}]` for output that cannot be imported, 409 for a
 //! run stored already unless `?replace=true`. `?first_run=N` numbers
@@ -76,18 +79,22 @@ async fn import(
     // and storing all count against the bound.
     let _turn = state.imports.enter().await?;
     let files = services::evalscope::read_upload(body).await?;
+    let first_run = options.first_run;
     let prepared = services::evalscope::prepare(&state.db, &dataset, files, options).await?;
     let report = serde_json::to_value(&prepared.preview).map_err(ApiError::internal)?;
-    if query.check {
-        return Ok((
-            StatusCode::OK,
-            Json(json!({ "import": report, "stored": [] })),
-        ));
-    }
     let on_duplicate = OnDuplicate::replacing(
         query.replace,
         engine::accounts::Replacer::of(user.id, user.role),
     );
+    if query.check {
+        let plan =
+            services::evalscope::plan(&state.db, &dataset, &prepared, on_duplicate, first_run)
+                .await?;
+        return Ok((
+            StatusCode::OK,
+            Json(json!({ "import": report, "stored": [], "plan": plan })),
+        ));
+    }
     let stored =
         services::evalscope::store(&state.db, &dataset, prepared, Some(user.id), on_duplicate)
             .await?;
