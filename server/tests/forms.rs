@@ -45,7 +45,8 @@ async fn upload(app: &TestApp, token: &str, body: &str, query: &str) -> TestResp
 /// A server function called with a JSON body, as the upload page and the
 /// job estimate call theirs.
 async fn call_json(app: &TestApp, path: &str, cookie: &str, body: Value) -> TestResponse {
-    app.post_json(path, common::Auth::Cookie(cookie), body).await
+    app.post_json(path, common::Auth::Cookie(cookie), body)
+        .await
 }
 
 /// `(model, family)` of the stored run of `model`.

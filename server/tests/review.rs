@@ -209,7 +209,10 @@ async fn an_expert_sees_no_other_label_and_no_judge_label_before_submitting() {
     for format in ["jsonl", "csv"] {
         let export = r
             .app
-            .get_with_cookie(&format!("/api/review/export?format={format}"), Some(&r.expert_b))
+            .get_with_cookie(
+                &format!("/api/review/export?format={format}"),
+                Some(&r.expert_b),
+            )
             .await;
         assert_eq!(export.status, StatusCode::FORBIDDEN);
         assert!(!export.body.contains("A-SECRET-COMMENT"));
@@ -557,8 +560,14 @@ async fn a_full_round_ends_in_adjudication_and_the_dashboard_agrees_with_the_eng
 
     // LCA: the experts disagree on the fifth item only.
     for (i, &id) in lca.iter().enumerate() {
-        assert_eq!(submit(&r, &r.expert_a, id, LCA_A[i], "").await.0, StatusCode::OK);
-        assert_eq!(submit(&r, &r.expert_b, id, LCA_B[i], "").await.0, StatusCode::OK);
+        assert_eq!(
+            submit(&r, &r.expert_a, id, LCA_A[i], "").await.0,
+            StatusCode::OK
+        );
+        assert_eq!(
+            submit(&r, &r.expert_b, id, LCA_B[i], "").await.0,
+            StatusCode::OK
+        );
     }
     // Case checks: four items; the third split on anonymization.
     let pass = CaseCheck::all_pass();
@@ -964,7 +973,10 @@ async fn drafts_persist_per_expert_until_submitted() {
     )
     .await;
     assert_eq!(history, 2);
-    assert_eq!(item(&r, &r.expert_a, lca[0]).await.json()["my_label"], "ask");
+    assert_eq!(
+        item(&r, &r.expert_a, lca[0]).await.json()["my_label"],
+        "ask"
+    );
 }
 
 /// The sampled judge items of one database: (model, run, case, target).
