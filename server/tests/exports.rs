@@ -20,7 +20,6 @@ use app::server_fns::models::{Compare, GetModel};
 use app::server_fns::plawbench::PlawCell;
 use app::server_fns::review::{AssignReviews, CreateReviewItems, LoadReviewDashboard};
 
-const PASSWORD: &str = "a-long-password";
 const LEX: &str = "Sim-Frontier-2 (simulated)";
 const LEX_B: &str = "Sim-OpenChat-72B (simulated)";
 const PLAW: &str = "Sim-Frontier-3 (simulated)";
