@@ -9,16 +9,10 @@ mod common;
 
 use std::path::Path;
 
-use axum::body::Body;
-use axum::http::{header, Request, StatusCode};
+use axum::http::StatusCode;
 use common::cli::{lexpilot, text};
-use common::TestApp;
+use common::evalscope::{import, with_fixture_dataset, FIXTURES};
 use engine::accounts::Role;
-
-const FIXTURES: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../engine/tests/fixtures/plawbench/evalscope"
-);
 
 fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).expect("dir");
@@ -166,33 +160,9 @@ fn zipped(root: &Path) -> Vec<u8> {
     zip.finish().expect("zip").into_inner()
 }
 
-fn import(token: &str, body: Vec<u8>, query: &str) -> Request<Body> {
-    Request::post(format!("/api/evalscope{query}"))
-        .header(header::HOST, "127.0.0.1:3000")
-        .header(header::AUTHORIZATION, format!("Bearer {token}"))
-        .header(header::CONTENT_TYPE, "application/zip")
-        .body(Body::from(body))
-        .expect("request")
-}
-
 #[tokio::test]
 async fn check_true_in_the_api_answers_as_the_import_would() {
-    let app = TestApp::empty().await;
-    let text = std::fs::read_to_string(format!("{FIXTURES}/dataset.jsonl")).expect("dataset");
-    let items = engine::plawbench::dataset::parse_dataset(&text).expect("fixture dataset");
-    let src = db::datasets::ImportSource {
-        name: "plaw-fixture",
-        source: "test",
-        synthetic: false,
-    };
-    db::datasets::import_items(
-        &app.db,
-        src,
-        engine::benchmark::Benchmark::Plawbench,
-        &items,
-    )
-    .await
-    .expect("import");
+    let (app, _) = with_fixture_dataset().await;
     let researcher = app.token("researcher", Role::Researcher).await;
     let v2 = zipped(&Path::new(FIXTURES).join("v2"));
     let count = || async {

@@ -7,6 +7,7 @@ mod common;
 
 use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
+use common::evalscope::{import, with_fixture_dataset, FIXTURES};
 use common::json::assert_close;
 use common::TestApp;
 use engine::accounts::Role;
@@ -142,11 +143,6 @@ async fn bad_runs_name_line_and_field_and_store_nothing() {
     assert_eq!(plaw_runs(&app).await, before);
 }
 
-const FIXTURES: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../engine/tests/fixtures/plawbench/evalscope"
-);
-
 /// A zip archive of the fixture output folder `name`, every file under it.
 fn zipped(name: &str) -> Vec<u8> {
     use std::io::Write;
@@ -171,36 +167,6 @@ fn zipped(name: &str) -> Vec<u8> {
         }
     }
     zip.finish().expect("zip").into_inner()
-}
-
-/// An app with the evalscope fixtures' dataset as its PLawBench dataset.
-async fn with_fixture_dataset() -> (TestApp, Vec<dataset::Item>) {
-    let app = TestApp::empty().await;
-    let text = std::fs::read_to_string(format!("{FIXTURES}/dataset.jsonl")).expect("dataset");
-    let items = dataset::parse_dataset(&text).expect("fixture dataset");
-    let src = db::datasets::ImportSource {
-        name: "plaw-fixture",
-        source: "test",
-        synthetic: false,
-    };
-    db::datasets::import_items(
-        &app.db,
-        src,
-        engine::benchmark::Benchmark::Plawbench,
-        &items,
-    )
-    .await
-    .expect("import");
-    (app, items)
-}
-
-fn import(token: &str, body: Vec<u8>, query: &str) -> Request<Body> {
-    Request::post(format!("/api/evalscope{query}"))
-        .header(header::HOST, "127.0.0.1:3000")
-        .header(header::AUTHORIZATION, format!("Bearer {token}"))
-        .header(header::CONTENT_TYPE, "application/zip")
-        .body(Body::from(body))
-        .expect("request")
 }
 
 #[tokio::test]

@@ -5,6 +5,7 @@
 #![allow(dead_code)]
 
 pub mod cli;
+pub mod evalscope;
 pub mod json;
 pub mod process;
 
