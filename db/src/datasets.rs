@@ -251,6 +251,7 @@ async fn new_version(
     .fetch_one(&mut *tx)
     .await?;
     crate::runs::bump_generation(tx).await?;
+    crate::generations::bump_version(tx, dataset_id).await?;
     Ok(Err(dataset_id))
 }
 

@@ -15,6 +15,8 @@
 //! - [`items`]: the same for the items of the other benchmarks' datasets.
 //! - [`runs`]: runs stored once, scored on every version they are linked to;
 //!   the generation counter caches of derived figures are keyed by.
+//! - [`generations`]: the same counter scoped to a dataset version and to
+//!   one model's runs on it.
 //! - [`review`]: expert review by entity: items, assignments, labels,
 //!   adjudication, dashboard and export queries.
 //! - [`revisions`]: corrections of cases as revisions, each a new dataset
@@ -36,6 +38,7 @@ pub mod copy;
 pub mod datasets;
 pub mod events;
 pub mod fidelity;
+pub mod generations;
 pub mod items;
 pub mod jobs;
 pub mod review;

@@ -375,5 +375,6 @@ async fn link_runs(
         }
     }
     crate::runs::bump_generation(tx).await?;
+    crate::generations::bump_version(tx, to).await?;
     Ok((linked, dropped))
 }

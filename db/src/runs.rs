@@ -8,8 +8,9 @@
 //! A store is one transaction that takes the write lock first: every run of
 //! the batch, or none. A second run with the same model and run number on a
 //! version is refused (`Conflict`) unless replacement is asked for. Every
-//! write bumps the generation ([`generation`]) inside its transaction, so
-//! that figures cached against it can never outlive what they came from.
+//! write bumps the generation ([`generation`]), and those of its version
+//! and models ([`crate::generations`]), inside its transaction, so that
+//! figures cached against them can never outlive what they came from.
 //! Scoring never happens here: the caller brings the scores.
 
 use engine::accounts::Replacer;
@@ -285,6 +286,8 @@ pub async fn store_all(
     }
     if !stored.is_empty() {
         bump_generation(&mut tx).await?;
+        let models: Vec<&str> = stored.iter().map(|r| r.model.as_str()).collect();
+        crate::generations::bump(&mut tx, dataset_id, &models).await?;
     }
     tx.commit().await?;
     if !stored.is_empty() {
@@ -460,6 +463,26 @@ pub async fn scores(db: &Db, dataset_id: i64) -> Result<Vec<StoredScores>> {
     .bind(dataset_id)
     .fetch_all(db.pool())
     .await?;
+    stored_scores(rows)
+}
+
+/// [`scores`] of `model`'s runs only, in upload order: what one model's
+/// entries on the leaderboard are summarised from (read again when that
+/// model's generation, [`crate::generations::model_generations`], moves).
+/// Empty when the model has no run there.
+pub async fn scores_of_model(db: &Db, dataset_id: i64, model: &str) -> Result<Vec<StoredScores>> {
+    let rows: Vec<(i64, String, String)> = sqlx::query_as(
+        "SELECT r.id, r.entry_key, s.scores FROM run_scores s JOIN runs r ON r.id = s.run_id
+         WHERE s.dataset_id = $1 AND s.model = $2 ORDER BY r.id",
+    )
+    .bind(dataset_id)
+    .bind(model)
+    .fetch_all(db.pool())
+    .await?;
+    stored_scores(rows)
+}
+
+fn stored_scores(rows: Vec<(i64, String, String)>) -> Result<Vec<StoredScores>> {
     rows.into_iter()
         .map(|(run_id, key, scores)| {
             Ok(StoredScores {

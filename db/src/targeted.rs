@@ -110,6 +110,9 @@ pub async fn store_all(
     }
     if !stored.is_empty() {
         bump_generation(&mut tx).await?;
+        // The version's figures (the paper page's Table 4) change; no
+        // model's runs do.
+        crate::generations::bump(&mut tx, dataset_id, &[]).await?;
     }
     tx.commit().await?;
     if !stored.is_empty() {
