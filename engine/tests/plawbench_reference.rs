@@ -179,6 +179,7 @@ fn the_p7_row_recomputes_its_overall() {
         truncated: 0,
         acc: Some(acc),
         sections: Default::default(),
+        section_scored: Default::default(),
     };
     let scores = RunScores {
         tasks: [

@@ -123,6 +123,9 @@ fn the_demo_views_agree_with_the_drilldowns() {
             assert!((shown - mean).abs() < 1e-12, "{} {column}", row.model);
         }
         let view = evalscope_view(runs_of(&scored, &row.key));
+        // Python's round(x, 4), as evalscope's report keeps scores.
+        let round4 = |x: f64| (x * 1e4).round() / 1e4;
+        let mut pooled: Vec<(f64, usize)> = Vec::new();
         for subset in view.rows.iter().filter(|s| s.subset.is_some()) {
             let task = subset.subset.expect("a subset");
             let metric = match task {
@@ -135,6 +138,19 @@ fn the_demo_views_agree_with_the_drilldowns() {
             let scored_items: usize = cell.runs.iter().map(|v| v.scored).sum();
             let unavailable: usize = cell.runs.iter().map(|v| v.unavailable).sum();
             let truncated: usize = cell.runs.iter().map(|v| v.truncated).sum();
+            // evalscope pools the samples of every run (repeat).
+            let sum: f64 = cell
+                .runs
+                .iter()
+                .filter_map(|v| v.value.map(|x| x * v.scored as f64))
+                .sum();
+            pooled.push((sum / scored_items as f64, scored_items));
+            assert_eq!(
+                subset.acc.map(|m| m.mean),
+                Some(round4(sum / scored_items as f64)),
+                "{} {task}",
+                row.model
+            );
             assert_eq!(
                 (subset.num, subset.unavailable, subset.truncated),
                 (scored_items, unavailable, truncated),
@@ -144,7 +160,14 @@ fn the_demo_views_agree_with_the_drilldowns() {
         }
         let overall = view.rows.last().expect("an OVERALL row");
         assert_eq!(overall.name(), "OVERALL");
-        assert_eq!(overall.acc, doc.entries[row.entry].per_sample_overall);
+        // evalscope's OVERALL: the rounded subset scores, num-weighted, rounded.
+        let num: usize = pooled.iter().map(|p| p.1).sum();
+        let weighted: f64 = pooled.iter().map(|&(s, n)| round4(s) * n as f64).sum();
+        let per_sample_overall = doc.entries[row.entry].per_sample_overall.expect("a value");
+        assert_eq!(
+            overall.acc.map(|m| (m.mean, m.std)),
+            Some((round4(weighted / num as f64), per_sample_overall.std))
+        );
 
         let column = categories
             .entries

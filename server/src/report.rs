@@ -217,11 +217,28 @@ pub fn render_import(prepared: &engine::plawbench::evalscope::ImportPreview) -> 
                 r.run, r.items, r.unavailable
             ));
         }
-        out.push_str("  reconciliation with the report (|Δ| ≤ 5e-5, equal num):\n");
+        out.push_str(
+            "  reconciliation with the report (subsets |Δ| ≤ 5e-5, OVERALL as evalscope \
+             rounds it, equal num):\n",
+        );
         for check in &folder.reconciliation.subsets {
             out.push_str(&format!(
                 "    {:<20} {:<15} recomputed {} (n {}), report {} (n {})  {}\n",
                 check.task.as_str(),
+                check.metric,
+                num(check.recomputed),
+                check.num,
+                num(check.reported),
+                check
+                    .reported_num
+                    .map_or_else(|| "—".to_owned(), |n| n.to_string()),
+                if check.ok { "ok" } else { "MISMATCH" }
+            ));
+        }
+        for check in &folder.reconciliation.overall {
+            out.push_str(&format!(
+                "    {:<20} {:<15} recomputed {} (n {}), report {} (n {})  {}\n",
+                "OVERALL",
                 check.metric,
                 num(check.recomputed),
                 check.num,

@@ -602,6 +602,15 @@ fn EvalscopeResult(reply: EvalscopeReply) -> impl IntoView {
                                     <td>{if c.ok { lang.t("一致", "ok") } else { lang.t("不一致", "MISMATCH") }}</td>
                                 </tr>
                             }).collect_view()}
+                            {f.reconciliation.overall.iter().map(|c| view! {
+                                <tr class="overall">
+                                    <td>"OVERALL"</td>
+                                    <td>{c.metric.clone()}</td>
+                                    <td class="num">{num(c.recomputed)} " (" {c.num} ")"</td>
+                                    <td class="num">{num(c.reported)} " (" {c.reported_num.map(|n| n.to_string()).unwrap_or_else(|| "—".into())} ")"</td>
+                                    <td>{if c.ok { lang.t("一致", "ok") } else { lang.t("不一致", "MISMATCH") }}</td>
+                                </tr>
+                            }).collect_view()}
                         </tbody>
                     </table>
                 </div>

@@ -21,8 +21,10 @@
 //! - [`evalscope_view`]: one entry as evalscope reports it: a row per
 //!   subset with `num` (scored items), `acc`, the four section metrics of
 //!   `case_analysis`, unavailable and truncated counts, and the `OVERALL`
-//!   row (the per-sample mean over every scored item). evalscope averages
-//!   over the usable items of each subset, and so does each run's score.
+//!   row, each as evalscope's report computes it: a subset's score is the
+//!   mean over the usable items of every run, pooled as evalscope pools its
+//!   repeats, rounded to 4 decimals; `OVERALL` is the `num`-weighted mean
+//!   of those rounded scores, rounded ([`super::evalscope::evalscope_overall`]).
 //! - [`category_table`]: Task 2 by category: the categories (in
 //!   [`CATEGORIES`] order, then any others alphabetically) × the entries
 //!   with `case_analysis`, mean `acc` and the scored items `n` per cell.
@@ -67,6 +69,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::dataset::{Section, Task, CATEGORIES};
+use super::evalscope::{evalscope_overall, evalscope_round};
 use super::run::EntryKey;
 use super::score::{EntryScores, Metric, RunScores, ScoreDocument};
 use crate::columns::{Better, Scale};
@@ -866,8 +869,12 @@ pub struct EvalscopeRow {
     pub subset: Option<Task>,
     /// evalscope's `num`: the scored (usable) items, over the runs.
     pub num: usize,
-    /// `acc` (mean over the scored items of each run), mean ± std over the
-    /// runs with a value; for `OVERALL`, the per-sample overall.
+    /// `acc` as evalscope's report gives it: `mean` pools the scored items
+    /// of every run (Σ accᵣ·nᵣ / Σ nᵣ, as evalscope averages the samples of
+    /// all its repeats) rounded to 4 decimals; for `OVERALL`, evalscope's
+    /// `OVERALL` of the pooled subsets ([`evalscope_overall`]). `std` is
+    /// the sample std of the runs' own values (per-run `acc`, per-run
+    /// per-sample overall), which evalscope does not report.
     pub acc: Option<MeanStd>,
     /// For `case_analysis`, the four section metrics, likewise.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
@@ -885,10 +892,27 @@ impl EvalscopeRow {
     }
 }
 
+/// The pooled mean of (value, n) pairs and its n: Σ v·n / Σ n over the
+/// pairs with a value and n > 0.
+fn pooled(values: impl IntoIterator<Item = (Option<f64>, usize)>) -> Option<(f64, usize)> {
+    let (sum, num) = values
+        .into_iter()
+        .filter_map(|(v, n)| v.map(|v| (v, n)))
+        .filter(|&(_, n)| n > 0)
+        .fold((0.0, 0usize), |(sum, num), (v, n)| {
+            (sum + v * n as f64, num + n)
+        });
+    (num > 0).then(|| (sum / num as f64, num))
+}
+
 /// The evalscope view of one entry from its runs' scores (see
 /// [`runs_of`]): per subset `num`, `acc` (show it with [`format_ratio`]),
 /// the section metrics of `case_analysis`, unavailable and truncated
-/// counts; then `OVERALL`, the per-sample mean over every scored item.
+/// counts; then `OVERALL`. Several runs are pooled as evalscope pools the
+/// samples of its repeats: a subset's score is the mean over the scored
+/// items of every run (not the mean of the run means), rounded to 4
+/// decimals, and `OVERALL` is computed from those as evalscope's report
+/// computes it ([`evalscope_overall`]).
 ///
 /// ```
 /// use engine::plawbench::dataset::{parse_dataset, Task};
@@ -911,10 +935,18 @@ impl EvalscopeRow {
 /// ```
 pub fn evalscope_view<'a>(runs: impl IntoIterator<Item = &'a RunScores>) -> EvalscopeView {
     let runs: Vec<&RunScores> = runs.into_iter().collect();
-    let summary = |values: Vec<Option<f64>>| {
-        let values: Vec<f64> = values.into_iter().flatten().collect();
-        mean_std(&values)
+    // The pooled mean as evalscope reports it, with the std of the runs' values.
+    let summary = |values: Vec<(Option<f64>, usize)>| {
+        let (mean, _) = pooled(values.iter().copied())?;
+        let per_run: Vec<f64> = values.iter().filter_map(|v| v.0).collect();
+        let std = mean_std(&per_run).and_then(|m| m.std);
+        Some(MeanStd {
+            mean: evalscope_round(mean),
+            std,
+        })
     };
+    // The unrounded pooled acc and num per subset, for OVERALL.
+    let mut subsets: Vec<(f64, usize)> = Vec::new();
     let mut rows: Vec<EvalscopeRow> = Task::ALL
         .into_iter()
         .filter(|task| runs.iter().any(|r| r.tasks.contains_key(task)))
@@ -926,7 +958,10 @@ pub fn evalscope_view<'a>(runs: impl IntoIterator<Item = &'a RunScores>) -> Eval
                     .map(|s| {
                         let values = scores
                             .iter()
-                            .map(|t| t.sections.get(&s).copied().flatten())
+                            .map(|t| {
+                                let n = t.section_scored.get(&s).copied().unwrap_or(t.scored);
+                                (t.sections.get(&s).copied().flatten(), n)
+                            })
                             .collect();
                         (s, summary(values))
                     })
@@ -934,10 +969,12 @@ pub fn evalscope_view<'a>(runs: impl IntoIterator<Item = &'a RunScores>) -> Eval
             } else {
                 BTreeMap::new()
             };
+            let acc: Vec<(Option<f64>, usize)> = scores.iter().map(|t| (t.acc, t.scored)).collect();
+            subsets.extend(pooled(acc.iter().copied()));
             EvalscopeRow {
                 subset: Some(task),
                 num: scores.iter().map(|t| t.scored).sum(),
-                acc: summary(scores.iter().map(|t| t.acc).collect()),
+                acc: summary(acc),
                 sections,
                 unavailable: scores.iter().map(|t| t.unavailable).sum(),
                 truncated: scores.iter().map(|t| t.truncated).sum(),
@@ -945,10 +982,14 @@ pub fn evalscope_view<'a>(runs: impl IntoIterator<Item = &'a RunScores>) -> Eval
         })
         .collect();
     if !rows.is_empty() {
+        let per_run: Vec<f64> = runs.iter().filter_map(|r| r.per_sample_overall).collect();
         let overall = EvalscopeRow {
             subset: None,
             num: rows.iter().map(|r| r.num).sum(),
-            acc: summary(runs.iter().map(|r| r.per_sample_overall).collect()),
+            acc: evalscope_overall(subsets).map(|mean| MeanStd {
+                mean,
+                std: mean_std(&per_run).and_then(|m| m.std),
+            }),
             sections: BTreeMap::new(),
             unavailable: rows.iter().map(|r| r.unavailable).sum(),
             truncated: rows.iter().map(|r| r.truncated).sum(),
@@ -1554,6 +1595,7 @@ Qwen | Qwen3-max | 64.75 | 67.17 | 67.52 | 90.97 | 62.75 | 45.10 | 75.76 | 53.38
                     truncated: 0,
                     acc: Some(0.5),
                     sections: BTreeMap::new(),
+                    section_scored: BTreeMap::new(),
                 },
             )]
             .into(),

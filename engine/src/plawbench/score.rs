@@ -236,6 +236,11 @@ pub struct TaskScores {
     /// scored items that have the section.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub sections: BTreeMap<Section, Option<f64>>,
+    /// For `case_analysis`, how many scored items have each section (the
+    /// `num` evalscope gives the section metric); a section missing here
+    /// (scores stored before it was kept) counts as `scored`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub section_scored: BTreeMap<Section, usize>,
 }
 
 /// The mean `acc` of the scored `case_analysis` items of one category.
@@ -336,7 +341,7 @@ impl RunScores {
     /// use engine::plawbench::dataset::Task;
     /// use engine::plawbench::score::{Metric, RunScores, TaskScores};
     ///
-    /// let task = |acc: f64| TaskScores { items: 1, scored: 1, unavailable: 0, truncated: 0, acc: Some(acc), sections: Default::default() };
+    /// let task = |acc: f64| TaskScores { items: 1, scored: 1, unavailable: 0, truncated: 0, acc: Some(acc), sections: Default::default(), section_scored: Default::default() };
     /// let scores = RunScores {
     ///     tasks: [(Task::CaseAnalysis, task(0.5372)), (Task::LegalConsultation, task(0.5849)),
     ///             (Task::PlaintiffStatement, task(0.3108)), (Task::DefendantStatement, task(0.4766))].into(),
@@ -455,6 +460,7 @@ pub fn score_run(run: &Run, dataset: &[Item]) -> RunScores {
                     .collect();
                 let acc: Vec<f64> = scored.iter().map(|(_, s)| s.acc).collect();
                 all_acc.extend_from_slice(&acc);
+                let mut section_scored = BTreeMap::new();
                 let sections = if task == Task::CaseAnalysis {
                     for (item, score) in &scored {
                         if let Some(category) = &item.category {
@@ -471,6 +477,7 @@ pub fn score_run(run: &Run, dataset: &[Item]) -> RunScores {
                                 .iter()
                                 .filter_map(|(_, score)| score.sections.get(&s).copied())
                                 .collect();
+                            section_scored.insert(s, values.len());
                             (s, mean(&values))
                         })
                         .collect()
@@ -484,6 +491,7 @@ pub fn score_run(run: &Run, dataset: &[Item]) -> RunScores {
                     truncated,
                     acc: mean(&acc),
                     sections,
+                    section_scored,
                 };
                 (task, scores)
             },

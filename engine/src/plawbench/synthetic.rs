@@ -24,7 +24,7 @@ use std::num::NonZeroU64;
 use serde_json::{json, Map, Value};
 
 use super::dataset::{Item, Section, Task, CATEGORIES};
-use super::evalscope::{Folder, SubsetFiles};
+use super::evalscope::{evalscope_overall, evalscope_round, Folder, SubsetFiles};
 use super::judge::render_model_prompt;
 use crate::metrics::Xoshiro256StarStar;
 
@@ -178,7 +178,8 @@ pub fn run_file(dataset: &[Item], model: &str, run: u32, judges: usize, seed: u6
 /// One model's evalscope output over `dataset` in the shape of evalscope
 /// 1.14.1 (§B6): one judge, one generation, every review `success` but about
 /// 2% `parse_error`, and a schema-v2 report whose subset scores are the
-/// reviews' means rounded to 4 decimals.
+/// reviews' means rounded to 4 decimals and whose metric and category
+/// scores are evalscope's `OVERALL` of them ([`evalscope_overall`]).
 pub fn evalscope_folder(dataset: &[Item], model_id: &str, seed: u64) -> Folder {
     let mut rng = Xoshiro256StarStar::seed_from_u64(seed);
     let quality = 0.3 + 0.5 * unit(&mut rng);
@@ -280,16 +281,24 @@ pub fn evalscope_folder(dataset: &[Item], model_id: &str, seed: u64) -> Folder {
         *index += 1;
     }
     let metric_entry = |name: &str, identity: &str| {
-        let rows: Vec<Value> = subsets
+        let means: Vec<(Task, f64, usize)> = subsets
             .keys()
             .filter_map(|&task| {
                 let v = values.get(&(task, name))?;
-                let mean = v.iter().sum::<f64>() / v.len() as f64;
-                Some(json!({"name": task, "score": (mean * 1e4).round() / 1e4, "num": v.len()}))
+                Some((task, v.iter().sum::<f64>() / v.len() as f64, v.len()))
             })
             .collect();
+        let rows: Vec<Value> = means
+            .iter()
+            .map(|&(task, mean, num)| {
+                json!({"name": task, "score": evalscope_round(mean), "num": num})
+            })
+            .collect();
+        let num: usize = means.iter().map(|m| m.2).sum();
+        let overall = evalscope_overall(means.iter().map(|&(_, mean, num)| (mean, num)));
         json!({"identity": {"name": identity, "aggregation": "mean", "dimensions": {}},
-               "categories": [{"name": ["default"], "subsets": rows}]})
+               "num": num, "score": overall,
+               "categories": [{"name": ["default"], "num": num, "score": overall, "subsets": rows}]})
     };
     let mut metrics = vec![metric_entry("acc", "accuracy")];
     metrics.extend(Section::ALL.map(|s| metric_entry(s.metric(), s.metric())));

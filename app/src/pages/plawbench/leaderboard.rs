@@ -210,8 +210,8 @@ fn EvalscopeViews(table: Table, views: Vec<EvalscopeView>) -> impl IntoView {
     view! {
         <h2>{lang.t("evalscope 报告视图", "As evalscope reports it")}</h2>
         <p class="muted">{lang.t(
-            "按 evalscope 的报告方式（灰色为其字段名）：每个子集列出已评分题目数与保留四位小数的得分；OVERALL 为全部已评分题目的平均，因此以案例分析为主。它不是排行榜的总分。",
-            "As evalscope reports it (its field names in grey): per subset the scored items and the score to four decimals; OVERALL is the mean over every scored item, so case analysis dominates it. It is not the ranking's Overall.",
+            "按 evalscope 的报告方式（灰色为其字段名）：每个子集列出已评分题目数与保留四位小数的得分，多次运行的题目像 evalscope 的重复采样一样合并计算（± 为各次运行之间的标准差）；OVERALL 按 evalscope 的规则，由保留四位小数的子集得分按已评分题目数加权平均后再保留四位小数，因此以案例分析为主。它不是排行榜的总分。",
+            "As evalscope reports it (its field names in grey): per subset the scored items and the score to four decimals, the items of every run pooled as evalscope pools its repeats (± the spread over runs); OVERALL as evalscope computes it: the subset scores rounded to four decimals, weighted by their scored items and rounded again, so case analysis dominates it. It is not the ranking's Overall.",
         )}</p>
         {table
             .rows

@@ -45,7 +45,10 @@
 //!   `score.value` (over the reviews that carry it, as evalscope averages)
 //!   against the report's subset score (|Δ| ≤ 5·10⁻⁵, and equal `num`), and
 //!   each usable item's value recomputed from the imported points (§B4.1,
-//!   |Δ| ≤ 10⁻⁹). Mismatches are reported, nothing is changed.
+//!   |Δ| ≤ 10⁻⁹); and each metric's `OVERALL` computed as evalscope's report
+//!   computes it ([`evalscope_overall`]) against the report's metric score
+//!   (equal to 4 decimals, and equal `num`). Mismatches are reported,
+//!   nothing is changed.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
@@ -82,6 +85,56 @@ pub const UNUSABLE_STATUSES: [&str; 4] = [
 pub const SUBSET_TOLERANCE: f64 = 5e-5;
 /// The largest |Δ| between an item's review value and its imported score.
 pub const ITEM_TOLERANCE: f64 = 1e-9;
+
+/// A score as evalscope's report keeps it: Python's `round(x, 4)`
+/// (`report/report.py::normalize_score`), the decimal nearest to `x`
+/// with 4 places, read back as the nearest `f64`. Rust's `{:.4}` rounds the
+/// exact binary value as CPython's `round` does, so the two agree.
+///
+/// ```
+/// use engine::plawbench::evalscope::evalscope_round;
+/// assert_eq!(evalscope_round(0.51094999), 0.5109);
+/// assert_eq!(evalscope_round(0.41969999999), 0.4197);
+/// assert_eq!(evalscope_round(1.0), 1.0);
+/// ```
+pub fn evalscope_round(x: f64) -> f64 {
+    if !x.is_finite() {
+        return x;
+    }
+    format!("{x:.4}").parse().unwrap_or(x)
+}
+
+/// A metric's `OVERALL` as evalscope's report computes it from its subsets'
+/// unrounded means and `num`s (evalscope 1.14.1, `report/report.py`): each
+/// subset score is rounded to 4 decimals first (`Subset` →
+/// `normalize_score`); the category score is `micro_mean` of the rounded
+/// subset scores, Σ round₄(sₜ)·nₜ / Σ nₜ, rounded to 4 decimals (`Category`);
+/// the metric score is `micro_mean` over the categories, rounded again
+/// (`Metric`). PLawBench has no category map, so there is the one category
+/// `default` and the metric score is the category score. Subsets with
+/// `num` 0 are not in the report; `None` when no subset has a value.
+///
+/// ```
+/// use engine::plawbench::evalscope::evalscope_overall;
+/// // The per-sample mean is 0.510939 → 0.5109, but the subsets round first:
+/// // (0.5110·250 + 0.5108·18 + 0.6125·6 + 0.4091·6) / 280 = 0.510979 → 0.5110.
+/// let overall = evalscope_overall([(0.51096, 250), (0.51076, 18), (0.61246, 6), (0.40906, 6)]);
+/// assert_eq!(overall, Some(0.511));
+/// assert_eq!(evalscope_overall([]), None);
+/// ```
+pub fn evalscope_overall(subsets: impl IntoIterator<Item = (f64, usize)>) -> Option<f64> {
+    let (weighted, num) = subsets
+        .into_iter()
+        .filter(|&(_, n)| n > 0)
+        .fold((0.0, 0usize), |(sum, num), (score, n)| {
+            (sum + evalscope_round(score) * n as f64, num + n)
+        });
+    if num == 0 {
+        return None;
+    }
+    let category = evalscope_round(weighted / num as f64);
+    Some(evalscope_round(category * num as f64 / num as f64))
+}
 
 /// One subset's files.
 #[derive(Debug, Clone, PartialEq)]
@@ -231,6 +284,25 @@ pub struct ItemMismatch {
     pub imported: Option<f64>,
 }
 
+/// One metric's `OVERALL`, computed as evalscope's report computes it
+/// ([`evalscope_overall`]), compared with the report's metric score.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OverallCheck {
+    /// The review metric (`acc`, `conclusion_acc`, …).
+    pub metric: String,
+    /// [`evalscope_overall`] of the recomputed subset means and `num`s;
+    /// `None` without any review carrying the metric.
+    pub recomputed: Option<f64>,
+    /// How many reviews carry the metric, over the subsets.
+    pub num: usize,
+    /// The report's metric score (its `OVERALL`), when the report has it.
+    pub reported: Option<f64>,
+    /// The report's metric `num`, when the report has it.
+    pub reported_num: Option<u64>,
+    /// Equal to 4 decimals and equal `num`.
+    pub ok: bool,
+}
+
 /// The reconciliation report of an import (§B6.5 point 6).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Reconciliation {
@@ -238,12 +310,17 @@ pub struct Reconciliation {
     pub subsets: Vec<SubsetCheck>,
     /// Items whose values differ.
     pub items: Vec<ItemMismatch>,
+    /// Every metric's `OVERALL` as evalscope computes it, in metric order.
+    #[serde(default)]
+    pub overall: Vec<OverallCheck>,
 }
 
 impl Reconciliation {
-    /// Whether every subset check passed and no item differs.
+    /// Whether every subset and `OVERALL` check passed and no item differs.
     pub fn ok(&self) -> bool {
-        self.subsets.iter().all(|c| c.ok) && self.items.is_empty()
+        self.subsets.iter().all(|c| c.ok)
+            && self.overall.iter().all(|c| c.ok)
+            && self.items.is_empty()
     }
 }
 
@@ -1293,6 +1370,39 @@ fn metrics(task: Task) -> Vec<&'static str> {
     names
 }
 
+/// The report's (score, num) per metric name: the metric's own score,
+/// which is its `OVERALL` row, schema v2 or legacy.
+fn report_overall(report: &Value) -> HashMap<String, (Option<f64>, Option<u64>)> {
+    let mut found = HashMap::new();
+    for metric in report
+        .get("metrics")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        found.insert(
+            report_metric_name(metric),
+            (
+                metric.get("score").and_then(Value::as_f64),
+                metric.get("num").and_then(Value::as_u64),
+            ),
+        );
+    }
+    found
+}
+
+/// A report metric's name as the reviews name it (`accuracy` → `acc`).
+fn report_metric_name(metric: &Value) -> String {
+    let name = path(metric, &["identity", "name"])
+        .or_else(|| metric.get("name"))
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    match name {
+        "accuracy" | "mean_acc" => "acc".to_owned(),
+        other => other.strip_prefix("mean_").unwrap_or(other).to_owned(),
+    }
+}
+
 /// The report's (score, num) per (metric, subset), schema v2 or legacy.
 fn report_scores(report: &Value) -> HashMap<(String, String), (Option<f64>, Option<u64>)> {
     let mut found = HashMap::new();
@@ -1300,14 +1410,7 @@ fn report_scores(report: &Value) -> HashMap<(String, String), (Option<f64>, Opti
         return found;
     };
     for metric in metrics {
-        let name = path(metric, &["identity", "name"])
-            .or_else(|| metric.get("name"))
-            .and_then(Value::as_str)
-            .unwrap_or_default();
-        let name = match name {
-            "accuracy" | "mean_acc" => "acc".to_owned(),
-            other => other.strip_prefix("mean_").unwrap_or(other).to_owned(),
-        };
+        let name = report_metric_name(metric);
         let categories = metric
             .get("categories")
             .and_then(Value::as_array)
@@ -1409,9 +1512,44 @@ fn reconcile(
             }
         }
     }
+    let reported_overall = report.map(report_overall).unwrap_or_default();
+    let overall = ["acc"]
+        .into_iter()
+        .chain(Section::ALL.map(Section::metric))
+        .filter(|metric| subsets.iter().any(|c| c.metric == *metric))
+        .map(|metric| {
+            let checks: Vec<&SubsetCheck> = subsets.iter().filter(|c| c.metric == metric).collect();
+            let recomputed = evalscope_overall(
+                checks
+                    .iter()
+                    .filter_map(|c| c.recomputed.map(|r| (r, c.num))),
+            );
+            let num = checks.iter().map(|c| c.num).sum::<usize>();
+            let (score, reported_num) = reported_overall
+                .get(metric)
+                .copied()
+                .unwrap_or((None, None));
+            let ok = match (recomputed, score, reported_num) {
+                (Some(r), Some(s), Some(n)) => {
+                    (r - evalscope_round(s)).abs() <= ITEM_TOLERANCE && n == num as u64
+                }
+                (None, None, _) => report.is_some(),
+                _ => false,
+            };
+            OverallCheck {
+                metric: metric.to_owned(),
+                recomputed,
+                num,
+                reported: score,
+                reported_num,
+                ok,
+            }
+        })
+        .collect();
     Reconciliation {
         subsets,
         items: mismatches,
+        overall,
     }
 }
 
