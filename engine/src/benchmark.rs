@@ -9,15 +9,15 @@
 //!   parse and validate a run file against its dataset, read a stored run
 //!   back without validating it again, the facts storage keeps of a run
 //!   ([`RunMeta`]), score a run, summarise stored scores into the
-//!   benchmark's score document, and leave out of a run the judge decisions
-//!   open for blind review ([`Suite::withhold`]). Storage and the runtime are written against
-//!   it; pages, leaderboard views and drill-downs use the benchmark's own
-//!   types.
+//!   benchmark's score document in three steps (group runs into entries,
+//!   summarise each entry, make the document: one model's entries can be
+//!   summarised alone), and leave out of a run the judge decisions open for
+//!   blind review ([`Suite::withhold`]). Storage and the runtime are written
+//!   against it; pages, leaderboard views and drill-downs use the
+//!   benchmark's own types.
 //! - [`LexPilot`]: the LexPilot benchmark ([`crate::lexpilot`]);
 //!   [`PLawBench`]: the PLawBench benchmark ([`crate::plawbench`]);
-//!   [`DLawBench`]: the DLawBench benchmark ([`crate::dlawbench`]), whose
-//!   rules are all here but which the server does not host yet
-//!   ([`Benchmark::hosted`]).
+//!   [`DLawBench`]: the DLawBench benchmark ([`crate::dlawbench`]).
 //!
 //! # Example
 //!
@@ -42,6 +42,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use crate::lexpilot::dataset::{DatasetError, DatasetErrors};
+use crate::lexpilot::entries::Entry;
 use crate::lexpilot::run::{EntryKey, RunErrors};
 use crate::review::OpenDecision;
 use crate::vocab::vocabulary;
@@ -355,6 +356,9 @@ pub trait Suite: 'static {
     type Run: Send + Sync + 'static;
     /// What scoring one run gives, kept with the run.
     type Scores: Serialize + DeserializeOwned + Send + Sync + 'static;
+    /// One entry of the score document: a function of its runs' scores
+    /// (and the dataset) alone.
+    type Entry: Serialize + Send + Sync + 'static;
     /// The score document of every entry of a dataset.
     type Document: Serialize + Send + 'static;
 
@@ -373,9 +377,38 @@ pub trait Suite: 'static {
     fn meta(run: &Self::Run) -> RunMeta;
     /// Scores the run against the cases it was validated on.
     fn score(run: &Self::Run, cases: &[Self::Case]) -> Self::Scores;
-    /// The score document of stored runs' scores, grouped by entry in order
-    /// of first appearance.
-    fn summarise(runs: Vec<(EntryKey, Self::Scores)>, cases: &[Self::Case]) -> Self::Document;
+    /// Groups scored runs, given in storage order, into leaderboard
+    /// entries, in order of their first run. Runs of two models never share
+    /// an entry, so one model's runs group alone as they do among everyone's
+    /// (what lets a write recompute only its model's entries). By default
+    /// runs of equal keys make one entry.
+    fn group(runs: &[(EntryKey, Self::Scores)]) -> Vec<Entry> {
+        group_by_key(runs.iter().map(|(key, _)| key))
+    }
+    /// The summary of one entry from its runs' scores.
+    fn summarise_entry(key: EntryKey, runs: &[Self::Scores], cases: &[Self::Case]) -> Self::Entry;
+    /// The score document of `entries` (in the order given) on `cases`.
+    fn document(entries: Vec<Self::Entry>, cases: &[Self::Case]) -> Self::Document;
+
+    /// The score document of stored runs' scores: [`Suite::group`], then
+    /// [`Suite::summarise_entry`] for each entry, then [`Suite::document`].
+    fn summarise(runs: Vec<(EntryKey, Self::Scores)>, cases: &[Self::Case]) -> Self::Document {
+        let groups = Self::group(&runs);
+        let mut scores: Vec<Option<Self::Scores>> =
+            runs.into_iter().map(|(_, scores)| Some(scores)).collect();
+        let entries = groups
+            .into_iter()
+            .map(|entry| {
+                let runs: Vec<Self::Scores> = entry
+                    .runs
+                    .iter()
+                    .filter_map(|&i| scores.get_mut(i).and_then(Option::take))
+                    .collect();
+                Self::summarise_entry(entry.key, &runs, cases)
+            })
+            .collect();
+        Self::document(entries, cases)
+    }
     /// Leaves out of the run the judge decisions `open` names (of this run,
     /// open for blind review), as if it never had them; how many it left
     /// out ([`OpenDecision`] states the rule).
@@ -392,6 +425,22 @@ pub trait Suite: 'static {
         let left_out = Self::withhold(&mut run, open);
         (Self::score(&run, cases), left_out)
     }
+}
+
+/// Entries of runs with equal keys, in order of first appearance: the
+/// grouping of every benchmark whose key says all an entry shares.
+pub fn group_by_key<'a>(keys: impl IntoIterator<Item = &'a EntryKey>) -> Vec<Entry> {
+    let mut entries: Vec<Entry> = Vec::new();
+    for (i, key) in keys.into_iter().enumerate() {
+        match entries.iter_mut().find(|e| e.key == *key) {
+            Some(entry) => entry.runs.push(i),
+            None => entries.push(Entry {
+                key: key.clone(),
+                runs: vec![i],
+            }),
+        }
+    }
+    entries
 }
 
 pub use crate::dlawbench::DLawBench;

@@ -71,7 +71,7 @@ pub mod score;
 
 use dataset::{Case, DatasetErrors};
 use run::{EntryKey, Run, RunErrors};
-use score::{RunScores, ScoreDocument};
+use score::{EntryScores, RunScores, ScoreDocument};
 
 /// The DLawBench benchmark.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -82,6 +82,7 @@ impl Suite for DLawBench {
     type Case = Case;
     type Run = Run;
     type Scores = RunScores;
+    type Entry = EntryScores;
     type Document = ScoreDocument;
 
     fn parse_dataset(text: &str) -> Result<Vec<Case>, DatasetErrors> {
@@ -116,8 +117,12 @@ impl Suite for DLawBench {
         score::score_run(run, cases)
     }
 
-    fn summarise(runs: Vec<(EntryKey, RunScores)>, cases: &[Case]) -> ScoreDocument {
-        score::summarise_runs(runs, cases)
+    fn summarise_entry(key: EntryKey, runs: &[RunScores], cases: &[Case]) -> EntryScores {
+        score::summarise_entry(key, runs, score::single_jurisdiction(cases))
+    }
+
+    fn document(entries: Vec<EntryScores>, cases: &[Case]) -> ScoreDocument {
+        score::document(entries, cases)
     }
 
     fn withhold(run: &mut Run, open: &[crate::review::OpenDecision]) -> usize {

@@ -1205,27 +1205,36 @@ pub fn summarise_runs(
     runs: impl IntoIterator<Item = (EntryKey, RunScores)>,
     dataset: &[Case],
 ) -> ScoreDocument {
-    let mut groups: Vec<(EntryKey, Vec<RunScores>)> = Vec::new();
-    for (key, scores) in runs {
-        match groups.iter_mut().find(|(k, _)| *k == key) {
-            Some((_, group)) => group.push(scores),
-            None => groups.push((key, vec![scores])),
-        }
-    }
+    <crate::dlawbench::DLawBench as crate::benchmark::Suite>::summarise(
+        runs.into_iter().collect(),
+        dataset,
+    )
+}
+
+/// The cases of `dataset` by jurisdiction.
+fn cases_by_jurisdiction(dataset: &[Case]) -> BTreeMap<Jurisdiction, usize> {
     let mut cases = BTreeMap::new();
     for case in dataset {
         *cases.entry(case.jurisdiction).or_insert(0) += 1;
     }
-    let single = cases.len() == 1;
+    cases
+}
+
+/// Whether every case of `dataset` is of one jurisdiction (an entry's
+/// summary then says so).
+pub fn single_jurisdiction(dataset: &[Case]) -> bool {
+    cases_by_jurisdiction(dataset).len() == 1
+}
+
+/// The score document of entries already summarised ([`summarise_entry`]),
+/// in the order given.
+pub fn document(entries: Vec<EntryScores>, dataset: &[Case]) -> ScoreDocument {
     ScoreDocument {
         benchmark: Benchmark::Dlawbench,
         dataset: None,
-        cases,
+        cases: cases_by_jurisdiction(dataset),
         styles: Style::ALL.to_vec(),
-        entries: groups
-            .into_iter()
-            .map(|(key, runs)| summarise_entry(key, &runs, single))
-            .collect(),
+        entries,
     }
 }
 

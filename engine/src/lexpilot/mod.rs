@@ -48,7 +48,7 @@ pub mod targeted;
 
 use dataset::{Case, DatasetErrors};
 use run::{EntryKey, Run, RunErrors};
-use score::{RunScores, ScoreDocument};
+use score::{EntryScores, RunScores, ScoreDocument};
 
 /// The LexPilot benchmark.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,6 +59,7 @@ impl Suite for LexPilot {
     type Case = Case;
     type Run = Run;
     type Scores = RunScores;
+    type Entry = EntryScores;
     type Document = ScoreDocument;
 
     fn parse_dataset(text: &str) -> Result<Vec<Case>, DatasetErrors> {
@@ -93,8 +94,16 @@ impl Suite for LexPilot {
         score::score_run(run, cases)
     }
 
-    fn summarise(runs: Vec<(EntryKey, RunScores)>, cases: &[Case]) -> ScoreDocument {
-        score::summarise_runs(runs, cases)
+    fn group(runs: &[(EntryKey, RunScores)]) -> Vec<entries::Entry> {
+        entries::group_runs(runs.iter().map(|(key, scores)| (key, scores.parts())))
+    }
+
+    fn summarise_entry(key: EntryKey, runs: &[RunScores], cases: &[Case]) -> EntryScores {
+        score::summarise_entry(key, runs, cases)
+    }
+
+    fn document(entries: Vec<EntryScores>, cases: &[Case]) -> ScoreDocument {
+        score::document(entries, cases)
     }
 
     fn withhold(run: &mut Run, open: &[crate::review::OpenDecision]) -> usize {

@@ -105,7 +105,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::lexpilot::dataset::Case;
-use crate::lexpilot::entries::{group_runs, Entry};
+use crate::lexpilot::entries::Entry;
 use crate::lexpilot::run::{EntryKey, Family, Part, Run, Task, UnavailableCounts};
 use crate::metrics::{
     accuracy, bootstrap_ci, lca_scores, mean_std, paired_bootstrap, quadratic_weighted_kappa,
@@ -478,9 +478,20 @@ pub fn summarise_runs(
     runs: impl IntoIterator<Item = (EntryKey, RunScores)>,
     dataset: &[Case],
 ) -> ScoreDocument {
-    let (keys, scores): (Vec<EntryKey>, Vec<RunScores>) = runs.into_iter().unzip();
-    let entries = group_runs(keys.iter().zip(scores.iter().map(RunScores::parts)));
-    summarise_entries(entries, &scores, dataset)
+    <crate::lexpilot::LexPilot as crate::benchmark::Suite>::summarise(
+        runs.into_iter().collect(),
+        dataset,
+    )
+}
+
+/// The score document of entries already summarised ([`summarise_entry`]),
+/// in the order given.
+pub fn document(entries: Vec<EntryScores>, dataset: &[Case]) -> ScoreDocument {
+    ScoreDocument {
+        dataset: None,
+        cases: dataset.len(),
+        entries,
+    }
 }
 
 /// The score document of `entries`, grouped
@@ -492,21 +503,18 @@ pub fn summarise_entries(
     runs: &[RunScores],
     dataset: &[Case],
 ) -> ScoreDocument {
-    ScoreDocument {
-        dataset: None,
-        cases: dataset.len(),
-        entries: entries
-            .into_iter()
-            .map(|entry| {
-                let scores: Vec<RunScores> = entry
-                    .runs
-                    .iter()
-                    .filter_map(|&i| runs.get(i).cloned())
-                    .collect();
-                summarise_entry(entry.key, &scores, dataset)
-            })
-            .collect(),
-    }
+    let entries = entries
+        .into_iter()
+        .map(|entry| {
+            let scores: Vec<RunScores> = entry
+                .runs
+                .iter()
+                .filter_map(|&i| runs.get(i).cloned())
+                .collect();
+            summarise_entry(entry.key, &scores, dataset)
+        })
+        .collect();
+    document(entries, dataset)
 }
 
 /// Summarises the scores of one entry's runs (from [`score_run`]) over the

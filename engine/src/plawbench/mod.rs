@@ -85,7 +85,7 @@ pub mod synthetic;
 
 use dataset::{DatasetErrors, Item};
 use run::{EntryKey, Run, RunErrors};
-use score::{RunScores, ScoreDocument};
+use score::{EntryScores, RunScores, ScoreDocument};
 
 /// The PLawBench benchmark.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -96,6 +96,7 @@ impl Suite for PLawBench {
     type Case = Item;
     type Run = Run;
     type Scores = RunScores;
+    type Entry = EntryScores;
     type Document = ScoreDocument;
 
     fn parse_dataset(text: &str) -> Result<Vec<Item>, DatasetErrors> {
@@ -130,8 +131,12 @@ impl Suite for PLawBench {
         score::score_run(run, cases)
     }
 
-    fn summarise(runs: Vec<(EntryKey, RunScores)>, cases: &[Item]) -> ScoreDocument {
-        score::summarise_runs(runs, cases)
+    fn summarise_entry(key: EntryKey, runs: &[RunScores], _: &[Item]) -> EntryScores {
+        score::summarise_entry(key, runs)
+    }
+
+    fn document(entries: Vec<EntryScores>, cases: &[Item]) -> ScoreDocument {
+        score::document(entries, cases)
     }
 
     fn withhold(run: &mut Run, open: &[crate::review::OpenDecision]) -> usize {

@@ -680,21 +680,20 @@ pub fn summarise_runs(
     runs: impl IntoIterator<Item = (EntryKey, RunScores)>,
     dataset: &[Item],
 ) -> ScoreDocument {
-    let mut groups: Vec<(EntryKey, Vec<RunScores>)> = Vec::new();
-    for (key, scores) in runs {
-        match groups.iter_mut().find(|(k, _)| *k == key) {
-            Some((_, group)) => group.push(scores),
-            None => groups.push((key, vec![scores])),
-        }
-    }
+    <crate::plawbench::PLawBench as crate::benchmark::Suite>::summarise(
+        runs.into_iter().collect(),
+        dataset,
+    )
+}
+
+/// The score document of entries already summarised ([`summarise_entry`]),
+/// in the order given.
+pub fn document(entries: Vec<EntryScores>, dataset: &[Item]) -> ScoreDocument {
     ScoreDocument {
         benchmark: Benchmark::Plawbench,
         dataset: None,
         items: task_counts(dataset),
-        entries: groups
-            .into_iter()
-            .map(|(key, runs)| summarise_entry(key, &runs))
-            .collect(),
+        entries,
     }
 }
 
