@@ -1,9 +1,12 @@
 // The reading pages' only script. They ship no wasm: every link and form is
 // a plain one, and this keeps their live parts current. A page showing live
 // data carries a badge naming the server events it follows
-// (`data-events="runs cases"`); on each such event (or after the stream was
-// lost and regained) the page is fetched again and its <main> replaced, so
-// the reader sees new figures without reloading. Without JavaScript the page
+// (`data-events="runs cases"`) and the feed to follow (`data-feed`: a page
+// of one benchmark hears only of that benchmark's runs); on each such event
+// (or after the stream was lost and regained) the page is fetched again and
+// its <main> replaced, so the reader sees new figures without reloading.
+// Open pages spread their refetches over most of a second, so that many
+// readers do not all arrive at the same instant. Without JavaScript the page
 // reads the same, only static.
 (() => {
   document.body.dataset.light = 'true';
@@ -12,7 +15,8 @@
   badges().forEach((b) => (b.dataset.events || '').split(' ').filter(Boolean).forEach((e) => events.add(e)));
   if (events.size === 0 || !('EventSource' in window)) return;
 
-  const source = new EventSource('/api/events');
+  const feeds = new Set([...badges()].map((b) => b.dataset.feed || '/api/events'));
+  const source = new EventSource(feeds.size === 1 ? [...feeds][0] : '/api/events');
   const show = (on) => badges().forEach((b) => {
     b.classList.toggle('on', on);
     b.textContent = (on ? b.dataset.on : b.dataset.off) || b.textContent;
@@ -48,10 +52,11 @@
       }
     }
   };
-  // Changes come in bursts (a job storing runs): one fetch per burst.
+  // Changes come in bursts (a job storing runs): one fetch per burst, at a
+  // moment of its own between 150 and 750 ms after the last change.
   const schedule = () => {
     clearTimeout(timer);
-    timer = setTimeout(refresh, 150);
+    timer = setTimeout(refresh, 150 + Math.random() * 600);
   };
   for (const name of [...events, 'resync']) source.addEventListener(name, schedule);
   let dropped = false;

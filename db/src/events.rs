@@ -98,6 +98,9 @@ pub enum Change {
     /// Runs were stored (or replaced) for a dataset version.
     RunsStored {
         dataset_id: i64,
+        /// The benchmark of the dataset (`lexpilot`, `plawbench`, …): pages
+        /// of another benchmark need not refetch.
+        benchmark: String,
         /// The models of the stored runs.
         models: Vec<String>,
     },
@@ -126,6 +129,15 @@ impl Change {
             Self::ReviewChanged { .. } => "review",
             Self::StatutesImported { .. } => "statutes",
             Self::JobProgress { .. } => "jobs",
+        }
+    }
+
+    /// Whether a page of `benchmark` shows what this change touched: stored
+    /// runs of another benchmark concern it not; every other change does.
+    pub fn concerns(&self, benchmark: &str) -> bool {
+        match self {
+            Self::RunsStored { benchmark: of, .. } => of == benchmark,
+            _ => true,
         }
     }
 }

@@ -293,6 +293,7 @@ pub async fn store_all(
     if !stored.is_empty() {
         db.notify(crate::events::Change::RunsStored {
             dataset_id,
+            benchmark: runs[0].meta.benchmark.as_str().to_owned(),
             models: stored.iter().map(|r| r.model.clone()).collect(),
         });
     }

@@ -4,7 +4,8 @@
 //!   without inline scripts (the shell links `live.js` instead of the wasm
 //!   app) under [`READING_CSP`]. An anonymous visitor's copy (no session
 //!   cookie, no token) is rendered once per epoch of the data
-//!   ([`services::pages::PageCache`]) and then served from memory, gzipped
+//!   ([`services::pages::PageCache`]; concurrent visitors of a cold page wait
+//!   for one render) and then served from memory, gzipped
 //!   when the client accepts it, with an `ETag` that answers a matching
 //!   `If-None-Match` with 304. Signed-in visitors' pages are rendered for
 //!   them every time and never cached, so no one gets a page rendered for
@@ -47,11 +48,19 @@ pub async fn reading_pages(State(state): State<AppState>, req: Request, next: Ne
     // One copy per language: the same URL reads in Chinese or in English.
     let lang = app::components::i18n::request_lang(req.uri(), req.headers());
     let key = format!("{}:{url}", lang.code());
-    if anonymous {
+    // Anonymous visitors of one cold page wait for one render.
+    let _render = if anonymous {
         if let Some(page) = state.pages.get(&key) {
             return asked.answer(&page);
         }
-    }
+        let render = state.pages.render(&key).await;
+        if let Some(page) = state.pages.get(&key) {
+            return asked.answer(&page);
+        }
+        Some(render)
+    } else {
+        None
+    };
     let epoch = state.pages.epoch();
     let res = next.run(req).await;
     let (parts, body) = res.into_parts();

@@ -8,7 +8,7 @@ mod common;
 use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
 use common::evalscope::{import, with_fixture_dataset, FIXTURES};
-use common::json::assert_close;
+use common::json::{assert_close, next_event};
 use common::TestApp;
 use engine::accounts::Role;
 use engine::plawbench::{dataset, run, score};
@@ -93,6 +93,33 @@ async fn a_run_stored_through_the_api_joins_the_leaderboard() {
         .send(upload(&researcher, relabelled(0, "Newcomer-9B"), ""))
         .await;
     assert_eq!(again.status, StatusCode::CONFLICT, "{}", again.body);
+}
+
+#[tokio::test]
+async fn its_pages_hear_of_its_runs_and_not_of_another_benchmarks() {
+    let app = TestApp::with_demo().await;
+    let mut feed = app
+        .open_stream("/api/events?benchmark=plawbench")
+        .await
+        .into_body();
+    let researcher = token(&app).await;
+    let lexpilot =
+        server::demo::DEMO_RUNS[6]
+            .1
+            .replacen("Sim-Frontier-2 (simulated)", "LexPilot-Only", 1);
+    let res = app.send(upload(&researcher, lexpilot, "")).await;
+    assert_eq!(res.status, StatusCode::CREATED, "{}", res.body);
+    let res = app
+        .send(upload(&researcher, relabelled(0, "PLaw-Only"), ""))
+        .await;
+    assert_eq!(res.status, StatusCode::CREATED, "{}", res.body);
+    // The first runs event this page hears is its own benchmark's.
+    let data: serde_json::Value = serde_json::from_str(
+        &next_event(&mut feed, "runs", std::time::Duration::from_secs(5)).await,
+    )
+    .expect("JSON data");
+    assert_eq!(data["benchmark"], "plawbench");
+    assert_eq!(data["models"], serde_json::json!(["PLaw-Only"]));
 }
 
 #[tokio::test]

@@ -1,7 +1,8 @@
 //! Reading pages (issue 16): rendered without the wasm app or a hydration
 //! copy of their data, cached for anonymous visitors per data epoch with an
 //! `ETag` and a gzip form, changed at once by a stored run, and never shared
-//! between an anonymous visitor and a signed-in one.
+//! between an anonymous visitor and a signed-in one. Concurrent visitors of
+//! a cold page wait for one render (issue 40).
 
 mod common;
 
@@ -111,6 +112,21 @@ async fn an_anonymous_page_is_served_from_memory_with_its_tag_and_gzip() {
     // Another query is another page.
     let dcg = app.get("/leaderboard?task=dcg").await;
     assert_ne!(etag(&dcg).as_deref(), Some(tag.as_str()));
+}
+
+#[tokio::test]
+async fn concurrent_visitors_of_a_cold_page_wait_for_one_render() {
+    let app = TestApp::with_demo().await;
+    for uri in ["/leaderboard?task=ljp", "/paper"] {
+        let before = app.state_pages().kept();
+        let pages = futures_util::future::join_all((0..8).map(|_| app.get(uri))).await;
+        assert!(pages.iter().all(|p| p.status == StatusCode::OK), "{uri}");
+        assert!(
+            pages.windows(2).all(|w| etag(&w[0]) == etag(&w[1])),
+            "{uri}: one page for all"
+        );
+        assert_eq!(app.state_pages().kept() - before, 1, "{uri}: renders");
+    }
 }
 
 #[tokio::test]

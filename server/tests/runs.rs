@@ -409,6 +409,7 @@ async fn open_pages_hear_of_stored_runs_over_server_sent_events() {
     )
     .expect("JSON data");
     assert_eq!(data["kind"], "runs_stored");
+    assert_eq!(data["benchmark"], "lexpilot");
     assert_eq!(data["models"], serde_json::json!(["Live-Model"]));
 }
 

@@ -28,6 +28,7 @@
 pub mod error;
 pub mod evalscope;
 pub mod fidelity;
+pub mod flights;
 pub mod ingest;
 pub mod jobs;
 pub mod pages;

@@ -25,6 +25,8 @@ use axum::body::Bytes;
 use db::Db;
 use sha2::{Digest, Sha256};
 
+use crate::flights::{Flight, Flights};
+
 /// Hex digits of a content hash in an asset link.
 const ASSET_HASH_LEN: usize = 12;
 
@@ -164,6 +166,10 @@ pub struct PageCache {
     /// Changes seen otherwise: by polling, or [`PageCache::invalidate`].
     seen: Arc<AtomicU64>,
     entries: Arc<Mutex<Entries>>,
+    /// Renders under way, by key: one render per cold page.
+    renders: Flights<String>,
+    /// Pages kept since start ([`PageCache::kept`]).
+    kept: Arc<AtomicU64>,
 }
 
 impl PageCache {
@@ -172,6 +178,12 @@ impl PageCache {
     pub fn epoch(&self) -> u64 {
         let committed = self.db.as_ref().map_or(0, Db::data_changes);
         committed.wrapping_add(self.seen.load(Ordering::Acquire))
+    }
+
+    /// Waits until no one else renders the page of `key`; look in the cache
+    /// again before rendering it ([`crate::flights`]).
+    pub async fn render(&self, key: &str) -> Flight<String> {
+        self.renders.enter(key.to_owned()).await
     }
 
     /// Makes every cached page stale.
@@ -196,6 +208,7 @@ impl PageCache {
         let Ok(mut entries) = self.entries.lock() else {
             return;
         };
+        self.kept.fetch_add(1, Ordering::Relaxed);
         let added = page.size();
         if let Some(old) = entries.pages.insert(url.to_owned(), page) {
             entries.bytes -= old.size();
@@ -211,6 +224,12 @@ impl PageCache {
                 entries.bytes -= gone.size();
             }
         }
+    }
+
+    /// How many rendered pages were kept since start: one per render of a
+    /// cold page.
+    pub fn kept(&self) -> u64 {
+        self.kept.load(Ordering::Relaxed)
     }
 
     /// Pages kept, and their bytes.

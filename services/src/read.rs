@@ -55,6 +55,7 @@ use engine::review::OpenDecision;
 use engine::vocab::{Class, LjpSetup};
 
 use crate::error::{Error, Result};
+use crate::flights::Flights;
 use crate::ingest::{blocking, Hosted};
 
 /// Resamples per interval or comparison.
@@ -272,8 +273,13 @@ fn keep<T>(list: &mut Vec<T>, entry: T, bound: usize) {
 #[derive(Clone, Default)]
 pub struct ReadModels {
     caches: Arc<Mutex<Caches>>,
-    building: Arc<tokio::sync::Mutex<()>>,
+    /// Builds under way: concurrent readers of the same cold figures wait
+    /// for one build ([`crate::flights`]).
+    building: Flights<Building>,
 }
+
+/// What a build is of: (what, dataset version id, generation or 0, detail).
+type Building = (&'static str, i64, i64, String);
 
 impl std::fmt::Debug for ReadModels {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -317,7 +323,10 @@ impl ReadModels {
         if let Some(hit) = self.cached(&key(generation)) {
             return Ok(hit);
         }
-        let _building = self.building.lock().await;
+        let _building = self
+            .building
+            .enter(("lexpilot", dataset.id, 0, String::new()))
+            .await;
         let generation = db::runs::generation(db).await?;
         if let Some(hit) = self.cached(&key(generation)) {
             return Ok(hit);
@@ -440,12 +449,23 @@ impl ReadModels {
         columns: Vec<String>,
     ) -> Result<Arc<Intervals>> {
         let key = (snapshot.key(), view.task, view.setup);
-        if let Some(hit) = self.with(|c| {
-            c.intervals
-                .iter()
-                .find(|(k, _)| *k == key)
-                .map(|(_, v)| Arc::clone(v))
-        }) {
+        let cached = || {
+            self.with(|c| {
+                c.intervals
+                    .iter()
+                    .find(|(k, _)| *k == key)
+                    .map(|(_, v)| Arc::clone(v))
+            })
+        };
+        if let Some(hit) = cached() {
+            return Ok(hit);
+        }
+        let what = format!("{:?}/{:?}", view.task, view.setup);
+        let _building = self
+            .building
+            .enter(("intervals", snapshot.dataset.id, snapshot.generation, what))
+            .await;
+        if let Some(hit) = cached() {
             return Ok(hit);
         }
         let (snapshot_for_work, view) = (Arc::clone(snapshot), view.clone());
@@ -561,7 +581,10 @@ impl ReadModels {
         if let Some(hit) = cached(generation) {
             return Ok(hit);
         }
-        let _building = self.building.lock().await;
+        let _building = self
+            .building
+            .enter((S::BENCHMARK.as_str(), dataset.id, 0, String::new()))
+            .await;
         let generation = db::runs::generation(db).await?;
         if let Some(hit) = cached(generation) {
             return Ok(hit);
@@ -644,12 +667,22 @@ impl ReadModels {
     ) -> Result<Arc<ModelRuns>> {
         let generation = db::runs::generation(db).await?;
         let key = ((dataset.id, generation), model.to_owned());
-        if let Some(hit) = self.with(|c| {
-            c.models
-                .iter()
-                .find(|(k, _)| *k == key)
-                .map(|(_, v)| Arc::clone(v))
-        }) {
+        let cached = || {
+            self.with(|c| {
+                c.models
+                    .iter()
+                    .find(|(k, _)| *k == key)
+                    .map(|(_, v)| Arc::clone(v))
+            })
+        };
+        if let Some(hit) = cached() {
+            return Ok(hit);
+        }
+        let _building = self
+            .building
+            .enter(("model runs", dataset.id, generation, model.to_owned()))
+            .await;
+        if let Some(hit) = cached() {
             return Ok(hit);
         }
         let stored = db::runs::entry_runs(db, dataset.id, model).await?;

@@ -3,7 +3,8 @@
 //! a change they show. On the server, and with JavaScript off, nothing is
 //! subscribed and the page is simply the server's rendering. A reading page
 //! has no wasm: there `public/live.js` subscribes to the events its
-//! [`LiveBadge`] names and swaps in the page's new rendering.
+//! [`LiveBadge`] names and swaps in the page's new rendering. A page of one
+//! benchmark ([`use_live_of`]) hears only of that benchmark's stored runs.
 
 use leptos::prelude::*;
 
@@ -18,26 +19,50 @@ pub struct Live {
     /// The events subscribed to (on a reading page, which has no wasm,
     /// `live.js` reads them off the badge).
     pub events: &'static [&'static str],
+    /// The benchmark whose runs the page shows (`None`: every benchmark's).
+    pub benchmark: Option<&'static str>,
+}
+
+impl Live {
+    /// The address of the change feed this page follows.
+    fn feed(benchmark: Option<&str>) -> String {
+        match benchmark {
+            Some(b) => format!("/api/events?benchmark={b}"),
+            None => "/api/events".to_owned(),
+        }
+    }
 }
 
 /// Subscribes the current page to server events named in `events` for as
 /// long as the calling component lives.
 pub fn use_live(events: &'static [&'static str]) -> Live {
+    subscribe_page(None, events)
+}
+
+/// [`use_live`] for a page of one benchmark (`lexpilot`, `plawbench`, …):
+/// runs stored for another benchmark do not refetch it.
+pub fn use_live_of(benchmark: &'static str, events: &'static [&'static str]) -> Live {
+    subscribe_page(Some(benchmark), events)
+}
+
+fn subscribe_page(benchmark: Option<&'static str>, events: &'static [&'static str]) -> Live {
     let (changes, set_changes) = signal(0u32);
     let (connected, set_connected) = signal(false);
     #[cfg(feature = "hydrate")]
-    subscribe(events, set_changes, set_connected);
+    subscribe(&Live::feed(benchmark), events, set_changes, set_connected);
     #[cfg(not(feature = "hydrate"))]
-    let _ = (events, set_changes, set_connected);
+    let _ = (set_changes, set_connected);
     Live {
         changes,
         connected,
         events,
+        benchmark,
     }
 }
 
 #[cfg(feature = "hydrate")]
 fn subscribe(
+    feed: &str,
     events: &'static [&'static str],
     set_changes: WriteSignal<u32>,
     set_connected: WriteSignal<bool>,
@@ -45,7 +70,7 @@ fn subscribe(
     use wasm_bindgen::closure::Closure;
     use wasm_bindgen::JsCast;
 
-    let Ok(source) = web_sys::EventSource::new("/api/events") else {
+    let Ok(source) = web_sys::EventSource::new(feed) else {
         return;
     };
     let bump = move |_: web_sys::Event| set_changes.update(|n| *n = n.wrapping_add(1));
@@ -129,6 +154,7 @@ pub fn LiveBadge(live: Live) -> impl IntoView {
     let off = lang.t("○ 静态", "○ Static");
     view! {
         <span class="live-badge" class:on=move || live.connected.get() data-testid="live-badge" data-events=live.events.join(" ")
+              data-feed=Live::feed(live.benchmark)
               data-on=on data-off=off
               title=lang.t("有新结果时自动更新，无需刷新", "Updates without reload when runs are stored")>
             {move || if live.connected.get() { on } else { off }}

@@ -19,12 +19,13 @@ use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
 use crate::components::labels::{BlindNote, ErrorBox, Loading, SyntheticNotice};
-use crate::components::live::{use_live, LiveBadge};
+use crate::components::live::{use_live_of, LiveBadge};
 use crate::pages::compare::compare_url;
 use crate::pages::drilldown::drilldown_url;
 use crate::pages::model::model_url;
 use crate::server_fns::leaderboard::get_leaderboard;
 use crate::types::LeaderboardView;
+use engine::benchmark::Benchmark;
 
 /// The page URL of `view` sorted by `sort`.
 pub fn view_url(view: &View, sort: Option<&str>) -> String {
@@ -44,7 +45,7 @@ pub fn LeaderboardPage() -> impl IntoView {
     let query = use_query_map();
     let view =
         move || query.with(|q| View::from_query(q.get("task"), q.get("setup"), q.get("sort")));
-    let live = use_live(&["runs", "cases"]);
+    let live = use_live_of(Benchmark::Lexpilot.as_str(), &["runs", "cases"]);
     let data = Resource::new(
         move || (view(), live.changes.get()),
         |(v, _)| {

@@ -12,11 +12,12 @@ use leptos_router::hooks::use_params_map;
 use crate::components::exports::{export_url, ExportLinks};
 use crate::components::i18n::Lang;
 use crate::components::labels::{BlindNote, ErrorBox, Loading, SyntheticNotice};
-use crate::components::live::{use_live, LiveBadge};
+use crate::components::live::{use_live_of, LiveBadge};
 use crate::pages::leaderboard::column_label;
 use crate::server_fns::models::get_model;
 use crate::types::ModelEntryView;
 use crate::url::encode;
+use engine::benchmark::Benchmark;
 
 /// The page of `model`.
 pub fn model_url(model: &str) -> String {
@@ -28,7 +29,7 @@ pub fn ModelPage() -> impl IntoView {
     let lang = crate::components::i18n::lang();
     let params = use_params_map();
     let model = move || params.with(|p| p.get("model").unwrap_or_default());
-    let live = use_live(&["runs", "cases"]);
+    let live = use_live_of(Benchmark::Lexpilot.as_str(), &["runs", "cases"]);
     let data = Resource::new(move || (model(), live.changes.get()), |(m, _)| get_model(m));
     view! {
         <Transition fallback=Loading>

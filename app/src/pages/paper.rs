@@ -15,15 +15,16 @@ use leptos_meta::Title;
 
 use crate::components::i18n::Lang;
 use crate::components::labels::{BlindNote, ErrorBox, Loading, SyntheticNotice};
-use crate::components::live::{use_live, LiveBadge};
+use crate::components::live::{use_live_of, LiveBadge};
 use crate::pages::leaderboard::lower_is_better;
 use crate::pages::model::model_url;
 use crate::server_fns::paper::{get_paper, PaperPage};
+use engine::benchmark::Benchmark;
 
 #[component]
 pub fn PaperPageView() -> impl IntoView {
     let lang = crate::components::i18n::lang();
-    let live = use_live(&["runs", "cases", "review"]);
+    let live = use_live_of(Benchmark::Lexpilot.as_str(), &["runs", "cases", "review"]);
     let data = Resource::new(move || live.changes.get(), |_| get_paper());
     view! {
         <Title text=lang.t("论文结果", "Paper results") />

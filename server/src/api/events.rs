@@ -2,12 +2,13 @@
 //! update without reload. Each event is named after its change (`runs`) and
 //! carries the change as JSON; a subscriber that fell behind gets `resync`
 //! (refetch everything). A comment line every 15 s keeps proxies from closing
-//! an idle stream.
+//! an idle stream. `?benchmark=plawbench` leaves out the runs stored for
+//! other benchmarks, which a page of that benchmark does not show.
 
 use std::convert::Infallible;
 use std::time::Duration;
 
-use axum::extract::State;
+use axum::extract::{Query, State};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::routing::get;
 use axum::Router;
@@ -21,10 +22,24 @@ pub fn router() -> Router<AppState> {
     Router::new().route("/events", get(events))
 }
 
+/// The query of `GET /api/events`.
+#[derive(serde::Deserialize)]
+struct Follow {
+    /// The benchmark whose pages listen (every benchmark's runs when absent).
+    benchmark: Option<String>,
+}
+
 async fn events(
     State(state): State<AppState>,
+    Query(follow): Query<Follow>,
 ) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
-    let stream = BroadcastStream::new(state.db.subscribe()).map(|change| {
+    let changes = BroadcastStream::new(state.db.subscribe()).filter(move |change| {
+        match (change, follow.benchmark.as_deref()) {
+            (Ok(change), Some(benchmark)) => change.concerns(benchmark),
+            _ => true,
+        }
+    });
+    let stream = changes.map(|change| {
         Ok(match change {
             Ok(change) => Event::default()
                 .event(change.event_name())

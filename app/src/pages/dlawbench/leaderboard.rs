@@ -22,10 +22,11 @@ use leptos_router::hooks::use_query_map;
 use super::{board_url, cell_url, domain_text, rate, CellAt, DlawTabs};
 use crate::components::i18n::Lang;
 use crate::components::labels::{BlindNote, ErrorBox, Loading, SyntheticNotice};
-use crate::components::live::{use_live, LiveBadge};
+use crate::components::live::{use_live_of, LiveBadge};
 use crate::pages::leaderboard::lower_is_better;
 use crate::server_fns::dlawbench::dlaw_leaderboard;
 use crate::types::DlawBoard;
+use engine::benchmark::Benchmark;
 
 #[component]
 pub fn DlawLeaderboardPage() -> impl IntoView {
@@ -38,7 +39,7 @@ pub fn DlawLeaderboardPage() -> impl IntoView {
                 .unwrap_or_default()
         })
     };
-    let live = use_live(&["runs"]);
+    let live = use_live_of(Benchmark::Dlawbench.as_str(), &["runs"]);
     let data = Resource::new(
         move || (scores(), live.changes.get()),
         |(view, _)| dlaw_leaderboard(Some(view.as_str().to_owned())),

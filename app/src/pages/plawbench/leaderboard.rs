@@ -15,10 +15,11 @@ use leptos_router::hooks::use_query_map;
 use super::{cell_url, percent, PlawTabs};
 use crate::components::i18n::Lang;
 use crate::components::labels::{BlindNote, ErrorBox, Loading, SyntheticNotice};
-use crate::components::live::{use_live, LiveBadge};
+use crate::components::live::{use_live_of, LiveBadge};
 use crate::pages::leaderboard::sort_state;
 use crate::server_fns::plawbench::plaw_leaderboard;
 use crate::types::PlawBoard;
+use engine::benchmark::Benchmark;
 
 /// The page sorted by column `sort` (none: grouped by family).
 pub fn board_url(sort: Option<Column>) -> String {
@@ -33,7 +34,7 @@ pub fn PlawLeaderboardPage() -> impl IntoView {
     let lang = crate::components::i18n::lang();
     let query = use_query_map();
     let sort = move || query.with(|q| q.get("sort").and_then(|s| Column::parse(&s)));
-    let live = use_live(&["runs"]);
+    let live = use_live_of(Benchmark::Plawbench.as_str(), &["runs"]);
     let data = Resource::new(
         move || (sort(), live.changes.get()),
         |(sort, _)| plaw_leaderboard(sort.map(|c| c.key().to_owned())),
