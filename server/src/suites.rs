@@ -58,7 +58,7 @@ pub trait CliSuite: Hosted {
     /// The score document (from [`engine::benchmark::Suite::summarise`]),
     /// named after the dataset, as pretty-printed JSON with the document's
     /// key order.
-    fn document(doc: Self::Document, dataset: &str) -> serde_json::Result<String>;
+    fn document_text(doc: Self::Document, dataset: &str) -> serde_json::Result<String>;
 
     /// The same as tables for the terminal.
     fn report(doc: Self::Document, dataset: &str) -> String;
@@ -86,7 +86,7 @@ impl CliSuite for LexPilot {
         db::datasets::import(db, src, cases)
     }
 
-    fn document(doc: Self::Document, dataset: &str) -> serde_json::Result<String> {
+    fn document_text(doc: Self::Document, dataset: &str) -> serde_json::Result<String> {
         serde_json::to_string_pretty(&doc.with_dataset(dataset))
     }
 
@@ -172,7 +172,7 @@ impl CliSuite for PLawBench {
         db::datasets::import_items(db, src, Benchmark::Plawbench, cases)
     }
 
-    fn document(doc: Self::Document, dataset: &str) -> serde_json::Result<String> {
+    fn document_text(doc: Self::Document, dataset: &str) -> serde_json::Result<String> {
         serde_json::to_string_pretty(&doc.with_dataset(dataset))
     }
 
@@ -196,7 +196,7 @@ impl CliSuite for DLawBench {
         db::datasets::import_items(db, src, Benchmark::Dlawbench, cases)
     }
 
-    fn document(doc: Self::Document, dataset: &str) -> serde_json::Result<String> {
+    fn document_text(doc: Self::Document, dataset: &str) -> serde_json::Result<String> {
         serde_json::to_string_pretty(&doc.with_dataset(dataset))
     }
 

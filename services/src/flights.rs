@@ -79,10 +79,9 @@ impl<K: Eq + Hash> Drop for Flight<K> {
         };
         let mut held = self.held.lock().unwrap_or_else(|e| e.into_inner());
         // The set's own handle and this guard's: no one else waits.
-        if held
-            .get(&key)
-            .is_some_and(|lock| Arc::ptr_eq(lock, guard.mutex()) && Arc::strong_count(lock) == 2)
-        {
+        if held.get(&key).is_some_and(|lock| {
+            Arc::ptr_eq(lock, OwnedMutexGuard::mutex(&guard)) && Arc::strong_count(lock) == 2
+        }) {
             held.remove(&key);
         }
         drop(guard);
