@@ -355,10 +355,10 @@ pub trait Suite: 'static {
     /// A parsed run.
     type Run: Send + Sync + 'static;
     /// What scoring one run gives, kept with the run.
-    type Scores: Serialize + DeserializeOwned + Send + Sync + 'static;
+    type Scores: Clone + Serialize + DeserializeOwned + Send + Sync + 'static;
     /// One entry of the score document: a function of its runs' scores
     /// (and the dataset) alone.
-    type Entry: Serialize + Send + Sync + 'static;
+    type Entry: Clone + Serialize + Send + Sync + 'static;
     /// The score document of every entry of a dataset.
     type Document: Serialize + Send + 'static;
 

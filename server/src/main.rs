@@ -797,7 +797,10 @@ fn score<S: CliSuite>(dataset: &Path, json: bool, files: &[PathBuf]) -> anyhow::
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
     if json {
-        println!("{}", S::document_text(doc, &name).context("cannot write JSON")?);
+        println!(
+            "{}",
+            S::document_text(doc, &name).context("cannot write JSON")?
+        );
     } else {
         print!("{}", S::report(doc, &name));
     }

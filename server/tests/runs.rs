@@ -808,3 +808,57 @@ async fn only_a_runs_uploader_or_an_admin_replaces_it() {
         StatusCode::CREATED
     );
 }
+
+#[tokio::test]
+async fn a_stored_run_rebuilds_only_its_models_figures() {
+    use engine::benchmark::{Benchmark, LexPilot, Suite};
+
+    let app = TestApp::with_demo().await;
+    let token = token(&app, "r", Role::Researcher).await;
+    let entries = |doc: &serde_json::Value| doc["entries"].as_array().expect("entries").len();
+    let before = app.get("/api/leaderboard").await.json();
+    let built = app.read.slots_built();
+    assert!(built >= 3, "one slot per demo model, {built} built");
+
+    // A new model: its slot alone is built.
+    let stored = upload(&app, Some(&token), &run_file("Slot-New", 1), "").await;
+    assert_eq!(stored.status, StatusCode::CREATED, "{}", stored.body);
+    let after = app.get("/api/leaderboard").await.json();
+    assert_eq!(entries(&after), entries(&before) + 1);
+    assert_eq!(app.read.slots_built() - built, 1);
+
+    // Another run of a model already shown: again its slot alone.
+    let stored = upload(&app, Some(&token), &run_file("Slot-New", 2), "").await;
+    assert_eq!(stored.status, StatusCode::CREATED, "{}", stored.body);
+    let doc = app.get("/api/leaderboard").await.json();
+    assert_eq!(entries(&doc), entries(&after));
+    assert_eq!(app.read.slots_built() - built, 2);
+
+    // A run of another benchmark builds nothing of LexPilot's.
+    let (_, plaw) = server::demo::PLAW_DEMO_RUNS[0];
+    let plaw = plaw.replacen("\"run\": 1", "\"run\": 9", 1);
+    let stored = upload(&app, Some(&token), &plaw, "").await;
+    assert_eq!(stored.status, StatusCode::CREATED, "{}", stored.body);
+    assert_eq!(app.get("/api/leaderboard").await.json(), doc);
+    assert_eq!(app.read.slots_built() - built, 2);
+
+    // What the slots compose is every stored run summarised at once.
+    let dataset = db::datasets::current(&app.db, Benchmark::Lexpilot)
+        .await
+        .expect("query")
+        .expect("a LexPilot dataset");
+    let cases = db::cases::all(&app.db, dataset.id).await.expect("cases");
+    let scored = db::runs::scores(&app.db, dataset.id)
+        .await
+        .expect("scores")
+        .into_iter()
+        .map(|s| {
+            (
+                s.entry_key,
+                serde_json::from_str(&s.scores).expect("scores"),
+            )
+        })
+        .collect();
+    let whole = LexPilot::summarise(scored, &cases).with_dataset(dataset.name.clone());
+    assert_eq!(doc, serde_json::to_value(whole).expect("JSON"));
+}

@@ -1,5 +1,6 @@
 //! Two servers on one PostgreSQL database, as behind a load balancer: an
-//! upload through one reaches the live pages and the figures of the other;
+//! upload through one reaches the live pages and the figures of the other,
+//! which summarises only the written model's runs again;
 //! duplicate uploads racing over both give one 201 and nine 409; a job whose
 //! server is killed (SIGKILL, real `lexpilot serve` processes) is finished
 //! by the other with no endpoint call made twice; a cancel on one server
@@ -46,6 +47,7 @@ async fn an_upload_on_one_server_updates_the_other_servers_live_pages_and_figure
     assert_eq!(before.status, StatusCode::OK);
     assert!(!before.body.contains("Crossing-Model"));
     let mut events = b.open_stream("/api/events").await.into_body();
+    let built = b.read.slots_built();
 
     let researcher = a.token("researcher", Role::Researcher).await;
     let res = a
@@ -66,6 +68,9 @@ async fn an_upload_on_one_server_updates_the_other_servers_live_pages_and_figure
     );
     let api = b.get("/api/leaderboard").await;
     assert!(api.body.contains("Crossing-Model"), "{}", api.body);
+    // B learnt of the write from the database and summarised only the
+    // written model's runs again.
+    assert_eq!(b.read.slots_built() - built, 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]

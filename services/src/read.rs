@@ -2,10 +2,11 @@
 //! and cached in the application state (never a process-wide static, so two
 //! applications in one process never see each other's figures).
 //!
-//! - [`Snapshot`]: one dataset version at one generation
-//!   (`db::runs::generation`, bumped in every transaction that changes runs
-//!   or versions): the score document (means ± std from the kept scores,
-//!   runs grouped into entries by `engine::lexpilot::entries::group_runs`),
+//! - [`Snapshot`]: one dataset version at one generation of that version
+//!   (`db::generations`, bumped in every transaction that changes its runs
+//!   or scores): the score document (means ± std from the kept scores,
+//!   composed from per-model slots, [`slots`]: after a write only the
+//!   written model's entries are summarised again),
 //!   which runs each entry has, and, read when first needed
 //!   ([`ReadModels::sampled`]), every entry's resampling data at that same
 //!   generation from exactly those runs, so a cell's mean and its interval
@@ -30,11 +31,14 @@
 //!   scores. Drill-downs get the stored runs in full and keep back the open
 //!   decisions themselves. With nothing open both sights share one snapshot.
 //!
-//! Every cache is keyed by (dataset version, generation, decisions left out)
-//! and bounded: a stored, replaced or re-scored run changes the generation,
-//! and a review item opened or settled the decisions left out, so the next
-//! request recomputes, whatever ids SQLite reuses. One snapshot is built at a
-//! time; requests that need it meanwhile wait for it rather than build it too.
+//! Every cache is keyed by (dataset version, its generation, decisions left
+//! out), a slot by (version, model, the model's generation, its decisions
+//! left out), and bounded: a stored, replaced or re-scored run changes the
+//! generations of its model and version, and a review item opened or
+//! settled the decisions left out, so the next request recomputes, whatever
+//! ids SQLite reuses; a write on another version or benchmark changes
+//! nothing here. Each figure is built once at a time ([`crate::flights`]);
+//! requests that need it meanwhile wait for it rather than build it too.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
@@ -43,12 +47,9 @@ use db::datasets::DatasetInfo;
 use db::Db;
 use engine::benchmark::{DLawBench, LexPilot, Suite};
 use engine::lexpilot::dataset::Case;
-use engine::lexpilot::entries::group_runs;
 use engine::lexpilot::leaderboard::{column_metric, View};
 use engine::lexpilot::run::{EntryKey, Run, Task};
-use engine::lexpilot::score::{
-    compare_entries, summarise_entries, EntrySample, Metric, RunScores, ScoreDocument,
-};
+use engine::lexpilot::score::{compare_entries, EntrySample, Metric, RunScores, ScoreDocument};
 use engine::metrics::PairedBootstrap;
 use engine::plawbench::PLawBench;
 use engine::review::OpenDecision;
@@ -57,6 +58,9 @@ use engine::vocab::{Class, LjpSetup};
 use crate::error::{Error, Result};
 use crate::flights::Flights;
 use crate::ingest::{blocking, Hosted};
+
+mod slots;
+use slots::{compose, Composed, Slot, Slots};
 
 /// Resamples per interval or comparison.
 pub const RESAMPLES: usize = 1000;
@@ -256,6 +260,7 @@ struct Caches {
     dlaw: Vec<Arc<DlawSnapshot>>,
     intervals: Vec<((Key, Task, LjpSetup), Arc<Intervals>)>,
     models: Vec<((Generation, String), Arc<ModelRuns>)>,
+    slots: Slots,
 }
 
 /// (dataset version id, generation): what a model's stored runs are of.
@@ -306,6 +311,77 @@ impl ReadModels {
         }))
     }
 
+    /// Version `dataset_id`'s figures for a sight leaving out `withheld`,
+    /// composed from its models' slots at one generation of the version
+    /// (each slot built only when its model's generation has moved), with
+    /// the version's cases and that generation.
+    async fn composed<S: Hosted>(
+        &self,
+        db: &Db,
+        dataset_id: i64,
+        withheld: &Arc<Withheld>,
+    ) -> Result<(i64, Arc<Vec<S::Case>>, Composed<S>)> {
+        let cases = S::cases(db, dataset_id).await?;
+        loop {
+            let generation = db::generations::dataset_generation(db, dataset_id).await?;
+            let models = db::generations::model_generations(db, dataset_id).await?;
+            let mut slots = Vec::with_capacity(models.len());
+            for (model, model_generation) in models {
+                let slot = self
+                    .slot::<S>(db, dataset_id, &model, model_generation, withheld, &cases)
+                    .await?;
+                slots.push(slot);
+            }
+            if db::generations::dataset_generation(db, dataset_id).await? != generation {
+                continue;
+            }
+            let for_work = Arc::clone(&cases);
+            let composed = blocking(move || compose(&slots, &for_work)).await?;
+            return Ok((generation, cases, composed));
+        }
+    }
+
+    /// `model`'s slot on version `dataset_id` at its `generation` (read
+    /// before its runs, so a slot is never older than its key) for a sight
+    /// leaving out `withheld`, built if need be.
+    async fn slot<S: Hosted>(
+        &self,
+        db: &Db,
+        dataset_id: i64,
+        model: &str,
+        generation: i64,
+        withheld: &Arc<Withheld>,
+        cases: &Arc<Vec<S::Case>>,
+    ) -> Result<Arc<Slot<S>>> {
+        let kept = || self.with(|c| c.slots.find::<S>(dataset_id, model, generation, withheld));
+        if let Some(hit) = kept() {
+            return Ok(hit);
+        }
+        let scores = db::runs::scores_of_model(db, dataset_id, model).await?;
+        let ids: Vec<i64> = scores
+            .iter()
+            .map(|s| s.run_id)
+            .filter(|id| withheld.contains_key(id))
+            .collect();
+        let withheld_runs = db::runs::items_of(db, dataset_id, &ids).await?;
+        let (withheld, cases) = (Arc::clone(withheld), Arc::clone(cases));
+        let slot = Arc::new(
+            blocking(move || {
+                Slot::<S>::build(generation, &withheld, scores, withheld_runs, &cases)
+            })
+            .await??,
+        );
+        self.with(|c| c.slots.keep(dataset_id, model, Arc::clone(&slot)));
+        Ok(slot)
+    }
+
+    /// How many model slots were built since start: one per model whose
+    /// runs changed since they were last read (a test's window on what a
+    /// write costs).
+    pub fn slots_built(&self) -> u64 {
+        self.with(|c| c.slots.built())
+    }
+
     /// The snapshot of `dataset` at the current generation for `sight`,
     /// built (once) if need be: the score document from the kept scores
     /// (in public figures, those of runs with decisions under blind review
@@ -318,7 +394,7 @@ impl ReadModels {
         sight: Sight,
     ) -> Result<Arc<Snapshot>> {
         let withheld = Self::withheld(db, dataset, sight).await?;
-        let generation = db::runs::generation(db).await?;
+        let generation = generation_of(db, dataset).await?;
         let key = |generation| Key(dataset.id, generation, Arc::clone(&withheld));
         if let Some(hit) = self.cached(&key(generation)) {
             return Ok(hit);
@@ -327,51 +403,34 @@ impl ReadModels {
             .building
             .enter(("lexpilot", dataset.id, 0, String::new()))
             .await;
-        let generation = db::runs::generation(db).await?;
+        let generation = generation_of(db, dataset).await?;
         if let Some(hit) = self.cached(&key(generation)) {
             return Ok(hit);
         }
-        let (read, targeted) = {
-            let mut generation = generation;
-            loop {
-                let read =
-                    at_one_generation::<LexPilot>(db, dataset.id, generation, &withheld).await?;
-                let targeted = crate::targeted::scores(db, dataset.id).await?;
-                generation = db::runs::generation(db).await?;
-                if generation == read.generation {
-                    break (read, targeted);
-                }
+        let (generation, cases, composed, targeted) = loop {
+            let (generation, cases, composed) =
+                self.composed::<LexPilot>(db, dataset.id, &withheld).await?;
+            let targeted = crate::targeted::scores(db, dataset.id).await?;
+            if generation_of(db, dataset).await? == generation {
+                break (generation, cases, composed, targeted);
             }
         };
-        let dataset = dataset.clone();
-        let snapshot = blocking(move || -> Result<Snapshot> {
-            let (generation, cases) = (read.generation, Arc::clone(&read.cases));
-            let (figures, left_out) = read.figures(&withheld)?;
-            // Entries are the runs' as stored: leaving decisions out never
-            // regroups them.
-            let entries = group_runs(figures.iter().map(|f| (&f.key, f.kept.parts())));
-            let entry_runs = entries
-                .iter()
-                .map(|e| e.runs.iter().map(|&i| figures[i].run_id).collect())
-                .collect();
-            let (run_ids, counted): (Vec<i64>, Vec<RunScores>) =
-                figures.into_iter().map(|f| (f.run_id, f.counted())).unzip();
-            let document =
-                summarise_entries(entries, &counted, &cases).with_dataset(dataset.name.clone());
-            Ok(Snapshot {
-                dataset,
-                generation,
-                cases,
-                document,
-                entry_runs,
-                targeted,
-                run_scores: run_ids.into_iter().zip(counted).collect(),
-                withheld,
-                left_out,
-                samples: tokio::sync::OnceCell::new(),
-            })
-        })
-        .await??;
+        let snapshot = Snapshot {
+            document: composed.document.with_dataset(dataset.name.clone()),
+            dataset: dataset.clone(),
+            generation,
+            cases,
+            entry_runs: composed.entry_runs,
+            targeted,
+            run_scores: composed
+                .runs
+                .into_iter()
+                .map(|(id, _, scores)| (id, scores))
+                .collect(),
+            withheld,
+            left_out: composed.left_out,
+            samples: tokio::sync::OnceCell::new(),
+        };
         let snapshot = Arc::new(snapshot);
         self.with(|c| keep(&mut c.snapshots, Arc::clone(&snapshot), SNAPSHOTS));
         Ok(snapshot)
@@ -395,7 +454,7 @@ impl ReadModels {
                 .samples
                 .get_or_try_init(|| async {
                     let items = db::runs::all_items(db, snapshot.dataset.id).await?;
-                    if db::runs::generation(db).await? != snapshot.generation {
+                    if generation_of(db, &snapshot.dataset).await? != snapshot.generation {
                         return Err(Error::Conflict("stale".into()));
                     }
                     let snapshot = Arc::clone(&snapshot);
@@ -577,7 +636,7 @@ impl ReadModels {
             let key = Key(dataset.id, generation, Arc::clone(&withheld));
             self.with(|c| S::cache(c).iter().find(|s| s.key() == key).cloned())
         };
-        let generation = db::runs::generation(db).await?;
+        let generation = generation_of(db, dataset).await?;
         if let Some(hit) = cached(generation) {
             return Ok(hit);
         }
@@ -585,32 +644,25 @@ impl ReadModels {
             .building
             .enter((S::BENCHMARK.as_str(), dataset.id, 0, String::new()))
             .await;
-        let generation = db::runs::generation(db).await?;
+        let generation = generation_of(db, dataset).await?;
         if let Some(hit) = cached(generation) {
             return Ok(hit);
         }
-        let read = at_one_generation::<S>(db, dataset.id, generation, &withheld).await?;
-        let dataset = dataset.clone();
-        let snapshot = blocking(move || -> Result<SuiteSnapshot<S>> {
-            let (generation, items) = (read.generation, Arc::clone(&read.cases));
-            let (figures, left_out) = read.figures(&withheld)?;
-            let run_scores: Vec<(EntryKey, S::Scores)> = figures
+        let (generation, items, composed) = self.composed::<S>(db, dataset.id, &withheld).await?;
+        let snapshot = SuiteSnapshot {
+            document: S::named(composed.document, &dataset.name),
+            dataset: dataset.clone(),
+            generation,
+            items,
+            run_scores: composed
+                .runs
                 .into_iter()
-                .map(|f| (f.key.clone(), f.counted()))
-                .collect();
-            let document = S::named(S::summarise(run_scores.clone(), &items), &dataset.name);
-            Ok(SuiteSnapshot {
-                dataset,
-                generation,
-                items,
-                document,
-                run_scores,
-                withheld,
-                left_out,
-                runs: tokio::sync::OnceCell::new(),
-            })
-        })
-        .await??;
+                .map(|(_, key, scores)| (key, scores))
+                .collect(),
+            withheld,
+            left_out: composed.left_out,
+            runs: tokio::sync::OnceCell::new(),
+        };
         let snapshot = Arc::new(snapshot);
         self.with(|c| keep(S::cache(c), Arc::clone(&snapshot), SNAPSHOTS));
         Ok(snapshot)
@@ -628,7 +680,7 @@ impl ReadModels {
                 .runs
                 .get_or_try_init(|| async {
                     let stored = db::runs::all_items(db, snapshot.dataset.id).await?;
-                    if db::runs::generation(db).await? != snapshot.generation {
+                    if generation_of(db, &snapshot.dataset).await? != snapshot.generation {
                         return Err(Error::Conflict("stale".into()));
                     }
                     blocking(move || {
@@ -665,7 +717,7 @@ impl ReadModels {
         dataset: &DatasetInfo,
         model: &str,
     ) -> Result<Arc<ModelRuns>> {
-        let generation = db::runs::generation(db).await?;
+        let generation = generation_of(db, dataset).await?;
         let key = ((dataset.id, generation), model.to_owned());
         let cached = || {
             self.with(|c| {
@@ -701,7 +753,7 @@ impl ReadModels {
             .await??,
         );
         // Keep it only if nothing was stored meanwhile.
-        if db::runs::generation(db).await? == generation {
+        if generation_of(db, dataset).await? == generation {
             self.with(|c| keep(&mut c.models, (key, Arc::clone(&runs)), MODELS));
         }
         Ok(runs)
@@ -718,99 +770,8 @@ pub async fn under_review(db: &Db, dataset: &DatasetInfo) -> Result<usize> {
         .sum())
 }
 
-/// What figures are built from: the cases of a version and every kept
-/// score on it, with the items of the runs that hold decisions left out,
-/// all at one generation.
-struct AtGeneration<S: Suite> {
-    generation: i64,
-    cases: Arc<Vec<S::Case>>,
-    scores: Vec<db::runs::StoredScores>,
-    /// The runs with decisions left out, with their items.
-    withheld_runs: Vec<db::runs::StoredRun>,
-}
-
-/// One run's scores: kept, and without its decisions under blind review
-/// when it has any.
-struct RunFigures<S: Suite> {
-    run_id: i64,
-    key: EntryKey,
-    kept: S::Scores,
-    without_open: Option<S::Scores>,
-}
-
-impl<S: Suite> RunFigures<S> {
-    /// The scores the figures count.
-    fn counted(self) -> S::Scores {
-        self.without_open.unwrap_or(self.kept)
-    }
-}
-
-impl<S: Suite> AtGeneration<S> {
-    /// Every run's figures in upload order, those of runs in `withheld`
-    /// scored again without their open decisions; with how many decisions
-    /// were left out.
-    fn figures(self, withheld: &Withheld) -> Result<(Vec<RunFigures<S>>, usize)> {
-        let mut items: HashMap<i64, String> = self
-            .withheld_runs
-            .into_iter()
-            .map(|r| (r.id, r.items))
-            .collect();
-        let mut left_out = 0;
-        let figures = self
-            .scores
-            .into_iter()
-            .map(|s| {
-                let kept: S::Scores = serde_json::from_str(&s.scores).map_err(|e| {
-                    Error::internal(format!("stored scores of run {}: {e}", s.run_id))
-                })?;
-                let without_open = match withheld.get(&s.run_id) {
-                    None => None,
-                    Some(open) => {
-                        let stored = items.remove(&s.run_id).ok_or_else(|| {
-                            Error::internal(format!("run {} is scored but has no items", s.run_id))
-                        })?;
-                        let run = S::read_stored(&stored).map_err(Error::internal)?;
-                        let (scores, n) = S::score_withholding(run, open, &self.cases);
-                        left_out += n;
-                        Some(scores)
-                    }
-                };
-                Ok(RunFigures {
-                    run_id: s.run_id,
-                    key: s.entry_key,
-                    kept,
-                    without_open,
-                })
-            })
-            .collect::<Result<Vec<_>>>()?;
-        Ok((figures, left_out))
-    }
-}
-
-/// The cases of version `dataset_id`, every kept score on it and the items
-/// of the runs in `withheld`, read until the generation is the same before
-/// and after (then they are those of that generation), starting from
-/// `generation`.
-async fn at_one_generation<S: Hosted>(
-    db: &Db,
-    dataset_id: i64,
-    mut generation: i64,
-    withheld: &Withheld,
-) -> Result<AtGeneration<S>> {
-    let ids: Vec<i64> = withheld.keys().copied().collect();
-    loop {
-        let cases = S::cases(db, dataset_id).await?;
-        let scores = db::runs::scores(db, dataset_id).await?;
-        let withheld_runs = db::runs::items_of(db, dataset_id, &ids).await?;
-        let after = db::runs::generation(db).await?;
-        if after == generation {
-            return Ok(AtGeneration {
-                generation,
-                cases,
-                scores,
-                withheld_runs,
-            });
-        }
-        generation = after;
-    }
+/// The generation of version `dataset`: it moves whenever anything its
+/// figures derive from does (`db::generations`).
+async fn generation_of(db: &Db, dataset: &DatasetInfo) -> Result<i64> {
+    Ok(db::generations::dataset_generation(db, dataset.id).await?)
 }

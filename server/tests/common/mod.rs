@@ -42,6 +42,8 @@ pub struct TestApp {
     pub jobs: services::jobs::JobManager,
     /// The app's bound on evalscope imports at once.
     pub imports: services::evalscope::ImportGate,
+    /// The app's read models (their counters show what a request built).
+    pub read: services::read::ReadModels,
     router: Router,
     pages: services::pages::PageCache,
     _dir: tempfile::TempDir,
@@ -133,6 +135,7 @@ impl TestApp {
             db,
             jobs: state.jobs.clone(),
             imports: state.imports.clone(),
+            read: state.read.clone(),
             pages: state.pages.clone(),
             router: router(state),
             _dir: dir,
