@@ -188,6 +188,33 @@ pub async fn import_items<T: Listed + Serialize>(
     Ok(ImportOutcome::Created(by_id(db, dataset_id).await?))
 }
 
+/// What importing content `hash` (`count` cases or items of `benchmark`)
+/// as `src` would do, found by the import's own checks on the same state
+/// inside a transaction that is rolled back: nothing is written. A new
+/// version is answered as the import would number it.
+pub async fn plan_import(
+    db: &Db,
+    src: ImportSource<'_>,
+    benchmark: Benchmark,
+    hash: &str,
+    count: usize,
+) -> Result<ImportOutcome> {
+    engine::names::check_name(src.name)
+        .map_err(|message| crate::DbError::Invalid(format!("the dataset name {message}")))?;
+    let mut tx = crate::begin_write(db).await?;
+    let outcome = match new_version(&mut tx, &src, benchmark, hash, count).await? {
+        Ok(existing) => ImportOutcome::Unchanged(existing),
+        Err(id) => ImportOutcome::Created(
+            sqlx::query_as(&format!("SELECT {COLUMNS} FROM datasets WHERE id = $1"))
+                .bind(id)
+                .fetch_one(&mut *tx)
+                .await?,
+        ),
+    };
+    tx.rollback().await?;
+    Ok(outcome)
+}
+
 /// The version of `src.name` with content `hash` if one is stored (`Ok`),
 /// else a new version's row, numbered after the newest of that name
 /// (`Err` with its id); the generation is bumped for a new one.

@@ -72,6 +72,13 @@ impl IntoResponse for ApiError {
             ApiError::Service(Error::InvalidImport(errors)) => {
                 json!({ "error": self.to_string(), "errors": errors.0 })
             }
+            ApiError::Service(Error::InvalidDataset(text)) => {
+                let errors: Vec<&str> = text
+                    .lines()
+                    .filter(|l| *l != "nothing was imported")
+                    .collect();
+                json!({ "error": self.to_string(), "errors": errors })
+            }
             _ => json!({ "error": self.to_string() }),
         };
         let mut response = (self.status_code(), Json(body)).into_response();

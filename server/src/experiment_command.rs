@@ -21,7 +21,7 @@ use engine::lexpilot::run::Family;
 use engine::lexpilot::score::ScoreDocument;
 use engine::lexpilot::targeted::{score_targeted, TargetedScores};
 use pipeline::config::{Endpoint, Limits, RetryPolicy, Settings};
-use server::suites::CliSuite;
+use services::datasets::DatasetSuite;
 use services::ingest::RunFile;
 
 use crate::run_command::{follow, parse_family, seconds};

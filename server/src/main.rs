@@ -9,7 +9,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
-use db::datasets::{ImportOutcome, ImportSource};
+use db::datasets::ImportOutcome;
 use db::Db;
 use engine::accounts::Role;
 use engine::benchmark::{Benchmark, RunMeta};
@@ -372,39 +372,22 @@ async fn open(path: &Path) -> anyhow::Result<Db> {
 /// (the warnings, which no caller of this prints, are not looked for).
 fn read_dataset<S: CliSuite>(file: &Path) -> anyhow::Result<Result<Vec<S::Case>, String>> {
     let bytes = std::fs::read(file).with_context(|| format!("cannot read {}", file.display()))?;
-    Ok(dataset_cases::<S>(file, S::read_dataset(&bytes)))
+    Ok(services::datasets::cases_of::<S>(
+        &file.display().to_string(),
+        S::read_dataset(&bytes),
+    ))
 }
 
 /// A dataset file read: its cases or its errors, and its warnings, each ready
 /// to print.
-type DatasetRead<C> = (Result<Vec<C>, String>, Vec<String>);
+type DatasetRead<C> = services::datasets::Read<C>;
 
 /// [`read_dataset`] with the file's warnings, each line `FILE: warning: line L …`.
 fn check_dataset<S: CliSuite>(file: &Path) -> anyhow::Result<DatasetRead<S::Case>> {
     let bytes = std::fs::read(file).with_context(|| format!("cannot read {}", file.display()))?;
-    let (cases, warnings) = S::check_dataset(&bytes);
-    let warnings = warnings
-        .iter()
-        .map(|w| format!("{}: warning: {w}", file.display()))
-        .collect();
-    Ok((dataset_cases::<S>(file, cases), warnings))
-}
-
-/// The cases read from `file`, or its errors each naming the file (a file of
-/// no case is refused).
-fn dataset_cases<S: CliSuite>(
-    file: &Path,
-    cases: Result<Vec<S::Case>, DatasetErrors>,
-) -> Result<Vec<S::Case>, String> {
-    match cases {
-        Ok(cases) if cases.is_empty() => Err(format!(
-            "{}: the file holds no {}",
-            file.display(),
-            S::CASES
-        )),
-        Ok(cases) => Ok(cases),
-        Err(errors) => Err(each_problem(file, &errors)),
-    }
+    Ok(services::datasets::read_file::<S>(
+        &services::ingest::RunFile::new(file.display().to_string(), bytes),
+    ))
 }
 
 async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
@@ -660,11 +643,7 @@ fn parse_run<S: CliSuite>(
 /// Every problem of `file`, one a line naming the file, the same problem on
 /// many lines said once ([`engine::findings::collapse`]).
 fn each_problem(file: &Path, errors: &DatasetErrors) -> String {
-    engine::findings::collapse(&errors.0)
-        .iter()
-        .map(|group| format!("{}: {group}", file.display()))
-        .collect::<Vec<_>>()
-        .join("\n")
+    services::datasets::each_problem(&file.display().to_string(), errors)
 }
 
 /// `lexpilot validate FILE...`: every file a valid dataset of `S`.
@@ -1013,16 +992,16 @@ async fn import<S: CliSuite>(
     synthetic: bool,
     db: &Path,
 ) -> anyhow::Result<ExitCode> {
-    let release = S::read_release(paths);
-    let from_release = release.is_some();
-    let (cases, warnings) = match (release, paths) {
-        (Some(read), _) => read?,
-        (None, [file]) => check_dataset::<S>(file)?,
-        (None, _) => {
-            eprintln!("error: a {} dataset is one file", S::BENCHMARK.as_str());
+    use services::datasets::ImportOptions;
+    // The same reading and storing as `POST /api/datasets` (services::datasets).
+    let files = match server::suites::dataset_files(S::BENCHMARK, paths)? {
+        Ok(files) => files,
+        Err(errors) => {
+            eprintln!("{errors}\nnothing was imported");
             return Ok(ExitCode::FAILURE);
         }
     };
+    let (cases, warnings) = services::datasets::read::<S>(&files);
     // Warnings do not block the import; they are shown so a person can look.
     for warning in &warnings {
         eprintln!("{warning}");
@@ -1034,26 +1013,23 @@ async fn import<S: CliSuite>(
             return Ok(ExitCode::FAILURE);
         }
     };
-    let name = match (name, paths) {
-        (Some(n), _) => n,
-        (None, [file]) if !from_release => file
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
+    let name = match name {
+        Some(n) => n,
+        None => services::datasets::default_name(S::BENCHMARK, &files)
             .context("cannot derive a dataset name from the file name; pass --name")?,
-        (None, _) => "PLawBench".to_owned(),
     };
     let db = open(db).await?;
-    let source = paths
-        .iter()
-        .map(|p| p.display().to_string())
-        .collect::<Vec<_>>()
-        .join(", ");
-    let src = ImportSource {
-        name: &name,
-        source: &source,
+    let options = ImportOptions {
+        name: Some(name),
+        source: paths
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", "),
         synthetic,
+        check: false,
     };
-    match S::import(&db, src, &cases).await {
+    match services::datasets::store::<S>(&db, &options, &cases).await {
         Ok(ImportOutcome::Created(d)) => println!(
             "imported {} {} as dataset {} version {} ({})",
             d.case_count,
@@ -1066,11 +1042,11 @@ async fn import<S: CliSuite>(
             "unchanged: dataset {} version {} already holds this content; nothing imported",
             d.name, d.version
         ),
-        Err(e @ (db::DbError::Conflict(_) | db::DbError::Invalid(_))) => {
+        Err(e @ (services::Error::Conflict(_) | services::Error::Invalid(_))) => {
             eprintln!("error: {e}\nnothing was imported");
             return Ok(ExitCode::FAILURE);
         }
-        Err(e) => return Err(e.into()),
+        Err(e) => return Err(anyhow::anyhow!("{e}")),
     }
     Ok(ExitCode::SUCCESS)
 }

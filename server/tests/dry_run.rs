@@ -236,3 +236,66 @@ async fn check_true_in_the_api_answers_as_the_import_would() {
     );
     assert_eq!(count().await, 2, "no check stored anything");
 }
+
+/// The upload page's run-file preview (`check_runs`) refuses a file that
+/// gives the model and run number of an earlier file of the same upload,
+/// in the words the store then answers with ("model M run N is given
+/// twice"); it said "valid" for both before.
+#[tokio::test]
+async fn the_upload_preview_refuses_two_files_of_one_run_as_the_store_does() {
+    use leptos::server_fn::ServerFn;
+    use serde_json::json;
+
+    let team = common::Team::demo().await;
+    let app = &team.app;
+    let run = common::demo_run_as(0, "Twice-Model");
+    let other = common::demo_run_as(1, "Once-Model");
+    let body = json!({
+        "files": [
+            {"name": "a.jsonl", "text": run},
+            {"name": "other.jsonl", "text": other},
+            {"name": "b.jsonl", "text": run},
+        ],
+        "benchmark": "lexpilot",
+    });
+    let check = app
+        .post_json(
+            app::server_fns::runs::CheckRuns::PATH,
+            common::Auth::Cookie(&team.researcher),
+            body.clone(),
+        )
+        .await;
+    assert_eq!(check.status, StatusCode::OK, "{}", check.body);
+    let reports = check.json();
+    assert_eq!(reports[0]["summary"]["model"], "Twice-Model", "{reports}");
+    assert_eq!(reports[1]["summary"]["model"], "Once-Model", "{reports}");
+    assert!(reports[2]["summary"].is_null(), "{reports}");
+    let errors = reports[2]["errors"].to_string();
+    assert!(
+        errors.contains("model Twice-Model run 1 is given twice"),
+        "{errors}"
+    );
+
+    // The store says the same, and stores nothing.
+    let mut store = body;
+    store["replace"] = json!(false);
+    let stored = app
+        .post_json(
+            app::server_fns::runs::StoreRuns::PATH,
+            common::Auth::Cookie(&team.researcher),
+            store,
+        )
+        .await;
+    assert!(
+        stored
+            .body
+            .contains("model Twice-Model run 1 is given twice"),
+        "{}",
+        stored.body
+    );
+    let kept: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM runs WHERE model = 'Twice-Model'")
+        .fetch_one(app.db.pool())
+        .await
+        .expect("count");
+    assert_eq!(kept, 0);
+}

@@ -10,6 +10,7 @@
 //! | [`Error::Conflict`] (a duplicate, a stale edit, a final item) | 409 |
 //! | [`Error::InvalidFile`] (every line and field error of a file) | 422 |
 //! | [`Error::InvalidImport`] (every file, line and field error of an evalscope folder) | 422 |
+//! | [`Error::InvalidDataset`] (every file, line and field error of a dataset's files) | 422 |
 //! | [`Error::Busy`] (the database stayed locked) | 503, `Retry-After: 1` |
 //! | [`Error::Overloaded`] (work of one kind at its bound, such as evalscope imports) | 503, `Retry-After: 5` |
 //! | [`Error::Internal`] | 500; the cause is logged, the user sees a generic message |
@@ -38,6 +39,10 @@ pub enum Error {
     /// file, line, item and field.
     #[error("the evalscope output cannot be imported ({n} error(s)); nothing was stored", n = .0.0.len())]
     InvalidImport(engine::plawbench::evalscope::ImportErrors),
+    /// Dataset files that cannot be imported: every error, one a line, each
+    /// naming its file, line and field.
+    #[error("{0}")]
+    InvalidDataset(String),
     #[error("the server is busy; try again in a moment")]
     Busy,
     /// As many of one kind of work as the server runs at once are under way.
@@ -60,7 +65,9 @@ impl Error {
             Error::Forbidden(_) => StatusCode::FORBIDDEN,
             Error::NotFound(_) => StatusCode::NOT_FOUND,
             Error::Conflict(_) => StatusCode::CONFLICT,
-            Error::InvalidFile(..) | Error::InvalidImport(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            Error::InvalidFile(..) | Error::InvalidImport(_) | Error::InvalidDataset(_) => {
+                StatusCode::UNPROCESSABLE_ENTITY
+            }
             Error::Busy | Error::Overloaded(_) => StatusCode::SERVICE_UNAVAILABLE,
             Error::Internal => StatusCode::INTERNAL_SERVER_ERROR,
         }

@@ -6,6 +6,8 @@
 //! - [`state`]: [`AppState`], created once at start-up and handed to every
 //!   handler and server function; [`Network`], how the server is reached.
 //! - [`error`]: the runtime's error and its one mapping to HTTP statuses.
+//! - [`datasets`]: the one path from dataset files (or PLawBench's release)
+//!   to a stored dataset version (CLI, API, upload page), and its dry run.
 //! - [`ingest`]: the one path from run files to stored, scored runs (API,
 //!   upload page, jobs, demo loader) and the re-scoring of corrections.
 //! - [`evalscope`]: evalscope's PLawBench output (a directory or a zip of
@@ -25,6 +27,7 @@
 //!   both (drill-downs with what blind review keeps back, comparisons, a
 //!   model's entries, the review dashboard).
 
+pub mod datasets;
 pub mod error;
 pub mod evalscope;
 pub mod fidelity;

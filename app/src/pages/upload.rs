@@ -95,6 +95,120 @@ pub fn UploadPage() -> impl IntoView {
                 <EvalscopeImport />
             </section>
         })}
+        <DatasetSection />
+    }
+}
+
+/// The dataset form, for the accounts that may import datasets (admins).
+#[component]
+fn DatasetSection() -> impl IntoView {
+    let user = Resource::new(|| (), |_| crate::server_fns::auth::who_am_i());
+    view! {
+        <Suspense fallback=|| ()>
+            {move || Suspend::new(async move {
+                let admin = matches!(
+                    user.await,
+                    Ok(Some(u)) if u.allows(engine::accounts::Permission::ImportDataset)
+                );
+                admin.then(|| view! { <DatasetImport /> })
+            })}
+        </Suspense>
+    }
+}
+
+/// Import a dataset (admins): a plain multipart form posting to
+/// `POST /api/datasets`, which answers the page with a redirect back here
+/// carrying the outcome in the query; it works without JavaScript. A check
+/// runs every check of the import and stores nothing.
+#[component]
+fn DatasetImport() -> impl IntoView {
+    let lang = crate::components::i18n::lang();
+    let query = leptos_router::hooks::use_query_map();
+    let param = move |key: &str| query.with_untracked(|q| q.get(key));
+    let chosen = param("ds_benchmark")
+        .and_then(|b| Benchmark::parse(&b))
+        .filter(|b| b.hosted())
+        .unwrap_or(Benchmark::Lexpilot);
+    let result = param("ds_status").map(|status| {
+        let name = param("ds_name").unwrap_or_default();
+        let version = param("ds_version").unwrap_or_default();
+        let count = param("ds_count").unwrap_or_default();
+        let code = param("ds_code").unwrap_or_default();
+        let lines: Vec<String> = param("ds_text")
+            .unwrap_or_default()
+            .lines()
+            .map(str::to_owned)
+            .collect();
+        let (class, said) = match (status.as_str(), lang) {
+            ("imported", Lang::Zh) => ("info", format!("已导入数据集 {name} 第 {version} 版（{count} 条）。")),
+            ("imported", Lang::En) => ("info", format!("Imported dataset {name} version {version} ({count} cases or items).")),
+            ("unchanged", Lang::Zh) => ("info", format!("数据集 {name} 第 {version} 版已是相同内容；未导入任何内容。")),
+            ("unchanged", Lang::En) => ("info", format!("Unchanged: dataset {name} version {version} already holds this content; nothing imported.")),
+            ("checked_new", Lang::Zh) => ("info", format!("校验通过：导入将保存为数据集 {name} 第 {version} 版（{count} 条）。尚未保存任何内容。")),
+            ("checked_new", Lang::En) => ("info", format!("Check passed: the import would store dataset {name} version {version} ({count} cases or items). Nothing is stored yet.")),
+            ("checked_unchanged", Lang::Zh) => ("info", format!("校验通过：数据集 {name} 第 {version} 版已是相同内容，导入不会改变任何内容。")),
+            ("checked_unchanged", Lang::En) => ("info", format!("Check passed: dataset {name} version {version} already holds this content; the import would change nothing.")),
+            (_, Lang::Zh) => ("error-box", format!("未导入（{code}）：")),
+            (_, Lang::En) => ("error-box", format!("Nothing was imported ({code}):")),
+        };
+        let refused = class == "error-box";
+        view! {
+            <div class=class role={if refused { "alert" } else { "status" }} data-testid="dataset-result">
+                <p>{said}</p>
+                {(!lines.is_empty()).then(|| {
+                    let list_class = if refused { "errors" } else { "warnings" };
+                    view! {
+                        {(!refused).then(|| view! { <p>{lang.t("警告（不阻止导入）：", "Warnings (they do not block the import):")}</p> })}
+                        <ul class=list_class>{lines.into_iter().map(|l| view! { <li>{l}</li> }).collect_view()}</ul>
+                    }
+                })}
+            </div>
+        }
+    });
+    view! {
+        <section class="panel" id="dataset">
+            <h2>{lang.t("导入数据集（管理员）", "Import a dataset (admins)")}</h2>
+            <p>{lang.t(
+                "与命令行 lexpilot import 相同的规则：一个数据集文件（PLawBench 也可以是官方发布的数据文件，可多选），逐项校验，错误注明文件、行和字段；在一个事务中全部导入或全部不导入。内容相同则不变，内容不同则成为新版本。先校验不会保存任何内容。",
+                "The same rules as lexpilot import at the command line: one dataset file (for PLawBench also the official release's data files, several at once), every error naming its file, line and field; all imported in one transaction, or nothing. The same content again changes nothing; other content becomes a new version. A check stores nothing.",
+            )}</p>
+            {result}
+            <form method="post" action="/api/datasets" enctype="multipart/form-data" data-testid="dataset-form">
+                <input type="hidden" name="from" value="page" />
+                <div class="filters">
+                    <label class="field">
+                        <span>{lang.t("评测基准", "Benchmark")}</span>
+                        <select name="benchmark" data-testid="dataset-benchmark">
+                            {Benchmark::ALL
+                                .into_iter()
+                                .filter(|b| b.hosted())
+                                .map(|b| view! { <option value=b.as_str() selected={b == chosen}>{b.label(lang)}</option> })
+                                .collect_view()}
+                        </select>
+                    </label>
+                    <label class="field">
+                        <span>{lang.t("数据集名称（可选，默认取文件名）", "Dataset name (optional; the file's name by default)")}</span>
+                        <input type="text" name="name" maxlength="200" data-testid="dataset-name" />
+                    </label>
+                </div>
+                <label class="field">
+                    <span>{lang.t("数据集文件（.jsonl，PLawBench 发布文件 .json）", "Dataset files (.jsonl; PLawBench's release files .json)")}</span>
+                    <input type="file" name="file" accept=".jsonl,.json,.txt" multiple required data-testid="dataset-files" />
+                </label>
+                <label class="inline-check">
+                    <input type="checkbox" name="synthetic" value="true" />
+                    {lang.t(" 标记为合成演示数据", " Mark as synthetic demo data")}
+                </label>
+                <div class="upload-actions">
+                    <button type="submit" name="check" value="true" data-testid="dataset-check">
+                        {lang.t("仅校验（不保存）", "Check only (store nothing)")}
+                    </button>
+                    <button type="submit" name="check" value="false" class="primary" data-testid="dataset-import">
+                        {lang.t("导入", "Import")}
+                    </button>
+                </div>
+            </form>
+        </section>
     }
 }
 

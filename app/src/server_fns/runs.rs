@@ -157,7 +157,60 @@ pub async fn check_runs(
             }
         }
     }
+    given_twice(&state.db, &dataset, &mut reports).await?;
     Ok(reports)
+}
+
+/// The store's own check of the batch, run on the valid files (issue 43,
+/// point 3): a file giving the model and run number of an earlier file of
+/// the same upload is refused as the store refuses it ("model M run N is
+/// given twice"), so the check never says yes to what the store says no to.
+/// A run stored already stays a badge: replacement decides it.
+#[cfg(feature = "ssr")]
+async fn given_twice(
+    db: &db::Db,
+    dataset: &db::datasets::DatasetInfo,
+    reports: &mut [RunFileReport],
+) -> Result<(), ServerFnError> {
+    let valid: Vec<(usize, (String, u32))> = reports
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| {
+            let key = match (&r.summary, &r.plaw, &r.dlaw) {
+                (Some(s), _, _) => (s.model.clone(), s.run),
+                (_, Some(p), _) => (p.model.clone(), p.run),
+                (_, _, Some(d)) => (d.model.clone(), d.run),
+                _ => return None,
+            };
+            Some((i, key))
+        })
+        .collect();
+    let keys: Vec<(String, u32)> = valid.iter().map(|(_, k)| k.clone()).collect();
+    let plan = db::runs::plan_all(db, dataset.id, &keys, db::runs::OnDuplicate::Refuse)
+        .await
+        .map_err(crate::ssr::fail)?;
+    for ((index, _), planned) in valid.iter().zip(&plan) {
+        if planned.disposition != db::runs::Disposition::GivenTwice {
+            continue;
+        }
+        let Some(refused) = planned.refusal() else {
+            continue;
+        };
+        let report = &mut reports[*index];
+        report.summary = None;
+        report.plaw = None;
+        report.dlaw = None;
+        report.errors.push(engine::lexpilot::dataset::DatasetError {
+            line: 1,
+            case_id: None,
+            field: "run".to_owned(),
+            message: format!(
+                "{}: an earlier file of this upload has the same model and run number",
+                services::Error::from(refused)
+            ),
+        });
+    }
+    Ok(())
 }
 
 /// Stores every file, or none if any is invalid or refused.

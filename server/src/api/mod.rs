@@ -2,6 +2,7 @@
 //! exposes `router()`. Errors are JSON (`{"error": ...}`) with a 4xx/5xx status.
 
 mod cases;
+mod datasets;
 mod evalscope;
 mod events;
 mod exports;
@@ -21,6 +22,7 @@ use crate::AppState;
 pub fn router() -> Router<AppState> {
     Router::new()
         .merge(cases::router())
+        .merge(datasets::router())
         .merge(evalscope::router())
         .merge(events::router())
         .merge(exports::router())
