@@ -223,7 +223,7 @@ fn Figure4bChoice(chosen: Figure4bModels) -> impl IntoView {
         .collect_view();
     view! {
         <nav class="view-toggle" aria-label=lang.t("图 4 (b) 的平均范围", "Figure 4 (b) averages over")>
-            <span>{lang.t("图 4 (b) 的平均范围：", "Figure 4 (b) averages over:")}</span> {links}
+            <span style="align-self: center">{lang.t("图 4 (b) 的平均范围：", "Figure 4 (b) averages over:")}</span> {links}
         </nav>
     }
 }

@@ -359,7 +359,7 @@ fn StyleSummary(table: StyleTable, chart: String) -> impl IntoView {
                 .collect_view();
             view! {
                 <tr data-style=s.as_str()>
-                    <td>{s.label(ui)}</td>
+                    <td style="white-space: nowrap">{s.label(ui)}</td>
                     <td class="num muted">{entries}</td>
                     {cells}
                 </tr>
@@ -631,7 +631,7 @@ fn AggregationTableView(table: AggregationTable) -> impl IntoView {
                             let derived = row.metric.components().is_some();
                             view! {
                                 <tr data-metric=row.metric.as_str()>
-                                    <td class:derived=derived>{row.metric.label(ui)}</td>
+                                    <td class:derived=derived style="white-space: nowrap">{row.metric.label(ui)}</td>
                                     <td class="num">{row.observations}</td>
                                     <td class="num">{r(row.mean_abs)}</td>
                                     <td class="num">{pct(row.share_over_005)}</td>
