@@ -320,8 +320,12 @@ pub struct DlawBoard {
     pub styles: engine::dlawbench::leaderboard::StyleTable,
     /// Per ability, the four styles' bars per entry, as SVG.
     pub style_charts: Vec<(engine::dlawbench::score::Metric, String)>,
+    /// Figure 5: per ability, the four styles' mean over entries, as SVG.
+    pub style_summary_chart: String,
     pub domains: engine::dlawbench::leaderboard::DomainTable,
     pub diagnostics: engine::dlawbench::leaderboard::DiagnosticsView,
+    /// Table 22: median vs mean aggregation per metric, every run pooled.
+    pub aggregation: engine::dlawbench::leaderboard::AggregationTable,
 }
 
 /// The sessions behind one DLawBench leaderboard cell.

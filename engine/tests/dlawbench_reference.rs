@@ -221,3 +221,44 @@ fn failures_count_zero_only_in_null_as_zero_and_partial_runs_have_no_overall() {
         .expect("cn");
     assert!(close(overall.mean, cn_only.mean));
 }
+
+/// [D]'s Table 22 for every metric, every three-judge observation of every
+/// run pooled, against the Python reference's pooling of its own
+/// per-session |median − mean| values.
+#[test]
+fn table_22_matches_the_reference_for_every_metric() {
+    use engine::dlawbench::leaderboard::aggregation_table;
+    use engine::dlawbench::score::score_run;
+
+    let expected = expected();
+    for name in DATASETS {
+        let dataset = dataset(name);
+        let scored: Vec<_> = runs(name, &dataset, &expected)
+            .into_iter()
+            .map(|(_, r)| (r.header.entry_key(), score_run(&r, &dataset)))
+            .collect();
+        let table = aggregation_table(&scored);
+        assert_eq!(table.runs, scored.len());
+        assert_eq!(table.rows.len(), Metric::ALL.len(), "{name}: every metric");
+        let rows: serde_json::Map<String, Value> = table
+            .rows
+            .iter()
+            .map(|r| {
+                let row = serde_json::json!({
+                    "observations": r.observations,
+                    "mean_abs": r.mean_abs,
+                    "share_over_005": r.share_over_005,
+                });
+                (r.metric.as_str().to_owned(), row)
+            })
+            .collect();
+        let mut found = Vec::new();
+        differences(
+            name,
+            &Value::Object(rows),
+            &expected["table_22"][name],
+            &mut found,
+        );
+        assert!(found.is_empty(), "{}", found.join("\n"));
+    }
+}

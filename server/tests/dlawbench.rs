@@ -643,3 +643,123 @@ async fn the_upload_page_checks_and_stores_dlawbench_runs() {
     assert_eq!(stored.status, StatusCode::OK, "{}", stored.body);
     assert_eq!(dlaw_runs(&app).await, before + 1);
 }
+
+/// The text of the element that `testid` opens, up to the end of its table.
+fn table_of<'a>(body: &'a str, testid: &str) -> &'a str {
+    let start = body
+        .find(&format!("data-testid=\"{testid}\""))
+        .unwrap_or_else(|| panic!("{testid}"));
+    let end = start + body[start..].find("</table>").expect("its end");
+    &body[start..end]
+}
+
+/// Figure 5 (each style's effect averaged over the entries) and Table 22
+/// (median vs mean aggregation for every metric) on the leaderboard, in
+/// both languages; the Figure 5 means are taken here from the entries'
+/// per-style values and gaps.
+#[tokio::test]
+async fn the_leaderboard_shows_figure_5_and_table_22_for_every_metric() {
+    use score::Metric;
+
+    let app = TestApp::with_demo().await;
+    let body = app.get("/dlawbench/leaderboard").await.body;
+    let doc = demo_document();
+    let figure = table_of(&body, "dlaw-style-summary");
+    for style in dataset::Style::ALL {
+        let row = &figure[figure
+            .find(&format!("data-style=\"{}\"", style.as_str()))
+            .unwrap_or_else(|| panic!("{style:?}"))..];
+        let row = &row[..row.find("</tr>").expect("row end")];
+        let mut texts = Vec::new();
+        for ability in Metric::ABILITIES {
+            let values: Vec<f64> = doc
+                .entries
+                .iter()
+                .filter_map(|e| {
+                    e.null_as_zero
+                        .by_style
+                        .get(&style)?
+                        .get(&ability)
+                        .copied()
+                        .flatten()
+                })
+                .map(|m| m.mean)
+                .collect();
+            let mean = values.iter().sum::<f64>() / values.len() as f64;
+            texts.push(format!(">{mean:.3}<"));
+            if style != dataset::Style::Cooperative {
+                let gaps: Vec<f64> = doc
+                    .entries
+                    .iter()
+                    .filter_map(|e| {
+                        e.null_as_zero
+                            .style_gap
+                            .get(&style)?
+                            .get(&ability)
+                            .copied()
+                            .flatten()
+                    })
+                    .map(|m| m.mean)
+                    .collect();
+                let gap = gaps.iter().sum::<f64>() / gaps.len() as f64;
+                texts.push(format!(
+                    ">{}<",
+                    engine::columns::Scale::Unit.difference(gap)
+                ));
+            }
+        }
+        for text in texts {
+            assert!(row.contains(&text), "{style:?}: {text} in {row}");
+        }
+    }
+    let chart = &body[body
+        .find("data-testid=\"dlaw-style-summary-chart\"")
+        .expect("the chart")..];
+    assert!(chart[..chart.find("</figure>").expect("its end")].contains("<svg"));
+    assert!(body.contains("Figure 5 · Each style"));
+
+    let cases = dataset::parse_dataset(DLAW_DEMO_DATASET).expect("demo");
+    let runs: Vec<score::RunScores> = DLAW_DEMO_RUNS
+        .iter()
+        .map(|(_, text)| score::score_run(&run::parse_run(text, &cases).expect("demo run"), &cases))
+        .collect();
+    let table = table_of(&body, "dlaw-table-22");
+    for metric in Metric::ALL {
+        let observations: usize = doc
+            .entries
+            .iter()
+            .filter_map(|e| e.diagnostics.median_mean_gap.get(&metric))
+            .map(|g| g.sessions)
+            .sum();
+        assert!(
+            observations > 0,
+            "{metric:?}: the demo has three-judge sessions"
+        );
+        let row = &table[table
+            .find(&format!("data-metric=\"{}\"", metric.as_str()))
+            .unwrap_or_else(|| panic!("{metric:?}"))..];
+        let row = &row[..row.find("</tr>").expect("row end")];
+        assert!(
+            row.contains(&format!(">{observations}<")),
+            "{metric:?}: {row}"
+        );
+        // Every run's mean |median − mean|, weighted by its observations.
+        let (sum, n) = runs.iter().fold((0.0, 0usize), |(sum, n), r| {
+            let gap = &r.panel.median_mean_gap[&metric];
+            (
+                sum + gap.mean_abs.unwrap_or(0.0) * gap.sessions as f64,
+                n + gap.sessions,
+            )
+        });
+        assert!(
+            row.contains(&format!(">{:.3}<", sum / n as f64)),
+            "{metric:?}: {row}"
+        );
+    }
+
+    let zh = app
+        .get_with_cookie("/dlawbench/leaderboard", Some("lang=zh"))
+        .await
+        .body;
+    assert!(zh.contains("图 5 · 各风格的影响") && zh.contains("表 22 · 中位数与平均聚合之差"));
+}

@@ -600,6 +600,111 @@ async fn separate_direct_interaction_and_gold_runs_are_one_entry_with_table_3() 
     assert_eq!(drill.json()["entries"], 1);
 }
 
+/// Figure 4 (b) on the demo: by default the mean over the closed-source
+/// entries, as the paper averages its three closed-source models; with
+/// `figure_4b=all` over every entry. The expected means are taken here from
+/// the score document's per-entry DCG accuracy per class.
+#[tokio::test]
+async fn figure_4b_averages_the_closed_source_models_unless_all_are_chosen() {
+    use serde_json::Value;
+
+    let app = TestApp::with_demo().await;
+    let doc = app.get("/api/leaderboard").await.json();
+    let entries = doc["entries"].as_array().expect("entries");
+    let expected = |closed_only: bool| -> Vec<(String, f64)> {
+        let chosen: Vec<&Value> = entries
+            .iter()
+            .filter(|e| !closed_only || e["family"] == "closed")
+            .collect();
+        engine::vocab::Class::ALL
+            .iter()
+            .map(|c| {
+                let values: Vec<f64> = chosen
+                    .iter()
+                    .filter_map(|e| e["dcg"]["by_class"][c.as_str()]["accuracy"]["mean"].as_f64())
+                    .collect();
+                let mean = values.iter().sum::<f64>() / values.len() as f64;
+                (c.as_str().to_owned(), mean)
+            })
+            .collect()
+    };
+    let (closed, all) = (expected(true), expected(false));
+    assert_eq!(
+        entries.iter().filter(|e| e["family"] == "closed").count(),
+        1,
+        "the demo has one closed-source model"
+    );
+    assert_ne!(closed, all, "the two choices differ on the demo");
+
+    for (query, want, label) in [
+        ("", &closed, "Mean over 1 closed-source model"),
+        (
+            "&figure_4b=closed",
+            &closed,
+            "Mean over 1 closed-source model",
+        ),
+        ("&figure_4b=all", &all, "Mean over 3 models"),
+    ] {
+        let export = app
+            .get(&format!(
+                "/api/leaderboard/export?paper=figure_4b&format=json{query}"
+            ))
+            .await;
+        assert_eq!(export.status, StatusCode::OK, "{}", export.body);
+        let table = export.json();
+        assert_eq!(table["rows"][0]["label"], label, "{query}");
+        for (k, (class, mean)) in want.iter().enumerate() {
+            assert_eq!(table["columns"][k]["key"], class.as_str());
+            let got = table["rows"][0]["cells"][k]["mean"]
+                .as_f64()
+                .expect("a mean");
+            assert!(
+                (got - mean).abs() < 1e-12,
+                "{query} {class}: {got} != {mean}"
+            );
+        }
+    }
+
+    // The page: the default, and the choice as a link that works without
+    // JavaScript, its export links carrying it.
+    let figure = |body: &str| -> String {
+        let start = body
+            .find("data-testid=\"paper-figure_4b\"")
+            .expect("the table");
+        let end = start + body[start..].find("</table>").expect("its end");
+        body[start..end].to_owned()
+    };
+    let page = app.get("/paper").await;
+    let table = figure(&page.body);
+    assert!(table.contains("Mean over 1 closed-source model"), "{table}");
+    assert!(table.contains(&format!(">{:.4}<", closed[0].1)), "{table}");
+    assert!(page.body.contains("href=\"/paper?figure_4b=all#figure-4\""));
+    let chosen = app.get("/paper?figure_4b=all").await;
+    assert_eq!(chosen.status, StatusCode::OK);
+    let table = figure(&chosen.body);
+    assert!(table.contains("Mean over 3 models"), "{table}");
+    assert!(table.contains(&format!(">{:.4}<", all[0].1)), "{table}");
+    assert!(chosen
+        .body
+        .contains("paper=figure_4b&amp;format=csv&amp;figure_4b=all"));
+    let zh = app
+        .get_with_cookie("/paper?figure_4b=all", Some("lang=zh"))
+        .await;
+    assert!(zh.body.contains("全部条目"), "the choice in Chinese");
+
+    let bad = app
+        .get("/api/leaderboard/export?paper=figure_4b&format=csv&figure_4b=open")
+        .await;
+    assert_eq!(bad.status, StatusCode::BAD_REQUEST);
+    assert!(bad.body.contains("expected closed or all"), "{}", bad.body);
+    let bad_page = app.get("/paper?figure_4b=open").await;
+    assert!(
+        bad_page.body.contains("expected closed or all"),
+        "{}",
+        bad_page.body
+    );
+}
+
 /// The paper page and its exports on the demo: Table 3 with its row over
 /// models, Tables 16 and 17, the figures drawn; Table 15 fills in once a
 /// model has an entry under a non-ideal user condition.

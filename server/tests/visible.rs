@@ -352,7 +352,9 @@ fn decode_entities(s: &str) -> String {
     while let Some(at) = rest.find('&') {
         out.push_str(&rest[..at]);
         rest = &rest[at..];
-        let end = rest[..rest.len().min(12)].find(';');
+        // An entity's `;` within its first 12 bytes (found by byte: the
+        // text after `&` may be Chinese, where byte 12 is no char boundary).
+        let end = rest.bytes().take(12).position(|b| b == b';');
         let decoded = end.and_then(|end| {
             let name = &rest[1..end];
             let c = match name {

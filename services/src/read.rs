@@ -159,13 +159,18 @@ impl Snapshot {
 
     /// The paper's other results over this snapshot
     /// ([`engine::lexpilot::paper`]); the figures over causes and focal
-    /// points need the resampling data ([`ReadModels::sampled`]).
-    pub fn paper(&self) -> engine::lexpilot::paper::PaperViews {
+    /// points need the resampling data ([`ReadModels::sampled`]); Figure 4
+    /// (b) averages over the entries `figure_4b` names.
+    pub fn paper(
+        &self,
+        figure_4b: engine::lexpilot::paper::Figure4bModels,
+    ) -> engine::lexpilot::paper::PaperViews {
         engine::lexpilot::paper::PaperViews::of(
             &self.document,
             self.samples(),
             &self.cases,
             &self.targeted,
+            figure_4b,
         )
     }
 

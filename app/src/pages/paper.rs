@@ -9,9 +9,10 @@
 //! and LaTeX (`/api/leaderboard/export?paper=<name>`).
 
 use engine::lexpilot::fidelity::{Share, StudyView};
-use engine::lexpilot::paper::PaperTable;
+use engine::lexpilot::paper::{Figure4bModels, PaperTable};
 use leptos::prelude::*;
 use leptos_meta::Title;
+use leptos_router::hooks::use_query_map;
 
 use crate::components::i18n::Lang;
 use crate::components::labels::{BlindNote, ErrorBox, Loading, SyntheticNotice};
@@ -24,8 +25,13 @@ use engine::benchmark::Benchmark;
 #[component]
 pub fn PaperPageView() -> impl IntoView {
     let lang = crate::components::i18n::lang();
+    let query = use_query_map();
+    let figure_4b = move || query.with(|q| q.get("figure_4b"));
     let live = use_live_of(Benchmark::Lexpilot.as_str(), &["runs", "cases", "review"]);
-    let data = Resource::new(move || live.changes.get(), |_| get_paper());
+    let data = Resource::new(
+        move || (figure_4b(), live.changes.get()),
+        |(figure_4b, _)| get_paper(figure_4b),
+    );
     view! {
         <Title text=lang.t("论文结果", "Paper results") />
         <section class="panel paper">
@@ -61,6 +67,12 @@ fn PaperBody(page: PaperPage) -> impl IntoView {
     let empty_15 = v.table_15.rows.is_empty();
     let empty_4 = v.table_4.rows.is_empty();
     let unresolved = v.table_4_unresolved.clone();
+    let figure_4b_empty =
+        page.figure_4b_models == Figure4bModels::Closed && v.figure_4.by_class.rows.is_empty();
+    let figure_4b_query = match page.figure_4b_models {
+        Figure4bModels::Closed => String::new(),
+        chosen => format!("&figure_4b={}", chosen.as_str()),
+    };
     view! {
         <SyntheticNotice synthetic=page.dataset.synthetic />
         <BlindNote note=page.blind />
@@ -155,16 +167,65 @@ fn PaperBody(page: PaperPage) -> impl IntoView {
         <section id="figure-4" data-testid="paper-figure-4">
             <h2>{lang.t("图 4 · 争议焦点类型", "Figure 4 · Focal-point types")}</h2>
             <p class="legend">{lang.t(
-                "(a) 缺失事实涉及各类型争议焦点的案例上的 DCG 准确率（一个案例计入其具有的每种类型），并附此类案例数；(b) 各类别的 DCG，为各模型的均值；(c) 各类别中每种类型的争议焦点数。",
-                "(a) DCG accuracy over the cases whose missing facts bear on a focal point of each type (a case counts under each type it has), with the number of such cases; (b) DCG per class, the mean over models; (c) focal points per type in each class.",
+                "(a) 缺失事实涉及各类型争议焦点的案例上的 DCG 准确率（一个案例计入其具有的每种类型），并附此类案例数；(b) 各类别的 DCG，默认为闭源模型的均值（与论文相同：论文对三个闭源模型取平均），也可选全部条目；(c) 各类别中每种类型的争议焦点数。",
+                "(a) DCG accuracy over the cases whose missing facts bear on a focal point of each type (a case counts under each type it has), with the number of such cases; (b) DCG per class, by default the mean over the closed-source models as in the paper (which averages its three closed-source models), or over every entry; (c) focal points per type in each class.",
             )}</p>
             <figure class="chart-figure" data-testid="figure-4a" inner_html=page.figure_4a></figure>
             <PaperTableView table=v.figure_4.by_type />
+            <Figure4bChoice chosen=page.figure_4b_models />
+            {figure_4b_empty.then(|| view! {
+                <p class="empty" data-testid="figure-4b-empty">
+                    {lang.t("没有闭源模型（family 为 closed）的条目带有 DCG 结果；", "No closed-source entry (family closed) has DCG results; ")}
+                    <a href=figure_4b_url(Figure4bModels::All)>{lang.t("改为对全部条目取平均", "average over all entries instead")}</a>
+                    {lang.t("。", ".")}
+                </p>
+            })}
             <figure class="chart-figure" data-testid="figure-4b" inner_html=page.figure_4b></figure>
-            <PaperTableView table=v.figure_4.by_class />
+            <PaperTableView table=v.figure_4.by_class query=figure_4b_query />
             <figure class="chart-figure" data-testid="figure-4c" inner_html=page.figure_4c></figure>
             <PaperTableView table=v.figure_4.types_per_class />
         </section>
+    }
+}
+
+/// The page with Figure 4 (b) over `models`, at the figure.
+fn figure_4b_url(models: Figure4bModels) -> String {
+    match models {
+        Figure4bModels::Closed => "/paper#figure-4".to_owned(),
+        chosen => format!("/paper?figure_4b={}#figure-4", chosen.as_str()),
+    }
+}
+
+/// Which entries Figure 4 (b) averages over, as two links (it works
+/// without JavaScript).
+#[component]
+fn Figure4bChoice(chosen: Figure4bModels) -> impl IntoView {
+    let lang = crate::components::i18n::lang();
+    let links = Figure4bModels::ALL
+        .into_iter()
+        .map(|m| {
+            let selected = m == chosen;
+            let (text, hint) = match m {
+                Figure4bModels::Closed => (
+                    lang.t("闭源模型（同论文）", "Closed-source models (as the paper)"),
+                    lang.t("论文的图 4 (b) 对其三个闭源模型取平均", "the paper's Figure 4 (b) averages its three closed-source models"),
+                ),
+                Figure4bModels::All => (
+                    lang.t("全部条目", "All entries"),
+                    lang.t("对标准用户设定下所有带 DCG 结果的条目取平均", "the mean over every standard-user entry with DCG results"),
+                ),
+            };
+            view! {
+                <a href=figure_4b_url(m) class="button" class:selected=selected aria-current=selected.then_some("page") title=hint data-testid=format!("figure-4b-{}", m.as_str())>
+                    {text}
+                </a>
+            }
+        })
+        .collect_view();
+    view! {
+        <nav class="view-toggle" aria-label=lang.t("图 4 (b) 的平均范围", "Figure 4 (b) averages over")>
+            <span style="align-self: center">{lang.t("图 4 (b) 的平均范围：", "Figure 4 (b) averages over:")}</span> {links}
+        </nav>
     }
 }
 
@@ -274,8 +335,9 @@ fn FidelitySection(study: Option<StudyView>) -> impl IntoView {
 
 /// One of the paper's tables: the group written once per block, summary rows
 /// set apart, and its exports.
+/// `query` is added to its export links (`&name=value`…).
 #[component]
-fn PaperTableView(table: PaperTable) -> impl IntoView {
+fn PaperTableView(table: PaperTable, #[prop(optional)] query: String) -> impl IntoView {
     let lang = crate::components::i18n::lang();
     let name = table.name.clone();
     let mut last: Option<Option<String>> = None;
@@ -325,7 +387,7 @@ fn PaperTableView(table: PaperTable) -> impl IntoView {
             {["csv", "json", "latex"]
                 .into_iter()
                 .map(|format| {
-                    let href = format!("/api/leaderboard/export?paper={name}&format={format}");
+                    let href = format!("/api/leaderboard/export?paper={name}&format={format}{query}");
                     view! { <a href=href rel="external" download>{format.to_uppercase()}</a> " " }
                 })
                 .collect_view()}

@@ -94,7 +94,7 @@ pub async fn dlaw_case(case_id: String) -> Result<DlawCaseView, ServerFnError> {
 #[server(prefix = "/sfn")]
 pub async fn dlaw_leaderboard(scores: Option<String>) -> Result<DlawBoard, ServerFnError> {
     use engine::dlawbench::leaderboard::{
-        diagnostics, domain_table, main_table, style_table, TableView,
+        aggregation_table, diagnostics, domain_table, main_table, style_table, TableView,
     };
 
     use crate::ssr::{blind_review, current_dataset_of, dataset_view, fail, sight, state};
@@ -133,6 +133,7 @@ pub async fn dlaw_leaderboard(scores: Option<String>) -> Result<DlawBoard, Serve
         .into_iter()
         .map(|m| (m, ssr::style_chart(doc, &styles, m)))
         .collect();
+    let style_summary_chart = ssr::style_summary_chart(&styles);
     Ok(DlawBoard {
         blind: blind_review(&state.db, &dataset, sight, snapshot.left_out).await?,
         dataset: dataset_view(&dataset),
@@ -142,8 +143,10 @@ pub async fn dlaw_leaderboard(scores: Option<String>) -> Result<DlawBoard, Serve
         jurisdictions,
         styles,
         style_charts,
+        style_summary_chart,
         domains: domain_table(doc, &snapshot.run_scores, view, None),
         diagnostics: diagnostics(doc),
+        aggregation: aggregation_table(&snapshot.run_scores),
     })
 }
 
@@ -329,6 +332,45 @@ mod ssr {
         setting: Option<&str>,
     ) -> Result<usize, ServerFnError> {
         services::views::dlaw_entry(doc, model, setting, lang()).map_err(crate::ssr::fail)
+    }
+
+    /// Figure 5: per ability, one bar per style, its mean over the
+    /// entries ([`StyleTable::summary`]).
+    pub fn style_summary_chart(table: &StyleTable) -> String {
+        use crate::charts::{grouped_bars, Axis, Series};
+        let lang = lang();
+        let groups: Vec<String> = Metric::ABILITIES
+            .iter()
+            .map(|m| m.label(lang).to_owned())
+            .collect();
+        let series: Vec<Series> = Style::ALL
+            .iter()
+            .filter_map(|s| {
+                let means = table.summary.get(s)?;
+                Some(Series {
+                    name: s.label(lang).to_owned(),
+                    values: Metric::ABILITIES
+                        .iter()
+                        .map(|m| means.get(m).copied().flatten().map(|v| (v, None)))
+                        .collect(),
+                    // A mean over entries: no whisker.
+                    runs: 0,
+                })
+            })
+            .collect();
+        let (title, y_label) = match lang {
+            Lang::Zh => ("各叙述风格的能力得分（条目均值）", "得分"),
+            Lang::En => ("Each style's scores, mean over entries", "score"),
+        };
+        grouped_bars(
+            title,
+            &groups,
+            &series,
+            Axis {
+                label: y_label,
+                max: 1.0,
+            },
+        )
     }
 
     /// `metric` per style, one bar series per entry.

@@ -20,16 +20,33 @@ pub struct PaperPage {
     pub figure_4a: String,
     pub figure_4b: String,
     pub figure_4c: String,
+    /// The entries Figure 4 (b) averages over.
+    pub figure_4b_models: engine::lexpilot::paper::Figure4bModels,
     /// Table 13: the user-simulator fidelity study of the version, with the
     /// review's current labels (`None` without a study).
     pub fidelity: Option<engine::lexpilot::fidelity::StudyView>,
 }
 
-/// The paper's views of the current LexPilot dataset.
+/// The paper's views of the current LexPilot dataset, Figure 4 (b) over
+/// the entries `figure_4b` names (`closed`, the default, or `all`).
 #[server(prefix = "/sfn")]
-pub async fn get_paper() -> Result<PaperPage, ServerFnError> {
+pub async fn get_paper(figure_4b: Option<String>) -> Result<PaperPage, ServerFnError> {
+    use engine::lexpilot::paper::Figure4bModels;
+
+    use crate::components::i18n::Lang;
     use crate::ssr::{blind_review, current_dataset, dataset_view, fail, sight, state};
 
+    let figure_4b = match figure_4b.as_deref() {
+        None | Some("") => Figure4bModels::default(),
+        Some(s) => Figure4bModels::parse(s).ok_or_else(|| {
+            fail(services::Error::Invalid(
+                match crate::components::i18n::lang() {
+                    Lang::Zh => format!("图 4 (b) 的模型范围 {s:?} 无效；应为 closed 或 all"),
+                    Lang::En => format!("figure_4b: {s:?} is not valid; expected closed or all"),
+                },
+            ))
+        })?,
+    };
     let state = state()?;
     let dataset = current_dataset(&state.db).await?;
     let sight = sight().await?;
@@ -38,17 +55,23 @@ pub async fn get_paper() -> Result<PaperPage, ServerFnError> {
         .sampled(&state.db, &dataset, sight)
         .await
         .map_err(fail)?;
-    let views = snapshot.paper();
+    let views = snapshot.paper(figure_4b);
     let fidelity = services::fidelity::view(&state.db, &dataset)
         .await
         .map_err(fail)?;
     let blind = blind_review(&state.db, &dataset, sight, snapshot.left_out).await?;
-    Ok(ssr::page(dataset_view(&dataset), blind, views, fidelity))
+    Ok(ssr::page(
+        dataset_view(&dataset),
+        blind,
+        views,
+        fidelity,
+        figure_4b,
+    ))
 }
 
 #[cfg(feature = "ssr")]
 mod ssr {
-    use engine::lexpilot::paper::{PaperTable, PaperViews};
+    use engine::lexpilot::paper::{Figure4bModels, PaperTable, PaperViews};
 
     use super::PaperPage;
     use crate::charts::{grouped_bars, scatter, Axis, Points, Series};
@@ -78,6 +101,7 @@ mod ssr {
         blind: crate::types::BlindReview,
         views: PaperViews,
         fidelity: Option<engine::lexpilot::fidelity::StudyView>,
+        figure_4b_models: Figure4bModels,
     ) -> PaperPage {
         let lang = crate::components::i18n::lang();
         let points =
@@ -123,10 +147,16 @@ mod ssr {
         );
         let figure_4b = bars(
             &views.figure_4.by_class,
-            lang.t(
-                "(b) 各类别的 DCG（模型均值）",
-                "(b) DCG per class, mean over models",
-            ),
+            match figure_4b_models {
+                Figure4bModels::Closed => lang.t(
+                    "(b) 各类别的 DCG（闭源模型均值）",
+                    "(b) DCG per class, mean over the closed-source models",
+                ),
+                Figure4bModels::All => lang.t(
+                    "(b) 各类别的 DCG（全部条目均值）",
+                    "(b) DCG per class, mean over all entries",
+                ),
+            },
             unit,
             true,
         );
@@ -159,6 +189,7 @@ mod ssr {
             figure_4a,
             figure_4b,
             figure_4c,
+            figure_4b_models,
             fidelity,
         }
     }

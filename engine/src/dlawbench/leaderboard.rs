@@ -20,6 +20,9 @@
 //! - [`diagnostics`] (§A6.6): conditional correctness beside FC and FR,
 //!   [`pearson`] r between entry-level E, R and F, and the panel
 //!   diagnostics (per judge, recused and unavailable seats, |median − mean|).
+//! - [`aggregation_table`] (§A6.6, [D] Table 22): per metric, over every
+//!   three-judge observation of every run, the mean |median − mean| and
+//!   the share above 0.05.
 //! - Exports: [`to_csv`], [`to_latex`] and [`caption`] for the main
 //!   table, [`domain_to_csv`]; every table is serde data for JSON.
 //!
@@ -837,5 +840,77 @@ pub fn diagnostics(doc: &ScoreDocument) -> DiagnosticsView {
             elicitation_fidelity: pearson(&e, &f),
             resolution_fidelity: pearson(&r, &f),
         },
+    }
+}
+
+/// One metric of [`AggregationTable`].
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct AggregationRow {
+    pub metric: Metric,
+    /// Three-judge observations: sessions where the metric (for a derived
+    /// one, both its components) had three judge values.
+    pub observations: usize,
+    /// The mean |median − mean| over them; `None` without any.
+    pub mean_abs: Option<f64>,
+    /// The share of them with |median − mean| > 0.05.
+    pub share_over_005: Option<f64>,
+}
+
+/// [D]'s Table 22: how far the median the panel uses lies from a mean of
+/// the three judges, per metric, every three-judge observation of every
+/// stored run pooled (as the paper pools its 168,383).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AggregationTable {
+    /// The runs pooled.
+    pub runs: usize,
+    /// One row per metric, in [`Metric::ALL`] order.
+    pub rows: Vec<AggregationRow>,
+}
+
+/// Table 22 over `runs` (each run's scores with its entry key, as for
+/// [`domain_table`]): each run's per-metric gap ([`super::score::Gap`]),
+/// weighted by its observations.
+///
+/// ```
+/// use engine::dlawbench::leaderboard::aggregation_table;
+/// let table = aggregation_table(&[]);
+/// assert_eq!(table.rows.len(), 7);
+/// assert_eq!(table.rows[0].mean_abs, None);
+/// ```
+pub fn aggregation_table(runs: &[(EntryKey, RunScores)]) -> AggregationTable {
+    let rows = Metric::ALL
+        .into_iter()
+        .map(|metric| {
+            let gaps: Vec<_> = runs
+                .iter()
+                .filter_map(|(_, r)| r.panel.median_mean_gap.get(&metric))
+                .filter(|g| g.sessions > 0)
+                .collect();
+            let observations: usize = gaps.iter().map(|g| g.sessions).sum();
+            let weighted = |pick: fn(&super::score::Gap) -> Option<f64>| {
+                (observations > 0).then(|| {
+                    gaps.iter()
+                        .map(|g| pick(g).unwrap_or(0.0) * g.sessions as f64)
+                        .sum::<f64>()
+                        / observations as f64
+                })
+            };
+            // The share of a run is k / n: its count of sessions over 0.05
+            // is a whole number, recovered exactly.
+            let over: f64 = gaps
+                .iter()
+                .map(|g| (g.share_over_005.unwrap_or(0.0) * g.sessions as f64).round())
+                .sum();
+            AggregationRow {
+                metric,
+                observations,
+                mean_abs: weighted(|g| g.mean_abs),
+                share_over_005: (observations > 0).then(|| over / observations as f64),
+            }
+        })
+        .collect();
+    AggregationTable {
+        runs: runs.len(),
+        rows,
     }
 }

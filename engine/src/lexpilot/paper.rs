@@ -24,8 +24,9 @@
 //!   association (Pearson's r, Spearman's ρ) over the causes.
 //! - **Figure 4** ([`figure_4`]): (a) DCG accuracy per focal-point type per
 //!   entry, a case counting under the type of every focal point its missing
-//!   facts bear on; (b) DCG accuracy per class, the mean over entries; (c)
-//!   focal points per type in each class.
+//!   facts bear on; (b) DCG accuracy per class, the mean over the
+//!   closed-source entries as the paper, or over every entry
+//!   ([`Figure4bModels`]); (c) focal points per type in each class.
 //!
 //! The views read the entries run under the standard user (no
 //! `user_condition`, or `standard`) except Table 15. Every table is a
@@ -755,8 +756,51 @@ pub struct Figure4 {
     pub types_per_class: PaperTable,
 }
 
+/// Which entries Figure 4 (b) averages over: the paper's three
+/// closed-source models ("Figure 4 (b) shows markedly lower average DCG
+/// accuracy across the three closed-source models", the group its analysis
+/// of Figures 3 and 4 uses), so by default the entries of family `closed`;
+/// or every entry.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Figure4bModels {
+    /// The closed-source entries, as the paper.
+    #[default]
+    Closed,
+    /// Every standard-user entry with DCG.
+    All,
+}
+
+impl Figure4bModels {
+    /// Both choices, the default first.
+    pub const ALL: [Figure4bModels; 2] = [Figure4bModels::Closed, Figure4bModels::All];
+
+    /// The query value (`closed`, `all`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Figure4bModels::Closed => "closed",
+            Figure4bModels::All => "all",
+        }
+    }
+
+    /// The choice a query value names; `None` for anything else.
+    ///
+    /// ```
+    /// use engine::lexpilot::paper::Figure4bModels;
+    /// assert_eq!(Figure4bModels::parse("all"), Some(Figure4bModels::All));
+    /// assert_eq!(Figure4bModels::parse("open"), None);
+    /// ```
+    pub fn parse(s: &str) -> Option<Figure4bModels> {
+        Figure4bModels::ALL.into_iter().find(|m| m.as_str() == s)
+    }
+
+    fn takes(self, family: Option<Family>) -> bool {
+        self == Figure4bModels::All || family == Some(Family::Closed)
+    }
+}
+
 /// Figure 4 over the standard-user entries with DCG, `samples` and `cases`
-/// as for [`figure_3`].
+/// as for [`figure_3`]; panel (b) over the entries `models` names.
 ///
 /// # Examples
 ///
@@ -772,13 +816,18 @@ pub struct Figure4 {
 ///   "consultations": {{"complete": [{{"role": "user", "content": "借了五万"}}],
 ///                      "underspecified": [{{"role": "user", "content": "借了钱"}}]}}}}"#).replace('\n', " ");
 /// let cases = parse_dataset(&[case("A", "amount_assessment"), case("B", "amount_assessment")].join("\n")).unwrap();
-/// let figure = figure_4(&ScoreDocument { dataset: None, cases: 2, entries: vec![] }, &[], &cases);
+/// let figure = figure_4(&ScoreDocument { dataset: None, cases: 2, entries: vec![] }, &[], &cases, Default::default());
 /// let c = &figure.types_per_class;
 /// let finance = c.rows.iter().position(|r| r.label == "Finance Contract").unwrap();
 /// let amount = c.columns.iter().position(|col| col.key == "amount_assessment").unwrap();
 /// assert_eq!(c.text(finance, amount), "2");
 /// ```
-pub fn figure_4(doc: &ScoreDocument, samples: &[EntrySample], cases: &[Case]) -> Figure4 {
+pub fn figure_4(
+    doc: &ScoreDocument,
+    samples: &[EntrySample],
+    cases: &[Case],
+    models: Figure4bModels,
+) -> Figure4 {
     let type_cases: Vec<Vec<usize>> = FocalPointType::ALL
         .iter()
         .map(|t| {
@@ -828,25 +877,43 @@ pub fn figure_4(doc: &ScoreDocument, samples: &[EntrySample], cases: &[Case]) ->
         summary: true,
         format: Some(Format::Count),
     });
+    let averaged: Vec<usize> = entries
+        .iter()
+        .copied()
+        .filter(|&i| models.takes(doc.entries[i].family))
+        .collect();
+    let (caption, label) = match models {
+        Figure4bModels::Closed => (
+            "Figure 4 (b): DCG accuracy per class, the mean over the closed-source models",
+            match averaged.len() {
+                1 => "Mean over 1 closed-source model".to_owned(),
+                n => format!("Mean over {n} closed-source models"),
+            },
+        ),
+        Figure4bModels::All => (
+            "Figure 4 (b): DCG accuracy per class, the mean over all models",
+            format!("Mean over {} models", averaged.len()),
+        ),
+    };
     let by_class = PaperTable {
         name: "figure_4b".into(),
-        caption: "Figure 4 (b): DCG accuracy per class, the mean over models".into(),
+        caption: caption.into(),
         heads: (String::new(), "Models".into()),
         columns: Class::ALL
             .iter()
             .map(|c| column(c.as_str(), c.label_en(), Format::Score, Better::Higher))
             .collect(),
-        rows: if entries.is_empty() {
+        rows: if averaged.is_empty() {
             Vec::new()
         } else {
             vec![PaperRow {
                 group: None,
-                label: format!("Mean over {} models", entries.len()),
+                label,
                 entry: None,
                 cells: Class::ALL
                     .iter()
                     .map(|c| {
-                        mean(entries.iter().filter_map(|&i| {
+                        mean(averaged.iter().filter_map(|&i| {
                             doc.entries[i]
                                 .dcg
                                 .as_ref()?
@@ -922,13 +989,14 @@ pub struct PaperViews {
 }
 
 impl PaperViews {
-    /// All views of `doc` (see [`figure_3`] for `samples` and `cases`, and
-    /// [`table_4`] for `targeted`).
+    /// All views of `doc` (see [`figure_3`] for `samples` and `cases`,
+    /// [`table_4`] for `targeted` and [`figure_4`] for `figure_4b`).
     pub fn of(
         doc: &ScoreDocument,
         samples: &[EntrySample],
         cases: &[Case],
         targeted: &[TargetedScores],
+        figure_4b: Figure4bModels,
     ) -> Self {
         let (table_4, table_4_unresolved) = table_4(doc, targeted);
         Self {
@@ -939,7 +1007,7 @@ impl PaperViews {
             table_16: ljp_by_class(doc, LjpSetup::Gold),
             table_17: ljp_by_class(doc, LjpSetup::Interaction),
             figure_3: figure_3(doc, samples, cases),
-            figure_4: figure_4(doc, samples, cases),
+            figure_4: figure_4(doc, samples, cases, figure_4b),
         }
     }
 
@@ -1110,7 +1178,7 @@ mod tests {
         assert_eq!(figure.points.rows.len(), 2);
         assert_eq!(figure.association.text(0, 1), "-1.0000");
 
-        let figure = figure_4(&doc, &samples, &cases);
+        let figure = figure_4(&doc, &samples, &cases, Figure4bModels::Closed);
         let col =
             |t: &PaperTable, key: &str| t.columns.iter().position(|c| c.key == key).expect(key);
         let a = &figure.by_type;
@@ -1133,5 +1201,76 @@ mod tests {
         );
         assert_eq!(to_csv(c).lines().count(), 1 + Class::ALL.len());
         assert!(to_latex(a).contains("Amount Assessment"));
+    }
+
+    #[test]
+    fn figure_4b_averages_the_closed_source_models_unless_all_are_chosen() {
+        let cases = parse_dataset(
+            &[
+                case("A", "离婚纠纷", "family", 2, "liability_allocation"),
+                case("B", "离婚纠纷", "family", 2, "liability_allocation"),
+                case(
+                    "C",
+                    "银行卡纠纷",
+                    "finance_contract",
+                    6,
+                    "amount_assessment",
+                ),
+                case(
+                    "D",
+                    "银行卡纠纷",
+                    "finance_contract",
+                    6,
+                    "amount_assessment",
+                ),
+            ]
+            .join("\n"),
+        )
+        .expect("dataset");
+        // Accepted requests per case A, B, C, D: family and finance accuracy
+        // are (0.5, 1.0), (1.0, 0.0) and (0.0, 0.5).
+        let models = [
+            ("Closed-1", "closed", [true, false, true, true]),
+            ("Closed-2", "closed", [true, true, false, false]),
+            ("Open-1", "open", [false, false, false, true]),
+        ];
+        let runs: Vec<_> = models
+            .iter()
+            .map(|(model, family, accepted)| {
+                let mut text = format!(
+                    r#"{{"kind": "run", "model": "{model}", "family": "{family}", "run": 1}}"#
+                );
+                for (id, ok) in ["A", "B", "C", "D"].iter().zip(accepted) {
+                    text += &format!(
+                        "\n{{\"kind\": \"dcg\", \"case_id\": \"{id}\", \"requests\": [{{\"accepted\": {ok}}}]}}"
+                    );
+                }
+                parse_run(&text, &cases).expect("run")
+            })
+            .collect();
+        let doc = score_entries(&runs, &cases);
+        let samples: Vec<EntrySample> = runs
+            .iter()
+            .map(|r| EntrySample::new(std::slice::from_ref(r), &cases))
+            .collect();
+        let b = |models| figure_4(&doc, &samples, &cases, models).by_class;
+        let col =
+            |t: &PaperTable, key: &str| t.columns.iter().position(|c| c.key == key).expect(key);
+
+        // By hand: closed (0.5 + 1.0) / 2 and (1.0 + 0.0) / 2; all three
+        // (0.5 + 1.0 + 0.0) / 3 and (1.0 + 0.0 + 0.5) / 3.
+        let closed = b(Figure4bModels::default());
+        assert_eq!(closed.rows[0].label, "Mean over 2 closed-source models");
+        assert_eq!(closed.text(0, col(&closed, "family")), "0.7500");
+        assert_eq!(closed.text(0, col(&closed, "finance_contract")), "0.5000");
+        let all = b(Figure4bModels::All);
+        assert_eq!(all.rows[0].label, "Mean over 3 models");
+        assert_eq!(all.text(0, col(&all, "family")), "0.5000");
+        assert_eq!(all.text(0, col(&all, "finance_contract")), "0.5000");
+
+        // Without a closed-source entry the default has no row to draw.
+        let open_only = score_entries(&runs[2..], &cases);
+        let open = figure_4(&open_only, &samples[2..], &cases, Figure4bModels::Closed).by_class;
+        assert!(open.rows.is_empty());
     }
 }

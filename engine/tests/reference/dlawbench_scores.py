@@ -10,7 +10,10 @@ engine (1e-12):
 - "sessions": per run file, per session in file order, its outcome
   (judged / failure / unavailable), the panel values it has and whether it
   is degraded (docs/benchmarks/dlawbench.md A4.1-A4.3);
-- "documents": per dataset, the A4.7 score document of its runs.
+- "documents": per dataset, the A4.7 score document of its runs;
+- "table_22": per dataset, Table 22 over all its runs: per metric, the
+  |median - mean| of every three-judge observation pooled, their mean and
+  the share above 0.05 (A6.6).
 
 The runs cover: the A4.6 worked session (three judges -> median; the same
 decisions with judge A recused -> mean of B and C); a seat unavailable
@@ -405,7 +408,7 @@ def run_scores(lines, dataset):
                  for m, g in gaps.items()}
     return {"styles": styles, "null_as_zero": view_scores("null_as_zero"),
             "valid_only": view_scores("valid_only"), "cc": cc, "cc_j": cc_j, "judges": judges,
-            "gaps": gap_stats, "counts": counts}, [p[2] for p in placed]
+            "gaps": gap_stats, "gap_values": gaps, "counts": counts}, [p[2] for p in placed]
 
 
 def summarise_metrics(runs):
@@ -490,6 +493,17 @@ def document(dataset, scored):
             "entries": [entry(h, runs, len(cases) == 1) for _, h, runs in groups]}
 
 
+def table_22(scored):
+    """Table 22 over every run: per metric, the |median - mean| of every
+    three-judge observation pooled, their mean and the share above 0.05."""
+    out = {}
+    for m in METRICS:
+        g = [x for _, r in scored for x in r["gap_values"][m]]
+        out[m] = {"observations": len(g), "mean_abs": mean(g),
+                  "share_over_005": (sum(1 for x in g if x > 0.05) / len(g)) if g else None}
+    return out
+
+
 def write_jsonl(path, lines):
     with open(path, "w", encoding="utf-8") as f:
         for line in lines:
@@ -500,7 +514,7 @@ def main():
     os.makedirs(OUT, exist_ok=True)
     write_jsonl(os.path.join(OUT, "dataset.jsonl"), DATASET)
     write_jsonl(os.path.join(OUT, "dataset_cn.jsonl"), DATASET_CN)
-    expected = {"runs": {}, "sessions": {}, "documents": {}}
+    expected = {"runs": {}, "sessions": {}, "documents": {}, "table_22": {}}
     for dataset_name, runs in RUNS.items():
         dataset = DATASET if dataset_name == "dataset.jsonl" else DATASET_CN
         scored = []
@@ -514,6 +528,7 @@ def main():
                                            "degraded": s["degraded"]} for s in sessions]
             scored.append((lines[0], scores))
         expected["documents"][dataset_name] = document(dataset, scored)
+        expected["table_22"][dataset_name] = table_22(scored)
     # The worked session of run_alpha_1 and run_gpt_1, as the contract states it.
     w3 = expected["sessions"]["run_alpha_1.jsonl"][0]["values"]
     assert (w3["fact_coverage"], w3["fact_resolution"], w3["issue_resolution"], w3["fidelity"]) == (0.75, 0.5, 0.5, 0.9)

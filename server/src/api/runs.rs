@@ -21,6 +21,7 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use db::runs::OnDuplicate;
 use engine::accounts::Permission;
+use engine::lexpilot::paper::Figure4bModels;
 use engine::lexpilot::score::ScoreDocument;
 use serde::{Deserialize, Serialize};
 use services::ingest::RunFile;
@@ -171,6 +172,9 @@ pub struct ExportQuery {
     /// `table_15`, `table_16`, `table_17`, `figure_3`, `figure_3_association`,
     /// `figure_4a`, `figure_4b`, `figure_4c`) instead of a leaderboard view.
     paper: Option<String>,
+    /// LexPilot paper: the entries Figure 4 (b) averages over, `closed`
+    /// (the default, as the paper) or `all`.
+    figure_4b: Option<String>,
 }
 
 /// One leaderboard table (the page's view) as CSV, JSON or LaTeX.
@@ -195,7 +199,15 @@ async fn export(
     }
     let dataset = current_dataset(&state).await?;
     if let Some(name) = q.paper.as_deref() {
-        return paper_export(&state, &dataset, name, &format, sight).await;
+        let figure_4b = match q.figure_4b.as_deref() {
+            None | Some("") => Figure4bModels::default(),
+            Some(s) => Figure4bModels::parse(s).ok_or_else(|| {
+                ApiError::bad_request(format!(
+                    "query parameter figure_4b: {s:?} is not valid; expected closed or all"
+                ))
+            })?,
+        };
+        return paper_export(&state, &dataset, name, &format, sight, figure_4b).await;
     }
     let snapshot = state.read.snapshot(&state.db, &dataset, sight).await?;
     let view = View::from_query(q.task, q.setup, q.sort);
@@ -219,10 +231,11 @@ async fn paper_export(
     name: &str,
     format: &str,
     sight: services::read::Sight,
+    figure_4b: Figure4bModels,
 ) -> Result<axum::response::Response, ApiError> {
     use engine::lexpilot::paper::{to_csv, to_latex};
     let snapshot = state.read.sampled(&state.db, dataset, sight).await?;
-    let views = snapshot.paper();
+    let views = snapshot.paper(figure_4b);
     // Table 13 rests on review labels, read fresh (not on the snapshot).
     let fidelity = match name {
         "table_13" => services::fidelity::view(&state.db, dataset).await?,
@@ -252,7 +265,12 @@ async fn paper_export(
     };
     Ok(with_left_out(
         file_response(
-            &format!("paper-{}-{}", dataset.name, table.name),
+            &match figure_4b {
+                Figure4bModels::All if table.name == "figure_4b" => {
+                    format!("paper-{}-{}-all", dataset.name, table.name)
+                }
+                _ => format!("paper-{}-{}", dataset.name, table.name),
+            },
             format,
             body,
         ),

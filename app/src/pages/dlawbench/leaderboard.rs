@@ -4,14 +4,15 @@
 //! three abilities per entry, Δ vs cooperative, a grouped-bar chart per
 //! ability), the domain table and the diagnostics (conditional
 //! correctness, Pearson r between abilities, the panel's seats and
-//! |median − mean|). A link switches between null-as-zero (task failures
+//! |median − mean|), with Figure 5 (each style's mean over entries) and
+//! Table 22 (median vs mean aggregation for every metric). A link switches between null-as-zero (task failures
 //! count 0, the headline) and valid-only (failures left out), so it works
 //! without JavaScript; every value links to the sessions behind it.
 
 use engine::columns::Scale;
 use engine::dlawbench::dataset::Style;
 use engine::dlawbench::leaderboard::{
-    format_cell, StyleTable, Table, COLUMN_GROUPS, DIAGNOSTIC_COLUMNS,
+    format_cell, AggregationTable, StyleTable, Table, COLUMN_GROUPS, DIAGNOSTIC_COLUMNS,
 };
 use engine::dlawbench::score::{Metric, View};
 use engine::metrics::MeanStd;
@@ -246,6 +247,7 @@ fn Styles(board: DlawBoard) -> impl IntoView {
     view! {
         <h2 id="styles">{ui.t("叙述风格敏感性", "Style sensitivity")}</h2>
         <p class="muted">{ui.t("同一案例在四种当事人风格下的得分；Δ 为相对合作型的差值。", "The same cases with the client in each of four narrative styles; Δ is the style's value minus cooperative's, per entry (the mean of its runs' gaps).")}</p>
+        <StyleSummary table=table.clone() chart=board.style_summary_chart.clone() />
         <div data-testid="dlaw-styles">
             {Metric::ABILITIES
                 .into_iter()
@@ -311,6 +313,93 @@ fn Styles(board: DlawBoard) -> impl IntoView {
                 .collect_view()}
         </div>
     }
+}
+
+/// Figure 5: each style's effect averaged over the entries, per ability
+/// the mean value and the mean Δ vs cooperative, then as bars.
+#[component]
+fn StyleSummary(table: StyleTable, chart: String) -> impl IntoView {
+    let ui = crate::components::i18n::lang();
+    if table.summary.is_empty() {
+        return ().into_any();
+    }
+    let r = |v: Option<f64>| v.map_or_else(|| "—".to_owned(), |v| format!("{v:.3}"));
+    let rows = Style::ALL
+        .into_iter()
+        .filter(|s| table.summary.contains_key(s))
+        .map(|s| {
+            let entries = table
+                .entries
+                .iter()
+                .filter(|e| e.styles.contains_key(&s))
+                .count();
+            let cells = Metric::ABILITIES
+                .into_iter()
+                .map(|m| {
+                    let value = table
+                        .summary
+                        .get(&s)
+                        .and_then(|v| v.get(&m).copied().flatten());
+                    let gap = table
+                        .summary_gap
+                        .get(&s)
+                        .and_then(|v| v.get(&m).copied().flatten());
+                    let delta = match gap {
+                        Some(g) => {
+                            let class = if g < 0.0 {
+                                "num delta down"
+                            } else {
+                                "num delta up"
+                            };
+                            view! { <td class=class>{Scale::Unit.difference(g)}</td> }.into_any()
+                        }
+                        None => view! { <td class="num muted">"—"</td> }.into_any(),
+                    };
+                    view! { <td class="num">{r(value)}</td> {delta} }
+                })
+                .collect_view();
+            view! {
+                <tr data-style=s.as_str()>
+                    <td style="white-space: nowrap">{s.label(ui)}</td>
+                    <td class="num muted">{entries}</td>
+                    {cells}
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <h3 id="figure-5">{ui.t("图 5 · 各风格的影响（条目均值）", "Figure 5 · Each style's effect, mean over entries")}</h3>
+        <p class="legend">{ui.t(
+            "每种风格下各条目数值的平均（仅计有该值的条目），以及各条目相对合作型 Δ 的平均；对应 DLawBench 论文的图 5。",
+            "Per style, the mean of the entries' values (over the entries that have one) and the mean of their Δ vs cooperative: DLawBench's Figure 5.",
+        )}</p>
+        <div class="table-scroll" tabindex="0">
+            <table class="leaderboard dlaw-style-summary" data-testid="dlaw-style-summary">
+                <thead>
+                    <tr>
+                        <th rowspan="2">{ui.t("风格", "Style")}</th>
+                        <th rowspan="2" class="num">{ui.t("条目数", "Entries")}</th>
+                        {Metric::ABILITIES
+                            .into_iter()
+                            .map(|m| view! { <th colspan="2" class="group" scope="colgroup">{m.label(ui)}</th> })
+                            .collect_view()}
+                    </tr>
+                    <tr>
+                        {Metric::ABILITIES
+                            .into_iter()
+                            .map(|_| view! {
+                                <th class="num">{ui.t("均值", "Mean")}</th>
+                                <th class="num">{ui.t("相对合作型 Δ", "Δ vs coop.")}</th>
+                            })
+                            .collect_view()}
+                    </tr>
+                </thead>
+                <tbody>{rows}</tbody>
+            </table>
+        </div>
+        <figure class="chart-figure" data-testid="dlaw-style-summary-chart" inner_html=chart></figure>
+    }
+    .into_any()
 }
 
 #[component]
@@ -464,6 +553,7 @@ fn Diagnostics(board: DlawBoard) -> impl IntoView {
                 </tbody>
             </table>
         </div>
+        <AggregationTableView table=board.aggregation.clone() />
         <h3>{ui.t("评审席位", "Panel seats per judge")}</h3>
         <div class="table-scroll" tabindex="0">
             <table class="leaderboard" data-testid="dlaw-judge-seats">
@@ -497,6 +587,57 @@ fn Diagnostics(board: DlawBoard) -> impl IntoView {
                                     </tr>
                                 }
                             })
+                        })
+                        .collect_view()}
+                </tbody>
+            </table>
+        </div>
+    }
+}
+
+/// Table 22: per metric, how far the panel's median lies from the mean of
+/// three judges, every run pooled.
+#[component]
+fn AggregationTableView(table: AggregationTable) -> impl IntoView {
+    let ui = crate::components::i18n::lang();
+    let r = |v: Option<f64>| v.map_or_else(|| "—".to_owned(), |v| format!("{v:.3}"));
+    let pct = |v: Option<f64>| v.map_or_else(|| "—".to_owned(), |v| format!("{:.1}%", 100.0 * v));
+    view! {
+        <h3 id="table-22">{ui.t("表 22 · 中位数与平均聚合之差", "Table 22 · Median vs mean aggregation")}</h3>
+        <p class="legend">{match ui {
+            Lang::Zh => format!(
+                "三名评审均给出数值的会话上，评审团所用的中位数与三名评审平均值之差 |中位数 − 平均|，汇总全部 {} 次运行；派生指标由中位数与平均的分项分别求得。",
+                table.runs
+            ),
+            Lang::En => format!(
+                "On the sessions where all three judges gave a value, |median − mean|: the panel's median against the three judges' mean, every one of the {} runs pooled; a derived metric is taken from the median and from the mean of its components.",
+                table.runs
+            ),
+        }}</p>
+        <div class="table-scroll" tabindex="0">
+            <table class="leaderboard dlaw-aggregation" data-testid="dlaw-table-22">
+                <thead>
+                    <tr>
+                        <th>{ui.t("指标", "Metric")}</th>
+                        <th class="num">{ui.t("三评审观测数", "Three-judge observations")}</th>
+                        <th class="num">{ui.t("|中位数 − 平均| 均值", "Mean |median − mean|")}</th>
+                        <th class="num">{ui.t("> 0.05 的比例", "Share > 0.05")}</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    {table
+                        .rows
+                        .iter()
+                        .map(|row| {
+                            let derived = row.metric.components().is_some();
+                            view! {
+                                <tr data-metric=row.metric.as_str()>
+                                    <td class:derived=derived style="white-space: nowrap">{row.metric.label(ui)}</td>
+                                    <td class="num">{row.observations}</td>
+                                    <td class="num">{r(row.mean_abs)}</td>
+                                    <td class="num">{pct(row.share_over_005)}</td>
+                                </tr>
+                            }
                         })
                         .collect_view()}
                 </tbody>
