@@ -627,7 +627,7 @@ pub struct Figure3 {
 /// the document's entries made ready for resampling, in its order, on
 /// `cases`, the dataset the document was scored on. Causes whose cases cite
 /// no provision count are left out.
-pub fn figure_3(doc: &ScoreDocument, samples: &[EntrySample], cases: &[Case]) -> Figure3 {
+pub fn figure_3(doc: &ScoreDocument, samples: &[&EntrySample], cases: &[Case]) -> Figure3 {
     let causes: Vec<Cause> = causes(cases)
         .into_iter()
         .filter(|c| c.complexity.is_some())
@@ -778,7 +778,7 @@ pub struct Figure4 {
 /// let amount = c.columns.iter().position(|col| col.key == "amount_assessment").unwrap();
 /// assert_eq!(c.text(finance, amount), "2");
 /// ```
-pub fn figure_4(doc: &ScoreDocument, samples: &[EntrySample], cases: &[Case]) -> Figure4 {
+pub fn figure_4(doc: &ScoreDocument, samples: &[&EntrySample], cases: &[Case]) -> Figure4 {
     let type_cases: Vec<Vec<usize>> = FocalPointType::ALL
         .iter()
         .map(|t| {
@@ -926,7 +926,7 @@ impl PaperViews {
     /// [`table_4`] for `targeted`).
     pub fn of(
         doc: &ScoreDocument,
-        samples: &[EntrySample],
+        samples: &[&EntrySample],
         cases: &[Case],
         targeted: &[TargetedScores],
     ) -> Self {
@@ -1091,7 +1091,8 @@ mod tests {
         }
         let run = parse_run(&text, &cases).expect("run");
         let doc = score_entries(std::slice::from_ref(&run), &cases);
-        let samples = vec![EntrySample::new(std::slice::from_ref(&run), &cases)];
+        let sample = EntrySample::new(std::slice::from_ref(&run), &cases);
+        let samples = [&sample];
 
         let figure = figure_3(&doc, &samples, &cases);
         let series = &figure.series[0];
