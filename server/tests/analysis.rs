@@ -145,3 +145,42 @@ async fn the_compare_view_gives_the_paired_bootstrap_per_score() {
         .await;
     assert_eq!(unknown.status, StatusCode::NOT_FOUND);
 }
+
+#[tokio::test]
+async fn compare_reads_its_two_entries_and_an_upload_costs_one_entry() {
+    let app = TestApp::with_demo().await;
+    let start = app.read.stats();
+    let res = app
+        .get(&format!(
+            "/compare?a={}&b={}",
+            encode(FRONTIER),
+            encode(OPENCHAT)
+        ))
+        .await;
+    assert_eq!(res.status, StatusCode::OK);
+    // Three runs each: only theirs are read back in full.
+    assert_eq!(
+        app.read.stats().sample_runs_read - start.sample_runs_read,
+        6
+    );
+
+    // The leaderboard reads the third model's runs and the intervals of all.
+    assert_eq!(app.get("/leaderboard").await.status, StatusCode::OK);
+    let warm = app.read.stats();
+    assert_eq!(warm.sample_runs_read - start.sample_runs_read, 9);
+    assert_eq!(warm.interval_sets_built - start.interval_sets_built, 3);
+
+    // A new model's run: its entry alone is read and resampled.
+    let researcher = app
+        .token("researcher", engine::accounts::Role::Researcher)
+        .await;
+    let run = common::demo_run_as(6, "Newly-Stored");
+    let stored = app.send(common::upload(&researcher, run, "")).await;
+    assert_eq!(stored.status, StatusCode::CREATED, "{}", stored.body);
+    let page = app.get("/leaderboard").await;
+    assert!(page.body.contains("Newly-Stored"));
+    let after = app.read.stats();
+    assert_eq!(after.slots_built - warm.slots_built, 1);
+    assert_eq!(after.sample_runs_read - warm.sample_runs_read, 1);
+    assert_eq!(after.interval_sets_built - warm.interval_sets_built, 1);
+}

@@ -922,7 +922,7 @@ async fn a_stored_run_rebuilds_only_its_models_figures() {
     let token = token(&app, "r", Role::Researcher).await;
     let entries = |doc: &serde_json::Value| doc["entries"].as_array().expect("entries").len();
     let before = app.get("/api/leaderboard").await.json();
-    let built = app.read.slots_built();
+    let built = app.read.stats().slots_built;
     assert!(built >= 3, "one slot per demo model, {built} built");
 
     // A new model: its slot alone is built.
@@ -930,14 +930,14 @@ async fn a_stored_run_rebuilds_only_its_models_figures() {
     assert_eq!(stored.status, StatusCode::CREATED, "{}", stored.body);
     let after = app.get("/api/leaderboard").await.json();
     assert_eq!(entries(&after), entries(&before) + 1);
-    assert_eq!(app.read.slots_built() - built, 1);
+    assert_eq!(app.read.stats().slots_built - built, 1);
 
     // Another run of a model already shown: again its slot alone.
     let stored = upload(&app, Some(&token), &run_file("Slot-New", 2), "").await;
     assert_eq!(stored.status, StatusCode::CREATED, "{}", stored.body);
     let doc = app.get("/api/leaderboard").await.json();
     assert_eq!(entries(&doc), entries(&after));
-    assert_eq!(app.read.slots_built() - built, 2);
+    assert_eq!(app.read.stats().slots_built - built, 2);
 
     // A run of another benchmark builds nothing of LexPilot's.
     let (_, plaw) = server::demo::PLAW_DEMO_RUNS[0];
@@ -945,7 +945,7 @@ async fn a_stored_run_rebuilds_only_its_models_figures() {
     let stored = upload(&app, Some(&token), &plaw, "").await;
     assert_eq!(stored.status, StatusCode::CREATED, "{}", stored.body);
     assert_eq!(app.get("/api/leaderboard").await.json(), doc);
-    assert_eq!(app.read.slots_built() - built, 2);
+    assert_eq!(app.read.stats().slots_built - built, 2);
 
     // What the slots compose is every stored run summarised at once.
     let dataset = db::datasets::current(&app.db, Benchmark::Lexpilot)

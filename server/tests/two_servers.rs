@@ -47,7 +47,7 @@ async fn an_upload_on_one_server_updates_the_other_servers_live_pages_and_figure
     assert_eq!(before.status, StatusCode::OK);
     assert!(!before.body.contains("Crossing-Model"));
     let mut events = b.open_stream("/api/events").await.into_body();
-    let built = b.read.slots_built();
+    let built = b.read.stats().slots_built;
 
     let researcher = a.token("researcher", Role::Researcher).await;
     let res = a
@@ -70,7 +70,7 @@ async fn an_upload_on_one_server_updates_the_other_servers_live_pages_and_figure
     assert!(api.body.contains("Crossing-Model"), "{}", api.body);
     // B learnt of the write from the database and summarised only the
     // written model's runs again.
-    assert_eq!(b.read.slots_built() - built, 1);
+    assert_eq!(b.read.stats().slots_built - built, 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]

@@ -41,6 +41,7 @@
 //! requests that need it meanwhile wait for it rather than build it too.
 
 use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use db::datasets::DatasetInfo;
@@ -48,19 +49,20 @@ use db::Db;
 use engine::benchmark::{DLawBench, LexPilot, Suite};
 use engine::lexpilot::dataset::Case;
 use engine::lexpilot::leaderboard::{column_metric, View};
-use engine::lexpilot::run::{EntryKey, Run, Task};
+use engine::lexpilot::run::{EntryKey, Run};
 use engine::lexpilot::score::{compare_entries, EntrySample, Metric, RunScores, ScoreDocument};
 use engine::metrics::PairedBootstrap;
 use engine::plawbench::PLawBench;
 use engine::review::OpenDecision;
-use engine::vocab::{Class, LjpSetup};
+use engine::vocab::Class;
 
 use crate::error::{Error, Result};
 use crate::flights::Flights;
 use crate::ingest::{blocking, Hosted};
 
 mod slots;
-use slots::{compose, Composed, Slot, Slots};
+pub use slots::EntryIntervals;
+use slots::{compose, Composed, EntryCells, Slot, Slots};
 
 /// Resamples per interval or comparison.
 pub const RESAMPLES: usize = 1000;
@@ -71,8 +73,6 @@ pub const LEVEL: f64 = 0.95;
 /// Snapshots kept (public and full figures at the current generation, and
 /// the two before while requests that started on them finish).
 const SNAPSHOTS: usize = 4;
-/// Views' intervals kept.
-const INTERVALS: usize = 16;
 /// Models' parsed runs kept.
 const MODELS: usize = 8;
 
@@ -107,9 +107,6 @@ pub type Withheld = BTreeMap<i64, Vec<OpenDecision>>;
 #[derive(Debug, Clone, PartialEq)]
 struct Key(i64, i64, Arc<Withheld>);
 
-/// Every entry's runs ready for resampling, in the document's order.
-pub type Samples = Vec<EntrySample>;
-
 /// A dataset version's figures at one generation; see the module docs.
 pub struct Snapshot {
     pub dataset: DatasetInfo,
@@ -128,9 +125,12 @@ pub struct Snapshot {
     withheld: Arc<Withheld>,
     /// How many decisions the figures leave out (0 for full figures).
     pub left_out: usize,
-    /// The entries' resampling data, read (once, when first needed) at the
-    /// same generation as the document.
-    samples: tokio::sync::OnceCell<Arc<Samples>>,
+    /// What else each entry's runs give (resampling data, intervals), in
+    /// the document's order: kept with the entry's slot, read once when first
+    /// needed and shared by every snapshot that has the entry.
+    cells: Vec<Arc<EntryCells>>,
+    /// Every entry's resampling data, once all are read.
+    samples: std::sync::OnceLock<Vec<Arc<EntrySample>>>,
 }
 
 impl Snapshot {
@@ -148,13 +148,15 @@ impl Snapshot {
     /// The resampling data of entry `entry` (its position in the document),
     /// once read.
     pub fn sample(&self, entry: usize) -> Option<&EntrySample> {
-        self.samples.get()?.get(entry)
+        self.cells.get(entry)?.sample.get().map(Arc::as_ref)
     }
 
-    /// Every entry's resampling data in the document's order, once read
-    /// ([`ReadModels::sampled`]); empty before.
-    pub fn samples(&self) -> &[EntrySample] {
-        self.samples.get().map_or(&[], |s| s.as_slice())
+    /// Every entry's resampling data in the document's order, once all are
+    /// read ([`ReadModels::sampled`]); empty before.
+    pub fn samples(&self) -> Vec<&EntrySample> {
+        self.samples
+            .get()
+            .map_or_else(Vec::new, |all| all.iter().map(Arc::as_ref).collect())
     }
 
     /// The paper's other results over this snapshot
@@ -167,7 +169,7 @@ impl Snapshot {
     ) -> engine::lexpilot::paper::PaperViews {
         engine::lexpilot::paper::PaperViews::of(
             &self.document,
-            self.samples(),
+            &self.samples(),
             &self.cases,
             &self.targeted,
             figure_4b,
@@ -187,7 +189,7 @@ impl Snapshot {
 
 /// Per entry, in the document's order, the interval of each column of a
 /// view that has one.
-pub type Intervals = Vec<HashMap<String, (f64, f64)>>;
+pub type Intervals = Vec<Arc<EntryIntervals>>;
 
 /// A model's stored runs on a version, read back, with their entry keys.
 pub type ModelRuns = Vec<(EntryKey, Run)>;
@@ -263,7 +265,6 @@ struct Caches {
     snapshots: Vec<Arc<Snapshot>>,
     plaw: Vec<Arc<PlawSnapshot>>,
     dlaw: Vec<Arc<DlawSnapshot>>,
-    intervals: Vec<((Key, Task, LjpSetup), Arc<Intervals>)>,
     models: Vec<((Generation, String), Arc<ModelRuns>)>,
     slots: Slots,
 }
@@ -286,6 +287,26 @@ pub struct ReadModels {
     /// Builds under way: concurrent readers of the same cold figures wait
     /// for one build ([`crate::flights`]).
     building: Flights<Building>,
+    counters: Arc<Counters>,
+}
+
+/// What the read models did since start: a test's window on what a request
+/// cost ([`ReadModels::stats`]).
+#[derive(Debug, Default)]
+struct Counters {
+    sample_runs_read: AtomicU64,
+    interval_sets_built: AtomicU64,
+}
+
+/// What the read models built and read since start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stats {
+    /// Model slots built: one per model whose runs changed since last read.
+    pub slots_built: u64,
+    /// Runs read back in full for resampling data.
+    pub sample_runs_read: u64,
+    /// Entries whose intervals of a view were computed.
+    pub interval_sets_built: u64,
 }
 
 /// What a build is of: (what, dataset version id, generation or 0, detail).
@@ -380,11 +401,14 @@ impl ReadModels {
         Ok(slot)
     }
 
-    /// How many model slots were built since start: one per model whose
-    /// runs changed since they were last read (a test's window on what a
-    /// write costs).
-    pub fn slots_built(&self) -> u64 {
-        self.with(|c| c.slots.built())
+    /// What was built and read since start (a test's window on what a
+    /// write or a request costs).
+    pub fn stats(&self) -> Stats {
+        Stats {
+            slots_built: self.with(|c| c.slots.built()),
+            sample_runs_read: self.counters.sample_runs_read.load(Ordering::Relaxed),
+            interval_sets_built: self.counters.interval_sets_built.load(Ordering::Relaxed),
+        }
     }
 
     /// The snapshot of `dataset` at the current generation for `sight`,
@@ -426,6 +450,7 @@ impl ReadModels {
             generation,
             cases,
             entry_runs: composed.entry_runs,
+            cells: composed.cells,
             targeted,
             run_scores: composed
                 .runs
@@ -434,7 +459,7 @@ impl ReadModels {
                 .collect(),
             withheld,
             left_out: composed.left_out,
-            samples: tokio::sync::OnceCell::new(),
+            samples: std::sync::OnceLock::new(),
         };
         let snapshot = Arc::new(snapshot);
         self.with(|c| keep(&mut c.snapshots, Arc::clone(&snapshot), SNAPSHOTS));
@@ -452,56 +477,72 @@ impl ReadModels {
     ) -> Result<Arc<Snapshot>> {
         loop {
             let snapshot = self.snapshot(db, dataset, sight).await?;
-            if snapshot.samples.initialized() {
+            if snapshot.samples.get().is_some() {
                 return Ok(snapshot);
             }
-            let read = snapshot
-                .samples
-                .get_or_try_init(|| async {
-                    let items = db::runs::all_items(db, snapshot.dataset.id).await?;
-                    if generation_of(db, &snapshot.dataset).await? != snapshot.generation {
-                        return Err(Error::Conflict("stale".into()));
-                    }
-                    let snapshot = Arc::clone(&snapshot);
-                    blocking(move || -> Result<Arc<Samples>> {
-                        let mut runs: HashMap<i64, Run> = HashMap::with_capacity(items.len());
-                        for stored in items {
-                            let mut run =
-                                LexPilot::read_stored(&stored.items).map_err(Error::internal)?;
-                            if let Some(open) = snapshot.withheld.get(&stored.id) {
-                                LexPilot::withhold(&mut run, open);
-                            }
-                            runs.insert(stored.id, run);
-                        }
-                        let samples = snapshot
-                            .entry_runs
-                            .iter()
-                            .map(|ids| {
-                                let entry = ids
-                                    .iter()
-                                    .map(|id| {
-                                        runs.remove(id).ok_or_else(|| {
-                                            Error::internal(format!(
-                                                "run {id} is scored but has no items"
-                                            ))
-                                        })
-                                    })
-                                    .collect::<Result<Vec<Run>>>()?;
-                                Ok(EntrySample::new(&entry, &snapshot.cases))
-                            })
-                            .collect::<Result<Samples>>()?;
-                        Ok(Arc::new(samples))
-                    })
-                    .await?
-                })
-                .await;
-            match read {
-                Ok(_) => return Ok(snapshot),
-                // A write came in between: the next snapshot is newer.
+            let all: Vec<usize> = (0..snapshot.cells.len()).collect();
+            match self.sample_entries(db, &snapshot, &all).await {
+                Ok(()) => {}
+                // A run was replaced meanwhile: the next snapshot is newer.
                 Err(Error::Conflict(_)) => continue,
                 Err(e) => return Err(e),
             }
+            let samples = snapshot
+                .cells
+                .iter()
+                .filter_map(|cell| cell.sample.get().cloned())
+                .collect();
+            let _ = snapshot.samples.set(samples);
+            return Ok(snapshot);
         }
+    }
+
+    /// Reads the resampling data of `entries` of `snapshot` (positions in
+    /// its document) that it lacks: only those entries' runs, once each,
+    /// without the decisions the snapshot leaves out. A conflict when a run
+    /// of one was replaced meanwhile (a newer snapshot has it).
+    pub async fn sample_entries(
+        &self,
+        db: &Db,
+        snapshot: &Arc<Snapshot>,
+        entries: &[usize],
+    ) -> Result<()> {
+        for &entry in entries {
+            let (Some(cell), Some(ids)) =
+                (snapshot.cells.get(entry), snapshot.entry_runs.get(entry))
+            else {
+                continue;
+            };
+            cell.sample
+                .get_or_try_init(|| async {
+                    let stored = db::runs::items_of(db, snapshot.dataset.id, ids).await?;
+                    if stored.len() != ids.len() {
+                        return Err(Error::Conflict("a run was replaced".into()));
+                    }
+                    self.counters
+                        .sample_runs_read
+                        .fetch_add(ids.len() as u64, Ordering::Relaxed);
+                    let (cases, withheld) =
+                        (Arc::clone(&snapshot.cases), Arc::clone(&snapshot.withheld));
+                    blocking(move || -> Result<Arc<EntrySample>> {
+                        let runs = stored
+                            .into_iter()
+                            .map(|s| {
+                                let mut run =
+                                    LexPilot::read_stored(&s.items).map_err(Error::internal)?;
+                                if let Some(open) = withheld.get(&s.id) {
+                                    LexPilot::withhold(&mut run, open);
+                                }
+                                Ok(run)
+                            })
+                            .collect::<Result<Vec<Run>>>()?;
+                        Ok(Arc::new(EntrySample::new(&runs, &cases)))
+                    })
+                    .await?
+                })
+                .await?;
+        }
+        Ok(())
     }
 
     /// The 95% bootstrap interval of each of `columns` of `view` (those that
@@ -512,51 +553,62 @@ impl ReadModels {
         view: &View,
         columns: Vec<String>,
     ) -> Result<Arc<Intervals>> {
-        let key = (snapshot.key(), view.task, view.setup);
-        let cached = || {
-            self.with(|c| {
-                c.intervals
-                    .iter()
-                    .find(|(k, _)| *k == key)
-                    .map(|(_, v)| Arc::clone(v))
-            })
-        };
-        if let Some(hit) = cached() {
-            return Ok(hit);
+        let of = (view.task, view.setup);
+        let kept =
+            || -> Option<Intervals> { snapshot.cells.iter().map(|c| c.intervals_of(of)).collect() };
+        if let Some(all) = kept() {
+            return Ok(Arc::new(all));
         }
         let what = format!("{:?}/{:?}", view.task, view.setup);
         let _building = self
             .building
             .enter(("intervals", snapshot.dataset.id, snapshot.generation, what))
             .await;
-        if let Some(hit) = cached() {
-            return Ok(hit);
+        if let Some(all) = kept() {
+            return Ok(Arc::new(all));
         }
-        let (snapshot_for_work, view) = (Arc::clone(snapshot), view.clone());
-        let computed = Arc::new(
-            blocking(move || {
-                snapshot_for_work
-                    .samples
-                    .get()
-                    .map(|s| s.as_slice())
-                    .unwrap_or_default()
-                    .iter()
-                    .map(|sample| {
-                        columns
-                            .iter()
-                            .filter_map(|col| {
-                                let (metric, class) = column_metric(&view, col)?;
-                                let ci = sample.ci(metric, class, RESAMPLES, SEED, LEVEL)?;
-                                Some((col.clone(), ci))
-                            })
-                            .collect()
-                    })
-                    .collect::<Intervals>()
-            })
-            .await?,
-        );
-        self.with(|c| keep(&mut c.intervals, (key, Arc::clone(&computed)), INTERVALS));
-        Ok(computed)
+        // Only the entries without them: after a write, the new entry's.
+        let missing: Vec<Arc<EntryCells>> = snapshot
+            .cells
+            .iter()
+            .filter(|c| c.intervals_of(of).is_none())
+            .cloned()
+            .collect();
+        self.counters
+            .interval_sets_built
+            .fetch_add(missing.len() as u64, Ordering::Relaxed);
+        let view = view.clone();
+        blocking(move || {
+            use rayon::prelude::*;
+            missing.par_iter().for_each(|cell| {
+                let intervals: EntryIntervals =
+                    cell.sample
+                        .get()
+                        .map_or_else(EntryIntervals::new, |sample| {
+                            columns
+                                .iter()
+                                .filter_map(|col| {
+                                    let (metric, class) = column_metric(&view, col)?;
+                                    let ci = sample.ci(metric, class, RESAMPLES, SEED, LEVEL)?;
+                                    Some((col.clone(), ci))
+                                })
+                                .collect()
+                        });
+                // An entry whose data was not read yet gets none, as before;
+                // it is not kept, so it is computed once read.
+                if cell.sample.get().is_some() {
+                    cell.keep_intervals(of, Arc::new(intervals));
+                }
+            });
+        })
+        .await?;
+        Ok(Arc::new(
+            snapshot
+                .cells
+                .iter()
+                .map(|c| c.intervals_of(of).unwrap_or_default())
+                .collect(),
+        ))
     }
 
     /// The paired bootstrap of entry `a` against entry `b` of `snapshot` (their

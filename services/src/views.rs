@@ -343,40 +343,53 @@ pub async fn compare(
     sight: Sight,
     lang: Lang,
 ) -> Result<Comparison> {
-    let snapshot = state.read.sampled(&state.db, dataset, sight).await?;
+    // Only the two entries' runs are read for resampling.
+    let (snapshot, ea, eb, models) = loop {
+        let snapshot = state.read.snapshot(&state.db, dataset, sight).await?;
+        let mut models: Vec<String> = Vec::new();
+        for key in snapshot.keys() {
+            if !models.contains(&key.model) {
+                models.push(key.model.clone());
+            }
+        }
+        let entry = |name: Option<&str>| -> Result<Option<usize>> {
+            match name.filter(|n| !n.is_empty()) {
+                None => Ok(None),
+                Some(n) => snapshot.entry_of(n).map(Some).ok_or_else(|| {
+                    Error::NotFound(format!("no entry of model \"{n}\" on this dataset"))
+                }),
+            }
+        };
+        let (ea, eb) = (entry(a)?, entry(b)?);
+        let (Some(ea), Some(eb)) = (ea, eb) else {
+            return Ok(Comparison {
+                models,
+                rows: Vec::new(),
+                left_out: snapshot.left_out,
+            });
+        };
+        let entries = &snapshot.document.entries;
+        let reasons = engine::lexpilot::entries::not_comparable(&entries[ea].key, &entries[eb].key);
+        if !reasons.is_empty() {
+            return Err(Error::Conflict(format!(
+                "{} and {} cannot be compared: they were produced with different settings ({})",
+                entries[ea].model,
+                entries[eb].model,
+                reasons.join("; ")
+            )));
+        }
+        match state
+            .read
+            .sample_entries(&state.db, &snapshot, &[ea, eb])
+            .await
+        {
+            Ok(()) => break (snapshot, ea, eb, models),
+            // A run of one was replaced meanwhile: a newer snapshot has it.
+            Err(Error::Conflict(_)) => continue,
+            Err(e) => return Err(e),
+        }
+    };
     let left_out = snapshot.left_out;
-    let mut models: Vec<String> = Vec::new();
-    for key in snapshot.keys() {
-        if !models.contains(&key.model) {
-            models.push(key.model.clone());
-        }
-    }
-    let entry = |name: Option<&str>| -> Result<Option<usize>> {
-        match name.filter(|n| !n.is_empty()) {
-            None => Ok(None),
-            Some(n) => snapshot.entry_of(n).map(Some).ok_or_else(|| {
-                Error::NotFound(format!("no entry of model \"{n}\" on this dataset"))
-            }),
-        }
-    };
-    let (ea, eb) = (entry(a)?, entry(b)?);
-    let (Some(ea), Some(eb)) = (ea, eb) else {
-        return Ok(Comparison {
-            models,
-            rows: Vec::new(),
-            left_out,
-        });
-    };
-    let entries = &snapshot.document.entries;
-    let reasons = engine::lexpilot::entries::not_comparable(&entries[ea].key, &entries[eb].key);
-    if !reasons.is_empty() {
-        return Err(Error::Conflict(format!(
-            "{} and {} cannot be compared: they were produced with different settings ({})",
-            entries[ea].model,
-            entries[eb].model,
-            reasons.join("; ")
-        )));
-    }
     let results = state
         .read
         .compare(&snapshot, ea, eb, Metric::ALL.to_vec(), class)

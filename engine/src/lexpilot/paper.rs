@@ -628,7 +628,7 @@ pub struct Figure3 {
 /// the document's entries made ready for resampling, in its order, on
 /// `cases`, the dataset the document was scored on. Causes whose cases cite
 /// no provision count are left out.
-pub fn figure_3(doc: &ScoreDocument, samples: &[EntrySample], cases: &[Case]) -> Figure3 {
+pub fn figure_3(doc: &ScoreDocument, samples: &[&EntrySample], cases: &[Case]) -> Figure3 {
     let causes: Vec<Cause> = causes(cases)
         .into_iter()
         .filter(|c| c.complexity.is_some())
@@ -824,7 +824,7 @@ impl Figure4bModels {
 /// ```
 pub fn figure_4(
     doc: &ScoreDocument,
-    samples: &[EntrySample],
+    samples: &[&EntrySample],
     cases: &[Case],
     models: Figure4bModels,
 ) -> Figure4 {
@@ -993,7 +993,7 @@ impl PaperViews {
     /// [`table_4`] for `targeted` and [`figure_4`] for `figure_4b`).
     pub fn of(
         doc: &ScoreDocument,
-        samples: &[EntrySample],
+        samples: &[&EntrySample],
         cases: &[Case],
         targeted: &[TargetedScores],
         figure_4b: Figure4bModels,
@@ -1159,7 +1159,8 @@ mod tests {
         }
         let run = parse_run(&text, &cases).expect("run");
         let doc = score_entries(std::slice::from_ref(&run), &cases);
-        let samples = vec![EntrySample::new(std::slice::from_ref(&run), &cases)];
+        let sample = EntrySample::new(std::slice::from_ref(&run), &cases);
+        let samples = [&sample];
 
         let figure = figure_3(&doc, &samples, &cases);
         let series = &figure.series[0];
@@ -1249,10 +1250,11 @@ mod tests {
             })
             .collect();
         let doc = score_entries(&runs, &cases);
-        let samples: Vec<EntrySample> = runs
+        let owned: Vec<EntrySample> = runs
             .iter()
             .map(|r| EntrySample::new(std::slice::from_ref(r), &cases))
             .collect();
+        let samples: Vec<&EntrySample> = owned.iter().collect();
         let b = |models| figure_4(&doc, &samples, &cases, models).by_class;
         let col =
             |t: &PaperTable, key: &str| t.columns.iter().position(|c| c.key == key).expect(key);

@@ -14,11 +14,13 @@
 use std::any::Any;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use db::runs::{StoredRun, StoredScores};
 use engine::benchmark::Suite;
-use engine::lexpilot::run::EntryKey;
+use engine::lexpilot::run::{EntryKey, Task};
+use engine::lexpilot::score::EntrySample;
+use engine::vocab::LjpSetup;
 
 use super::Withheld;
 use crate::error::{Error, Result};
@@ -28,6 +30,35 @@ pub(super) struct SlotRun<S: Suite> {
     pub id: i64,
     pub key: EntryKey,
     pub scores: S::Scores,
+}
+
+/// What is derived from one entry's runs beyond its summary, read or
+/// computed when first needed and kept with the entry's slot, so that it
+/// stays warm while other models' runs come and go: LexPilot's resampling
+/// data and bootstrap intervals (the other benchmarks have none yet).
+#[derive(Default)]
+pub struct EntryCells {
+    /// The entry's runs gathered per case for resampling.
+    pub sample: tokio::sync::OnceCell<Arc<EntrySample>>,
+    /// The 95% interval of each column of a leaderboard view, by view.
+    pub intervals: Mutex<HashMap<(Task, LjpSetup), Arc<EntryIntervals>>>,
+}
+
+/// One entry's interval of each column of a view that has one.
+pub type EntryIntervals = HashMap<String, (f64, f64)>;
+
+impl EntryCells {
+    /// The intervals of the view `(task, setup)`, if computed.
+    pub fn intervals_of(&self, view: (Task, LjpSetup)) -> Option<Arc<EntryIntervals>> {
+        let kept = self.intervals.lock().unwrap_or_else(|e| e.into_inner());
+        kept.get(&view).cloned()
+    }
+
+    /// Keeps the intervals of the view `(task, setup)`.
+    pub fn keep_intervals(&self, view: (Task, LjpSetup), intervals: Arc<EntryIntervals>) {
+        let mut kept = self.intervals.lock().unwrap_or_else(|e| e.into_inner());
+        kept.insert(view, intervals);
+    }
 }
 
 /// One model's runs and entries on a version at one model generation.
@@ -41,6 +72,8 @@ pub(super) struct Slot<S: Suite> {
     /// Its entries, in order of their first run: positions in `runs`
     /// (ascending) and the summary.
     pub entries: Vec<(Vec<usize>, S::Entry)>,
+    /// What else each entry's runs give, as `entries`.
+    pub cells: Vec<Arc<EntryCells>>,
     /// How many decisions it leaves out.
     pub left_out: usize,
 }
@@ -93,7 +126,7 @@ impl<S: Suite> Slot<S> {
             .iter()
             .map(|r| (r.key.clone(), r.scores.clone()))
             .collect();
-        let entries = S::group(&keyed)
+        let entries: Vec<(Vec<usize>, S::Entry)> = S::group(&keyed)
             .into_iter()
             .map(|entry| {
                 let scores: Vec<S::Scores> =
@@ -105,6 +138,7 @@ impl<S: Suite> Slot<S> {
         Ok(Slot {
             generation,
             withheld: own,
+            cells: entries.iter().map(|_| Arc::default()).collect(),
             runs,
             entries,
             left_out,
@@ -134,6 +168,8 @@ pub(super) struct Composed<S: Suite> {
     pub document: S::Document,
     /// The ids of each entry's runs, in the document's order.
     pub entry_runs: Vec<Vec<i64>>,
+    /// What else each entry's runs give, in the document's order.
+    pub cells: Vec<Arc<EntryCells>>,
     /// Every run's id, entry key and counted scores, in upload order.
     pub runs: Vec<(i64, EntryKey, S::Scores)>,
     /// How many decisions the figures leave out.
@@ -161,6 +197,10 @@ pub(super) fn compose<S: Suite>(slots: &[Arc<Slot<S>>], cases: &[S::Case]) -> Co
         .iter()
         .map(|&(_, slot, e)| slot.entries[e].1.clone())
         .collect();
+    let cells = entries
+        .iter()
+        .map(|&(_, slot, e)| Arc::clone(&slot.cells[e]))
+        .collect();
     let mut runs: Vec<(i64, EntryKey, S::Scores)> = slots
         .iter()
         .flat_map(|slot| {
@@ -173,6 +213,7 @@ pub(super) fn compose<S: Suite>(slots: &[Arc<Slot<S>>], cases: &[S::Case]) -> Co
     Composed {
         document: S::document(summaries, cases),
         entry_runs,
+        cells,
         runs,
         left_out: slots.iter().map(|s| s.left_out).sum(),
     }
