@@ -22,7 +22,7 @@ fn read(path: &Path) -> String {
 
 /// Every demo run of `S` (dataset `dataset`, runs in `runs/`) scored, with
 /// the dataset's cases.
-fn scored<S: Suite>(dataset: &Path, runs: &Path) -> (Vec<S::Case>, Vec<(EntryKey, S::Scores)>) {
+fn scored<S: Suite>(dataset: &Path, runs: &Path) -> Demo<S> {
     let cases = S::parse_dataset(&read(dataset)).unwrap_or_else(|e| panic!("{e}"));
     let mut names: Vec<PathBuf> = std::fs::read_dir(runs)
         .expect("runs/")
