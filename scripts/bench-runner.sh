@@ -31,6 +31,9 @@ CONCURRENCIES=("$@")
 [ ${#CONCURRENCIES[@]} -gt 0 ] || CONCURRENCIES=(8 32 64)
 
 cargo build --release -q -p pipeline --features stub --bin lexpilot-stub --example bench_runner
+# An endpoint without TCP_NODELAY must cost no slot time (prints its figure).
+cargo test --release -q -p pipeline --features stub --test nagle -- --ignored --nocapture 2>&1 \
+  | grep -E "model calls|panicked|lost" || true
 STUB="$TARGET/release/lexpilot-stub"
 RUNNER="$TARGET/release/examples/bench_runner"
 
