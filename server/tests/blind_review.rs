@@ -600,7 +600,7 @@ async fn lexpilot_figures_do_not_give_away_judge_verdicts_under_review() {
                 .as_array()
                 .and_then(|rows| rows.iter().find(|r| r["metric"] == "DCG accuracy"))
                 .map(|r| f(&r["a"]))
-                .expect("the DCG row");
+                .unwrap_or_else(|| panic!("the DCG row, as {who}: {compared}"));
             recovered.check(replay(mean, &seen), truth, "the comparison", who);
             // And their exports, which say how many items they leave out.
             let res = get(&app, &compare_export, viewer).await;

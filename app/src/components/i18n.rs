@@ -80,12 +80,17 @@ fn document_lang() -> Lang {
 /// The page's language (a page shows one; switching reloads it). In a
 /// server function called over HTTP, the language of that request.
 pub fn lang() -> Lang {
-    if let Some(PageLang(lang)) = use_context::<PageLang>() {
-        return lang;
-    }
+    // On the server the request says it first: its `Parts` are provided in
+    // its own reactive owner, while a server function's owner may sit under
+    // another request's page owner whose `PageLang` it would inherit (seen:
+    // an English comparison answered in Chinese while a review page, Chinese
+    // by default, rendered on the same thread).
     #[cfg(feature = "ssr")]
     if let Some(p) = use_context::<axum::http::request::Parts>() {
         return request_lang(&p.uri, &p.headers);
+    }
+    if let Some(PageLang(lang)) = use_context::<PageLang>() {
+        return lang;
     }
     Lang::En
 }
