@@ -401,9 +401,10 @@ fn the_cli_copies_and_verifies_and_refuses_a_target_with_data() {
     assert!(!out.status.success());
     let stderr = text(&out.stderr);
     assert!(
-        stderr.contains(&format!(
-            "error: the target {target} is not empty: datasets holds 3 rows"
-        )) && stderr.contains("nothing was written"),
+        stderr.contains(&format!("error: the target {target} is not empty: "))
+            && stderr.contains("datasets holds 3 rows")
+            && stderr.contains("model_generations holds 9 rows")
+            && stderr.contains("nothing was written"),
         "{stderr}"
     );
     let out = lexpilot(&["db", "verify", "--from", source, "--to", &target], None);
