@@ -105,6 +105,19 @@ pub async fn model_generations(db: &Db, dataset_id: i64) -> Result<Vec<(String, 
     .await?)
 }
 
+/// The generation of `model` on dataset version `dataset_id` (0 if it
+/// never moved): what a reader of that model's runs alone keys on.
+pub async fn model_generation(db: &Db, dataset_id: i64, model: &str) -> Result<i64> {
+    let value: Option<i64> = sqlx::query_scalar(
+        "SELECT value FROM model_generations WHERE dataset_id = $1 AND model = $2",
+    )
+    .bind(dataset_id)
+    .bind(model)
+    .fetch_optional(db.pool())
+    .await?;
+    Ok(value.unwrap_or(0))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -925,12 +925,36 @@ async fn a_stored_run_rebuilds_only_its_models_figures() {
     let built = app.read.stats().slots_built;
     assert!(built >= 3, "one slot per demo model, {built} built");
 
+    let dataset = db::datasets::current(&app.db, Benchmark::Lexpilot)
+        .await
+        .expect("query")
+        .expect("a LexPilot dataset");
+    let shown = db::runs::scores(&app.db, dataset.id)
+        .await
+        .expect("scores")
+        .remove(0)
+        .entry_key
+        .model;
+    let shown_runs = app
+        .read
+        .model_runs(&app.db, &dataset, &shown)
+        .await
+        .expect("runs");
+    assert!(!shown_runs.is_empty(), "{shown} has runs");
+
     // A new model: its slot alone is built.
     let stored = upload(&app, Some(&token), &run_file("Slot-New", 1), "").await;
     assert_eq!(stored.status, StatusCode::CREATED, "{}", stored.body);
     let after = app.get("/api/leaderboard").await.json();
     assert_eq!(entries(&after), entries(&before) + 1);
     assert_eq!(app.read.stats().slots_built - built, 1);
+    // Another model's runs, read back for its drill-downs, stay as read.
+    let again = app
+        .read
+        .model_runs(&app.db, &dataset, &shown)
+        .await
+        .expect("runs");
+    assert!(std::sync::Arc::ptr_eq(&shown_runs, &again), "{shown}'s runs were read again");
 
     // Another run of a model already shown: again its slot alone.
     let stored = upload(&app, Some(&token), &run_file("Slot-New", 2), "").await;
@@ -948,10 +972,6 @@ async fn a_stored_run_rebuilds_only_its_models_figures() {
     assert_eq!(app.read.stats().slots_built - built, 2);
 
     // What the slots compose is every stored run summarised at once.
-    let dataset = db::datasets::current(&app.db, Benchmark::Lexpilot)
-        .await
-        .expect("query")
-        .expect("a LexPilot dataset");
     let cases = db::cases::all(&app.db, dataset.id).await.expect("cases");
     let scored = db::runs::scores(&app.db, dataset.id)
         .await

@@ -119,8 +119,9 @@ pub struct Snapshot {
     /// The Targeted vs Off-target results on this version, at the same
     /// generation (Table 4).
     pub targeted: Vec<engine::lexpilot::targeted::TargetedScores>,
-    /// Each run's scores as the document counts them, by run id.
-    run_scores: HashMap<i64, RunScores>,
+    /// Each run's scores as the document counts them, by run id (shared
+    /// with the run's slot).
+    run_scores: HashMap<i64, Arc<RunScores>>,
     /// The judge decisions open for blind review these figures leave out.
     withheld: Arc<Withheld>,
     /// How many decisions the figures leave out (0 for full figures).
@@ -142,7 +143,7 @@ impl Snapshot {
     /// decisions under blind review in public figures); `None` for a run
     /// not in the snapshot.
     pub fn run_scores(&self, run_id: i64) -> Option<&RunScores> {
-        self.run_scores.get(&run_id)
+        self.run_scores.get(&run_id).map(Arc::as_ref)
     }
 
     /// The resampling data of entry `entry` (its position in the document),
@@ -269,7 +270,8 @@ struct Caches {
     slots: Slots,
 }
 
-/// (dataset version id, generation): what a model's stored runs are of.
+/// (dataset version id, the model's generation there): what a model's
+/// stored runs are of.
 type Generation = (i64, i64);
 
 /// Keeps `entry` as the newest of `list`, which holds at most `bound`.
@@ -714,7 +716,7 @@ impl ReadModels {
             run_scores: composed
                 .runs
                 .into_iter()
-                .map(|(_, key, scores)| (key, scores))
+                .map(|(_, key, scores)| (key, S::Scores::clone(&scores)))
                 .collect(),
             withheld,
             left_out: composed.left_out,
@@ -774,7 +776,7 @@ impl ReadModels {
         dataset: &DatasetInfo,
         model: &str,
     ) -> Result<Arc<ModelRuns>> {
-        let generation = generation_of(db, dataset).await?;
+        let generation = db::generations::model_generation(db, dataset.id, model).await?;
         let key = ((dataset.id, generation), model.to_owned());
         let cached = || {
             self.with(|c| {
@@ -809,8 +811,8 @@ impl ReadModels {
             })
             .await??,
         );
-        // Keep it only if nothing was stored meanwhile.
-        if generation_of(db, dataset).await? == generation {
+        // Keep it only if none of the model's runs was stored meanwhile.
+        if db::generations::model_generation(db, dataset.id, model).await? == generation {
             self.with(|c| keep(&mut c.models, (key, Arc::clone(&runs)), MODELS));
         }
         Ok(runs)

@@ -29,7 +29,8 @@ use crate::error::{Error, Result};
 pub(super) struct SlotRun<S: Suite> {
     pub id: i64,
     pub key: EntryKey,
-    pub scores: S::Scores,
+    /// Shared with every composed snapshot that counts the run.
+    pub scores: Arc<S::Scores>,
 }
 
 /// What is derived from one entry's runs beyond its summary, read or
@@ -118,13 +119,15 @@ impl<S: Suite> Slot<S> {
                 Ok(SlotRun {
                     id: s.run_id,
                     key: s.entry_key,
-                    scores,
+                    scores: Arc::new(scores),
                 })
             })
             .collect::<Result<Vec<SlotRun<S>>>>()?;
+        // The model's own runs only (a write builds one slot), so the copy
+        // the suite's grouping takes costs a few runs.
         let keyed: Vec<(EntryKey, S::Scores)> = runs
             .iter()
-            .map(|r| (r.key.clone(), r.scores.clone()))
+            .map(|r| (r.key.clone(), S::Scores::clone(&r.scores)))
             .collect();
         let entries: Vec<(Vec<usize>, S::Entry)> = S::group(&keyed)
             .into_iter()
@@ -170,8 +173,9 @@ pub(super) struct Composed<S: Suite> {
     pub entry_runs: Vec<Vec<i64>>,
     /// What else each entry's runs give, in the document's order.
     pub cells: Vec<Arc<EntryCells>>,
-    /// Every run's id, entry key and counted scores, in upload order.
-    pub runs: Vec<(i64, EntryKey, S::Scores)>,
+    /// Every run's id, entry key and counted scores (shared with its
+    /// slot), in upload order.
+    pub runs: Vec<(i64, EntryKey, Arc<S::Scores>)>,
     /// How many decisions the figures leave out.
     pub left_out: usize,
 }
@@ -201,12 +205,12 @@ pub(super) fn compose<S: Suite>(slots: &[Arc<Slot<S>>], cases: &[S::Case]) -> Co
         .iter()
         .map(|&(_, slot, e)| Arc::clone(&slot.cells[e]))
         .collect();
-    let mut runs: Vec<(i64, EntryKey, S::Scores)> = slots
+    let mut runs: Vec<(i64, EntryKey, Arc<S::Scores>)> = slots
         .iter()
         .flat_map(|slot| {
             slot.runs
                 .iter()
-                .map(|r| (r.id, r.key.clone(), r.scores.clone()))
+                .map(|r| (r.id, r.key.clone(), Arc::clone(&r.scores)))
         })
         .collect();
     runs.sort_by_key(|&(id, ..)| id);
