@@ -2,8 +2,9 @@
 //! statistics, filters) come from `engine` unchanged.
 
 use engine::accounts::Role;
+use engine::core::paging::Page;
 use engine::lexpilot::dataset::Case;
-use engine::lexpilot::query::{CaseSummary, Page};
+use engine::lexpilot::query::CaseSummary;
 use engine::lexpilot::stats::DatasetStats;
 use serde::{Deserialize, Serialize};
 
@@ -146,7 +147,7 @@ pub struct CompareView {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RunFileReport {
     pub name: String,
-    pub errors: Vec<engine::lexpilot::dataset::DatasetError>,
+    pub errors: Vec<engine::core::errors::DatasetError>,
     /// A valid LexPilot run's scores.
     pub summary: Option<RunSummary>,
     /// A valid PLawBench run's scores.

@@ -5,8 +5,9 @@
 
 use std::sync::Arc;
 
+use engine::core::paging::Page;
 use engine::lexpilot::dataset::Case;
-use engine::lexpilot::query::{CaseFilter, CaseSummary, Page};
+use engine::lexpilot::query::{CaseFilter, CaseSummary};
 
 use crate::{push_search, Db, DbError, Result, Sql};
 

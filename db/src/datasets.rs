@@ -5,7 +5,7 @@
 //! show its newest version ([`current`]).
 
 use engine::benchmark::Benchmark;
-use engine::browse::Listed;
+use engine::core::paging::Listed;
 use engine::lexpilot::dataset::{to_jsonl, Case};
 use engine::lexpilot::query::search_text;
 use serde::{Deserialize, Serialize};

@@ -9,7 +9,7 @@
 
 use std::sync::Arc;
 
-use engine::browse::{ItemFilter, Page};
+use engine::core::paging::{ItemFilter, Page};
 use serde::de::DeserializeOwned;
 
 use crate::{push_search, Db, DbError, Result, Sql};
@@ -147,7 +147,7 @@ pub async fn all<T: DeserializeOwned + Send + Sync + 'static>(
 #[cfg(test)]
 mod tests {
     use engine::benchmark::Benchmark;
-    use engine::browse::{ItemFilter, Listed};
+    use engine::core::paging::{ItemFilter, Listed};
     use engine::plawbench::dataset::{parse_dataset, Item};
 
     use super::*;

@@ -15,7 +15,7 @@
 
 use engine::accounts::Replacer;
 use engine::benchmark::{RunMeta, Suite};
-use engine::lexpilot::run::EntryKey;
+use engine::core::entry::EntryKey;
 use serde::{Deserialize, Serialize};
 use sqlx::AnyConnection;
 

@@ -4,7 +4,7 @@
 //! in one transaction that bumps the generation, so the paper page's cached
 //! snapshot sees them.
 
-use engine::lexpilot::run::EntryKey;
+use engine::core::entry::EntryKey;
 
 use crate::runs::{bump_generation, OnDuplicate};
 use crate::{now, Db, DbError, Result};

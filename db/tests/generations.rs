@@ -320,7 +320,7 @@ async fn a_targeted_result_moves_its_version_only() {
     let result = db::targeted::NewTargetedRun {
         model: model(0),
         run: 1,
-        entry_key: engine::lexpilot::run::EntryKey {
+        entry_key: engine::core::entry::EntryKey {
             model: model(0),
             ..Default::default()
         },

@@ -77,8 +77,8 @@ use std::io::BufRead;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::jsonl::{is_blank, json_message, line_error, read_lines, ErrorLog, LineReader};
-use crate::lexpilot::dataset::{DatasetError, DatasetErrors};
+use crate::core::errors::{DatasetError, DatasetErrors};
+use crate::core::lines::{is_blank, json_message, line_error, read_lines, ErrorLog, LineReader};
 use crate::metrics::{cohen_kappa, quadratic_weighted_kappa};
 
 /// One problem found in an annotation file: its line, field and message.
@@ -233,7 +233,7 @@ pub fn parse_annotations(
 /// does not list is an error of its line.
 ///
 /// Returns the annotations in file order, or every error found (up to
-/// [`crate::lexpilot::dataset::MAX_ERRORS`]), each naming its 1-based line and field. An
+/// [`crate::core::errors::MAX_ERRORS`]), each naming its 1-based line and field. An
 /// item labelled twice by the same annotator names the line of the first.
 pub fn parse_annotations_reader<R: BufRead>(
     reader: R,

@@ -41,9 +41,9 @@ use std::io::BufRead;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use crate::lexpilot::dataset::{DatasetError, DatasetErrors};
+use crate::core::entry::EntryKey;
+use crate::core::errors::{DatasetError, DatasetErrors, RunErrors};
 use crate::lexpilot::entries::Entry;
-use crate::lexpilot::run::{EntryKey, RunErrors};
 use crate::review::OpenDecision;
 use crate::vocab::vocabulary;
 
@@ -230,7 +230,7 @@ pub fn misfiled(file: &[u8], expected: Benchmark) -> Option<DatasetError> {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct HeaderOverride {
     pub model: Option<String>,
-    pub family: Option<crate::lexpilot::run::Family>,
+    pub family: Option<crate::core::entry::Family>,
 }
 
 impl HeaderOverride {
@@ -261,10 +261,10 @@ impl HeaderOverride {
         };
         let family = match given(family) {
             None => None,
-            Some(f) => Some(crate::lexpilot::run::Family::parse(f).ok_or_else(|| {
+            Some(f) => Some(crate::core::entry::Family::parse(f).ok_or_else(|| {
                 format!(
                     "family: unknown family {f:?}; expected {}",
-                    crate::lexpilot::run::Family::expected()
+                    crate::core::entry::Family::expected()
                 )
             })?),
         };
@@ -283,7 +283,7 @@ impl HeaderOverride {
     ///
     /// ```
     /// use engine::benchmark::HeaderOverride;
-    /// use engine::lexpilot::run::Family;
+    /// use engine::core::entry::Family;
     ///
     /// let file = b"{\"kind\": \"run\", \"model\": \"m\", \"run\": 2}\n{\"kind\": \"lca\"}\n";
     /// let o = HeaderOverride { model: Some("Qwen3-8B".into()), family: Some(Family::Open) };

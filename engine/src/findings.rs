@@ -14,7 +14,7 @@
 //!
 //! ```
 //! use engine::findings::collapse;
-//! use engine::lexpilot::dataset::DatasetError;
+//! use engine::core::errors::DatasetError;
 //!
 //! let error = |line: usize| DatasetError {
 //!     line,
@@ -33,7 +33,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::lexpilot::dataset::DatasetError;
+use crate::core::errors::DatasetError;
 
 /// Ranges listed in full before the rest are counted.
 const SHOWN_RANGES: usize = 5;

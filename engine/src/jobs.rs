@@ -21,9 +21,10 @@
 use serde::{Deserialize, Serialize};
 
 use crate::benchmark::Benchmark;
+use crate::core::entry::Family;
+use crate::core::panel::Aggregation;
 use crate::dlawbench::dataset::Style;
-use crate::lexpilot::run::Family;
-use crate::plawbench::run::{Aggregation, ParseMode};
+use crate::plawbench::run::ParseMode;
 
 /// A configured OpenAI-compatible endpoint. A job keeps a copy of each
 /// endpoint it uses, so that editing or deleting the endpoint later changes

@@ -23,10 +23,10 @@
 //!
 //! Shared by every benchmark:
 //!
-//! - [`columns`]: what a table column declares: which way is better (bold,
-//!   sort order, exports follow it) and the scale its scores are shown on.
-//! - [`browse`]: pages and paging, and what item lists filter on for the
-//!   benchmarks whose items storage keeps in one generic table.
+//! - [`core`](crate::core): the kernel no benchmark owns and none imports another for:
+//!   entry keys and families, the one error type of every file read, line
+//!   reading, dialogue turns, what judge panels share, tables as data with
+//!   their one CSV/JSON/LaTeX writer, column directions and scales, paging.
 //! - [`vocab`]: the vocabulary macro, the fixed vocabularies of
 //!   `docs/formats.md` §1 and the 36 causes of action with their classes
 //!   (LexPilot paper, Table 10).
@@ -50,8 +50,6 @@
 //! - [`names`]: the rule for names shown and linked to (models, case ids,
 //!   accounts): not blank, at most 200 characters, no control characters.
 //! - [`spreadsheet`]: CSV whose cells a spreadsheet never runs as formulas.
-//! - [`table`]: tables as data (columns with id and label, rows of cells)
-//!   and the one writer of their CSV, JSON and LaTeX files.
 //! - [`vendor`]: a model's vendor and who sits on a panel after recusal.
 //! - [`statutes`]: the articles of Chinese law as imported, and the
 //!   citations of them in any text: found in both numeral styles, resolved,
@@ -60,13 +58,11 @@
 pub mod accounts;
 pub mod agreement;
 pub mod benchmark;
-pub mod browse;
-pub mod columns;
+pub mod core;
 pub mod dlawbench;
 pub mod estimate;
 pub mod findings;
 pub mod jobs;
-mod jsonl;
 pub mod lang;
 pub mod lexpilot;
 pub mod metrics;
@@ -75,6 +71,5 @@ pub mod plawbench;
 pub mod review;
 pub mod spreadsheet;
 pub mod statutes;
-pub mod table;
 pub mod vendor;
 pub mod vocab;

@@ -8,8 +8,8 @@
 use std::path::{Path, PathBuf};
 
 use engine::benchmark::{DLawBench, LexPilot, PLawBench, Suite};
+use engine::core::entry::EntryKey;
 use engine::lexpilot::entries::Entry;
-use engine::lexpilot::run::EntryKey;
 use proptest::prelude::*;
 
 fn data() -> PathBuf {

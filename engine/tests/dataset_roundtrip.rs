@@ -3,9 +3,11 @@
 
 use std::collections::HashSet;
 
+use engine::core::dialogue::Turn;
+use engine::core::errors::MAX_ERRORS;
 use engine::lexpilot::dataset::{
     parse_dataset, parse_dataset_reader, to_jsonl, Case, Claim, Consultations, FocalPoint, KeyFact,
-    Profile, Turn, MAX_ERRORS,
+    Profile,
 };
 use engine::vocab::{Class, Consultation, FocalPointType, PlaintiffType, Role, Verdict, CAUSES};
 use proptest::prelude::*;

@@ -4,9 +4,9 @@
 //! (`engine::lexpilot::dataset::warnings`) are checked the same way, and the
 //! shipped demo dataset keeps every rule.
 
+use engine::core::errors::{DatasetError, DatasetWarning, MAX_ERRORS};
 use engine::lexpilot::dataset::{
-    check_dataset, parse_case, parse_dataset, parse_dataset_reader, validate_case, DatasetError,
-    DatasetWarning, MAX_ERRORS,
+    check_dataset, parse_case, parse_dataset, parse_dataset_reader, validate_case,
 };
 use engine::vocab::{Class, Consultation, CAUSES};
 use serde_json::{json, Value};

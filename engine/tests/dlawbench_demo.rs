@@ -6,13 +6,14 @@
 use std::path::{Path, PathBuf};
 
 use engine::benchmark::Suite;
+use engine::core::entry::EntryKey;
 use engine::dlawbench::dataset::{stats, Case, Jurisdiction, Language, Style};
 use engine::dlawbench::drilldown::{cell_sessions, session_detail, Level};
 use engine::dlawbench::leaderboard::{
     caption, diagnostics, domain_table, domain_to_csv, main_table, rank_order, style_table, to_csv,
     to_latex, TableView,
 };
-use engine::dlawbench::run::{EntryKey, Run};
+use engine::dlawbench::run::Run;
 use engine::dlawbench::score::{Metric, RunScores, ScoreDocument, View};
 use engine::dlawbench::DLawBench;
 

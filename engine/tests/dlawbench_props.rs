@@ -5,10 +5,9 @@
 //! the stored form reads back, and parses back, equal.
 
 use engine::benchmark::Benchmark;
+use engine::core::panel::JudgeSeat;
 use engine::dlawbench::dataset::{Case, Fact, FactType, Jurisdiction, Rubric, Style};
-use engine::dlawbench::run::{
-    parse_run, Decisions, JudgeSeat, Run, RunHeader, Seat, Session, Status, Turn,
-};
+use engine::dlawbench::run::{parse_run, Decisions, Run, RunHeader, Seat, Session, Status, Turn};
 use engine::dlawbench::score::{median, score_run, score_session, Metric, RunScores, View};
 use engine::metrics::Xoshiro256StarStar;
 use proptest::prelude::*;

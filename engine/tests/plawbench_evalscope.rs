@@ -5,11 +5,12 @@
 
 use std::path::{Path, PathBuf};
 
+use engine::core::panel::Aggregation;
 use engine::plawbench::dataset::{parse_dataset, Item, Task};
 use engine::plawbench::evalscope::{
     import_folder, subset_task, Folder, ImportOptions, Imported, SubsetFiles,
 };
-use engine::plawbench::run::{parse_run, Aggregation, ParseMode, Source};
+use engine::plawbench::run::{parse_run, ParseMode, Source};
 use engine::plawbench::score::score_run;
 use serde_json::Value;
 

@@ -1,10 +1,11 @@
 //! Invariants of PLawBench scoring, prompts and storage, as property tests.
 
+use engine::core::panel::{aggregate, Aggregation};
 use engine::plawbench::dataset::{parse_dataset, to_jsonl, Item, Section, Task};
 use engine::plawbench::json::{python_dumps, python_float_repr, OrderedJson};
 use engine::plawbench::judge::parse_judge_reply;
-use engine::plawbench::run::{parse_run, Aggregation, Awarded, ParseMode, Run};
-use engine::plawbench::score::{aggregate, judge_score, score_run, Metric, RunScores};
+use engine::plawbench::run::{parse_run, Awarded, ParseMode, Run};
+use engine::plawbench::score::{judge_score, score_run, Metric, RunScores};
 use engine::plawbench::synthetic::{dataset_file, run_file};
 use proptest::prelude::*;
 

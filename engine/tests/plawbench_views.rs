@@ -6,12 +6,13 @@
 use std::path::{Path, PathBuf};
 
 use engine::benchmark::Suite;
+use engine::core::entry::EntryKey;
 use engine::plawbench::dataset::{Item, Task};
 use engine::plawbench::drilldown::{cell_items, item_detail};
 use engine::plawbench::leaderboard::{
     build_table, category_table, evalscope_view, runs_of, Column, View,
 };
-use engine::plawbench::run::{EntryKey, Run};
+use engine::plawbench::run::Run;
 use engine::plawbench::score::{score_run, summarise_runs, Metric, RunScores};
 use engine::plawbench::PLawBench;
 

@@ -3,7 +3,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use engine::lexpilot::dataset::{parse_case, Case, Turn};
+use engine::core::dialogue::Turn;
+use engine::lexpilot::dataset::{parse_case, Case};
 use engine::review::{diff_cases, flag_spans, sample_stratified, EditOp, FieldChange};
 use engine::vocab::{Consultation, Role};
 use proptest::prelude::*;

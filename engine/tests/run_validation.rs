@@ -1,8 +1,10 @@
 //! Rejection rules of the run file (`docs/formats.md` §3): each test breaks one
 //! rule of an otherwise valid run and checks the line and field reported.
 
+use engine::core::entry::Family;
+use engine::core::errors::{RunError, MAX_ERRORS};
 use engine::lexpilot::dataset::{parse_dataset, Case};
-use engine::lexpilot::run::{parse_run, parse_run_reader, Family, RunError, Task, MAX_ERRORS};
+use engine::lexpilot::run::{parse_run, parse_run_reader, Task};
 use engine::vocab::{LjpSetup, CAUSES};
 use serde_json::{json, Value};
 

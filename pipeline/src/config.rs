@@ -10,7 +10,7 @@ use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use engine::lexpilot::run::Family;
+use engine::core::entry::Family;
 use engine::vocab::LjpSetup;
 use serde::Serialize;
 

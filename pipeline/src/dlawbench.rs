@@ -76,13 +76,13 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use engine::benchmark::Benchmark;
+use engine::core::entry::Family;
+use engine::core::panel::JudgeSeat;
 use engine::dlawbench::dataset::{Case, Style};
 use engine::dlawbench::prompts::{
     self, ChatRole, LawyerAction, Message, ReplyError, PROMPT_FILES, PROMPT_VERSION,
 };
-use engine::dlawbench::run::{
-    Action, Family, JudgeSeat, Role, Run, RunHeader, Seat, Session, Status, Turn,
-};
+use engine::dlawbench::run::{Action, Role, Run, RunHeader, Seat, Session, Status, Turn};
 use futures_util::future::join_all;
 use serde_json::{json, Map, Value};
 use tokio::sync::watch;

@@ -44,7 +44,7 @@ pub enum PipelineError {
         /// The run file.
         path: PathBuf,
         /// The parser's errors.
-        errors: engine::lexpilot::run::RunErrors,
+        errors: engine::core::errors::RunErrors,
     },
     /// A task of the job panicked.
     #[error("a pipeline task failed: {0}")]

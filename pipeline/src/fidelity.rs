@@ -24,7 +24,9 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use engine::lexpilot::dataset::{Case, DatasetErrors, Turn};
+use engine::core::dialogue::Turn;
+use engine::core::errors::DatasetErrors;
+use engine::lexpilot::dataset::Case;
 use engine::lexpilot::fidelity::{
     parse_fidelity, Condition, FidelityHeader, FidelityReply, FidelityRun, Probe,
 };

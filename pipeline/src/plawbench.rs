@@ -63,11 +63,11 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use engine::benchmark::Benchmark;
+use engine::core::entry::Family;
+use engine::core::panel::{Aggregation, JudgeSeat};
 use engine::plawbench::dataset::{Item, JudgeType};
 use engine::plawbench::judge::{self, JudgePrompts};
-use engine::plawbench::run::{
-    Aggregation, Family, JudgeSeat, Judgement, ParseMode, RubricItem, Run, RunHeader, Source,
-};
+use engine::plawbench::run::{Judgement, ParseMode, RubricItem, Run, RunHeader, Source};
 use futures_util::future::join_all;
 use serde::Serialize;
 use serde_json::{json, Map, Value};

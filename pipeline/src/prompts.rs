@@ -8,7 +8,8 @@
 //! extraction prompt) are left alone. Every prompt is sent as one `user`
 //! message.
 
-use engine::lexpilot::dataset::{Case, Turn};
+use engine::core::dialogue::Turn;
+use engine::lexpilot::dataset::Case;
 use engine::vocab::Role;
 use sha2::{Digest, Sha256};
 
@@ -218,7 +219,7 @@ fn speaker(role: Role) -> &'static str {
 /// # Examples
 ///
 /// ```
-/// use engine::lexpilot::dataset::Turn;
+/// use engine::core::dialogue::Turn;
 /// use engine::vocab::Role;
 ///
 /// let turns = [

@@ -288,7 +288,7 @@ pub(crate) async fn finish_run<U, R>(
     items: &[(U, ItemOut)],
     usage: RunUsage,
     action: &'static str,
-    parse: impl FnOnce(&str) -> Result<R, engine::lexpilot::dataset::DatasetErrors>,
+    parse: impl FnOnce(&str) -> Result<R, engine::core::errors::DatasetErrors>,
 ) -> Result<crate::job::RunOutput<R>, PipelineError> {
     for (_, item) in items {
         text.push_str(&item.line);

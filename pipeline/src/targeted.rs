@@ -39,8 +39,11 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use engine::lexpilot::dataset::{Case, DatasetErrors, Turn};
-use engine::lexpilot::run::{Family, RunHeader};
+use engine::core::dialogue::Turn;
+use engine::core::entry::Family;
+use engine::core::errors::DatasetErrors;
+use engine::lexpilot::dataset::Case;
+use engine::lexpilot::run::RunHeader;
 use engine::lexpilot::targeted::{
     experiment_cases, parse_targeted, parse_validation, Attempt, Condition, ItemStatus,
     TargetedItem, TargetedRun, Validation, ITEM_KIND, MAX_ATTEMPTS, ROUNDS,

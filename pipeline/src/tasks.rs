@@ -22,7 +22,8 @@
 
 use std::sync::Arc;
 
-use engine::lexpilot::dataset::{Case, Turn};
+use engine::core::dialogue::Turn;
+use engine::lexpilot::dataset::Case;
 use engine::lexpilot::run::{DcgItem, DcgRequest, LcaItem, LjpItem};
 use engine::vocab::{Consultation, LcaLabel, LjpSetup, Role, Verdict};
 use futures_util::future::join_all;

@@ -29,7 +29,7 @@ async fn a_full_run_scores_what_the_script_implies() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut config = common::config(&stub.base_url, dir.path());
     config.runs = 2;
-    config.family = Some(engine::lexpilot::run::Family::Open);
+    config.family = Some(engine::core::entry::Family::Open);
     let job = Job::new(config, cases.clone()).expect("valid config");
     assert_eq!(job.total_items(), 2 * 12 * 6);
     let progress = job.progress();

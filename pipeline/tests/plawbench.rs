@@ -6,8 +6,9 @@
 use std::path::Path;
 use std::time::Duration;
 
+use engine::core::panel::Aggregation;
 use engine::plawbench::dataset::{parse_dataset, Item};
-use engine::plawbench::run::{parse_run, Aggregation, ParseMode, Run};
+use engine::plawbench::run::{parse_run, ParseMode, Run};
 use engine::plawbench::score::{score_item, score_run};
 use pipeline::config::{Endpoint, Limits, RetryPolicy};
 use pipeline::plawbench::{Config, Job};

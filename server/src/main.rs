@@ -13,7 +13,7 @@ use db::datasets::ImportOutcome;
 use db::Db;
 use engine::accounts::Role;
 use engine::benchmark::{Benchmark, RunMeta};
-use engine::lexpilot::dataset::DatasetErrors;
+use engine::core::errors::DatasetErrors;
 use rayon::prelude::*;
 use server::suites::CliSuite;
 use server::{config, demo, for_benchmark, router, AppState};
@@ -461,7 +461,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             db,
         } => {
             let family = match family.as_deref().map(|f| {
-                engine::plawbench::run::Family::parse(f)
+                engine::core::entry::Family::parse(f)
                     .ok_or_else(|| format!("--family: {f:?} is not one of legal, open, closed"))
             }) {
                 None => None,

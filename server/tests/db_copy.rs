@@ -171,7 +171,7 @@ async fn populate(db: &Db) {
     let targeted = db::targeted::NewTargetedRun {
         model: "sim-frontier-2".into(),
         run: 1,
-        entry_key: engine::lexpilot::run::EntryKey {
+        entry_key: engine::core::entry::EntryKey {
             model: "sim-frontier-2".into(),
             ..Default::default()
         },

@@ -704,7 +704,7 @@ async fn the_leaderboard_shows_figure_5_and_table_22_for_every_metric() {
                 let gap = gaps.iter().sum::<f64>() / gaps.len() as f64;
                 texts.push(format!(
                     ">{}<",
-                    engine::columns::Scale::Unit.difference(gap)
+                    engine::core::columns::Scale::Unit.difference(gap)
                 ));
             }
         }

@@ -25,7 +25,7 @@ use common::{enc, upload, TestApp, TestResponse};
 use db::datasets::{DatasetInfo, ImportSource};
 use engine::accounts::Role;
 use engine::benchmark::{Benchmark, DLawBench, LexPilot, PLawBench, Suite};
-use engine::browse::Listed;
+use engine::core::paging::Listed;
 use engine::review::{CaseCheck, CheckResult};
 use leptos::server_fn::ServerFn;
 use serde_json::{json, Value};

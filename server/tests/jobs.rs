@@ -253,7 +253,7 @@ async fn a_job_runs_in_the_background_and_lands_on_the_leaderboard() {
         run.header.dataset.as_deref(),
         Some("lexpilot-demo-synthetic-first3")
     );
-    assert_eq!(run.header.family, Some(engine::lexpilot::run::Family::Open));
+    assert_eq!(run.header.family, Some(engine::core::entry::Family::Open));
     assert_eq!(run.unavailable().total(), (cases.len() - 3) * 6);
     let expected = engine::lexpilot::score::score_entries(std::slice::from_ref(&run), &cases);
     let doc = app.get("/api/leaderboard").await.json();
@@ -319,7 +319,8 @@ async fn a_job_runs_in_the_background_and_lands_on_the_leaderboard() {
 
 #[tokio::test]
 async fn a_plawbench_job_runs_in_the_background_and_lands_on_its_leaderboard() {
-    use engine::plawbench::run::{Aggregation, ParseMode};
+    use engine::core::panel::Aggregation;
+    use engine::plawbench::run::ParseMode;
 
     std::env::set_var(KEY_VAR, KEY);
     let (app, admin) = setup().await;
@@ -401,7 +402,7 @@ async fn a_plawbench_job_runs_in_the_background_and_lands_on_its_leaderboard() {
     );
     assert_eq!(h.judges[0].vendor.as_deref(), Some("judgeco"));
     assert_eq!(h.model_family.as_deref(), Some("Test"));
-    assert_eq!(h.family, Some(engine::lexpilot::run::Family::Open));
+    assert_eq!(h.family, Some(engine::core::entry::Family::Open));
     let generation = h.generation.clone().unwrap_or_default();
     assert_eq!(generation["model"]["max_tokens"], 4096);
     assert_eq!(run.items.len(), 12 + 6);

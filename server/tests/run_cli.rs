@@ -309,7 +309,7 @@ async fn a_plawbench_run_validates_and_prints_the_engines_scores() {
         let h = &run.header;
         assert_eq!(
             h.judge_aggregation,
-            engine::plawbench::run::Aggregation::Median
+            engine::core::panel::Aggregation::Median
         );
         assert_eq!(h.judge_parse, engine::plawbench::run::ParseMode::Lenient);
         assert_eq!(h.judge_attempts, 1);

@@ -17,7 +17,7 @@ use std::future::Future;
 use db::datasets::{ImportOutcome, ImportSource};
 use db::Db;
 use engine::benchmark::{Benchmark, DLawBench, LexPilot};
-use engine::lexpilot::dataset::{DatasetErrors, DatasetWarning};
+use engine::core::errors::{DatasetErrors, DatasetWarning};
 use engine::plawbench::release::{parse_release, ReleaseFile};
 use engine::plawbench::PLawBench;
 

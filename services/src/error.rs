@@ -18,7 +18,7 @@
 //! Storage errors ([`db::DbError`]) become these through one `From`.
 
 use axum::http::StatusCode;
-use engine::lexpilot::dataset::DatasetErrors;
+use engine::core::errors::DatasetErrors;
 
 /// What a request to the runtime can fail with; messages are fit for users
 /// (an internal cause is logged when the error is made, never shown).

@@ -14,7 +14,7 @@ use db::fidelity::{NewProbe, ReplyItem};
 use db::review::Created;
 use db::Db;
 use engine::benchmark::{Benchmark, LexPilot};
-use engine::lexpilot::dataset::DatasetErrors;
+use engine::core::errors::DatasetErrors;
 use engine::lexpilot::fidelity::{
     parse_fidelity, parse_probes, sheet, shuffled, study, Condition, LabelledReply, Marks, Probe,
     ProbeSheet, StudyView, SEED, SHEET_TASK,

@@ -29,7 +29,7 @@ use db::revisions::Rescore;
 use db::runs::{Disposition, NewRun, OnDuplicate, Planned, RunInfo};
 use db::Db;
 use engine::benchmark::{Benchmark, DLawBench, LexPilot, Suite};
-use engine::lexpilot::dataset::DatasetErrors;
+use engine::core::errors::DatasetErrors;
 use engine::plawbench::PLawBench;
 
 use crate::error::{Error, Result};

@@ -1199,7 +1199,7 @@ pub struct NewJobRequest {
     pub concurrency: u32,
     pub user_condition: String,
     pub limit: Option<u32>,
-    pub family: Option<engine::lexpilot::run::Family>,
+    pub family: Option<engine::core::entry::Family>,
     pub plawbench: Option<PlawbenchSettings>,
     pub dlawbench: Option<DlawbenchSettings>,
     /// LexPilot: an experiment instead of the tasks (which are dropped).
@@ -1477,7 +1477,7 @@ async fn first_free_run(db: &Db, dataset_id: i64, model: &str) -> Result<u32> {
 
 #[cfg(test)]
 mod tests {
-    use engine::lexpilot::run::Family;
+    use engine::core::entry::Family;
 
     use super::*;
 
@@ -1598,7 +1598,8 @@ mod tests {
 
     #[test]
     fn a_plawbench_spec_becomes_its_pipeline_configuration() {
-        use engine::plawbench::run::{Aggregation, ParseMode};
+        use engine::core::panel::Aggregation;
+        use engine::plawbench::run::ParseMode;
 
         let plaw = JobSpec {
             benchmark: Benchmark::Plawbench,

@@ -10,7 +10,7 @@ use db::runs::OnDuplicate;
 use db::targeted::{NewTargetedRun, TargetedRunInfo};
 use db::Db;
 use engine::benchmark::{Benchmark, LexPilot};
-use engine::lexpilot::dataset::DatasetErrors;
+use engine::core::errors::DatasetErrors;
 use engine::lexpilot::targeted::{parse_targeted, score_targeted, TargetedScores};
 
 use crate::error::{Error, Result};

@@ -1,7 +1,8 @@
 //! The two consultations side by side, turn aligned with turn, with the
 //! missing key facts marked where the complete consultation states them.
 
-use engine::lexpilot::dataset::{Case, Turn};
+use engine::core::dialogue::Turn;
+use engine::lexpilot::dataset::Case;
 use engine::statutes::{split, Piece};
 use engine::vocab::{Consultation, Role};
 use leptos::prelude::*;

@@ -2,8 +2,8 @@
 //! one of its tables as CSV, JSON or LaTeX, served by `/api/export/…`
 //! with the page's state in the query and its language.
 
+use engine::core::table::Format;
 use engine::lang::Lang;
-use engine::table::Format;
 use leptos::prelude::*;
 
 /// The export of the page at `page_url` (its path and query, as the page

@@ -2,7 +2,8 @@
 //! text, and adding or removing a turn on both sides at once, so the two keep
 //! the equal turn counts the dataset format requires.
 
-use engine::lexpilot::dataset::{Case, Turn};
+use engine::core::dialogue::Turn;
+use engine::lexpilot::dataset::Case;
 use engine::vocab::{Consultation, Role as Speaker};
 use leptos::prelude::*;
 

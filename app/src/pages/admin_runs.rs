@@ -14,12 +14,14 @@
 //! every call to anyone but an admin, whatever the page shows.
 
 use engine::benchmark::Benchmark;
+use engine::core::entry::Family;
+use engine::core::panel::Aggregation;
 use engine::dlawbench::dataset::Style;
 use engine::jobs::{
     DlawbenchSettings, Endpoint, Experiment, JobSpec, JobStatus, PlawbenchSettings,
 };
-use engine::lexpilot::run::{Family, Task};
-use engine::plawbench::run::{Aggregation, ParseMode};
+use engine::lexpilot::run::Task;
+use engine::plawbench::run::ParseMode;
 use engine::vocab::LjpSetup;
 use leptos::prelude::*;
 use leptos_meta::Title;

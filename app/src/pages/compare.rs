@@ -3,7 +3,7 @@
 //! its 95% interval and a two-sided p-value. The pickers are a GET form, so
 //! the page works without JavaScript and every comparison is a link.
 
-use engine::columns::Scale;
+use engine::core::columns::Scale;
 use engine::vocab::Class;
 use leptos::prelude::*;
 use leptos_meta::Title;

@@ -4,7 +4,7 @@
 //! LJP first the 3×3 confusion matrix of gold against predicted verdicts.
 //! Rendered in full on the server, so it reads the same without JavaScript.
 
-use engine::lexpilot::dataset::Turn;
+use engine::core::dialogue::Turn;
 use engine::lexpilot::drilldown::{
     CaseDrill, CaseItems, Cell, ClaimRow, DcgCell, Drilldown, LcaCell, LcaRow, LjpReply, Outcome,
     RunTally,
@@ -193,7 +193,7 @@ fn CellItemsView(items: CellItems) -> impl IntoView {
 /// Which cases the page shows, with links to the pages before and after
 /// (plain links: the page works without JavaScript).
 #[component]
-fn CasePager(shown: engine::browse::Page<()>, here: String) -> impl IntoView {
+fn CasePager(shown: engine::core::paging::Page<()>, here: String) -> impl IntoView {
     let lang = crate::components::i18n::lang();
     let pages = shown.pages();
     let first = (shown.page as u64 - 1) * u64::from(shown.per_page) + 1;

@@ -8,11 +8,12 @@
 //! the best of each column is bold as the column's direction says (the
 //! lowest relative degradation).
 
-use engine::columns::{Better, Scale};
+use engine::core::columns::{Better, Scale};
+use engine::core::entry::Family;
 use engine::lang::Lang;
 use engine::lexpilot::drilldown::Cell;
 use engine::lexpilot::leaderboard::View;
-use engine::lexpilot::run::{Family, Task};
+use engine::lexpilot::run::Task;
 use engine::vocab::{Class, LjpSetup};
 use leptos::prelude::*;
 use leptos_meta::Title;

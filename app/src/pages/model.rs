@@ -2,7 +2,7 @@
 //! entries (runs made in the same setting), and for each task a table with
 //! one row per run and the entry's mean ± std below them.
 
-use engine::columns::Scale;
+use engine::core::columns::Scale;
 use engine::lexpilot::leaderboard::Table;
 use engine::lexpilot::run::Task;
 use leptos::prelude::*;

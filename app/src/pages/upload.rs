@@ -6,7 +6,7 @@
 //! use `POST /api/runs` and `POST /api/evalscope` instead.
 
 use engine::benchmark::Benchmark;
-use engine::lexpilot::run::Family;
+use engine::core::entry::Family;
 use engine::plawbench::evalscope::{ImportError, ImportPreview};
 use leptos::prelude::*;
 use leptos_meta::Title;
@@ -402,10 +402,7 @@ fn ReportTable(reports: Vec<RunFileReport>) -> impl IntoView {
 /// The errors of a file that cannot be stored, the same problem on many
 /// lines said once ([`engine::findings::collapse`]).
 #[component]
-fn FileErrors(
-    errors: Vec<engine::lexpilot::dataset::DatasetError>,
-    columns: usize,
-) -> impl IntoView {
+fn FileErrors(errors: Vec<engine::core::errors::DatasetError>, columns: usize) -> impl IntoView {
     let lang = crate::components::i18n::lang();
     view! {
         <td colspan=columns>

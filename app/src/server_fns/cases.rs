@@ -12,7 +12,7 @@ pub async fn list_cases(filter: CaseFilter, page: u32) -> Result<CaseList, Serve
     use crate::ssr::{current_dataset, dataset_view, db, fail};
     let db = db()?;
     let dataset = current_dataset(&db).await?;
-    let (page, per_page) = engine::lexpilot::query::paging(Some(page), None);
+    let (page, per_page) = engine::core::paging::paging(Some(page), None);
     let page = db::cases::list(&db, dataset.id, &filter, page, per_page)
         .await
         .map_err(fail)?;

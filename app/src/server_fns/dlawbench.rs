@@ -43,7 +43,7 @@ pub async fn dlaw_cases(filter: CaseFilter, page: u32) -> Result<DlawCaseList, S
     let cases = db::items::all::<engine::dlawbench::dataset::Case>(&state.db, dataset.id)
         .await
         .map_err(fail)?;
-    let (page, per_page) = engine::browse::paging(Some(page), None);
+    let (page, per_page) = engine::core::paging::paging(Some(page), None);
     let matching: Vec<CaseSummary> = cases
         .iter()
         .filter(|c| filter.matches(c))
@@ -62,7 +62,7 @@ pub async fn dlaw_cases(filter: CaseFilter, page: u32) -> Result<DlawCaseList, S
         .collect();
     Ok(DlawCaseList {
         dataset: dataset_view(&dataset),
-        page: engine::browse::Page {
+        page: engine::core::paging::Page {
             items,
             total: total as u64,
             page,

@@ -26,7 +26,7 @@ pub struct CellItems {
     pub citation_runs: usize,
     /// The page of cases shown (`drill.cases` holds only its cases; the
     /// tallies and the confusion matrix count them all).
-    pub cases_page: engine::browse::Page<()>,
+    pub cases_page: engine::core::paging::Page<()>,
 }
 
 /// The items behind cell (`task`, `setup`, `class`) of `model`'s row; 400 for
@@ -68,13 +68,13 @@ pub async fn get_cell_items(
         .await
         .map_err(fail)?;
     // The page's cases alone (citations are marked in what is shown).
-    let shown = engine::browse::page_of(
+    let shown = engine::core::paging::page_of(
         std::mem::take(&mut drill.cases),
         page.unwrap_or(1),
         engine::lexpilot::drilldown::CASES_PER_PAGE,
     );
     drill.cases = shown.items;
-    let cases_page = engine::browse::Page {
+    let cases_page = engine::core::paging::Page {
         items: Vec::new(),
         total: shown.total,
         page: shown.page,

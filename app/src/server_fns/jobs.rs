@@ -287,7 +287,7 @@ fn job_request(form: StartJob) -> Result<services::jobs::NewJobRequest, ServerFn
     };
     let family = match given(family) {
         None => None,
-        Some(f) => Some(engine::lexpilot::run::Family::parse(&f).ok_or_else(|| {
+        Some(f) => Some(engine::core::entry::Family::parse(&f).ok_or_else(|| {
             fail(Error::Invalid(format!(
                 "unknown family {f:?}; expected legal, open or closed"
             )))

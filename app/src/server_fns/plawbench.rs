@@ -4,7 +4,7 @@
 //! answered it. All read the current PLawBench dataset version; the figures
 //! come from the read models' snapshot of it.
 
-use engine::browse::ItemFilter;
+use engine::core::paging::ItemFilter;
 use leptos::prelude::*;
 use leptos::server_fn;
 
@@ -40,7 +40,7 @@ pub async fn plaw_items(filter: ItemFilter, page: u32) -> Result<PlawItemList, S
     use crate::ssr::{current_dataset_of, dataset_view, fail, state};
     let state = state()?;
     let dataset = current_dataset_of(&state.db, engine::benchmark::Benchmark::Plawbench).await?;
-    let (page, per_page) = engine::browse::paging(Some(page), None);
+    let (page, per_page) = engine::core::paging::paging(Some(page), None);
     let found = db::items::list::<Item>(&state.db, dataset.id, &filter, page, per_page)
         .await
         .map_err(fail)?;

@@ -42,7 +42,7 @@ pub async fn check_runs(
                 .map_err(fail)
         }
     };
-    let failed = |name: String, errors: engine::lexpilot::dataset::DatasetErrors| RunFileReport {
+    let failed = |name: String, errors: engine::core::errors::DatasetErrors| RunFileReport {
         name,
         errors: errors.0,
         summary: None,
@@ -200,7 +200,7 @@ async fn given_twice(
         report.summary = None;
         report.plaw = None;
         report.dlaw = None;
-        report.errors.push(engine::lexpilot::dataset::DatasetError {
+        report.errors.push(engine::core::errors::DatasetError {
             line: 1,
             case_id: None,
             field: "run".to_owned(),

@@ -24,7 +24,7 @@
 //! list) and a non-blank `text`. `title`, `source` and `notes` may hold any
 //! JSON and are kept for display; other keys are ignored.
 //!
-//! Depends on serde, serde_json, [`crate::jsonl`], [`crate::names`] and
+//! Depends on serde, serde_json, [`crate::core::lines`], [`crate::names`] and
 //! [`crate::vocab`].
 
 use std::collections::hash_map::Entry;
@@ -34,8 +34,8 @@ use std::io::BufRead;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::jsonl::{is_blank, json_message, line_error, read_lines, ErrorLog, LineReader};
-pub use crate::lexpilot::dataset::{DatasetError, DatasetErrors, MAX_ERRORS};
+use crate::core::errors::{DatasetError, DatasetErrors};
+use crate::core::lines::{is_blank, json_message, line_error, read_lines, ErrorLog, LineReader};
 use crate::vocab::vocabulary;
 
 vocabulary! {
@@ -245,8 +245,9 @@ pub fn parse_dataset(text: &str) -> Result<Vec<Case>, DatasetErrors> {
 }
 
 /// Parses and validates a dataset file line by line from a reader: every
-/// case in file order, or every error found (up to [`MAX_ERRORS`], then a
-/// count). Blank lines are skipped and counted.
+/// case in file order, or every error found (up to
+/// [`MAX_ERRORS`](crate::core::errors::MAX_ERRORS), then a count). Blank lines are
+/// skipped and counted.
 ///
 /// ```
 /// use engine::dlawbench::dataset::parse_dataset_reader;
@@ -319,7 +320,7 @@ impl LineReader {
         obj: &Map<String, Value>,
         key: &str,
         what: &str,
-        read: crate::jsonl::Read<T>,
+        read: crate::core::lines::Read<T>,
     ) -> Option<Vec<T>> {
         let Some(v) = obj.get(key) else {
             self.fail(key, "missing required field".into());

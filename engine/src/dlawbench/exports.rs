@@ -1,5 +1,5 @@
 //! DLawBench's drill-down tables as [`Table`]s for the one export writer
-//! ([`crate::table`]): the sessions behind a leaderboard cell, one row per
+//! ([`crate::core::table`]): the sessions behind a leaderboard cell, one row per
 //! session over every run, and the cell's value per run. Built from the
 //! drill-down the page renders, so a value kept back there
 //! ([`CellSessions::hide_values`]) is kept back here too, and its run's
@@ -12,7 +12,7 @@
 //! use engine::dlawbench::run::parse_run;
 //! use engine::dlawbench::score::{Metric, View};
 //! use engine::lang::Lang;
-//! use engine::table::Cell;
+//! use engine::core::table::Cell;
 //!
 //! let dataset = parse_dataset(r#"{"case_id": "C", "jurisdiction": "us", "domain": "torts", "opening": "o", "facts": [{"id": "F1", "type": "disputed", "client_belief": "b", "court_record": "r"}], "inquiry_rubrics": [{"id": "Q1", "text": "q"}], "issue_rubrics": [{"id": "R1", "text": "r"}]}"#).unwrap();
 //! let run = parse_run(concat!(
@@ -29,10 +29,10 @@
 //! assert_eq!(cell_runs_table(&cell, "M", Lang::En).rows[0][1], Cell::Empty);
 //! ```
 
+use crate::core::table::{Cell, Column, Table};
 use crate::dlawbench::drilldown::{CellSessions, Level};
 use crate::dlawbench::score::{Outcome, View};
 use crate::lang::Lang;
-use crate::table::{Cell, Column, Table};
 
 /// "M · Inquiry · us · valid-only": what a drill-down shows, for captions.
 fn caption(cell: &CellSessions, model: &str, lang: Lang) -> String {

@@ -36,13 +36,13 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::dataset::{domain_label, Jurisdiction, Style};
-use super::run::{EntryKey, Family};
 use super::score::{
     Diagnostics, EntryScores, GapSummary, JudgeSummary, Metric, RunScores, ScoreDocument, Summary,
     View,
 };
-use crate::columns::Better;
-use crate::lexpilot::leaderboard::latex_escape;
+use crate::core::columns::Better;
+use crate::core::entry::{EntryKey, Family};
+use crate::core::table::latex_escape;
 use crate::metrics::MeanStd;
 use crate::vocab::vocabulary;
 
@@ -232,7 +232,7 @@ impl Table {
 
 fn settings(doc: &ScoreDocument) -> Vec<Option<String>> {
     let keys: Vec<&EntryKey> = doc.entries.iter().map(|e| &e.key).collect();
-    crate::plawbench::leaderboard::settings_of(&keys)
+    crate::core::panel::settings_of(&keys)
 }
 
 /// The main leaderboard (or one jurisdiction's), as `view` says.
@@ -314,7 +314,7 @@ pub fn main_table(doc: &ScoreDocument, view: &TableView) -> Table {
 /// assert_eq!(format_cell(&MeanStd { mean: 0.5, std: Some(0.0123) }), "0.500 ± 0.012");
 /// ```
 pub fn format_cell(m: &MeanStd) -> String {
-    crate::columns::Scale::Unit.cell(m)
+    crate::core::columns::Scale::Unit.cell(m)
 }
 
 fn csv_value(value: Option<f64>) -> String {
@@ -765,7 +765,7 @@ impl DiagnosticRow {
 /// panel's vendors and have no best.
 ///
 /// ```
-/// use engine::columns::Better;
+/// use engine::core::columns::Better;
 /// use engine::dlawbench::leaderboard::DIAGNOSTIC_COLUMNS;
 /// let better = |key| DIAGNOSTIC_COLUMNS.iter().find(|(k, _)| *k == key).map(|(_, b)| *b);
 /// assert_eq!(better("median_mean_gap"), Some(Better::Lower));

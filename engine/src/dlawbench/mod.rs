@@ -28,10 +28,10 @@
 //!   replies.
 //!
 //! Pure: depends on serde and serde_json, and on the
-//! shared modules [`crate::jsonl`], [`crate::metrics`], [`crate::names`],
-//! [`crate::spreadsheet`], [`crate::vendor`] and [`crate::vocab`]. The entry
-//! key and the error types are LexPilot's, the judge seat and the median
-//! PLawBench's, shared through [`crate::benchmark::Suite`].
+//! shared modules [`crate::core`], [`crate::metrics`], [`crate::names`],
+//! [`crate::spreadsheet`], [`crate::vendor`] and [`crate::vocab`]: the entry
+//! key and the error types of [`crate::core`], the judge seat, the median
+//! and the entry settings of [`crate::core::panel`]; no other benchmark.
 //!
 //! # Example
 //!
@@ -69,8 +69,10 @@ pub mod review;
 pub mod run;
 pub mod score;
 
-use dataset::{Case, DatasetErrors};
-use run::{EntryKey, Run, RunErrors};
+use crate::core::entry::EntryKey;
+use crate::core::errors::{DatasetErrors, RunErrors};
+use dataset::Case;
+use run::Run;
 use score::{EntryScores, RunScores, ScoreDocument};
 
 /// The DLawBench benchmark.

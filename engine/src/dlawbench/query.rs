@@ -4,7 +4,7 @@
 //! and a search), applied to the cases of a version.
 //!
 //! ```
-//! use engine::browse::Listed;
+//! use engine::core::paging::Listed;
 //! use engine::dlawbench::dataset::parse_dataset;
 //! use engine::dlawbench::query::{CaseFilter, CaseSummary};
 //!
@@ -19,7 +19,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::browse::{excerpt, ItemFilter, Listed};
+use crate::core::paging::{excerpt, ItemFilter, Listed};
 use crate::dlawbench::dataset::{Case, Jurisdiction, Language};
 
 /// Characters of the opening shown in a list row.

@@ -52,7 +52,7 @@
 //!   every case (the missing ones, five and a count, are reported on the
 //!   line of the style's first session). A file with no session is refused.
 //!
-//! Depends on serde, serde_json, [`crate::jsonl`], [`crate::vendor`] and
+//! Depends on serde, serde_json, [`crate::core::lines`], [`crate::vendor`] and
 //! [`super::dataset`]; reads through [`std::io::BufRead`] only.
 
 use std::collections::hash_map::Entry;
@@ -64,13 +64,12 @@ use serde_json::{Map, Value};
 
 use super::dataset::{Case, Style};
 use crate::benchmark::Benchmark;
-use crate::jsonl::{
+use crate::core::entry::{EntryKey, Family};
+use crate::core::errors::{DatasetError, DatasetErrors, RunErrors};
+use crate::core::lines::{
     describe, is_blank, line_error, plural, read_lines, run_line, ErrorLog, LineReader, RunLine,
 };
-use crate::lexpilot::dataset::{DatasetError, DatasetErrors};
-pub use crate::lexpilot::run::{EntryKey, Family, RunError, RunErrors};
-use crate::plawbench::run::push_line;
-pub use crate::plawbench::run::JudgeSeat;
+use crate::core::panel::{push_line, JudgeSeat};
 use crate::vendor::vendor_of;
 use crate::vocab::vocabulary;
 
@@ -194,7 +193,8 @@ impl RunHeader {
     /// lone judge never. `None` when recusal would leave nobody.
     ///
     /// ```
-    /// use engine::dlawbench::run::{JudgeSeat, RunHeader};
+    /// use engine::dlawbench::run::RunHeader;
+    /// use engine::core::panel::JudgeSeat;
     ///
     /// let seat = |m: &str| JudgeSeat { model: m.into(), vendor: None };
     /// let header: RunHeader = serde_json::from_value(serde_json::json!({
@@ -1102,7 +1102,7 @@ impl LineReader {
         let recused = self.required(obj, path, "recused", Self::boolean);
         let unavailable = self.reason(obj, path, "unavailable");
         let rationale = self.optional(obj, path, "rationale", Self::string);
-        let decisions_path = crate::jsonl::join(path, "decisions");
+        let decisions_path = crate::core::lines::join(path, "decisions");
         let decisions = match (obj.get("decisions"), recused, &unavailable) {
             (None | Some(Value::Null), Some(false), Some(None)) => {
                 self.fail(
@@ -1135,7 +1135,7 @@ impl LineReader {
         };
         if recused == Some(true) && matches!(unavailable, Some(Some(_))) {
             self.fail(
-                &crate::jsonl::join(path, "unavailable"),
+                &crate::core::lines::join(path, "unavailable"),
                 "a recused judge is not asked, so it cannot be unavailable".into(),
             );
         }
@@ -1174,7 +1174,7 @@ impl LineReader {
         let bits = self.required(obj, path, key, |r, v, p| r.list(v, p, Self::bit))?;
         if bits.len() != of {
             self.fail(
-                &crate::jsonl::join(path, key),
+                &crate::core::lines::join(path, key),
                 format!(
                     "has {} value{} but the case has {of} {what} rubric item{}; give one 0 or \
                      1 per item, in rubric order",
@@ -1196,7 +1196,7 @@ impl LineReader {
         key: &str,
         case: &Case,
     ) -> Option<Vec<String>> {
-        let here = crate::jsonl::join(path, key);
+        let here = crate::core::lines::join(path, key);
         let ids = self.required(obj, path, key, |r, v, p| r.list(v, p, Self::string))?;
         let mut ok = true;
         let mut seen = HashSet::new();
@@ -1242,7 +1242,7 @@ impl LineReader {
             for (i, id) in correct.iter().enumerate() {
                 if !covered.contains(id) {
                     self.fail(
-                        &format!("{}[{i}]", crate::jsonl::join(path, "correct")),
+                        &format!("{}[{i}]", crate::core::lines::join(path, "correct")),
                         format!("fact \"{id}\" is correct but not covered; correct ⊆ covered"),
                     );
                 }
@@ -1256,7 +1256,7 @@ impl LineReader {
         if let (Some(total), Some(grounded)) = (claims_total, claims_grounded) {
             if grounded > total {
                 self.fail(
-                    &crate::jsonl::join(path, "claims_grounded"),
+                    &crate::core::lines::join(path, "claims_grounded"),
                     format!("is {grounded}, more than claims_total {total}"),
                 );
             }
@@ -1279,7 +1279,10 @@ impl LineReader {
             for (i, item) in list.iter().enumerate() {
                 if case.fact(&item.fact_id).is_none() {
                     self.fail(
-                        &format!("{}[{i}].fact_id", crate::jsonl::join(path, "incorrect")),
+                        &format!(
+                            "{}[{i}].fact_id",
+                            crate::core::lines::join(path, "incorrect")
+                        ),
                         format!(
                             "unknown fact id \"{}\" of case {}",
                             item.fact_id, case.case_id

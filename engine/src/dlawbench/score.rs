@@ -49,8 +49,9 @@ use std::collections::{BTreeMap, HashMap};
 use serde::{Deserialize, Serialize};
 
 use super::dataset::{jurisdictions, Case, Jurisdiction, Style};
-use super::run::{Decisions, EntryKey, Family, Run, RunHeader, Session, Status};
+use super::run::{Decisions, Run, RunHeader, Session, Status};
 use crate::benchmark::Benchmark;
+use crate::core::entry::{EntryKey, Family};
 use crate::metrics::{mean_std, MeanStd};
 use crate::vocab::vocabulary;
 
@@ -108,12 +109,12 @@ impl Metric {
     /// or claims, best highest.
     ///
     /// ```
-    /// use engine::columns::Better;
+    /// use engine::core::columns::Better;
     /// use engine::dlawbench::score::Metric;
     /// assert!(Metric::ALL.into_iter().all(|m| m.better() == Better::Higher));
     /// ```
-    pub const fn better(self) -> crate::columns::Better {
-        crate::columns::Better::Higher
+    pub const fn better(self) -> crate::core::columns::Better {
+        crate::core::columns::Better::Higher
     }
 
     /// The two components a derived metric averages; `None` for a component.
@@ -197,7 +198,7 @@ pub fn judge_values(case: &Case, d: &Decisions) -> JudgeValues {
 /// assert_eq!(median(&[]), None);
 /// ```
 pub fn median(values: &[f64]) -> Option<f64> {
-    crate::plawbench::score::aggregate(values, crate::plawbench::run::Aggregation::Median)
+    crate::core::panel::aggregate(values, crate::core::panel::Aggregation::Median)
 }
 
 /// The arithmetic mean; `None` for no value.

@@ -2,8 +2,9 @@
 //!
 //! - Types: [`Case`] and its parts, serde-compatible with the contract.
 //! - Parsing: [`parse_dataset`] / [`parse_dataset_reader`] read JSON Lines and
-//!   return every case, or every error found (up to [`MAX_ERRORS`]), each naming
-//!   its 1-based line, the case and the JSON path of the field at fault.
+//!   return every case, or every error found (up to
+//!   [`MAX_ERRORS`](crate::core::errors::MAX_ERRORS)), each naming its 1-based line,
+//!   the case and the JSON path of the field at fault.
 //!   [`parse_case`] does the same for one case's JSON text.
 //! - Validation: [`validate_case`] checks the rules that concern one case; the
 //!   rules across cases (unique `case_id`, one seed per cause) are checked while
@@ -23,13 +24,14 @@
 
 use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
-use std::fmt;
 use std::io::BufRead;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::jsonl::{
+use crate::core::dialogue::Turn;
+use crate::core::errors::{DatasetError, DatasetErrors, DatasetWarning};
+use crate::core::lines::{
     describe, is_blank, json_message, keys, line_error, read_lines, ErrorLog, LineReader, Object,
     TurnLine,
 };
@@ -147,15 +149,6 @@ pub struct Consultations {
     pub underspecified: Vec<Turn>,
 }
 
-/// One turn of a dialogue.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Turn {
-    /// Who speaks.
-    pub role: Role,
-    /// What is said.
-    pub content: String,
-}
-
 impl Case {
     /// The turns of one of the two consultations.
     pub fn turns(&self, c: Consultation) -> &[Turn] {
@@ -199,77 +192,6 @@ impl Case {
     }
 }
 
-/// One problem found in a dataset file.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DatasetError {
-    /// The 1-based line of the file.
-    pub line: usize,
-    /// The case's `case_id`, when it could be read.
-    pub case_id: Option<String>,
-    /// The JSON path of the field at fault (`claims[1].verdict`), empty when the
-    /// problem is the line itself (invalid JSON or UTF-8).
-    pub field: String,
-    /// What is wrong, and what was expected.
-    pub message: String,
-}
-
-impl fmt::Display for DatasetError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_finding(
-            f,
-            self.line,
-            self.case_id.as_deref(),
-            &self.field,
-            &self.message,
-        )
-    }
-}
-
-/// `line L (ID), field F: message`, the one form of errors and warnings.
-fn write_finding(
-    f: &mut fmt::Formatter<'_>,
-    line: usize,
-    case_id: Option<&str>,
-    field: &str,
-    message: &str,
-) -> fmt::Result {
-    write!(f, "line {line}")?;
-    if let Some(id) = case_id {
-        write!(f, " ({id})")?;
-    }
-    if !field.is_empty() {
-        write!(f, ", field {field}")?;
-    }
-    write!(f, ": {message}")
-}
-
-/// Something in a dataset file that a heuristic suspects breaks one of the
-/// paper's construction rules ([`case_warnings`]). Unlike a [`DatasetError`]
-/// it does not refuse the file; it is shown so that a person can look.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DatasetWarning {
-    /// The 1-based line of the file.
-    pub line: usize,
-    /// The case's `case_id`, when it is not empty.
-    pub case_id: Option<String>,
-    /// The JSON path of the field concerned (`consultations.underspecified[2].content`).
-    pub field: String,
-    /// What looks wrong, and why it matters.
-    pub message: String,
-}
-
-impl fmt::Display for DatasetWarning {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_finding(
-            f,
-            self.line,
-            self.case_id.as_deref(),
-            &self.field,
-            &self.message,
-        )
-    }
-}
-
 /// What [`check_dataset`] finds in a file: its cases or its errors, and the
 /// warnings beside them (of every case that could be read, valid or not).
 #[derive(Debug, Clone, PartialEq)]
@@ -279,31 +201,6 @@ pub struct DatasetCheck {
     /// Every warning, in line order.
     pub warnings: Vec<DatasetWarning>,
 }
-
-impl std::error::Error for DatasetError {}
-
-/// Every problem found in a dataset file, in line order, one per line when
-/// displayed. A file with more than [`MAX_ERRORS`] problems ends with an entry
-/// saying how many more there are.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DatasetErrors(pub Vec<DatasetError>);
-
-impl fmt::Display for DatasetErrors {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, e) in self.0.iter().enumerate() {
-            if i > 0 {
-                f.write_str("\n")?;
-            }
-            write!(f, "{e}")?;
-        }
-        Ok(())
-    }
-}
-
-impl std::error::Error for DatasetErrors {}
-
-/// How many errors a parse reports in full before summarising the rest.
-pub const MAX_ERRORS: usize = 100;
 
 /// Parses and validates a whole dataset file held in memory.
 ///
@@ -850,7 +747,7 @@ fn case_error(case: &Case, line: usize, field: &str, message: String) -> Dataset
 }
 
 /// The readers of a case and its parts, on top of the generic ones of
-/// [`crate::jsonl`].
+/// [`crate::core::lines`].
 impl LineReader {
     fn case(&mut self, v: &Value) -> Option<Case> {
         let Some(obj) = v.as_object() else {

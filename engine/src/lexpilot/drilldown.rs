@@ -64,7 +64,8 @@ use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::lexpilot::dataset::{Case, Turn};
+use crate::core::dialogue::Turn;
+use crate::lexpilot::dataset::Case;
 use crate::lexpilot::leaderboard::View;
 use crate::lexpilot::run::{DcgRequest, LcaItem, LjpItem, Run, Task};
 use crate::metrics::ConfusionMatrix;

@@ -102,7 +102,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value};
 
-use crate::lexpilot::run::{EntryKey, Part, Task};
+use crate::core::entry::EntryKey;
+use crate::lexpilot::run::{Part, Task};
 use crate::vocab::LjpSetup;
 
 /// The header key of the user's behaviour.
@@ -172,7 +173,8 @@ pub fn prompt_parts(name: &str) -> Option<&'static [Part]> {
 /// use std::collections::BTreeSet;
 ///
 /// use engine::lexpilot::entries::group_runs;
-/// use engine::lexpilot::run::{EntryKey, Part};
+/// use engine::lexpilot::run::Part;
+/// use engine::core::entry::EntryKey;
 ///
 /// let key = |judge: &str| EntryKey { model: "M".into(), judge: Some(judge.into()), ..EntryKey::default() };
 /// let (lca, dcg) = (BTreeSet::from([Part::Lca]), BTreeSet::from([Part::Dcg]));
@@ -674,7 +676,7 @@ mod tests {
             |k| k.judge = Some("K".into()),
             |k| k.dataset = Some("other".into()),
             |k| k.model = "N".into(),
-            |k| k.family = Some(crate::lexpilot::run::Family::Open),
+            |k| k.family = Some(crate::core::entry::Family::Open),
             |k| k.extra["generation"]["model"]["temperature"] = json!(1.0),
         ];
         for change in changes {

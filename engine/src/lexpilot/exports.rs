@@ -1,5 +1,5 @@
 //! LexPilot's page tables as [`Table`]s for the one export writer
-//! ([`crate::table`]): the drill-down's items, its runs' tallies and its
+//! ([`crate::core::table`]): the drill-down's items, its runs' tallies and its
 //! confusion matrix, the comparison of two entries, and a model page's
 //! runs and per-task score tables. Labels and the words in cells follow
 //! the page's language; dataset content stays as written.
@@ -17,7 +17,7 @@
 //! use engine::lexpilot::drilldown::drilldown;
 //! use engine::lexpilot::exports::{confusion_table, drilldown_items};
 //! use engine::lexpilot::run::{parse_run, Task};
-//! use engine::table::{Cell, Format};
+//! use engine::core::table::{Cell, Format};
 //! use engine::vocab::LjpSetup;
 //!
 //! let dataset = parse_dataset(
@@ -41,17 +41,17 @@
 //! assert_eq!(matrix.rows[0][3], Cell::Int(1)); // gold supported, predicted dismissed
 //! ```
 
+use crate::core::table::{Cell, Column, Table};
 use crate::lang::Lang;
 use crate::lexpilot::drilldown::{CaseDrill, CaseItems, Drilldown, Outcome};
 use crate::lexpilot::leaderboard;
 use crate::lexpilot::model::{CompareRow, ModelEntry};
 use crate::lexpilot::run::Task;
-use crate::table::{Cell, Column, Table};
 use crate::vocab::{Class, Consultation, LcaLabel, Verdict};
 
 /// Decimals of a score in LaTeX: as the pages show them
-/// ([`crate::columns::Scale::Unit`]).
-const SCORE: usize = crate::columns::Scale::Unit.decimals();
+/// ([`crate::core::columns::Scale::Unit`]).
+const SCORE: usize = crate::core::columns::Scale::Unit.decimals();
 
 /// "M · LJP · Gold-Standard · Family": what a drill-down shows, for captions.
 fn cell_caption(drill: &Drilldown, model: &str, lang: Lang) -> String {
@@ -509,10 +509,10 @@ pub fn model_scores(model: &str, entries: &[ModelEntry], task: Task, lang: Lang)
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::table::Format;
     use crate::lexpilot::dataset::parse_dataset;
     use crate::lexpilot::drilldown::{drilldown, HiddenVerdict};
     use crate::lexpilot::run::parse_run;
-    use crate::table::Format;
     use crate::vocab::LjpSetup;
 
     const CASE: &str = r#"{"case_id": "A", "cause": "离婚纠纷", "class": "family", "plaintiff_type": "natural", "claims": [{"id": "c1", "text": "判令离婚", "verdict": "supported"}], "focal_points": [{"id": "f1", "text": "争议", "type": "other"}], "key_facts": [{"id": "k1", "focal_point": "f1", "text": "分居两年"}], "missing_facts": ["k1"], "consultations": {"complete": [{"role": "user", "content": "甲"}], "underspecified": [{"role": "user", "content": "乙"}]}}"#;

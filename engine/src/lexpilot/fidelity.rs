@@ -61,8 +61,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::benchmark::Benchmark;
-use crate::columns::Better;
-use crate::lexpilot::dataset::{Case, DatasetError, KeyFact};
+use crate::core::columns::Better;
+use crate::core::errors::DatasetError;
+use crate::lexpilot::dataset::{Case, KeyFact};
 use crate::lexpilot::paper::{Column, Format, PaperRow, PaperTable};
 use crate::metrics::{paired_bootstrap, MeanStd, PairedBootstrap, Xoshiro256StarStar};
 use crate::review::{Sheet, SheetUnit};

@@ -9,9 +9,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::columns::Better;
+use crate::core::columns::Better;
+use crate::core::table::latex_escape;
 
-use crate::lexpilot::run::{Family, Task};
+use crate::core::entry::Family;
+use crate::lexpilot::run::Task;
 use crate::lexpilot::score::{EntryScores, Metric, ScoreDocument};
 use crate::metrics::MeanStd;
 use crate::vocab::{Class, LjpSetup};
@@ -328,7 +330,7 @@ pub fn column_label(lang: crate::lang::Lang, key: &str, label: &str) -> String {
 /// column's [`Better`] says, missing last); each column's best follows it too.
 pub fn build_table(doc: &ScoreDocument, view: &View) -> Table {
     let cols = columns(view);
-    let keys: Vec<&crate::lexpilot::run::EntryKey> = doc.entries.iter().map(|e| &e.key).collect();
+    let keys: Vec<&crate::core::entry::EntryKey> = doc.entries.iter().map(|e| &e.key).collect();
     let flags = crate::lexpilot::entries::not_comparable_with_most(&keys);
     let mut rows: Vec<Row> = doc
         .entries
@@ -429,11 +431,6 @@ pub fn to_csv(table: &Table) -> String {
         records.push(record);
     }
     crate::spreadsheet::to_csv(records)
-}
-
-/// `text` with LaTeX's special characters escaped ([`crate::table::latex_escape`]).
-pub(crate) fn latex_escape(text: &str) -> String {
-    crate::table::latex_escape(text)
 }
 
 /// The table as a LaTeX `table*` in the paper's layout (needs `booktabs`): a

@@ -19,7 +19,7 @@
 //! - [`model`]: a model's page (its runs grouped into entries, per-run
 //!   score tables) and one score of two entries compared.
 //! - [`exports`]: the drill-down, compare and model pages' tables as
-//!   [`crate::table::Table`]s, for the one export writer.
+//!   [`crate::core::table::Table`]s, for the one export writer.
 //! - [`stats`]: dataset statistics (the paper's Table 1), overall and per class.
 //! - [`query`]: case filters, summaries and paging for browsing.
 //! - [`synthetic`]: seeded synthetic dataset and run files for benchmarks.
@@ -46,8 +46,10 @@ pub mod stats;
 pub mod synthetic;
 pub mod targeted;
 
-use dataset::{Case, DatasetErrors};
-use run::{EntryKey, Run, RunErrors};
+use crate::core::entry::EntryKey;
+use crate::core::errors::{DatasetErrors, RunErrors};
+use dataset::Case;
+use run::Run;
 use score::{EntryScores, RunScores, ScoreDocument};
 
 /// The LexPilot benchmark.

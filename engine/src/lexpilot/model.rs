@@ -8,11 +8,12 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::core::entry::{EntryKey, Family};
 use crate::lang::Lang;
 use crate::lexpilot::dataset::Case;
 use crate::lexpilot::entries::group_runs;
 use crate::lexpilot::leaderboard::{build_table, Table, View};
-use crate::lexpilot::run::{EntryKey, Family, Task};
+use crate::lexpilot::run::Task;
 use crate::lexpilot::score::{summarise_entry, RunScores, ScoreDocument};
 use crate::metrics::PairedBootstrap;
 

@@ -37,11 +37,11 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::columns::Better;
+use crate::core::columns::Better;
+use crate::core::entry::{EntryKey, Family};
+use crate::core::table::latex_escape;
 use crate::lexpilot::dataset::Case;
-use crate::lexpilot::leaderboard::{format_cell, latex_escape};
-use crate::lexpilot::run::EntryKey;
-use crate::lexpilot::run::Family;
+use crate::lexpilot::leaderboard::format_cell;
 use crate::lexpilot::score::{EntrySample, EntryScores, LjpSummary, Metric, ScoreDocument};
 use crate::lexpilot::targeted::{Condition, ConditionScores, TargetedScores};
 use crate::metrics::{mean_std, pearson, spearman, MeanStd};
@@ -313,7 +313,7 @@ pub struct Table4Unresolved {
 /// use std::collections::BTreeMap;
 ///
 /// use engine::lexpilot::paper::table_4;
-/// use engine::lexpilot::run::EntryKey;
+/// use engine::core::entry::EntryKey;
 /// use engine::lexpilot::score::ScoreDocument;
 /// use engine::lexpilot::targeted::{Condition, ConditionScores, TargetedScores};
 ///

@@ -9,8 +9,6 @@ use serde::{Deserialize, Serialize};
 use crate::lexpilot::dataset::Case;
 use crate::vocab::{Class, Consultation, FocalPointType, PlaintiffType, Verdict};
 
-pub use crate::browse::{paging, Page, DEFAULT_PER_PAGE, MAX_PER_PAGE};
-
 /// What the case list shows: every field is optional and the set ones must all hold.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CaseFilter {

@@ -4,8 +4,10 @@
 //!   [`LcaItem`], [`DcgItem`] and [`LjpItem`], each list in file order.
 //! - Parsing: [`parse_run`] / [`parse_run_reader`] read JSON Lines against the
 //!   dataset the run was made on and return the run, or every error found (up
-//!   to [`MAX_ERRORS`]), each naming its 1-based line, the case and the field.
-//!   Errors are the dataset's types under run names: [`RunError`], [`RunErrors`].
+//!   to [`MAX_ERRORS`](crate::core::errors::MAX_ERRORS)), each naming its 1-based
+//!   line, the case and the field. Errors are the shared types
+//!   ([`crate::core::errors`]) under run names:
+//!   [`RunError`](crate::core::errors::RunError), [`RunErrors`].
 //! - Entries: [`RunHeader::entry_key`] is what a run says of the leaderboard
 //!   entry it belongs to ([`crate::lexpilot::entries`] groups runs by it and
 //!   the [`Part`]s they contain); [`RunHeader::same_run`] tells a duplicate file.
@@ -54,30 +56,15 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::benchmark::Benchmark;
-use crate::jsonl::{
+use crate::core::dialogue::Turn;
+use crate::core::entry::{EntryKey, Family};
+use crate::core::errors::{DatasetError, DatasetErrors, RunErrors};
+use crate::core::lines::{
     describe, is_blank, json_message, line_error, once, plural, read_lines, ErrorLog, Fields,
     LineReader, Object, Read, TurnLine,
 };
-pub use crate::lexpilot::dataset::MAX_ERRORS;
-use crate::lexpilot::dataset::{Case, DatasetError, DatasetErrors, Turn};
+use crate::lexpilot::dataset::Case;
 use crate::vocab::{vocabulary, Consultation, LcaLabel, LjpSetup, Role, Verdict, Vocabulary};
-
-/// One problem found in a run file: its line, case, field and message.
-pub type RunError = DatasetError;
-/// Every problem found in a run file, in the form of the dataset parser's.
-pub type RunErrors = DatasetErrors;
-
-vocabulary! {
-    /// The group an evaluated model belongs to (the LexPilot paper's tables).
-    Family, kind "family" {
-        /// Models trained for law.
-        Legal = "legal", zh "法律大模型", en "Legal LLMs";
-        /// General models with open weights.
-        Open = "open", zh "开源通用大模型", en "Open-Source General LLMs";
-        /// General models behind an API only.
-        Closed = "closed", zh "闭源通用大模型", en "Closed-Source General LLMs";
-    }
-}
 
 vocabulary! {
     /// The three tasks of the benchmark, named by the `kind` of their items.
@@ -177,35 +164,14 @@ pub struct RunHeader {
     pub extra: Map<String, Value>,
 }
 
-/// What a run's header says of the leaderboard entry it belongs to (§3): the
-/// model and every header field except `run` and `created_at`. Which runs
-/// form one entry is [`crate::lexpilot::entries::group_runs`]'s to decide:
-/// runs with equal keys always do, and so do runs whose keys differ only in
-/// what describes parts the other run lacks (the prompts of another task or
-/// LJP setup, the user model of a run that never called one).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct EntryKey {
-    /// The evaluated model's name.
-    pub model: String,
-    /// The model's group.
-    pub family: Option<Family>,
-    /// The dataset's name.
-    pub dataset: Option<String>,
-    /// The judge model.
-    pub judge: Option<String>,
-    /// The model that played the user.
-    pub user_model: Option<String>,
-    /// The other header keys.
-    pub extra: Map<String, Value>,
-}
-
 impl RunHeader {
     /// What this run says of the leaderboard entry it belongs to.
     ///
     /// # Examples
     ///
     /// ```
-    /// use engine::lexpilot::run::{Family, RunHeader};
+    /// use engine::lexpilot::run::RunHeader;
+    /// use engine::core::entry::Family;
     ///
     /// let first: RunHeader = serde_json::from_str(
     ///     r#"{"model": "M", "family": "open", "run": 1, "created_at": "2026-11-29"}"#,
@@ -558,7 +524,8 @@ fn push_line(out: &mut String, kind: &str, value: &impl Serialize) {
 ///
 /// ```
 /// use engine::lexpilot::dataset::parse_dataset;
-/// use engine::lexpilot::run::{parse_run, Family, Task};
+/// use engine::lexpilot::run::{parse_run, Task};
+/// use engine::core::entry::Family;
 ///
 /// let case = r#"{"case_id": "LP-1", "cause": "离婚纠纷", "class": "family",
 ///   "plaintiff_type": "natural",
@@ -1254,7 +1221,7 @@ fn coverage_message(items: &str, units: &str, total: usize, missing: &[String]) 
 }
 
 /// The readers of a header and the parts of items, and the checks of items, on
-/// top of the generic readers of [`crate::jsonl`].
+/// top of the generic readers of [`crate::core::lines`].
 impl LineReader {
     /// Checks that a label is set exactly when the item is not unavailable.
     fn check_labelled(&mut self, field: &str, unavailable: bool, labelled: bool) {

@@ -104,9 +104,10 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Deserializer, Serialize};
 
+use crate::core::entry::{EntryKey, Family};
 use crate::lexpilot::dataset::Case;
 use crate::lexpilot::entries::Entry;
-use crate::lexpilot::run::{EntryKey, Family, Part, Run, Task, UnavailableCounts};
+use crate::lexpilot::run::{Part, Run, Task, UnavailableCounts};
 use crate::metrics::{
     accuracy, bootstrap_ci, lca_scores, mean_std, paired_bootstrap, quadratic_weighted_kappa,
     weighted_kappa, ClassCounts, ConfusionMatrix, KappaWeights, LcaScores, MeanStd,

@@ -85,8 +85,11 @@ use std::collections::{BTreeMap, HashMap};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::lexpilot::dataset::{Case, DatasetError, Turn};
-use crate::lexpilot::run::{EntryKey, RunHeader};
+use crate::core::dialogue::Turn;
+use crate::core::entry::EntryKey;
+use crate::core::errors::DatasetError;
+use crate::lexpilot::dataset::Case;
+use crate::lexpilot::run::RunHeader;
 use crate::metrics::quadratic_weighted_kappa;
 use crate::vocab::{vocabulary, Role, Verdict};
 
@@ -519,7 +522,7 @@ fn error(line: usize, case_id: Option<&str>, field: &str, message: String) -> Da
 }
 
 /// The most errors [`parse_targeted`] reports in full.
-pub const MAX_ERRORS: usize = crate::lexpilot::dataset::MAX_ERRORS;
+pub const MAX_ERRORS: usize = crate::core::errors::MAX_ERRORS;
 
 /// Reads a result file against the dataset it was made on, checking every
 /// rule of the [module documentation](self); every error names its line

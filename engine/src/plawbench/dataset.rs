@@ -9,7 +9,7 @@
 //!   `points`), because the judge prompt embeds it re-serialised (§B2.2).
 //! - Parsing: [`parse_dataset`] / [`parse_dataset_reader`] return every item
 //!   or every error found, each naming its 1-based line, the item and the
-//!   field, as LexPilot's parser does ([`DatasetErrors`]).
+//!   field, in the shared form ([`DatasetErrors`]).
 //! - Converting: [`from_evalscope_records`] reads evalscope's dataset records
 //!   (`id, task, judge_type, category, context, question, rubrics, max_points`,
 //!   with `rubrics` a JSON-encoded string for `case_analysis`) into items,
@@ -29,7 +29,7 @@
 //! items have a non-blank string `rubric` and no `sections`; their
 //! `max_points` is not checked against the rubric text (→C-P4).
 //!
-//! Depends on serde, serde_json, [`crate::jsonl`], [`crate::vocab`] and
+//! Depends on serde, serde_json, [`crate::core::lines`], [`crate::vocab`] and
 //! [`super::json`]; reads through [`std::io::BufRead`] only.
 
 use std::collections::hash_map::Entry;
@@ -40,10 +40,10 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
 use super::json::{python_dumps, OrderedJson};
-use crate::jsonl::{
+use crate::core::errors::{DatasetError, DatasetErrors};
+use crate::core::lines::{
     describe, is_blank, json_message, line_error, read_lines, ErrorLog, LineReader,
 };
-pub use crate::lexpilot::dataset::{DatasetError, DatasetErrors, MAX_ERRORS};
 use crate::vocab::vocabulary;
 
 vocabulary! {
@@ -491,8 +491,9 @@ pub fn parse_dataset(text: &str) -> Result<Vec<Item>, DatasetErrors> {
 }
 
 /// Parses and validates a dataset file line by line from a reader: every
-/// item in file order, or every error found (up to [`MAX_ERRORS`], then a
-/// count). Blank lines are skipped and counted.
+/// item in file order, or every error found (up to
+/// [`MAX_ERRORS`](crate::core::errors::MAX_ERRORS), then a count). Blank lines are
+/// skipped and counted.
 ///
 /// ```
 /// use engine::plawbench::dataset::parse_dataset_reader;

@@ -69,8 +69,9 @@ use serde::{Deserialize, Serialize};
 use super::dataset::{Item, Section, Task};
 use super::judge::render_model_prompt;
 use super::leaderboard::Column;
-use super::run::{Aggregation, Awarded, RubricItem, Run};
+use super::run::{Awarded, RubricItem, Run};
 use super::score::{clamp, score_item, ItemScore, Metric};
+use crate::core::panel::Aggregation;
 
 /// The tasks whose items feed `metric`, in [`Task::ALL`] order.
 ///

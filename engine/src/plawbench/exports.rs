@@ -1,5 +1,5 @@
 //! PLawBench's drill-down tables as [`Table`]s for the one export writer
-//! ([`crate::table`]): the items behind a leaderboard cell, one row per
+//! ([`crate::core::table`]): the items behind a leaderboard cell, one row per
 //! item and run, and the cell's value per run. Values are ×100, as the
 //! official ranking and the page print them. Built from the drill-down the
 //! page renders, so a verdict kept back there
@@ -13,7 +13,7 @@
 //! use engine::plawbench::exports::{cell_items_table, cell_runs_table};
 //! use engine::plawbench::run::parse_run;
 //! use engine::plawbench::score::Metric;
-//! use engine::table::Cell;
+//! use engine::core::table::Cell;
 //!
 //! let dataset = parse_dataset(r#"{"item_id": "a", "task": "legal_consultation", "question": "q", "rubric": "r", "max_points": 4}"#).unwrap();
 //! let run = parse_run(r#"{"kind": "run", "benchmark": "plawbench", "model": "M", "run": 1, "judges": [{"model": "j"}], "judge_aggregation": "mean", "judge_parse": "lenient", "judge_attempts": 1, "source": "workbench"}
@@ -27,9 +27,9 @@
 //! assert_eq!(cell_runs_table(&cell, "M", Lang::En).rows[0][1], Cell::Empty);
 //! ```
 
+use crate::core::table::{Cell, Column, Table};
 use crate::lang::Lang;
 use crate::plawbench::drilldown::CellDrilldown;
-use crate::table::{Cell, Column, Table};
 
 /// A ratio ×100, as the page prints it.
 fn percent(value: Option<f64>) -> Cell {

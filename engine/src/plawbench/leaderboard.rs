@@ -66,14 +66,14 @@ use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 use super::dataset::{Section, Task, CATEGORIES};
 use super::evalscope::{evalscope_overall, evalscope_round};
-use super::run::EntryKey;
 use super::score::{EntryScores, Metric, RunScores, ScoreDocument};
-use crate::columns::{Better, Scale};
-use crate::lexpilot::leaderboard::latex_escape;
+use crate::core::columns::{Better, Scale};
+use crate::core::entry::EntryKey;
+use crate::core::panel::describe;
+use crate::core::table::latex_escape;
 use crate::metrics::{mean_std, MeanStd};
 use crate::vocab::vocabulary;
 
@@ -125,7 +125,7 @@ impl Column {
     /// Which way is better: every column is a score (an `acc`), best highest.
     ///
     /// ```
-    /// use engine::columns::Better;
+    /// use engine::core::columns::Better;
     /// use engine::plawbench::leaderboard::Column;
     /// assert!(Column::ALL.into_iter().all(|c| c.better() == Better::Higher));
     /// ```
@@ -345,7 +345,7 @@ fn label(model: &str, setting: Option<&str>) -> String {
 ///
 /// ```
 /// use engine::plawbench::leaderboard::entry_metric;
-/// use engine::plawbench::run::EntryKey;
+/// use engine::core::entry::EntryKey;
 /// use engine::plawbench::score::{summarise_entry, Metric, RunScores};
 ///
 /// let empty = RunScores { tasks: Default::default(), per_sample_overall: None, by_category: Default::default() };
@@ -416,7 +416,7 @@ fn best_of(cells: &[&[Option<MeanStd>]], columns: &[Column]) -> Vec<Option<f64>>
 ///
 /// ```
 /// use engine::plawbench::leaderboard::{build_table, View};
-/// use engine::plawbench::run::EntryKey;
+/// use engine::core::entry::EntryKey;
 /// use engine::plawbench::score::{summarise_runs, RunScores};
 ///
 /// let empty = RunScores { tasks: Default::default(), per_sample_overall: None, by_category: Default::default() };
@@ -464,78 +464,6 @@ pub fn build_table(doc: &ScoreDocument, view: &View) -> Table {
     }
 }
 
-/// The entry key's fields: `family`, `dataset`, `judge` and `user_model`
-/// when set, and every extra field.
-fn key_fields(key: &EntryKey) -> BTreeMap<String, Value> {
-    let mut fields: BTreeMap<String, Value> = key
-        .extra
-        .iter()
-        .map(|(k, v)| (k.clone(), v.clone()))
-        .collect();
-    let named = [
-        ("family", key.family.map(|f| f.as_str().to_owned())),
-        ("dataset", key.dataset.clone()),
-        ("judge", key.judge.clone()),
-        ("user_model", key.user_model.clone()),
-    ];
-    for (name, value) in named {
-        if let Some(value) = value {
-            fields.insert(name.to_owned(), Value::String(value));
-        }
-    }
-    fields
-}
-
-/// The fields a setting names first, with the short name it shows them by;
-/// the others follow alphabetically under their own names.
-const SETTING_FIELDS: [(&str, &str); 10] = [
-    ("judges", "judges"),
-    ("judge_parse", "parse"),
-    ("judge_aggregation", "aggregation"),
-    ("judge_attempts", "attempts"),
-    ("source", "source"),
-    ("evalscope_version", "evalscope"),
-    ("generation", "generation"),
-    ("dataset", "dataset"),
-    ("family", "family"),
-    ("model_family", "model_family"),
-];
-
-fn setting_rank(field: &str) -> (usize, &str) {
-    let rank = SETTING_FIELDS
-        .iter()
-        .position(|(f, _)| *f == field)
-        .unwrap_or(SETTING_FIELDS.len());
-    (rank, field)
-}
-
-fn setting_name(field: &str) -> &str {
-    SETTING_FIELDS
-        .iter()
-        .find(|(f, _)| *f == field)
-        .map_or(field, |(_, name)| name)
-}
-
-/// A field's value for people: a string as it is, a judge panel as its
-/// models joined by ` + `, `none` when absent, other values as JSON.
-fn describe(value: Option<&Value>) -> String {
-    match value {
-        None => "none".to_owned(),
-        Some(Value::String(s)) => s.clone(),
-        Some(Value::Array(seats)) if !seats.is_empty() => {
-            let models: Option<Vec<&str>> = seats
-                .iter()
-                .map(|seat| seat.get("model")?.as_str())
-                .collect();
-            models.map_or_else(
-                || Value::Array(seats.clone()).to_string(),
-                |m| m.join(" + "),
-            )
-        }
-        Some(other) => other.to_string(),
-    }
-}
-
 /// For each entry, what tells it apart from the other entries of the same
 /// model: `name: value` for every entry key field whose value differs
 /// between them, joined by `; ` (judges, parse mode, aggregation and
@@ -546,7 +474,7 @@ fn describe(value: Option<&Value>) -> String {
 ///
 /// ```
 /// use engine::plawbench::leaderboard::settings;
-/// use engine::plawbench::run::EntryKey;
+/// use engine::core::entry::EntryKey;
 /// use engine::plawbench::score::{summarise_runs, RunScores};
 ///
 /// let empty = RunScores { tasks: Default::default(), per_sample_overall: None, by_category: Default::default() };
@@ -570,51 +498,7 @@ fn describe(value: Option<&Value>) -> String {
 /// ```
 pub fn settings(entries: &[EntryScores]) -> Vec<Option<String>> {
     let keys: Vec<&EntryKey> = entries.iter().map(|e| &e.key).collect();
-    settings_of(&keys)
-}
-
-/// [`settings`] over entry keys, for every benchmark's leaderboard.
-pub(crate) fn settings_of(keys: &[&EntryKey]) -> Vec<Option<String>> {
-    let fields: Vec<BTreeMap<String, Value>> = keys.iter().map(|k| key_fields(k)).collect();
-    let mut by_model: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
-    for (i, key) in keys.iter().enumerate() {
-        by_model.entry(key.model.as_str()).or_default().push(i);
-    }
-    let mut out = vec![None; keys.len()];
-    for group in by_model.values().filter(|g| g.len() > 1) {
-        let names: BTreeSet<&str> = group
-            .iter()
-            .flat_map(|&i| fields[i].keys().map(String::as_str))
-            .collect();
-        let mut differing: Vec<&str> = names
-            .into_iter()
-            .filter(|name| {
-                let first = fields[group[0]].get(*name);
-                group.iter().any(|&i| fields[i].get(*name) != first)
-            })
-            .collect();
-        if differing.is_empty() {
-            continue;
-        }
-        differing.sort_by_key(|f| setting_rank(f));
-        let render = |i: usize, show: &dyn Fn(Option<&Value>) -> String| {
-            differing
-                .iter()
-                .map(|f| format!("{}: {}", setting_name(f), show(fields[i].get(*f))))
-                .collect::<Vec<_>>()
-                .join("; ")
-        };
-        let mut texts: Vec<String> = group.iter().map(|&i| render(i, &describe)).collect();
-        let distinct: BTreeSet<&String> = texts.iter().collect();
-        if distinct.len() < texts.len() {
-            let json = |v: Option<&Value>| v.map_or_else(|| "none".to_owned(), Value::to_string);
-            texts = group.iter().map(|&i| render(i, &json)).collect();
-        }
-        for (&i, text) in group.iter().zip(texts) {
-            out[i] = Some(text);
-        }
-    }
-    out
+    crate::core::panel::settings_of(&keys)
 }
 
 /// An official cell as the ranking prints it: the mean ×100 to 2 decimals,
@@ -674,7 +558,7 @@ fn csv_value(value: Option<f64>) -> String {
 ///
 /// ```
 /// use engine::plawbench::leaderboard::{build_table, to_csv, View};
-/// use engine::plawbench::run::EntryKey;
+/// use engine::core::entry::EntryKey;
 /// use engine::plawbench::score::{summarise_runs, RunScores};
 ///
 /// let empty = RunScores { tasks: Default::default(), per_sample_overall: None, by_category: Default::default() };
@@ -739,7 +623,7 @@ fn latex_close(out: &mut String, caption: &str) {
 ///
 /// ```
 /// use engine::plawbench::leaderboard::{build_table, to_latex, View};
-/// use engine::plawbench::run::EntryKey;
+/// use engine::core::entry::EntryKey;
 /// use engine::plawbench::score::{summarise_runs, RunScores};
 ///
 /// let empty = RunScores { tasks: Default::default(), per_sample_overall: None, by_category: Default::default() };
@@ -803,7 +687,7 @@ fn shared_judges<'a>(keys: impl IntoIterator<Item = &'a EntryKey>) -> Option<Str
 ///
 /// ```
 /// use engine::plawbench::leaderboard::{build_table, caption, View};
-/// use engine::plawbench::run::EntryKey;
+/// use engine::core::entry::EntryKey;
 /// use engine::plawbench::score::{summarise_runs, RunScores};
 ///
 /// let empty = RunScores { tasks: Default::default(), per_sample_overall: None, by_category: Default::default() };
@@ -837,7 +721,7 @@ pub fn caption(table: &Table) -> String {
 ///
 /// ```
 /// use engine::plawbench::leaderboard::runs_of;
-/// use engine::plawbench::run::EntryKey;
+/// use engine::core::entry::EntryKey;
 /// use engine::plawbench::score::RunScores;
 ///
 /// let empty = RunScores { tasks: Default::default(), per_sample_overall: None, by_category: Default::default() };
@@ -1252,6 +1136,7 @@ mod tests {
     use super::*;
     use crate::plawbench::score::{Counts, Task2Summary, Task3Summary};
     use proptest::prelude::*;
+    use serde_json::Value;
 
     /// The official ranking of §B5 (README @ f6ee07b), Family | Model |
     /// the ten columns.

@@ -36,12 +36,13 @@
 //!   `json.dumps(..., ensure_ascii=False, indent=2)` of them.
 //!
 //! Pure: depends on serde, serde_json, regex and sha2, and on the shared
-//! modules [`crate::jsonl`], [`crate::metrics`], [`crate::names`],
-//! [`crate::spreadsheet`] and [`crate::vocab`]. The entry key and the error
-//! types are LexPilot's ([`crate::lexpilot::run::EntryKey`],
-//! [`crate::lexpilot::dataset::DatasetErrors`]), which every benchmark
-//! shares through [`crate::benchmark::Suite`], and so is the LaTeX escaping
-//! of the leaderboard tables.
+//! modules [`crate::core`], [`crate::metrics`], [`crate::names`],
+//! [`crate::spreadsheet`] and [`crate::vocab`]: the entry key
+//! ([`crate::core::entry::EntryKey`]) and the error types
+//! ([`crate::core::errors::DatasetErrors`]) every benchmark shares, the
+//! judge panel's rules ([`crate::core::panel`]) and the LaTeX escaping of
+//! the leaderboard tables ([`crate::core::table::latex_escape`]); no other
+//! benchmark.
 //!
 //! # Example
 //!
@@ -83,8 +84,10 @@ pub mod run;
 pub mod score;
 pub mod synthetic;
 
-use dataset::{DatasetErrors, Item};
-use run::{EntryKey, Run, RunErrors};
+use crate::core::entry::EntryKey;
+use crate::core::errors::{DatasetErrors, RunErrors};
+use dataset::Item;
+use run::Run;
 use score::{EntryScores, RunScores, ScoreDocument};
 
 /// The PLawBench benchmark.

@@ -3,7 +3,7 @@
 //! dataset's statistics (items and points per task, items per category).
 //!
 //! ```
-//! use engine::browse::Listed;
+//! use engine::core::paging::Listed;
 //! use engine::plawbench::dataset::{parse_dataset, Task};
 //! use engine::plawbench::query::{stats, ItemSummary};
 //!
@@ -18,7 +18,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::browse::{excerpt, Listed};
+use crate::core::paging::{excerpt, Listed};
 use crate::plawbench::dataset::{Item, Task};
 
 /// Characters of the question shown in a list row.

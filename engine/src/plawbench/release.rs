@@ -26,10 +26,10 @@ use std::sync::LazyLock;
 use regex::Regex;
 use serde_json::Value;
 
-use super::dataset::{read_item, DatasetError, DatasetErrors, Item, Task};
+use super::dataset::{read_item, Item, Task};
 use super::json::OrderedJson;
-use crate::jsonl::{describe, json_message, line_error, read_lines, ErrorLog};
-use crate::lexpilot::dataset::DatasetWarning;
+use crate::core::errors::{DatasetError, DatasetErrors, DatasetWarning};
+use crate::core::lines::{describe, json_message, line_error, read_lines, ErrorLog};
 
 /// One of the four data files of the release, known by its file name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -24,8 +24,9 @@ use serde_json::json;
 
 use super::dataset::{Item, Task};
 use super::run::Run;
-use super::score::{aggregate, score_item};
+use super::score::score_item;
 use crate::benchmark::Benchmark;
+use crate::core::panel::aggregate;
 use crate::review::{
     draw_per_target, JudgeCandidate, JudgeDecision, OpenDecision, Sheet, SheetUnit,
 };

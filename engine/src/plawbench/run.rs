@@ -7,7 +7,7 @@
 //!   §B2.4).
 //! - Parsing: [`parse_run`] / [`parse_run_reader`] read JSON Lines against
 //!   the dataset and return the run or every error found, each naming its
-//!   1-based line, the item and the field ([`RunErrors`], LexPilot's form).
+//!   1-based line, the item and the field ([`RunErrors`], the shared form).
 //! - Entries: [`RunHeader::entry_key`], every header field except `run` and
 //!   `created_at`, in the workbench's one [`EntryKey`] type.
 //! - Storage: [`Run::to_stored`] and [`Run::read_stored`], the trusted
@@ -40,7 +40,7 @@
 //!   first item. A run may contain any subset of the four tasks; a file with
 //!   no item is refused.
 //!
-//! Depends on serde, serde_json, [`crate::jsonl`] and [`super::dataset`];
+//! Depends on serde, serde_json, [`crate::core::lines`] and [`super::dataset`];
 //! reads through [`std::io::BufRead`] only, one line at a time.
 
 use std::collections::hash_map::Entry;
@@ -52,22 +52,13 @@ use serde_json::{Map, Value};
 
 use super::dataset::{Item, Section, Task};
 use crate::benchmark::Benchmark;
-use crate::jsonl::{
+use crate::core::entry::{EntryKey, Family};
+use crate::core::errors::{DatasetError, DatasetErrors, RunErrors};
+use crate::core::lines::{
     describe, is_blank, line_error, plural, read_lines, run_line, ErrorLog, LineReader, RunLine,
 };
-use crate::lexpilot::dataset::{DatasetError, DatasetErrors};
-pub use crate::lexpilot::run::{EntryKey, Family, RunError, RunErrors};
+use crate::core::panel::{push_line, Aggregation, JudgeSeat};
 use crate::vocab::{vocabulary, Vocabulary};
-
-vocabulary! {
-    /// How a panel's judges are combined per item metric (§B4.2).
-    Aggregation, kind "judge aggregation" {
-        /// The arithmetic mean (evalscope's default).
-        Mean = "mean", zh "平均", en "Mean";
-        /// Python's `statistics.median` (the median of two is their mean).
-        Median = "median", zh "中位数", en "Median";
-    }
-}
 
 vocabulary! {
     /// How a judge's reply is read (§B2.3, →C-P7).
@@ -87,16 +78,6 @@ vocabulary! {
         /// Imported from an evalscope output folder (§B6).
         Evalscope = "evalscope", zh "evalscope 导入", en "evalscope import";
     }
-}
-
-/// One judge of the panel.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct JudgeSeat {
-    /// The judge model; unique in the panel.
-    pub model: String,
-    /// Its vendor, when the header names it (the server derives it otherwise).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub vendor: Option<String>,
 }
 
 /// The first line of a run file.
@@ -426,21 +407,6 @@ impl Run {
             items,
         })
     }
-}
-
-/// Appends one line: `kind` first, then the serde form of `value`.
-pub(crate) fn push_line(out: &mut String, kind: &str, value: &impl Serialize) {
-    let mut text = format!("{{\"kind\":\"{kind}\"");
-    // Headers and items are structs of strings, numbers and string-keyed
-    // maps, which always serialise to a JSON object.
-    if let Ok(body) = serde_json::to_string(value) {
-        if body.len() > 2 {
-            text.push(',');
-            text.push_str(&body[1..body.len() - 1]);
-        }
-    }
-    text.push_str("}\n");
-    out.push_str(&text);
 }
 
 /// Parses and validates a whole run file held in memory; see
@@ -774,7 +740,7 @@ impl LineReader {
         if let Some(Some(text)) = &reason {
             if is_blank(text) {
                 self.fail(
-                    &crate::jsonl::join(parent, key),
+                    &crate::core::lines::join(parent, key),
                     "must say why (a non-empty string) or be left out".into(),
                 );
                 return None;
@@ -933,7 +899,7 @@ impl LineReader {
         let obj = self.object(v, path)?;
         let judge = self.required(obj, path, "judge", Self::string);
         let unavailable = self.reason(obj, path, "unavailable");
-        let awarded_path = crate::jsonl::join(path, "awarded");
+        let awarded_path = crate::core::lines::join(path, "awarded");
         let awarded = match (obj.get("awarded"), &unavailable) {
             (None | Some(Value::Null), Some(None)) => {
                 self.fail(
@@ -996,7 +962,7 @@ impl LineReader {
         let mut awarded = BTreeMap::new();
         let mut ok = true;
         for (key, value) in obj {
-            let here = crate::jsonl::join(path, key);
+            let here = crate::core::lines::join(path, key);
             match Section::parse(key) {
                 Some(s) if sections.contains_key(&s) => match self.finite(value, &here) {
                     Some(x) => {

@@ -28,7 +28,8 @@
 //!
 //! ```
 //! use engine::plawbench::dataset::{parse_dataset, Section};
-//! use engine::plawbench::run::{Awarded, Aggregation};
+//! use engine::plawbench::run::Awarded;
+//! use engine::core::panel::Aggregation;
 //! use engine::plawbench::score::judge_score;
 //!
 //! let items = parse_dataset(r#"{"item_id": "case_analysis-1", "task": "case_analysis", "context": "c", "question": "q", "sections": [{"criterion": "a", "points": "5", "tags": "结论得分"}, {"criterion": "b", "points": "20", "tags": "案情简述得分"}, {"criterion": "c", "points": "20", "tags": "分析过程得分"}, {"criterion": "d", "points": "15", "tags": "法条依据得分"}], "max_points": 60}"#).unwrap();
@@ -43,8 +44,10 @@ use std::collections::{BTreeMap, HashMap};
 use serde::{Deserialize, Deserializer, Serialize};
 
 use super::dataset::{task_counts, Item, Section, Task};
-use super::run::{Aggregation, Awarded, EntryKey, Family, RubricItem, Run};
+use super::run::{Awarded, RubricItem, Run};
 use crate::benchmark::Benchmark;
+use crate::core::entry::{EntryKey, Family};
+use crate::core::panel::{aggregate, Aggregation};
 use crate::metrics::{mean_std, MeanStd};
 
 /// Clamps a raw judge value into `[0, max]` (§B2.4).
@@ -125,37 +128,6 @@ pub fn judge_score(item: &Item, awarded: &Awarded) -> Option<JudgeScore> {
     }
 }
 
-/// Combines the available judges' values of one metric (§B4.2): their mean,
-/// or Python's `statistics.median` (the mean of the two middle values for an
-/// even count). `None` for no value.
-///
-/// ```
-/// use engine::plawbench::run::Aggregation;
-/// use engine::plawbench::score::aggregate;
-/// assert_eq!(aggregate(&[0.2, 0.9, 0.4], Aggregation::Median), Some(0.4));
-/// assert_eq!(aggregate(&[0.2, 0.4], Aggregation::Median), Some(0.30000000000000004));
-/// assert_eq!(aggregate(&[0.25, 0.75], Aggregation::Mean), Some(0.5));
-/// assert_eq!(aggregate(&[], Aggregation::Mean), None);
-/// ```
-pub fn aggregate(values: &[f64], aggregation: Aggregation) -> Option<f64> {
-    if values.is_empty() {
-        return None;
-    }
-    match aggregation {
-        Aggregation::Mean => Some(values.iter().sum::<f64>() / values.len() as f64),
-        Aggregation::Median => {
-            let mut sorted = values.to_vec();
-            sorted.sort_by(f64::total_cmp);
-            let mid = sorted.len() / 2;
-            Some(if sorted.len() % 2 == 1 {
-                sorted[mid]
-            } else {
-                (sorted[mid - 1] + sorted[mid]) / 2.0
-            })
-        }
-    }
-}
-
 /// Every judge's score of one item and the panel's value.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ItemOutcome {
@@ -170,7 +142,8 @@ pub struct ItemOutcome {
 ///
 /// ```
 /// use engine::plawbench::dataset::parse_dataset;
-/// use engine::plawbench::run::{parse_run, Aggregation};
+/// use engine::plawbench::run::parse_run;
+/// use engine::core::panel::Aggregation;
 /// use engine::plawbench::score::score_item;
 ///
 /// let dataset = parse_dataset(r#"{"item_id": "a", "task": "legal_consultation", "question": "q", "rubric": "r", "max_points": 10}"#).unwrap();
@@ -701,7 +674,7 @@ pub fn document(entries: Vec<EntryScores>, dataset: &[Item]) -> ScoreDocument {
 /// the runs that have a value for it.
 ///
 /// ```
-/// use engine::plawbench::run::EntryKey;
+/// use engine::core::entry::EntryKey;
 /// use engine::plawbench::score::{summarise_entry, RunScores};
 ///
 /// let empty = RunScores { tasks: Default::default(), per_sample_overall: None, by_category: Default::default() };

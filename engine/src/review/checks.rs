@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::ReviewError;
-use crate::jsonl::is_blank;
+use crate::core::lines::is_blank;
 use crate::vocab::vocabulary;
 
 vocabulary! {

@@ -32,7 +32,8 @@ pub struct Correction {
 /// # Examples
 ///
 /// ```
-/// use engine::lexpilot::dataset::{parse_case, Turn};
+/// use engine::lexpilot::dataset::parse_case;
+/// use engine::core::dialogue::Turn;
 /// use engine::review::{apply_correction, Correction, ReviewError};
 /// use engine::vocab::Role;
 ///
@@ -102,7 +103,8 @@ pub fn apply_correction(case: &Case, correction: &Correction) -> Result<Case, Re
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lexpilot::dataset::{parse_case, Turn};
+    use crate::core::dialogue::Turn;
+    use crate::lexpilot::dataset::parse_case;
     use crate::vocab::{Role, Verdict};
 
     fn case() -> Case {

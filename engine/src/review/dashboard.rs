@@ -39,7 +39,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{CaseCheck, CheckKind, CheckResult, LabelSpace, ReviewError, ReviewKind};
 use crate::agreement::{fleiss_kappa, kappa_over};
-use crate::jsonl::is_blank;
+use crate::core::lines::is_blank;
 use crate::lexpilot::dataset::Case;
 use crate::lexpilot::run::Task;
 use crate::metrics::{cohen_kappa, quadratic_weighted_kappa};

@@ -6,7 +6,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use similar::{capture_diff_slices_by_key, Algorithm, DiffTag, TextDiff};
 
-use crate::lexpilot::dataset::{Case, Turn};
+use crate::core::dialogue::Turn;
+use crate::lexpilot::dataset::Case;
 use crate::vocab::{Consultation, Role, Verdict};
 
 /// One change between two versions of a case. Serialised with a `change`
@@ -114,7 +115,8 @@ pub enum EditOp {
 /// # Examples
 ///
 /// ```
-/// use engine::lexpilot::dataset::{parse_case, Turn};
+/// use engine::lexpilot::dataset::parse_case;
+/// use engine::core::dialogue::Turn;
 /// use engine::review::{diff_cases, EditOp, FieldChange, TextEdit};
 /// use engine::vocab::{Consultation, Role, Verdict};
 ///

@@ -1,13 +1,13 @@
 //! The agreement dashboard's tables as [`Table`]s for the one export
-//! writer ([`crate::table`]): agreement per kind, task and class with the
+//! writer ([`crate::core::table`]): agreement per kind, task and class with the
 //! Average row, PLawBench rubric verdicts per task and section, DLawBench
 //! panel decisions per dimension, and each expert's progress. Built from
 //! the viewer's own [`Dashboard`] (an expert's figures count only the
 //! items they have submitted), so an export shows what the page shows.
 
 use crate::benchmark::Benchmark;
+use crate::core::table::{Cell, Column, Table};
 use crate::lang::Lang;
-use crate::table::{Cell, Column, Table};
 
 use super::{task_average, Dashboard, SheetRow};
 
@@ -54,7 +54,7 @@ impl DashboardTable {
 /// ```
 /// use engine::lang::Lang;
 /// use engine::review::{dashboard_table, Dashboard, DashboardTable, ExpertProgress};
-/// use engine::table::Cell;
+/// use engine::core::table::Cell;
 ///
 /// let board = Dashboard {
 ///     rows: vec![], sheets: vec![], disagreements: vec![], items: 2, items_final: 0, items_in_adjudication: 0,

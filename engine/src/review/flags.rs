@@ -27,7 +27,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 
-use crate::jsonl::is_blank;
+use crate::core::lines::is_blank;
 use crate::lexpilot::dataset::Case;
 use crate::vocab::{vocabulary, Consultation};
 

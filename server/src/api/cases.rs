@@ -4,8 +4,9 @@
 use axum::extract::{Path, Query, State};
 use axum::routing::get;
 use axum::{Json, Router};
+use engine::core::paging::{paging, Page};
 use engine::lexpilot::dataset::Case;
-use engine::lexpilot::query::{paging, CaseFilter, CaseSummary, Page};
+use engine::lexpilot::query::{CaseFilter, CaseSummary};
 use engine::vocab::{Class, FocalPointType, PlaintiffType, Verdict};
 use serde::{Deserialize, Serialize};
 

@@ -62,7 +62,7 @@ async fn import(
     })?;
     let family = match query.family.as_deref() {
         None => None,
-        Some(f) => Some(engine::plawbench::run::Family::parse(f).ok_or_else(|| {
+        Some(f) => Some(engine::core::entry::Family::parse(f).ok_or_else(|| {
             ApiError::bad_request(format!(
                 "query parameter family: {f:?} is not valid; expected legal, open or closed"
             ))

@@ -20,7 +20,7 @@
 //! dashboard) is not in the file. The figures of the comparison and the
 //! model page leave out the judge decisions under blind review as their
 //! pages do (all counted for an admin), and their files say how many in
-//! the `X-Blind-Review-Left-Out` header, as the leaderboard's export does. One writer ([`engine::table`]) makes
+//! the `X-Blind-Review-Left-Out` header, as the leaderboard's export does. One writer ([`engine::core::table`]) makes
 //! every format. Headers are in the page's language: `lang`, else the
 //! `lang` cookie, else `Accept-Language`, else the page's default.
 
@@ -33,9 +33,9 @@ use db::datasets::DatasetInfo;
 use db::users::User;
 use engine::accounts::Permission;
 use engine::benchmark::Benchmark;
+use engine::core::table::{Format, Table};
 use engine::lang::Lang;
 use engine::lexpilot::run::Task;
-use engine::table::{Format, Table};
 use serde::Deserialize;
 
 use super::{current_dataset, current_dataset_of, sight, with_left_out};

@@ -18,7 +18,8 @@ use std::sync::{Arc, Mutex};
 
 use db::runs::{StoredRun, StoredScores};
 use engine::benchmark::Suite;
-use engine::lexpilot::run::{EntryKey, Task};
+use engine::core::entry::EntryKey;
+use engine::lexpilot::run::Task;
 use engine::lexpilot::score::EntrySample;
 use engine::vocab::LjpSetup;
 

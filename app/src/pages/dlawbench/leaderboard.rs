@@ -9,7 +9,7 @@
 //! count 0, the headline) and valid-only (failures left out), so it works
 //! without JavaScript; every value links to the sessions behind it.
 
-use engine::columns::Scale;
+use engine::core::columns::Scale;
 use engine::dlawbench::dataset::Style;
 use engine::dlawbench::leaderboard::{
     format_cell, AggregationTable, StyleTable, Table, COLUMN_GROUPS, DIAGNOSTIC_COLUMNS,
@@ -648,8 +648,8 @@ fn AggregationTableView(table: AggregationTable) -> impl IntoView {
 
 /// A model group in a word, for the badge beside the model's name (the full
 /// name is its tooltip).
-fn family_short(family: engine::lexpilot::run::Family, lang: Lang) -> &'static str {
-    use engine::lexpilot::run::Family;
+fn family_short(family: engine::core::entry::Family, lang: Lang) -> &'static str {
+    use engine::core::entry::Family;
     match family {
         Family::Legal => lang.t("法律", "legal"),
         Family::Open => lang.t("开源", "open"),

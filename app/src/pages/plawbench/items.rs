@@ -2,7 +2,7 @@
 //! counts, paging. The filter form is a plain GET form, so it works without
 //! JavaScript.
 
-use engine::browse::ItemFilter;
+use engine::core::paging::ItemFilter;
 use engine::plawbench::dataset::Task;
 use engine::plawbench::query::ItemSummary;
 use leptos::prelude::*;

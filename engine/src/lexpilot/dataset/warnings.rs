@@ -35,7 +35,9 @@
 
 use std::collections::HashSet;
 
-use super::{Case, DatasetWarning, KeyFact, Turn};
+use super::{Case, KeyFact};
+use crate::core::dialogue::Turn;
+use crate::core::errors::DatasetWarning;
 use crate::vocab::Role;
 
 /// What a user says instead of answering: each is matched as a substring of
@@ -111,7 +113,7 @@ pub fn case_warnings(case: &Case, line: usize) -> Vec<DatasetWarning> {
     let mut warn = |field: String, message: String| {
         warnings.push(DatasetWarning {
             line,
-            case_id: (!crate::jsonl::is_blank(&case.case_id)).then(|| case.case_id.clone()),
+            case_id: (!crate::core::lines::is_blank(&case.case_id)).then(|| case.case_id.clone()),
             field,
             message,
         })

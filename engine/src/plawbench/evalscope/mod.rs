@@ -59,12 +59,11 @@ use sha2::{Digest, Sha256};
 
 use super::dataset::{Item, Section, Task};
 use super::judge::render_model_prompt;
-use super::run::{
-    parse_run, Aggregation, Awarded, Family, JudgeSeat, Judgement, ParseMode, RubricItem, Run,
-    RunHeader, Source,
-};
-use super::score::{aggregate, score_item};
+use super::run::{parse_run, Awarded, Judgement, ParseMode, RubricItem, Run, RunHeader, Source};
+use super::score::score_item;
 use crate::benchmark::Benchmark;
+use crate::core::entry::Family;
+use crate::core::panel::{aggregate, Aggregation, JudgeSeat};
 
 pub mod layout;
 pub mod task_config;

@@ -11,7 +11,7 @@
 
 use serde_json::{Map, Number, Value};
 
-use super::super::run::Aggregation;
+use crate::core::panel::Aggregation;
 
 /// What the import takes from `task_config.yaml`.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -32,7 +32,7 @@ pub struct TaskConfig {
 ///
 /// ```
 /// use engine::plawbench::evalscope::task_config::read_task_config;
-/// use engine::plawbench::run::Aggregation;
+/// use engine::core::panel::Aggregation;
 ///
 /// let config = read_task_config("model: qwen-plus\nrepeats: 2\njudge:\n  strategy: llm\n  aggregation: median\n  models:\n  - model_id: qwen3-max\n    judge_id: qwen3-max\ngeneration_config:\n  temperature: 0.0\n  max_tokens: 8192\n").unwrap();
 /// assert_eq!(config.judge_models, ["qwen3-max"]);

@@ -1,7 +1,6 @@
 //! The line-oriented JSON reading and error collection shared by the dataset
-//! and run parsers of every benchmark ([`crate::lexpilot::dataset`],
-//! [`crate::lexpilot::run`], [`crate::plawbench::dataset`],
-//! [`crate::plawbench::run`]).
+//! and run parsers of every benchmark (each benchmark's `dataset` and `run`
+//! modules).
 //!
 //! - [`read_lines`] reads JSON Lines text from a [`BufRead`] one line at a
 //!   time, skipping blank lines and a leading byte-order mark and reporting a
@@ -26,7 +25,8 @@ use serde::de::{MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value};
 
-use crate::lexpilot::dataset::{DatasetError, DatasetErrors, Turn, MAX_ERRORS};
+use crate::core::dialogue::Turn;
+use crate::core::errors::{DatasetError, DatasetErrors, MAX_ERRORS};
 use crate::vocab::{Role, Vocabulary};
 
 /// Whether `s` is empty or only whitespace.
@@ -527,14 +527,14 @@ macro_rules! keys {
             _text: std::marker::PhantomData<&$a str>,
         }
 
-        impl<'de> $crate::jsonl::Fields<'de> for $name<'de> {
+        impl<'de> $crate::core::lines::Fields<'de> for $name<'de> {
             fn field<A: serde::de::MapAccess<'de>>(
                 &mut self,
                 key: &str,
                 map: &mut A,
             ) -> Result<bool, A::Error> {
                 $(if key == keys!(@key $field $($key)?) {
-                    return $crate::jsonl::once(&mut self.$field, map);
+                    return $crate::core::lines::once(&mut self.$field, map);
                 })+
                 Ok(false)
             }

@@ -24,8 +24,8 @@
 //!
 //! ```
 //! use engine::lang::Lang;
-//! use engine::columns::Better;
-//! use engine::table::{Cell, Column, Format, Table};
+//! use engine::core::columns::Better;
+//! use engine::core::table::{Cell, Column, Format, Table};
 //!
 //! let table = Table {
 //!     caption: "Runs".into(),
@@ -50,7 +50,7 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::columns::Better;
+use crate::core::columns::Better;
 use crate::lang::Lang;
 
 /// The byte-order mark every CSV file starts with (see the module docs).
@@ -199,7 +199,7 @@ impl Format {
     /// The format named `name` ([`Format::as_str`]).
     ///
     /// ```
-    /// use engine::table::Format;
+    /// use engine::core::table::Format;
     /// assert_eq!(Format::parse("latex"), Some(Format::Latex));
     /// assert_eq!(Format::parse("pdf"), None);
     /// ```
@@ -425,7 +425,7 @@ fn latex_text(cell: &Cell, decimals: usize) -> String {
 /// included) is passed through.
 ///
 /// ```
-/// use engine::table::latex_escape;
+/// use engine::core::table::latex_escape;
 /// assert_eq!(latex_escape("50% & $5_x {a} #1"), r"50\% \& \$5\_x \{a\} \#1");
 /// assert_eq!(latex_escape(r"a~b^c\d"), r"a\textasciitilde{}b\textasciicircum{}c\textbackslash{}d");
 /// assert_eq!(latex_escape("民法典"), "民法典");

@@ -9,7 +9,7 @@
 //! # Example
 //!
 //! ```
-//! use engine::columns::{Better, Scale};
+//! use engine::core::columns::{Better, Scale};
 //! use engine::metrics::MeanStd;
 //!
 //! // A relative degradation: the smallest is best, and best comes first.
@@ -52,7 +52,7 @@ impl Better {
     /// column without a best (or without values).
     ///
     /// ```
-    /// use engine::columns::Better;
+    /// use engine::core::columns::Better;
     /// assert_eq!(Better::Higher.best([0.2, 0.7, 0.5]), Some(0.7));
     /// assert_eq!(Better::Lower.best([0.2, 0.7, 0.5]), Some(0.2));
     /// assert_eq!(Better::Higher.best([]), None);
@@ -71,7 +71,7 @@ impl Better {
     ///
     /// ```
     /// use std::cmp::Ordering;
-    /// use engine::columns::Better;
+    /// use engine::core::columns::Better;
     /// assert_eq!(Better::Higher.best_first(Some(0.7), Some(0.2)), Ordering::Less);
     /// assert_eq!(Better::Lower.best_first(Some(0.7), Some(0.2)), Ordering::Greater);
     /// assert_eq!(Better::Lower.best_first(None, Some(0.2)), Ordering::Greater);
@@ -136,7 +136,7 @@ impl Scale {
     /// A score (a ratio from 0 to 1) as shown on this scale.
     ///
     /// ```
-    /// use engine::columns::Scale;
+    /// use engine::core::columns::Scale;
     /// assert_eq!(Scale::Unit.value(0.70654), "0.707");
     /// assert_eq!(Scale::Hundred.value(0.70654), "70.65");
     /// assert_eq!(Scale::Unit.value(-0.0001), "-0.000");
@@ -148,7 +148,7 @@ impl Scale {
     /// A difference of two scores, always with its sign (`+0.012`).
     ///
     /// ```
-    /// use engine::columns::Scale;
+    /// use engine::core::columns::Scale;
     /// assert_eq!(Scale::Unit.difference(0.0123), "+0.012");
     /// assert_eq!(Scale::Unit.difference(-0.5), "-0.500");
     /// ```

@@ -8,13 +8,20 @@
 //! database applies the same filter in SQL and is tested to agree with it.
 //!
 //! ```
-//! use engine::browse::{paging, ItemFilter, Listed};
-//! use engine::plawbench::dataset::parse_dataset;
+//! use engine::core::paging::{paging, ItemFilter, Listed};
 //!
-//! let items = parse_dataset(r#"{"item_id": "legal_consultation-1", "task": "legal_consultation", "question": "我丈夫打我，我要离婚。", "rubric": "1.(+5 分) 报警记录？", "max_points": 5}"#).unwrap();
-//! assert_eq!(items[0].facet(), "legal_consultation");
+//! struct Item(&'static str);
+//! impl Listed for Item {
+//!     fn item_id(&self) -> &str { "legal_consultation-1" }
+//!     fn facet(&self) -> &str { "legal_consultation" }
+//!     fn category(&self) -> &str { "" }
+//!     fn search_text(&self) -> String { self.0.to_owned() }
+//! }
+//!
+//! let item = Item("我丈夫打我，我要离婚。");
 //! let filter = ItemFilter { q: Some("离婚".into()), ..ItemFilter::default() };
-//! assert!(filter.matches(&items[0]));
+//! assert!(filter.matches(&item));
+//! assert!(!ItemFilter { facet: Some("case_analysis".into()), ..filter }.matches(&item));
 //! assert_eq!(paging(Some(0), Some(10_000)), (1, 200));
 //! ```
 
@@ -57,8 +64,8 @@ impl<T> Page<T> {
 ///
 /// # Examples
 /// ```
-/// assert_eq!(engine::browse::paging(None, None), (1, 20));
-/// assert_eq!(engine::browse::paging(Some(0), Some(10_000)), (1, 200));
+/// assert_eq!(engine::core::paging::paging(None, None), (1, 20));
+/// assert_eq!(engine::core::paging::paging(Some(0), Some(10_000)), (1, 200));
 /// ```
 pub fn paging(page: Option<u32>, per_page: Option<u32>) -> (u32, u32) {
     (
@@ -72,7 +79,7 @@ pub fn paging(page: Option<u32>, per_page: Option<u32>) -> (u32, u32) {
 ///
 /// # Examples
 /// ```
-/// use engine::browse::page_of;
+/// use engine::core::paging::page_of;
 ///
 /// let page = page_of((1..=52).collect::<Vec<u32>>(), 3, 25);
 /// assert_eq!((page.items.as_slice(), page.page, page.pages(), page.total), (&[51, 52][..], 3, 3, 52));
@@ -157,8 +164,8 @@ impl ItemFilter {
 /// the middle of one), with `…` when something was left off.
 ///
 /// ```
-/// assert_eq!(engine::browse::excerpt("律师啊！我丈夫", 4), "律师啊！…");
-/// assert_eq!(engine::browse::excerpt("短", 4), "短");
+/// assert_eq!(engine::core::paging::excerpt("律师啊！我丈夫", 4), "律师啊！…");
+/// assert_eq!(engine::core::paging::excerpt("短", 4), "短");
 /// ```
 pub fn excerpt(text: &str, chars: usize) -> String {
     let mut out: String = text.chars().take(chars).collect();
