@@ -68,6 +68,7 @@ pub mod lexpilot;
 pub mod metrics;
 pub mod names;
 pub mod plawbench;
+pub mod reference;
 pub mod review;
 pub mod spreadsheet;
 pub mod statutes;

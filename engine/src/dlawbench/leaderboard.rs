@@ -914,3 +914,39 @@ pub fn aggregation_table(runs: &[(EntryKey, RunScores)]) -> AggregationTable {
         rows,
     }
 }
+
+/// The (view, column) pairs a reference row ([`crate::reference`]) may
+/// give on this leaderboard: the main table's seven metrics
+/// ([`COLUMN_GROUPS`]) in each of its views, `null_as_zero` and
+/// `valid_only` for the overall table (the paper's Table 4 is the
+/// null-as-zero one) and `<view>/<jurisdiction>` for a jurisdiction's
+/// (Tables 15 and 16).
+///
+/// ```
+/// let pairs = engine::dlawbench::leaderboard::reference_columns();
+/// assert_eq!(pairs.len(), 6 * 7);
+/// assert!(pairs.contains(&("null_as_zero".into(), "resolution".into())));
+/// assert!(pairs.contains(&("valid_only/us".into(), "fidelity".into())));
+/// ```
+pub fn reference_columns() -> Vec<(String, String)> {
+    let mut pairs = Vec::new();
+    for view in View::ALL {
+        for jurisdiction in std::iter::once(None).chain(Jurisdiction::ALL.map(Some)) {
+            let name = reference_view(&TableView { view, jurisdiction });
+            for (_, metrics) in COLUMN_GROUPS {
+                for m in metrics {
+                    pairs.push((name.clone(), m.as_str().to_owned()));
+                }
+            }
+        }
+    }
+    pairs
+}
+
+/// The reference view of a table: `null_as_zero`, or `null_as_zero/cn`.
+pub fn reference_view(view: &TableView) -> String {
+    match view.jurisdiction {
+        None => view.view.as_str().to_owned(),
+        Some(j) => format!("{}/{}", view.view.as_str(), j.as_str()),
+    }
+}

@@ -500,77 +500,59 @@ pub fn caption(view: &View) -> String {
     }
 }
 
-#[cfg(test)]
-mod export_tests {
-    use super::*;
-
-    fn table() -> Table {
-        let cell = |mean, std| Some(MeanStd { mean, std });
-        Table {
-            columns: vec![
-                Column {
-                    key: "overall".into(),
-                    label: "Overall".into(),
-                    better: Better::Higher,
-                },
-                Column {
-                    key: "gain".into(),
-                    label: "Gain".into(),
-                    better: Better::Higher,
-                },
-            ],
-            rows: vec![
-                Row {
-                    entry: 0,
-                    model: "A_1 & co".into(),
-                    setting: None,
-                    family: Some(Family::Legal),
-                    runs: 2,
-                    unavailable: 0,
-                    not_comparable: Vec::new(),
-                    cells: vec![cell(0.5, Some(0.01)), None],
-                },
-                Row {
-                    entry: 1,
-                    model: "B, \"quoted\"".into(),
-                    setting: None,
-                    family: Some(Family::Closed),
-                    runs: 1,
-                    unavailable: 0,
-                    not_comparable: Vec::new(),
-                    cells: vec![cell(0.7, None), cell(0.1, None)],
-                },
-            ],
-            best: vec![Some(0.7), Some(0.1)],
+/// The (view, column) pairs a reference row ([`crate::reference`]) may
+/// give on this leaderboard: `lca` and `dcg` with their columns (the
+/// paper's Tables 2 and 14), `ljp` with the columns that do not depend on
+/// the setup (`overall_direct`, `overall_interaction`, `overall_gold`,
+/// `gain`, `relative_degradation`: Table 3), and `ljp/<setup>` with the
+/// per-class QWK under that setup (Tables 16 and 17).
+///
+/// ```
+/// let pairs = engine::lexpilot::leaderboard::reference_columns();
+/// assert!(pairs.contains(&("lca".into(), "acc_underspecified".into())));
+/// assert!(pairs.contains(&("ljp".into(), "overall_gold".into())));
+/// assert!(pairs.contains(&("ljp/direct".into(), "tort".into())));
+/// assert!(!pairs.contains(&("ljp".into(), "tort".into())));
+/// ```
+pub fn reference_columns() -> Vec<(String, String)> {
+    let mut pairs = Vec::new();
+    for task in Task::ALL {
+        for setup in LjpSetup::ALL {
+            let view = View {
+                task,
+                setup,
+                sort: None,
+            };
+            for key in columns(&view).into_iter().map(|c| c.column.key) {
+                let name = reference_view(&view, &key);
+                if !pairs.iter().any(|(v, k)| *v == name && *k == key) {
+                    pairs.push((name, key));
+                }
+            }
         }
     }
+    // Each task's own view first, then its per-setup views.
+    pairs.sort_by_key(|(v, _)| {
+        let task = v.split('/').next().and_then(Task::parse);
+        (
+            Task::ALL.iter().position(|t| Some(*t) == task),
+            v.contains('/'),
+        )
+    });
+    pairs
+}
 
-    #[test]
-    fn csv_has_a_mean_and_a_std_column_per_score_and_quotes_where_needed() {
-        let csv = to_csv(&table());
-        let lines: Vec<&str> = csv.lines().collect();
-        assert_eq!(
-            lines[0],
-            "model,family,runs,overall_mean,overall_std,gain_mean,gain_std"
-        );
-        assert_eq!(lines[1], "A_1 & co,legal,2,0.5,0.01,,");
-        assert_eq!(lines[2], "\"B, \"\"quoted\"\"\",closed,1,0.7,,0.1,");
-    }
-
-    #[test]
-    fn latex_escapes_groups_by_family_and_bolds_the_best() {
-        let tex = to_latex(&table(), "LCA_1");
-        assert!(
-            tex.contains(r"Legal LLMs & A\_1 \& co & 0.5000$\pm$0.0100 & -- \\"),
-            "{tex}"
-        );
-        assert!(
-            tex.contains("\\midrule\nClosed-Source General LLMs & B, \"quoted\" & \\textbf{0.7000} & \\textbf{0.1000}"),
-            "{tex}"
-        );
-        assert!(tex.contains(r"\caption{LCA\_1}"));
+/// The reference view that gives column `key` of `view`: the task, and
+/// for LJP's per-class columns the task and setup (`ljp/direct`).
+pub fn reference_view(view: &View, key: &str) -> String {
+    let per_setup = view.task == Task::Ljp && Class::parse(key).is_some();
+    if per_setup {
+        format!("{}/{}", view.task.as_str(), view.setup.as_str())
+    } else {
+        view.task.as_str().to_owned()
     }
 }
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -722,5 +704,77 @@ mod tests {
         let labels: Vec<String> = table.rows.iter().map(Row::label).collect();
         assert_eq!(labels, ["M", "M (adversarial)"]);
         assert!(to_csv(&table).contains("\nM (adversarial),open,2,"));
+    }
+}
+
+#[cfg(test)]
+mod export_tests {
+    use super::*;
+
+    fn table() -> Table {
+        let cell = |mean, std| Some(MeanStd { mean, std });
+        Table {
+            columns: vec![
+                Column {
+                    key: "overall".into(),
+                    label: "Overall".into(),
+                    better: Better::Higher,
+                },
+                Column {
+                    key: "gain".into(),
+                    label: "Gain".into(),
+                    better: Better::Higher,
+                },
+            ],
+            rows: vec![
+                Row {
+                    entry: 0,
+                    model: "A_1 & co".into(),
+                    setting: None,
+                    family: Some(Family::Legal),
+                    runs: 2,
+                    unavailable: 0,
+                    not_comparable: Vec::new(),
+                    cells: vec![cell(0.5, Some(0.01)), None],
+                },
+                Row {
+                    entry: 1,
+                    model: "B, \"quoted\"".into(),
+                    setting: None,
+                    family: Some(Family::Closed),
+                    runs: 1,
+                    unavailable: 0,
+                    not_comparable: Vec::new(),
+                    cells: vec![cell(0.7, None), cell(0.1, None)],
+                },
+            ],
+            best: vec![Some(0.7), Some(0.1)],
+        }
+    }
+
+    #[test]
+    fn csv_has_a_mean_and_a_std_column_per_score_and_quotes_where_needed() {
+        let csv = to_csv(&table());
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(
+            lines[0],
+            "model,family,runs,overall_mean,overall_std,gain_mean,gain_std"
+        );
+        assert_eq!(lines[1], "A_1 & co,legal,2,0.5,0.01,,");
+        assert_eq!(lines[2], "\"B, \"\"quoted\"\"\",closed,1,0.7,,0.1,");
+    }
+
+    #[test]
+    fn latex_escapes_groups_by_family_and_bolds_the_best() {
+        let tex = to_latex(&table(), "LCA_1");
+        assert!(
+            tex.contains(r"Legal LLMs & A\_1 \& co & 0.5000$\pm$0.0100 & -- \\"),
+            "{tex}"
+        );
+        assert!(
+            tex.contains("\\midrule\nClosed-Source General LLMs & B, \"quoted\" & \\textbf{0.7000} & \\textbf{0.1000}"),
+            "{tex}"
+        );
+        assert!(tex.contains(r"\caption{LCA\_1}"));
     }
 }

@@ -1131,6 +1131,25 @@ pub fn category_caption(table: &CategoryTable) -> String {
     )
 }
 
+/// The (view, column) pairs a reference row ([`crate::reference`]) may
+/// give on this leaderboard: the official ranking (`official`) and its ten
+/// columns ([`Column::OFFICIAL`]), values ×100 as the README writes them.
+///
+/// ```
+/// let pairs = engine::plawbench::leaderboard::reference_columns();
+/// assert_eq!(pairs.len(), 10);
+/// assert_eq!(pairs[0], ("official".to_owned(), "overall".to_owned()));
+/// ```
+pub fn reference_columns() -> Vec<(String, String)> {
+    Column::OFFICIAL
+        .into_iter()
+        .map(|c| (REFERENCE_VIEW.to_owned(), c.key().to_owned()))
+        .collect()
+}
+
+/// The one view of PLawBench reference rows: the official ranking.
+pub const REFERENCE_VIEW: &str = "official";
+
 #[cfg(test)]
 mod tests {
     use super::*;
