@@ -83,22 +83,19 @@ async fn experts_name_the_simulated_style_blind_and_the_figures_are_per_style() 
     let app = TestApp::with_demo().await;
     let (admin, a, b) = setup(&app).await;
 
+    let (run1, run9) = (format!("{MODEL} #1"), format!("{MODEL} #9"));
     // Bad input: a run not stored, a run number not stored, more per style
     // than the run has, a count of 0, an expert creating.
     for (pairs, needle) in [
         (
-            vec![("kind", "client_style"), ("model", "No-Such-Model")],
+            vec![("kind", "client_style"), ("run", "No-Such-Model")],
             "No-Such-Model",
         ),
-        (
-            vec![("kind", "client_style"), ("model", MODEL), ("run", "9")],
-            "#9",
-        ),
+        (vec![("kind", "client_style"), ("run", &run9)], "#9"),
         (
             vec![
                 ("kind", "client_style"),
-                ("model", MODEL),
-                ("run", "1"),
+                ("run", &run1),
                 ("per_model", "13"),
             ],
             "13",
@@ -120,7 +117,7 @@ async fn experts_name_the_simulated_style_blind_and_the_figures_are_per_style() 
     let zh = app
         .call::<CreateReviewItems>(
             Some(&format!("{admin}; lang=zh")),
-            &[("kind", "client_style"), ("model", "No-Such-Model")],
+            &[("kind", "client_style"), ("run", "No-Such-Model")],
         )
         .await;
     assert!(
@@ -133,8 +130,7 @@ async fn experts_name_the_simulated_style_blind_and_the_figures_are_per_style() 
 
     let pairs = [
         ("kind", "client_style"),
-        ("model", MODEL),
-        ("run", "1"),
+        ("run", &run1),
         ("per_model", "2"),
         ("cap", "8"),
         ("seed", "3"),

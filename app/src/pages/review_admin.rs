@@ -39,8 +39,7 @@ pub fn ReviewManagePage() -> impl IntoView {
     let bench = RwSignal::new(Benchmark::Plawbench);
     // The DLawBench run a simulated-client-style batch draws from (empty:
     // every stored run).
-    let run_model = RwSignal::new(String::new());
-    let run_number = RwSignal::new(String::new());
+    let run_named = RwSignal::new(String::new());
     // Case checks and seed dialogues are one per case or seed: no count applies.
     let one_each = move || matches!(kind.get(), ReviewKind::CaseCheck | ReviewKind::SeedDialogue);
     let create = Action::new(move |_: &()| {
@@ -48,8 +47,8 @@ pub fn ReviewManagePage() -> impl IntoView {
         let judge = kind == ReviewKind::JudgeVerdict;
         let rubric = kind == ReviewKind::RubricVerdict;
         let styles = kind == ReviewKind::ClientStyle;
-        let model = run_model.get_untracked();
-        let model = model.trim();
+        let run = run_named.get_untracked();
+        let run = run.trim();
         create_review_items(
             kind.as_str().to_owned(),
             judge.then(|| task.get_untracked().as_str().to_owned()),
@@ -57,10 +56,7 @@ pub fn ReviewManagePage() -> impl IntoView {
             cap.get_untracked().parse().ok(),
             seed.get_untracked().parse().ok(),
             rubric.then(|| bench.get_untracked().as_str().to_owned()),
-            (styles && !model.is_empty()).then(|| model.to_owned()),
-            styles
-                .then(|| run_number.get_untracked().trim().parse().ok())
-                .flatten(),
+            (styles && !run.is_empty()).then(|| run.to_owned()),
         )
     });
     let item_id = RwSignal::new(String::new());
@@ -158,10 +154,8 @@ pub fn ReviewManagePage() -> impl IntoView {
                         <option value=Task::Ljp.as_str()>"LJP"</option>
                     </select>
                 </label>
-                <label class="field" hidden=move || kind.get() != ReviewKind::ClientStyle>{move || lang.get().t("律师模型（留空：全部运行）", "Lawyer model (empty: every run)")}
-                    <input type="text" data-testid="create-run-model" prop:value=move || run_model.get() on:input=move |ev| run_model.set(event_target_value(&ev)) /></label>
-                <label class="field" hidden=move || kind.get() != ReviewKind::ClientStyle>{move || lang.get().t("运行编号（留空：全部）", "Run number (empty: all)")}
-                    <input type="number" min="1" data-testid="create-run-number" prop:value=move || run_number.get() on:input=move |ev| run_number.set(event_target_value(&ev)) /></label>
+                <label class="field" hidden=move || kind.get() != ReviewKind::ClientStyle>{move || lang.get().t("运行（律师模型，或“模型 #编号”；留空：全部）", "Run (lawyer model, or \"MODEL #N\"; empty: every run)")}
+                    <input type="text" data-testid="create-run" prop:value=move || run_named.get() on:input=move |ev| run_named.set(event_target_value(&ev)) /></label>
                 <label class="field">{move || match (kind.get(), bench.get()) {
                     (ReviewKind::ClientStyle, _) | (ReviewKind::RubricVerdict, Benchmark::Dlawbench) => lang.get().t("每种风格", "Per style"),
                     (ReviewKind::RubricVerdict, _) => lang.get().t("每个任务", "Per task"),

@@ -306,14 +306,13 @@ pub struct ReviewDashboard {
 /// DLawBench's judged sessions stratified by style, each rubric item a 0/1
 /// mark against the panel's majority (`per_model` per style, default 5,
 /// `cap` default 20); or `client_style`: sessions of the current DLawBench
-/// dataset's stored runs (every run, or `model`'s, or its run number
-/// `run`) whose client simulator spoke, stratified by style, for experts to
+/// dataset's stored runs (every run, or those of `run`: a lawyer model,
+/// or `MODEL #N` for its run N) whose client simulator spoke, stratified by style, for experts to
 /// name the style (`per_model` per style, default 5 or the fewest a style
 /// has, `cap` default 20; 400 naming the reason without a stored run, for
 /// a run not stored, or for a sample larger than the sessions). Items that
 /// exist already are left as they are.
 #[server(prefix = "/sfn")]
-#[allow(clippy::too_many_arguments)]
 pub async fn create_review_items(
     kind: String,
     task: Option<String>,
@@ -321,8 +320,7 @@ pub async fn create_review_items(
     cap: Option<usize>,
     seed: Option<u64>,
     benchmark: Option<String>,
-    model: Option<String>,
-    run: Option<i64>,
+    run: Option<String>,
 ) -> Result<CreatedItems, ServerFnError> {
     use self::ssr::bad_request;
     use crate::ssr::{current_dataset, db, fail, require};
@@ -339,10 +337,18 @@ pub async fn create_review_items(
     if kind == ReviewKind::ClientStyle {
         let dataset =
             crate::ssr::current_dataset_of(&db, engine::benchmark::Benchmark::Dlawbench).await?;
-        let model = model.map(|m| m.trim().to_owned()).filter(|m| !m.is_empty());
+        // `MODEL` or `MODEL #N`.
+        let run = run.as_deref().map(str::trim).filter(|r| !r.is_empty());
+        let (model, run_number) = match run.and_then(|r| r.rsplit_once('#')) {
+            Some((m, n)) if n.trim().parse::<i64>().is_ok() => {
+                (Some(m.trim().to_owned()), n.trim().parse().ok())
+            }
+            _ => (run.map(str::to_owned), None),
+        };
+        let model = model.filter(|m| !m.is_empty());
         let sample = db::review::StyleSample {
             model,
-            run_number: run,
+            run_number,
             per_style: per_model,
             cap,
             seed: seed.unwrap_or(DEFAULT_SEED),
