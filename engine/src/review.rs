@@ -156,6 +156,10 @@ vocabulary! {
         /// Re-score a rubric verdict of the judge: points per section
         /// ([`Sheet`]; PLawBench).
         RubricVerdict = "rubric_verdict", zh "评分复核", en "Rubric verdict";
+        /// Name the narrative style of a simulated client from its turns
+        /// (DLawBench's human check of the client simulator,
+        /// [`crate::dlawbench::client_style`]).
+        ClientStyle = "client_style", zh "模拟当事人风格", en "Simulated client style";
     }
 }
 

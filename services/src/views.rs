@@ -500,6 +500,7 @@ fn merge_boards(boards: Vec<Dashboard>) -> Dashboard {
     let mut merged = Dashboard {
         rows: Vec::new(),
         sheets: Vec::new(),
+        client_style: Vec::new(),
         disagreements: Vec::new(),
         progress: Vec::new(),
         items: 0,
@@ -511,6 +512,7 @@ fn merge_boards(boards: Vec<Dashboard>) -> Dashboard {
     for board in boards {
         merged.rows.extend(board.rows);
         merged.sheets.extend(board.sheets);
+        merged.client_style.extend(board.client_style);
         merged.disagreements.extend(board.disagreements);
         merged.items += board.items;
         merged.items_final += board.items_final;

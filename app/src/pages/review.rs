@@ -2,6 +2,8 @@
 //! progress; and for admins the links to manage, adjudicate and the
 //! agreement dashboard. Chinese by default, English with `?lang=en`.
 
+pub mod client_style;
+
 use engine::lexpilot::run::Task;
 use engine::review::{ItemStatus, ReviewKind};
 use engine::vocab::Class;
@@ -21,6 +23,7 @@ pub fn kind_label(lang: Lang, kind: ReviewKind) -> &'static str {
         ReviewKind::CaseCheck => lang.t("案例核查", "Case check"),
         ReviewKind::JudgeVerdict => lang.t("裁判评估复核", "Judge verdict"),
         ReviewKind::RubricVerdict => lang.t("评分复核", "Rubric verdict"),
+        ReviewKind::ClientStyle => lang.t("模拟当事人风格", "Simulated client style"),
     }
 }
 

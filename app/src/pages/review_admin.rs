@@ -37,12 +37,18 @@ pub fn ReviewManagePage() -> impl IntoView {
     // The benchmark of rubric verdicts: PLawBench's per task, DLawBench's
     // panel per style.
     let bench = RwSignal::new(Benchmark::Plawbench);
+    // The DLawBench run a simulated-client-style batch draws from (empty:
+    // every stored run).
+    let run_named = RwSignal::new(String::new());
     // Case checks and seed dialogues are one per case or seed: no count applies.
     let one_each = move || matches!(kind.get(), ReviewKind::CaseCheck | ReviewKind::SeedDialogue);
     let create = Action::new(move |_: &()| {
         let kind = kind.get_untracked();
         let judge = kind == ReviewKind::JudgeVerdict;
         let rubric = kind == ReviewKind::RubricVerdict;
+        let styles = kind == ReviewKind::ClientStyle;
+        let run = run_named.get_untracked();
+        let run = run.trim();
         create_review_items(
             kind.as_str().to_owned(),
             judge.then(|| task.get_untracked().as_str().to_owned()),
@@ -50,6 +56,7 @@ pub fn ReviewManagePage() -> impl IntoView {
             cap.get_untracked().parse().ok(),
             seed.get_untracked().parse().ok(),
             rubric.then(|| bench.get_untracked().as_str().to_owned()),
+            (styles && !run.is_empty()).then(|| run.to_owned()),
         )
     });
     let item_id = RwSignal::new(String::new());
@@ -124,6 +131,7 @@ pub fn ReviewManagePage() -> impl IntoView {
                         let (per, all) = match (kind.get_untracked(), b) {
                             (ReviewKind::RubricVerdict, Benchmark::Dlawbench) => (engine::dlawbench::review::DEFAULT_PER_STYLE, engine::dlawbench::review::DEFAULT_CAP),
                             (ReviewKind::RubricVerdict, _) => (engine::plawbench::review::DEFAULT_PER_TASK, engine::plawbench::review::DEFAULT_CAP),
+                            (ReviewKind::ClientStyle, _) => (engine::dlawbench::client_style::DEFAULT_PER_STYLE, engine::dlawbench::client_style::DEFAULT_CAP),
                             _ => (10, 100),
                         };
                         per_model.set(per.to_string());
@@ -134,6 +142,7 @@ pub fn ReviewManagePage() -> impl IntoView {
                         <option value=ReviewKind::JudgeVerdict.as_str()>{move || lang.get().t("评审模型复核（抽样）", "Judge verdicts (sample)")}</option>
                         <option value=ReviewKind::RubricVerdict.as_str()>{move || lang.get().t("PLawBench 评分复核（按任务抽样）", "PLawBench rubric verdicts (sample per task)")}</option>
                         <option value=format!("{}@dlawbench", ReviewKind::RubricVerdict.as_str())>{move || lang.get().t("DLawBench 评审团复核（按风格抽样，逐项 0/1）", "DLawBench panel decisions (sample per style, each rubric item 0/1)")}</option>
+                        <option value=ReviewKind::ClientStyle.as_str()>{move || lang.get().t("DLawBench 模拟当事人风格（按风格抽样，专家辨认风格）", "DLawBench simulated client style (sample per style; experts name the style)")}</option>
                     </select>
                 </label>
                 <label class="field">{move || lang.get().t("任务", "Task")}
@@ -145,8 +154,10 @@ pub fn ReviewManagePage() -> impl IntoView {
                         <option value=Task::Ljp.as_str()>"LJP"</option>
                     </select>
                 </label>
+                <label class="field" hidden=move || kind.get() != ReviewKind::ClientStyle>{move || lang.get().t("运行（律师模型，或“模型 #编号”；留空：全部）", "Run (lawyer model, or \"MODEL #N\"; empty: every run)")}
+                    <input type="text" data-testid="create-run" prop:value=move || run_named.get() on:input=move |ev| run_named.set(event_target_value(&ev)) /></label>
                 <label class="field">{move || match (kind.get(), bench.get()) {
-                    (ReviewKind::RubricVerdict, Benchmark::Dlawbench) => lang.get().t("每种风格", "Per style"),
+                    (ReviewKind::ClientStyle, _) | (ReviewKind::RubricVerdict, Benchmark::Dlawbench) => lang.get().t("每种风格", "Per style"),
                     (ReviewKind::RubricVerdict, _) => lang.get().t("每个任务", "Per task"),
                     _ => lang.get().t("每个模型", "Per model"),
                 }}
@@ -776,6 +787,7 @@ pub fn AgreementPage() -> impl IntoView {
                                 view! {
                                     {(!plaw.is_empty()).then(|| view! { <SheetTable rows=plaw lang /> })}
                                     {(!dlaw.is_empty()).then(|| view! { <PanelTable rows=dlaw lang /> })}
+                                    {d.client_style.clone().map(|figures| view! { <crate::pages::review::client_style::ClientStyleTable figures lang /> })}
                                 }
                             }
                             <h2 hidden=d.progress.is_empty()>{lang.t("专家进度", "Progress per expert")}</h2>

@@ -5,6 +5,7 @@
 //! other expert's label and the judge's come back from the server only after
 //! this expert has submitted.
 
+use engine::dlawbench::dataset::Style;
 use engine::lexpilot::dataset::Case;
 use engine::lexpilot::run::Task;
 use engine::review::{
@@ -20,7 +21,7 @@ use crate::components::dialogue::DialogueComparison;
 use crate::components::i18n::{use_lang, Lang, LangLinks};
 use crate::components::labels::{error_message, ErrorBox, Loading};
 use crate::components::turn_editor::TurnEditor;
-use crate::pages::review::{item_title, kind_label, status_label};
+use crate::pages::review::{client_style, item_title, kind_label, status_label};
 use crate::server_fns::review::{
     flag_review_item, get_review_item, save_review_draft, submit_review, ReviewItemView,
 };
@@ -120,9 +121,10 @@ pub fn label_text(lang: Lang, label: &str) -> String {
         "pass" => ("通过", "Pass"),
         "fail" => ("不通过", "Fail"),
         other => {
-            return match Verdict::parse(other) {
-                Some(v) => verdict_text(lang, v),
-                None => other.to_owned(),
+            return match (Verdict::parse(other), Style::parse(other)) {
+                (Some(v), _) => verdict_text(lang, v),
+                (None, Some(s)) => client_style::style_text(lang, s).to_owned(),
+                (None, None) => other.to_owned(),
             }
         }
     };
@@ -289,6 +291,7 @@ fn guidelines(lang: Lang, item: &ReviewItemView) -> Vec<&'static str> {
             lang.t("按数字键为当前诉请选择判决，光标自动移到下一项。", "Digits set the current claim's verdict and move to the next claim."),
         ],
         (ReviewKind::JudgeVerdict, None) => vec![],
+        (ReviewKind::ClientStyle, _) => client_style::guidelines(lang),
         (ReviewKind::RubricVerdict, _) if is_fidelity(item) => vec![
             lang.t("A/B：回答是否正确且足以满足约定的最低答案；D：事实已被删除，恰当表示不知道或记不清为 1。C 不评回答。", "A/B: is the answer correct and at least the agreed minimum? D: the fact was withheld, so appropriate uncertainty is 1. C has no answer mark."),
             lang.t("过度披露：回复透露了超出约定允许范围的隐藏事实（复述已有对话不算）。", "Over-disclosure: the reply reveals hidden facts beyond the agreed permissions (repeating the history does not count)."),
@@ -833,6 +836,7 @@ fn ItemBody(item: ReviewItemView, set_version: WriteSignal<u32>) -> impl IntoVie
             crate::pages::dlawbench::case_url(&item.case_id)
         }
         ReviewKind::RubricVerdict => crate::pages::plawbench::item_url(&item.case_id),
+        ReviewKind::ClientStyle => crate::pages::dlawbench::case_url(&item.case_id),
         _ => crate::url::case(&item.case_id),
     };
     let progress_line = move || {
@@ -889,7 +893,7 @@ fn ItemBody(item: ReviewItemView, set_version: WriteSignal<u32>) -> impl IntoVie
                             }).collect_view()}
                             {r.judge_label.map(|l| {
                                 let l = readings.get(&l);
-                                view! { <li>{move || lang.get().t("评审模型", "Judge")} ": " <strong data-testid="judge-label">{move || label_summary(lang.get(), &l)}</strong></li> }
+                                view! { <li>{move || if kind == ReviewKind::ClientStyle { lang.get().t("模拟设定的风格", "Simulated style") } else { lang.get().t("评审模型", "Judge") }} ": " <strong data-testid="judge-label">{move || label_summary(lang.get(), &l)}</strong></li> }
                             })}
                             {r.final_label.map(|l| {
                                 let l = readings.get(&l);
@@ -1190,6 +1194,7 @@ fn ItemContent(item: ReviewItemView) -> impl IntoView {
             fidelity_content(&input, lang).into_any()
         }
         (ReviewKind::RubricVerdict, _) if is_dlaw(&item) => dlaw_content(&input, lang).into_any(),
+        (ReviewKind::ClientStyle, _) => client_style::content(&input, lang).into_any(),
         (ReviewKind::RubricVerdict, _) => {
             let question = text("question").unwrap_or_default();
             let context = text("context").filter(|c| !c.trim().is_empty());

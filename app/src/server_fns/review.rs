@@ -278,6 +278,12 @@ pub struct ReviewDashboard {
     /// Rubric verdicts per task and section: judge against the final label,
     /// expert against expert (points).
     pub sheets: Vec<engine::review::SheetRow>,
+    /// DLawBench's human check of the client simulator: per simulated
+    /// style and overall, the experts' accuracy and Fleiss' kappa beside
+    /// the paper's ([`engine::dlawbench::client_style`]); `None` before any
+    /// label.
+    #[serde(default)]
+    pub client_style: Option<engine::dlawbench::client_style::ClientStyleFigures>,
     /// Items whose experts disagreed (adjudicators only; empty for experts).
     pub disagreements: Vec<i64>,
     /// Every expert's progress, by name.
@@ -299,7 +305,13 @@ pub struct ReviewDashboard {
 /// task (`per_model` is then per task, default 10, `cap` default 40), or
 /// DLawBench's judged sessions stratified by style, each rubric item a 0/1
 /// mark against the panel's majority (`per_model` per style, default 5,
-/// `cap` default 20). Items that exist already are left as they are.
+/// `cap` default 20); or `client_style`: sessions of the current DLawBench
+/// dataset's stored runs (every run, or those of `run`: a lawyer model,
+/// or `MODEL #N` for its run N) whose client simulator spoke, stratified by style, for experts to
+/// name the style (`per_model` per style, default 5 or the fewest a style
+/// has, `cap` default 20; 400 naming the reason without a stored run, for
+/// a run not stored, or for a sample larger than the sessions). Items that
+/// exist already are left as they are.
 #[server(prefix = "/sfn")]
 pub async fn create_review_items(
     kind: String,
@@ -308,6 +320,7 @@ pub async fn create_review_items(
     cap: Option<usize>,
     seed: Option<u64>,
     benchmark: Option<String>,
+    run: Option<String>,
 ) -> Result<CreatedItems, ServerFnError> {
     use self::ssr::bad_request;
     use crate::ssr::{current_dataset, db, fail, require};
@@ -317,10 +330,38 @@ pub async fn create_review_items(
     let db = db()?;
     let Some(kind) = ReviewKind::parse(kind.trim()) else {
         return Err(bad_request(format!(
-            "unknown kind {kind:?}; expected seed_dialogue, case_check, judge_verdict or \
-             rubric_verdict"
+            "unknown kind {kind:?}; expected seed_dialogue, case_check, judge_verdict, \
+             rubric_verdict or client_style"
         )));
     };
+    if kind == ReviewKind::ClientStyle {
+        let dataset =
+            crate::ssr::current_dataset_of(&db, engine::benchmark::Benchmark::Dlawbench).await?;
+        // `MODEL` or `MODEL #N`.
+        let run = run.as_deref().map(str::trim).filter(|r| !r.is_empty());
+        let (model, run_number) = match run.and_then(|r| r.rsplit_once('#')) {
+            Some((m, n)) if n.trim().parse::<i64>().is_ok() => {
+                (Some(m.trim().to_owned()), n.trim().parse().ok())
+            }
+            _ => (run.map(str::to_owned), None),
+        };
+        let model = model.filter(|m| !m.is_empty());
+        let sample = db::review::StyleSample {
+            model,
+            run_number,
+            per_style: per_model,
+            cap,
+            seed: seed.unwrap_or(DEFAULT_SEED),
+        };
+        let lang = crate::components::i18n::lang();
+        let created = db::review::create_client_style_items(&db, &dataset, sample, lang, &user)
+            .await
+            .map_err(fail)?;
+        return Ok(CreatedItems {
+            created: created.created,
+            existing: created.existing,
+        });
+    }
     if kind == ReviewKind::RubricVerdict {
         use engine::benchmark::Benchmark;
         let benchmark = match benchmark.as_deref().map(str::trim) {
@@ -374,7 +415,7 @@ pub async fn create_review_items(
             };
             db::review::create_judge_items(&db, &dataset, sample, &user).await
         }
-        ReviewKind::RubricVerdict => unreachable!("handled above"),
+        ReviewKind::RubricVerdict | ReviewKind::ClientStyle => unreachable!("handled above"),
     }
     .map_err(fail)?;
     Ok(CreatedItems {
@@ -737,6 +778,7 @@ pub async fn review_dashboard() -> Result<ReviewDashboard, ServerFnError> {
         .map_err(fail)?;
     Ok(ReviewDashboard {
         average: engine::review::task_average(&board.rows),
+        client_style: engine::dlawbench::client_style::ClientStyleFigures::of(&board.client_style),
         sheets: board.sheets,
         rows: board
             .rows

@@ -323,6 +323,114 @@ pub async fn create_rubric_items(
     insert_items(db, dataset, items, by).await
 }
 
+/// Which sessions a simulated-client-style batch draws from, and how many.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StyleSample {
+    /// The lawyer model of the run(s) to draw from; `None` for every
+    /// stored run.
+    pub model: Option<String>,
+    /// Its run number; `None` for every run of `model`.
+    pub run_number: Option<i64>,
+    /// Sessions per style ([`engine::dlawbench::client_style::plan`]).
+    pub per_style: Option<usize>,
+    /// Sessions in all.
+    pub cap: Option<usize>,
+    /// The seed of the draw.
+    pub seed: u64,
+}
+
+/// Simulated-client-style items: sessions of the stored DLawBench runs of
+/// `dataset` (every run, or the one named) whose client simulator spoke,
+/// drawn stratified by style ([`engine::dlawbench::client_style`] says what
+/// the expert reads; the simulated style is kept as the judge label).
+/// Refused, with the message in `lang`, without a stored run, for a run
+/// not stored, or for a sample larger than the sessions allow.
+pub async fn create_client_style_items(
+    db: &Db,
+    dataset: &DatasetInfo,
+    sample: StyleSample,
+    lang: engine::lang::Lang,
+    by: &User,
+) -> Result<Created> {
+    use engine::benchmark::{DLawBench, Suite};
+    use engine::dlawbench::client_style::{draw_segments, plan, segments, SampleError};
+    let refuse = |e: SampleError| DbError::Invalid(e.message(lang));
+    let cases: std::sync::Arc<Vec<engine::dlawbench::dataset::Case>> =
+        crate::items::all(db, dataset.id).await?;
+    let runs = crate::runs::all_items(db, dataset.id).await?;
+    if runs.is_empty() {
+        return Err(refuse(SampleError::NoRun));
+    }
+    let chosen: Vec<_> = runs
+        .iter()
+        .filter(|r| sample.model.as_deref().is_none_or(|m| m == r.model))
+        .filter(|r| sample.run_number.is_none_or(|n| n == r.run_number))
+        .collect();
+    if chosen.is_empty() {
+        let named = match (&sample.model, sample.run_number) {
+            (Some(m), Some(n)) => format!("{m} #{n}"),
+            (Some(m), None) => m.clone(),
+            (None, Some(n)) => format!("#{n}"),
+            (None, None) => String::new(),
+        };
+        return Err(refuse(SampleError::UnknownRun {
+            named,
+            stored: runs
+                .iter()
+                .map(|r| format!("{} #{}", r.model, r.run_number))
+                .collect(),
+        }));
+    }
+    let mut candidates = Vec::new();
+    for stored in chosen {
+        let run = DLawBench::read_stored(&stored.items).map_err(|e| {
+            DbError::Corrupt(format!(
+                "stored run {} {}: {e}",
+                stored.model, stored.run_number
+            ))
+        })?;
+        candidates.extend(
+            segments(&run, &cases)
+                .into_iter()
+                .map(|decision| JudgeCandidate {
+                    run_id: stored.id,
+                    model: stored.model.clone(),
+                    run_number: stored.run_number,
+                    decision,
+                }),
+        );
+    }
+    let available: Vec<_> = engine::dlawbench::dataset::Style::ALL
+        .iter()
+        .map(|&style| {
+            let n = candidates
+                .iter()
+                .filter(|c| c.decision.judge_label == style.as_str())
+                .count();
+            (style, n)
+        })
+        .collect();
+    let (per_style, cap) = plan(&available, sample.per_style, sample.cap).map_err(refuse)?;
+    let items = draw_segments(candidates, per_style, cap, sample.seed)
+        .into_iter()
+        .map(|drawn| {
+            let (candidate, key) = (drawn.candidate, drawn.key);
+            NewItem {
+                kind: ReviewKind::ClientStyle,
+                case_id: candidate.decision.case_id,
+                run_id: Some(candidate.run_id),
+                model: Some(candidate.model),
+                run_number: Some(candidate.run_number),
+                task: None,
+                target: Some(key),
+                judge_label: Some(candidate.decision.judge_label),
+                input: candidate.decision.input,
+            }
+        })
+        .collect();
+    insert_items(db, dataset, items, by).await
+}
+
 /// The rubric verdicts of `model` open for review on the dataset
 /// `dataset_name` (made into review items, not final yet), as (run number,
 /// item or case id, target: PLawBench's task, DLawBench's style): what the

@@ -59,6 +59,7 @@ use std::io::BufRead;
 
 use crate::benchmark::{Benchmark, RunMeta, Suite};
 
+pub mod client_style;
 pub mod dataset;
 pub mod drilldown;
 pub mod exports;

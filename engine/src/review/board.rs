@@ -97,6 +97,11 @@ pub struct Dashboard {
     pub rows: Vec<DashboardRow>,
     /// Figures of rubric verdicts per task and section ([`sheet_rows`]).
     pub sheets: Vec<SheetRow>,
+    /// The simulated-client-style segments the viewer may count, each with
+    /// its experts' blind labels
+    /// ([`crate::dlawbench::client_style::ClientStyleFigures::of`] gives
+    /// the figures).
+    pub client_style: Vec<crate::dlawbench::client_style::Segment>,
     /// Items whose experts disagreed (adjudicators only; empty for experts).
     pub disagreements: Vec<i64>,
     /// Every expert's progress, by name.
@@ -164,6 +169,7 @@ impl Dashboard {
         let mut reviewed = Vec::new();
         let mut sheets = Vec::new();
         let mut sheet_disagreements = Vec::new();
+        let mut client_style = Vec::new();
         let (mut items_final, mut items_in_adjudication) = (0, 0);
         let mut progress: BTreeMap<String, ExpertProgress> = BTreeMap::new();
         for item in items {
@@ -184,6 +190,31 @@ impl Dashboard {
                 }
             }
             if !item.counts_for(viewer) {
+                continue;
+            }
+            if item.kind == super::ReviewKind::ClientStyle {
+                // The gold is the simulated style, kept as the judge label.
+                let style = item
+                    .judge_label
+                    .as_deref()
+                    .and_then(crate::dlawbench::dataset::Style::parse);
+                if let Some(style) = style {
+                    client_style.push(crate::dlawbench::client_style::Segment {
+                        style,
+                        labels: item
+                            .submissions()
+                            .into_iter()
+                            .map(|s| s.blind_label)
+                            .collect(),
+                    });
+                }
+                let submitted = item.submissions().len();
+                if submitted >= 2
+                    && submitted >= item.assignments.len()
+                    && item.blind_agreement().is_none()
+                {
+                    sheet_disagreements.push(item.id);
+                }
                 continue;
             }
             if let Some(sheet) = &item.sheet {
@@ -227,6 +258,7 @@ impl Dashboard {
         Dashboard {
             rows: dashboard_rows(&reviewed),
             sheets: sheet_rows(&sheets),
+            client_style,
             disagreements: if viewer.may_adjudicate() {
                 let mut ids = disagreements(&reviewed);
                 ids.extend(sheet_disagreements);

@@ -183,6 +183,11 @@ pub fn canonical_label(
         }
         // Checked against the item's sheet: `ItemRecord::check_label`.
         ReviewKind::RubricVerdict => Err(LabelError::NoSheet),
+        ReviewKind::ClientStyle => {
+            let label = label.trim();
+            LabelSpace::ClientStyle.check(label)?;
+            Ok(label.to_owned())
+        }
     }
 }
 

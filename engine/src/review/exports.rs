@@ -57,7 +57,7 @@ impl DashboardTable {
 /// use engine::core::table::Cell;
 ///
 /// let board = Dashboard {
-///     rows: vec![], sheets: vec![], disagreements: vec![], items: 2, items_final: 0, items_in_adjudication: 0,
+///     rows: vec![], sheets: vec![], client_style: vec![], disagreements: vec![], items: 2, items_final: 0, items_in_adjudication: 0,
 ///     progress: vec![ExpertProgress { expert: "王".into(), done: 1, assigned: 2, seconds: vec![30, 90], ..Default::default() }],
 /// };
 /// let table = dashboard_table(&board, DashboardTable::Progress, Lang::Zh);

@@ -67,6 +67,9 @@ pub enum LabelSpace {
     DcgDecision,
     /// `supported` < `partially_supported` < `dismissed`, per LJP claim ([`Verdict`]).
     Verdict,
+    /// The four DLawBench narrative styles, for one simulated client
+    /// ([`crate::dlawbench::dataset::Style`]).
+    ClientStyle,
 }
 
 impl LabelSpace {
@@ -77,6 +80,7 @@ impl LabelSpace {
             (ReviewKind::SeedDialogue | ReviewKind::RubricVerdict, _)
             | (ReviewKind::JudgeVerdict, None) => None,
             (ReviewKind::CaseCheck, _) => Some(Self::CheckOutcome),
+            (ReviewKind::ClientStyle, _) => Some(Self::ClientStyle),
             (ReviewKind::JudgeVerdict, Some(Task::Lca)) => Some(Self::LcaLabel),
             (ReviewKind::JudgeVerdict, Some(Task::Dcg)) => Some(Self::DcgDecision),
             (ReviewKind::JudgeVerdict, Some(Task::Ljp)) => Some(Self::Verdict),
@@ -93,6 +97,7 @@ impl LabelSpace {
             Self::LcaLabel => wire::<LcaLabel>(),
             Self::DcgDecision => wire::<DcgDecision>(),
             Self::Verdict => wire::<Verdict>(),
+            Self::ClientStyle => wire::<crate::dlawbench::dataset::Style>(),
         }
     }
 
