@@ -49,9 +49,9 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::benchmark::Benchmark;
-use crate::columns::Scale;
-use crate::lexpilot::dataset::{DatasetError, MAX_ERRORS};
-use crate::lexpilot::run::Family;
+use crate::core::columns::Scale;
+use crate::core::entry::Family;
+use crate::core::errors::{DatasetError, MAX_ERRORS};
 
 /// The header's column names, in the order the shipped files write them.
 pub const HEADER: [&str; 6] = ["model", "family", "view", "column", "value", "source"];

@@ -954,7 +954,10 @@ async fn a_stored_run_rebuilds_only_its_models_figures() {
         .model_runs(&app.db, &dataset, &shown)
         .await
         .expect("runs");
-    assert!(std::sync::Arc::ptr_eq(&shown_runs, &again), "{shown}'s runs were read again");
+    assert!(
+        std::sync::Arc::ptr_eq(&shown_runs, &again),
+        "{shown}'s runs were read again"
+    );
 
     // Another run of a model already shown: again its slot alone.
     let stored = upload(&app, Some(&token), &run_file("Slot-New", 2), "").await;
