@@ -1019,22 +1019,7 @@ fn dlaw_content(input: &serde_json::Value, lang: Memo<Lang>) -> impl IntoView {
                 .collect()
         })
         .unwrap_or_default();
-    let mut turn = 0;
-    let dialogue: Vec<(usize, bool, String)> = input
-        .get("dialogue")
-        .and_then(|d| d.as_array())
-        .map(|a| {
-            a.iter()
-                .map(|t| {
-                    let lawyer = text(t, "role") == "lawyer";
-                    if lawyer {
-                        turn += 1;
-                    }
-                    (turn, lawyer, text(t, "content"))
-                })
-                .collect()
-        })
-        .unwrap_or_default();
+    let dialogue = super::review::client_style::numbered_turns(input, "dialogue");
     let jurisdiction_label = move |lang: Lang| {
         engine::dlawbench::dataset::Jurisdiction::parse(&jurisdiction).map_or_else(
             || jurisdiction.clone(),

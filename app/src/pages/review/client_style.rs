@@ -39,21 +39,16 @@ pub fn style_text(lang: Lang, style: Style) -> &'static str {
     lang.t(style.label_zh(), style.label_en())
 }
 
-/// What the expert reads of one segment.
-pub fn content(input: &serde_json::Value, lang: Memo<Lang>) -> impl IntoView {
+/// A stored dialogue's turns (`field` of `input`), numbered as the expert
+/// reads them: (turn number, whether the lawyer speaks, what was said); a
+/// lawyer's question opens each turn.
+pub fn numbered_turns(input: &serde_json::Value, field: &str) -> Vec<(usize, bool, String)> {
     let text = |v: &serde_json::Value, key: &str| {
         v.get(key).and_then(|x| x.as_str()).unwrap_or("").to_owned()
     };
-    let language = if text(input, "language") == "en" {
-        "en"
-    } else {
-        "zh"
-    };
-    let jurisdiction = Jurisdiction::parse(&text(input, "jurisdiction"));
-    let opening = text(input, "opening");
     let mut turn = 0;
-    let turns: Vec<(usize, bool, String)> = input
-        .get("turns")
+    input
+        .get(field)
         .and_then(|d| d.as_array())
         .map(|a| {
             a.iter()
@@ -66,7 +61,22 @@ pub fn content(input: &serde_json::Value, lang: Memo<Lang>) -> impl IntoView {
                 })
                 .collect()
         })
-        .unwrap_or_default();
+        .unwrap_or_default()
+}
+
+/// What the expert reads of one segment.
+pub fn content(input: &serde_json::Value, lang: Memo<Lang>) -> impl IntoView {
+    let text = |v: &serde_json::Value, key: &str| {
+        v.get(key).and_then(|x| x.as_str()).unwrap_or("").to_owned()
+    };
+    let language = if text(input, "language") == "en" {
+        "en"
+    } else {
+        "zh"
+    };
+    let jurisdiction = Jurisdiction::parse(&text(input, "jurisdiction"));
+    let opening = text(input, "opening");
+    let turns = numbered_turns(input, "turns");
     view! {
         <section class="panel decision client-style" data-testid="decision-object">
             <p class="muted" data-testid="client-style-item">
