@@ -7,7 +7,11 @@ export { expect };
  * Playwright's `test`, failing any test during which a page of it threw an
  * uncaught error or the wasm app panicked (a panic in a hydrating page leaves
  * the rest of it dead, which a test that looks elsewhere would not see).
- * Watches the test's own context and every context it opens.
+ * Watches the test's own context and every context it opens, and closes
+ * the ones it opened when it ends: left open, their pages kept their live
+ * streams (`/api/events`) and sockets for the rest of the run, and after
+ * some thirty tests a new page's stylesheet and wasm could wait past the
+ * 20 s of `ready` (two CI runs failed so, on different tests).
  */
 export const test = base.extend<{ noUncaughtErrors: void }>({
   noUncaughtErrors: [
@@ -26,14 +30,17 @@ export const test = base.extend<{ noUncaughtErrors: void }>({
         context.on('page', watchPage);
       };
       watch(context);
+      const opened: BrowserContext[] = [];
       const newContext = browser.newContext.bind(browser);
       browser.newContext = async (...args: Parameters<typeof newContext>) => {
-        const opened = await newContext(...args);
-        watch(opened);
-        return opened;
+        const made = await newContext(...args);
+        watch(made);
+        opened.push(made);
+        return made;
       };
       await use();
       browser.newContext = newContext;
+      await Promise.all(opened.map((c) => c.close().catch(() => {})));
       expect(errors, 'uncaught errors or panics in the pages').toEqual([]);
     },
     { auto: true },
