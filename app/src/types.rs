@@ -114,6 +114,11 @@ pub struct LeaderboardView {
     pub intervals: Vec<Vec<Option<(f64, f64)>>>,
     /// The per-class bar chart of the view, as SVG markup (empty without rows).
     pub chart: String,
+    /// Published (or a lab's own) reference figures of the view, one line
+    /// per model and origin, cells in `table.columns` order: shown below the
+    /// entries, never ranked or counted in a column's best.
+    #[serde(default)]
+    pub reference: Vec<engine::reference::ReferenceLine>,
 }
 
 /// The model page: every stored run of one model, per entry (runs made in
@@ -249,6 +254,11 @@ pub struct PlawBoard {
     pub categories: engine::plawbench::leaderboard::CategoryTable,
     /// Task 2 accuracy per category and entry, as SVG.
     pub chart: String,
+    /// The official ranking's published (or a lab's own) figures, one line
+    /// per model and origin, cells in `table.columns` order: shown below
+    /// the entries, never ranked.
+    #[serde(default)]
+    pub reference: Vec<engine::reference::ReferenceLine>,
 }
 
 /// The items behind one PLawBench leaderboard cell.
@@ -318,6 +328,10 @@ pub struct DlawBoard {
     pub view: engine::dlawbench::score::View,
     pub main: engine::dlawbench::leaderboard::Table,
     pub jurisdictions: Vec<engine::dlawbench::leaderboard::Table>,
+    /// The published (or a lab's own) figures of `main`, then of each of
+    /// `jurisdictions`: shown below each table's entries, never ranked.
+    #[serde(default)]
+    pub reference: Vec<Vec<engine::reference::ReferenceLine>>,
     pub styles: engine::dlawbench::leaderboard::StyleTable,
     /// Per ability, the four styles' bars per entry, as SVG.
     pub style_charts: Vec<(engine::dlawbench::score::Metric, String)>,

@@ -41,6 +41,7 @@ pub mod fidelity;
 pub mod generations;
 pub mod items;
 pub mod jobs;
+pub mod reference;
 pub mod review;
 pub mod revisions;
 pub mod runs;

@@ -143,7 +143,8 @@ pub const DLAW_DEMO_RUNS: [(&str, &str); 9] = [
 /// for the benchmarks that have no dataset yet, into a database that holds
 /// demo data only (a fresh one, or one whose every dataset is synthetic):
 /// real data never gets demo data beside it. LexPilot's comes last, so its
-/// runs are the newest. Returns what was imported.
+/// runs are the newest. With them come the shipped published reference
+/// rows of every benchmark (`data/reference/`). Returns what was imported.
 pub async fn ensure_loaded(db: &Db) -> anyhow::Result<Vec<ImportOutcome>> {
     let datasets = db::datasets::list(db).await?;
     if datasets.iter().any(|d| !d.synthetic) {
@@ -175,6 +176,13 @@ pub async fn ensure_loaded(db: &Db) -> anyhow::Result<Vec<ImportOutcome>> {
         let outcome = db::datasets::import(db, source(DEMO_NAME), &cases).await?;
         store_runs(db, &outcome, &DEMO_RUNS).await?;
         loaded.push(outcome);
+    }
+    if !loaded.is_empty() {
+        // The papers' and releases' published figures, shown beside the
+        // demo entries as reference rows (data/reference/).
+        services::reference::load_published(db)
+            .await
+            .map_err(|e| anyhow::anyhow!("the shipped reference rows cannot be stored: {e}"))?;
     }
     Ok(loaded)
 }

@@ -164,6 +164,24 @@ enum Command {
         #[command(flatten)]
         db: DbArg,
     },
+    /// Import reference figures (CSV: model,family,view,column,value,source; docs/cli.md) shown
+    /// on the benchmark's leaderboard beside its entries, never ranked; one transaction that
+    /// replaces the rows stored before under the same --origin
+    ImportReference {
+        /// The CSV file (UTF-8, header line required)
+        file: PathBuf,
+        /// The label the rows are shown with (default: the file name without extension);
+        /// `published` marks a paper's or release's own figures, as data/reference/*.csv
+        #[arg(long)]
+        origin: Option<String>,
+        /// Only read and check the file against the benchmark's columns; store nothing
+        #[arg(long)]
+        check: bool,
+        #[command(flatten)]
+        benchmark: BenchmarkArg,
+        #[command(flatten)]
+        db: DbArg,
+    },
     /// Import evalscope's PLawBench output (a directory or a .zip of one): one run per model
     /// and generation, the reconciliation with evalscope's report printed, all stored in one
     /// transaction (or nothing)
@@ -451,6 +469,13 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         ),
         Command::LoadDemo { db } => load_demo(&db.db).await,
         Command::ImportStatutes { file, db } => import_statutes(&file, &db.db).await,
+        Command::ImportReference {
+            file,
+            origin,
+            check,
+            benchmark,
+            db,
+        } => import_reference(&file, origin, check, benchmark.benchmark, &db.db).await,
         Command::ImportEvalscope {
             path,
             first_run,
@@ -957,6 +982,45 @@ async fn load_demo(path: &Path) -> anyhow::Result<ExitCode> {
             d.case_count,
             path.display()
         );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+async fn import_reference(
+    file: &Path,
+    origin: Option<String>,
+    check: bool,
+    benchmark: Benchmark,
+    db: &Path,
+) -> anyhow::Result<ExitCode> {
+    let name = file.display().to_string();
+    let bytes = match std::fs::read(file) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("error: {name}: cannot be read: {e}");
+            return Ok(ExitCode::FAILURE);
+        }
+    };
+    let origin = origin.unwrap_or_else(|| {
+        file.file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    });
+    let db = open(db).await?;
+    match services::reference::import(&db, benchmark, &name, &bytes, &origin, None, check).await {
+        Ok(i) if i.check => println!(
+            "{name} is valid: {} {} reference rows under origin {:?}; importing would replace {} stored row(s); nothing stored",
+            i.rows, i.benchmark, i.origin, i.replaced
+        ),
+        Ok(i) => println!(
+            "imported {} {} reference rows under origin {:?} (replaced {} stored row(s))",
+            i.rows, i.benchmark, i.origin, i.replaced
+        ),
+        Err(services::Error::Invalid(message) | services::Error::InvalidDataset(message)) => {
+            eprintln!("error: {message}");
+            return Ok(ExitCode::FAILURE);
+        }
+        Err(e) => return Err(anyhow::anyhow!("{e}")),
     }
     Ok(ExitCode::SUCCESS)
 }

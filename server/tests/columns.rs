@@ -45,7 +45,14 @@ async fn the_lowest_relative_degradation_is_bold_on_the_page_and_in_latex() {
         .get("/leaderboard?task=ljp&setup=interaction&sort=relative_degradation")
         .await;
     assert_eq!(page.status, StatusCode::OK, "{}", page.body);
-    let body = &page.body;
+    // The entries, then the published reference lines (never bold: not ranked).
+    let (body, reference) = page
+        .body
+        .split_once("reference-heading")
+        .expect("the demo shows the published reference lines");
+    let published = cells(reference, "data-label=\"Rel. degradation\"");
+    assert!(!published.is_empty(), "the paper's Table 3 degradations");
+    assert!(published.iter().all(|c| !is_bold(c)), "{published:?}");
     let header = body
         .split("<th ")
         .skip(1)

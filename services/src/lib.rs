@@ -36,6 +36,7 @@ pub mod ingest;
 pub mod jobs;
 pub mod pages;
 pub mod read;
+pub mod reference;
 pub mod state;
 pub mod statutes;
 pub mod targeted;

@@ -8,5 +8,6 @@ pub mod history;
 pub mod i18n;
 pub mod labels;
 pub mod live;
+pub mod reference;
 pub mod textarea;
 pub mod turn_editor;

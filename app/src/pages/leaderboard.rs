@@ -174,6 +174,7 @@ fn LeaderboardTable(board: LeaderboardView, view: View) -> impl IntoView {
         table,
         intervals,
         chart,
+        reference,
         ..
     } = board;
     if table.rows.is_empty() {
@@ -260,6 +261,18 @@ fn LeaderboardTable(board: LeaderboardView, view: View) -> impl IntoView {
             .collect::<Vec<_>>()
         })
         .collect_view();
+    let labels: Vec<String> = table
+        .columns
+        .iter()
+        .map(|c| column_label(lang, &c.key, &c.label))
+        .collect();
+    let reference_rows = crate::components::reference::reference_rows(
+        lang,
+        &reference,
+        &labels,
+        engine::core::columns::Scale::Unit,
+        crate::components::reference::Lead::Model,
+    );
     view! {
         <div class="table-scroll" tabindex="0">
             <table class="leaderboard cards" data-testid="leaderboard">
@@ -286,7 +299,7 @@ fn LeaderboardTable(board: LeaderboardView, view: View) -> impl IntoView {
                             .collect_view()}
                     </tr>
                 </thead>
-                <tbody>{rows}</tbody>
+                <tbody>{rows}{reference_rows}</tbody>
             </table>
         </div>
         <p class="exports">

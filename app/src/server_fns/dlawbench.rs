@@ -128,6 +128,15 @@ pub async fn dlaw_leaderboard(scores: Option<String>) -> Result<DlawBoard, Serve
             )
         })
         .collect();
+    let reference = {
+        let rows = services::reference::rows(&state.db, engine::benchmark::Benchmark::Dlawbench)
+            .await
+            .map_err(fail)?;
+        std::iter::once(&main)
+            .chain(&jurisdictions)
+            .map(|t| reference_lines(&rows, t))
+            .collect()
+    };
     let styles = style_table(doc, view);
     let style_charts = engine::dlawbench::score::Metric::ABILITIES
         .into_iter()
@@ -141,6 +150,7 @@ pub async fn dlaw_leaderboard(scores: Option<String>) -> Result<DlawBoard, Serve
         view,
         main,
         jurisdictions,
+        reference,
         styles,
         style_charts,
         style_summary_chart,
@@ -148,6 +158,46 @@ pub async fn dlaw_leaderboard(scores: Option<String>) -> Result<DlawBoard, Serve
         diagnostics: diagnostics(doc),
         aggregation: aggregation_table(&snapshot.run_scores),
     })
+}
+
+/// The published (and a lab's own) figures of one table (the overall one or
+/// a jurisdiction's, in its view), cells in `table.columns` order, with
+/// deltas against the stored entry of the same model run as published (no
+/// setting).
+#[cfg(feature = "ssr")]
+fn reference_lines(
+    rows: &[(engine::reference::ReferenceRow, String)],
+    table: &engine::dlawbench::leaderboard::Table,
+) -> Vec<engine::reference::ReferenceLine> {
+    use engine::dlawbench::leaderboard::{reference_view, TableView};
+    let name = reference_view(&TableView {
+        view: table.view,
+        jurisdiction: table.jurisdiction,
+    });
+    let keys: Vec<String> = table
+        .columns
+        .iter()
+        .map(|m| m.as_str().to_owned())
+        .collect();
+    let stored: Vec<(usize, String, Vec<Option<f64>>)> = table
+        .rows
+        .iter()
+        .filter(|r| r.setting.is_none())
+        .map(|r| {
+            (
+                r.entry,
+                r.model.clone(),
+                r.cells.iter().map(|c| c.map(|m| m.mean)).collect(),
+            )
+        })
+        .collect();
+    engine::reference::reference_lines(
+        engine::benchmark::Benchmark::Dlawbench,
+        rows,
+        &[name],
+        &keys,
+        &stored,
+    )
 }
 
 /// The sessions behind the cell of entry (`model`, `setting`) for `metric`

@@ -46,7 +46,29 @@ pub async fn get_leaderboard(
         })
         .collect();
     let chart = chart(&table, &view);
+    let reference = {
+        use engine::benchmark::Benchmark;
+        use engine::lexpilot::leaderboard::reference_view;
+        let rows = services::reference::rows(&state.db, Benchmark::Lexpilot)
+            .await
+            .map_err(fail)?;
+        let mut views: Vec<String> = keys.iter().map(|k| reference_view(&view, k)).collect();
+        views.dedup();
+        // Deltas against the entries run as the paper runs them (the
+        // standard user), never one run under another user condition.
+        let stored: Vec<(usize, String, Vec<Option<f64>>)> = table
+            .rows
+            .iter()
+            .filter(|r| r.setting.is_none())
+            .map(|r| {
+                let means = r.cells.iter().map(|c| c.map(|m| m.mean)).collect();
+                (r.entry, r.model.clone(), means)
+            })
+            .collect();
+        engine::reference::reference_lines(Benchmark::Lexpilot, &rows, &views, &keys, &stored)
+    };
     Ok(LeaderboardView {
+        reference,
         blind: blind_review(&state.db, &dataset, sight, snapshot.left_out).await?,
         dataset: dataset_view(&dataset),
         cases: snapshot.document.cases,

@@ -98,7 +98,9 @@ pub async fn plaw_leaderboard(sort: Option<String>) -> Result<PlawBoard, ServerF
         .collect();
     let categories = category_table(doc, scored);
     let chart = chart(&categories);
+    let reference = reference_lines(&state.db, &table).await?;
     Ok(PlawBoard {
+        reference,
         blind: blind_review(&state.db, &dataset, sight, snapshot.left_out).await?,
         dataset: dataset_view(&dataset),
         items: doc.items.clone(),
@@ -107,6 +109,43 @@ pub async fn plaw_leaderboard(sort: Option<String>) -> Result<PlawBoard, ServerF
         categories,
         chart,
     })
+}
+
+/// The published (and a lab's own) figures of the official ranking, one
+/// line per model and origin, cells in `table.columns` order, with deltas
+/// against the stored entry of the same model run as published (no
+/// setting).
+#[cfg(feature = "ssr")]
+async fn reference_lines(
+    db: &db::Db,
+    table: &engine::plawbench::leaderboard::Table,
+) -> Result<Vec<engine::reference::ReferenceLine>, ServerFnError> {
+    use engine::benchmark::Benchmark;
+    use engine::plawbench::leaderboard::REFERENCE_VIEW;
+    let rows = services::reference::rows(db, Benchmark::Plawbench)
+        .await
+        .map_err(crate::ssr::fail)?;
+    let keys: Vec<String> = table.columns.iter().map(|c| c.key().to_owned()).collect();
+    let stored: Vec<(usize, String, Vec<Option<f64>>)> = table
+        .rows
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.setting.is_none())
+        .map(|(i, r)| {
+            (
+                i,
+                r.model.clone(),
+                r.cells.iter().map(|c| c.map(|m| m.mean)).collect(),
+            )
+        })
+        .collect();
+    Ok(engine::reference::reference_lines(
+        Benchmark::Plawbench,
+        &rows,
+        &[REFERENCE_VIEW.to_owned()],
+        &keys,
+        &stored,
+    ))
 }
 
 /// Task 2 accuracy per category, one bar per entry.

@@ -6,6 +6,7 @@ mod datasets;
 mod evalscope;
 mod events;
 mod exports;
+mod reference;
 mod review;
 mod runs;
 
@@ -23,6 +24,7 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .merge(cases::router())
         .merge(datasets::router())
+        .merge(reference::router())
         .merge(evalscope::router())
         .merge(events::router())
         .merge(exports::router())

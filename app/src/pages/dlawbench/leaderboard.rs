@@ -107,8 +107,9 @@ fn Board(board: DlawBoard) -> impl IntoView {
             view! { <p class="empty">{ui.t("尚未存储任何 DLawBench 运行：请上传运行文件（POST /api/runs?benchmark=dlawbench）。", "No DLawBench run has been stored yet: upload a run file (POST /api/runs?benchmark=dlawbench).")}</p> }.into_any()
         } else {
             let jurisdictions = board.jurisdictions.clone();
+            let mut reference = board.reference.clone().into_iter();
             view! {
-                <MainTable table=board.main.clone() testid="dlaw-leaderboard" />
+                <MainTable table=board.main.clone() reference=reference.next().unwrap_or_default() testid="dlaw-leaderboard" />
                 <Exports view />
                 {jurisdictions
                     .into_iter()
@@ -119,7 +120,7 @@ fn Board(board: DlawBoard) -> impl IntoView {
                                 Lang::Zh => format!("分法域：{}", j.map_or("", |j| j.label(ui))),
                                 Lang::En => j.map_or("", |j| j.label(ui)).to_owned(),
                             }}</h2>
-                            <MainTable table=t testid="dlaw-jurisdiction" />
+                            <MainTable table=t reference=reference.next().unwrap_or_default() testid="dlaw-jurisdiction" />
                         }
                     })
                     .collect_view()}
@@ -147,8 +148,24 @@ fn value_cell(value: Option<MeanStd>, href: String, best: bool) -> AnyView {
 }
 
 #[component]
-fn MainTable(table: Table, testid: &'static str) -> impl IntoView {
+fn MainTable(
+    table: Table,
+    reference: Vec<engine::reference::ReferenceLine>,
+    testid: &'static str,
+) -> impl IntoView {
     let ui = crate::components::i18n::lang();
+    let labels: Vec<String> = table
+        .columns
+        .iter()
+        .map(|m| m.label(ui).to_string())
+        .collect();
+    let reference = crate::components::reference::reference_rows(
+        ui,
+        &reference,
+        &labels,
+        engine::core::columns::Scale::Unit,
+        crate::components::reference::Lead::RankModel,
+    );
     let at = CellAt {
         jurisdiction: table.jurisdiction,
         ..CellAt::default()
@@ -211,7 +228,7 @@ fn MainTable(table: Table, testid: &'static str) -> impl IntoView {
                             .collect_view()}
                     </tr>
                 </thead>
-                <tbody>{rows}</tbody>
+                <tbody>{rows}{reference}</tbody>
             </table>
         </div>
     }

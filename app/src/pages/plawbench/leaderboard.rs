@@ -79,7 +79,7 @@ fn Board(board: PlawBoard, sort: Option<Column>) -> impl IntoView {
             view! { <p class="empty">{lang.t("尚未存储任何 PLawBench 运行：请在上传页上传运行文件或导入 evalscope 输出。", "No PLawBench run has been stored yet: upload a run file or import evalscope output on the upload page.")}</p> }.into_any()
         } else {
             view! {
-                <OfficialTable table=board.table.clone() sort />
+                <OfficialTable table=board.table.clone() reference=board.reference.clone() sort />
                 <Exports sort />
                 <EvalscopeViews table=board.table.clone() views=board.evalscope.clone() />
                 <Categories board=board.clone() />
@@ -90,8 +90,24 @@ fn Board(board: PlawBoard, sort: Option<Column>) -> impl IntoView {
 }
 
 #[component]
-fn OfficialTable(table: Table, sort: Option<Column>) -> impl IntoView {
+fn OfficialTable(
+    table: Table,
+    reference: Vec<engine::reference::ReferenceLine>,
+    sort: Option<Column>,
+) -> impl IntoView {
     let lang = crate::components::i18n::lang();
+    let labels: Vec<String> = table
+        .columns
+        .iter()
+        .map(|c| c.words(lang).to_string())
+        .collect();
+    let reference = crate::components::reference::reference_rows(
+        lang,
+        &reference,
+        &labels,
+        engine::core::columns::Scale::Hundred,
+        crate::components::reference::Lead::FamilyModel,
+    );
     let mut last_family: Option<Option<String>> = None;
     let rows = table
         .rows
@@ -174,7 +190,7 @@ fn OfficialTable(table: Table, sort: Option<Column>) -> impl IntoView {
                             .collect_view()}
                     </tr>
                 </thead>
-                <tbody>{rows}</tbody>
+                <tbody>{rows}{reference}</tbody>
             </table>
         </div>
         <p class="legend">
