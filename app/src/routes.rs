@@ -84,6 +84,30 @@ pub const READING_PAGES: [&str; 20] = [
     "/dlawbench/leaderboard/session",
 ];
 
+/// The benchmark whose data the reading page at `path` shows: PLawBench's
+/// and DLawBench's under their prefixes, LexPilot's elsewhere, and every
+/// benchmark's on the overview (`None`). Its cached copy stays fresh while
+/// another benchmark's runs are stored.
+///
+/// ```
+/// use app::routes::reading_page_benchmark;
+///
+/// assert_eq!(reading_page_benchmark("/plawbench/leaderboard"), Some("plawbench"));
+/// assert_eq!(reading_page_benchmark("/dlawbench"), Some("dlawbench"));
+/// assert_eq!(reading_page_benchmark("/paper"), Some("lexpilot"));
+/// assert_eq!(reading_page_benchmark("/"), None);
+/// ```
+pub fn reading_page_benchmark(path: &str) -> Option<&'static str> {
+    use engine::benchmark::Benchmark;
+    let first = path.trim_start_matches('/').split('/').next().unwrap_or("");
+    match first {
+        "" => None,
+        "plawbench" => Some(Benchmark::Plawbench.as_str()),
+        "dlawbench" => Some(Benchmark::Dlawbench.as_str()),
+        _ => Some(Benchmark::Lexpilot.as_str()),
+    }
+}
+
 /// Whether `path` (without its query) is one of [`READING_PAGES`].
 ///
 /// ```

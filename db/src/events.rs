@@ -11,8 +11,8 @@
 //! into its own feed, so a page served by one server follows a write made
 //! through another.
 
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 use serde::{Deserialize, Serialize};
 
@@ -27,6 +27,34 @@ pub const CHANNEL: &str = "lexpilot_changes";
 struct Envelope {
     origin: u64,
     change: Change,
+}
+
+/// The data changes committed so far ([`Db::data_changes`]): all of them,
+/// and of those the ones of one benchmark ([`Change::benchmark`]) per
+/// benchmark, so that a page of one benchmark stays fresh while another's
+/// runs are stored
+/// ([`Db::data_changes_for`]). One lock keeps the two consistent: a reader
+/// never sees a count that went back.
+#[derive(Debug, Default)]
+pub(crate) struct DataChanges {
+    all: u64,
+    scoped: HashMap<String, u64>,
+}
+
+impl DataChanges {
+    /// Counts `change` (a job's progress is none: pages show a job's runs
+    /// when they are stored), or, for `None`, a change of unknown scope
+    /// (the feed lost changes) that makes every page stale.
+    pub(crate) fn count(counts: &Mutex<DataChanges>, change: Option<&Change>) {
+        if matches!(change, Some(Change::JobProgress { .. })) {
+            return;
+        }
+        let mut counts = counts.lock().unwrap_or_else(|e| e.into_inner());
+        counts.all += 1;
+        if let Some(benchmark) = change.and_then(Change::benchmark) {
+            *counts.scoped.entry(benchmark.to_owned()).or_default() += 1;
+        }
+    }
 }
 
 /// The task that listens on [`CHANNEL`] for one [`Db`] handle (and its
@@ -52,7 +80,7 @@ impl CrossProcessFeed {
     pub(crate) async fn listen(
         url: &str,
         changes: tokio::sync::broadcast::Sender<Change>,
-        data_changes: Arc<AtomicU64>,
+        data_changes: Arc<Mutex<DataChanges>>,
     ) -> crate::Result<CrossProcessFeed> {
         let origin = rand::random::<u64>();
         let mut listener = sqlx::postgres::PgListener::connect(url).await?;
@@ -68,14 +96,12 @@ impl CrossProcessFeed {
                         if envelope.origin == origin {
                             continue;
                         }
-                        if !matches!(envelope.change, Change::JobProgress { .. }) {
-                            data_changes.fetch_add(1, Ordering::AcqRel);
-                        }
+                        DataChanges::count(&data_changes, Some(&envelope.change));
                         let _ = changes.send(envelope.change);
                     }
                     Ok(None) => {
                         tracing::warn!("the change feed's connection was lost; reconnecting");
-                        data_changes.fetch_add(1, Ordering::AcqRel);
+                        DataChanges::count(&data_changes, None);
                     }
                     Err(e) => {
                         tracing::warn!("the change feed stopped: {e}");
@@ -112,6 +138,9 @@ pub enum Change {
     ReviewChanged { item_id: i64 },
     /// Articles of law were imported (citations on pages resolve anew).
     StatutesImported { import_id: i64 },
+    /// Reference figures of a benchmark were imported (its leaderboards
+    /// show them).
+    ReferenceImported { benchmark: String },
     /// A benchmark job was created, progressed or changed status. Carries no
     /// settings: the page refetches what its viewer may see.
     JobProgress {
@@ -128,17 +157,27 @@ impl Change {
             Self::CaseCorrected { .. } => "cases",
             Self::ReviewChanged { .. } => "review",
             Self::StatutesImported { .. } => "statutes",
+            Self::ReferenceImported { .. } => "reference",
             Self::JobProgress { .. } => "jobs",
         }
     }
 
-    /// Whether a page of `benchmark` shows what this change touched: stored
-    /// runs of another benchmark concern it not; every other change does.
-    pub fn concerns(&self, benchmark: &str) -> bool {
+    /// The one benchmark whose pages show what this change touched, if it
+    /// is one benchmark's: stored runs and reference figures.
+    pub fn benchmark(&self) -> Option<&str> {
         match self {
-            Self::RunsStored { benchmark: of, .. } => of == benchmark,
-            _ => true,
+            Self::RunsStored { benchmark, .. } | Self::ReferenceImported { benchmark } => {
+                Some(benchmark)
+            }
+            _ => None,
         }
+    }
+
+    /// Whether a page of `benchmark` shows what this change touched: stored
+    /// runs or reference figures of another benchmark concern it not; every
+    /// other change does.
+    pub fn concerns(&self, benchmark: &str) -> bool {
+        self.benchmark().is_none_or(|of| of == benchmark)
     }
 }
 
@@ -153,9 +192,7 @@ impl Db {
     /// error; nor is a notification that cannot be sent (it is logged: the
     /// other servers' pages then catch up on their next change).
     pub(crate) fn notify(&self, change: Change) {
-        if !matches!(change, Change::JobProgress { .. }) {
-            self.data_changes.fetch_add(1, Ordering::AcqRel);
-        }
+        DataChanges::count(&self.data_changes, Some(&change));
         if let Some(feed) = &self.feed {
             let envelope = Envelope {
                 origin: feed.origin,
@@ -183,6 +220,73 @@ impl Db {
     /// up before the writer returns, so a cache keyed on it is stale for
     /// every request that comes after the write.
     pub fn data_changes(&self) -> u64 {
-        self.data_changes.load(Ordering::Acquire)
+        self.data_changes_for(None)
+    }
+
+    /// The changes a page of `benchmark` shows (`None`: a page of every
+    /// benchmark): every change but the ones of other benchmarks (their
+    /// stored runs and reference figures).
+    /// Never goes down; like [`Db::data_changes`] it goes up before the
+    /// writer returns.
+    pub fn data_changes_for(&self, benchmark: Option<&str>) -> u64 {
+        let counts = self.data_changes.lock().unwrap_or_else(|e| e.into_inner());
+        let others: u64 = match benchmark {
+            None => 0,
+            Some(b) => counts
+                .scoped
+                .iter()
+                .filter(|(of, _)| of.as_str() != b)
+                .map(|(_, n)| n)
+                .sum(),
+        };
+        counts.all - others
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn runs(benchmark: &str) -> Change {
+        Change::RunsStored {
+            dataset_id: 1,
+            benchmark: benchmark.to_owned(),
+            models: vec!["m".to_owned()],
+        }
+    }
+
+    /// Every scope's count, in the order lexpilot, plawbench, dlawbench,
+    /// every benchmark.
+    fn counts(db: &Db) -> [u64; 4] {
+        [
+            db.data_changes_for(Some("lexpilot")),
+            db.data_changes_for(Some("plawbench")),
+            db.data_changes_for(Some("dlawbench")),
+            db.data_changes(),
+        ]
+    }
+
+    #[tokio::test]
+    async fn a_benchmark_s_pages_count_its_changes_and_the_shared_ones_only() {
+        let db = Db::open_in_memory().await.expect("db");
+        assert_eq!(counts(&db), [0, 0, 0, 0]);
+        db.notify(runs("plawbench"));
+        assert_eq!(counts(&db), [0, 1, 0, 1]);
+        db.notify(Change::ReferenceImported {
+            benchmark: "lexpilot".to_owned(),
+        });
+        assert_eq!(counts(&db), [1, 1, 0, 2]);
+        // A review or a correction shows on every benchmark's pages.
+        db.notify(Change::ReviewChanged { item_id: 3 });
+        assert_eq!(counts(&db), [2, 2, 1, 3]);
+        // A job's progress is no change of the data pages show.
+        db.notify(Change::JobProgress {
+            job_id: 1,
+            status: crate::jobs::JobStatus::Running,
+        });
+        assert_eq!(counts(&db), [2, 2, 1, 3]);
+        db.notify(runs("dlawbench"));
+        db.notify(runs("dlawbench"));
+        assert_eq!(counts(&db), [2, 2, 3, 5]);
     }
 }

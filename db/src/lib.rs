@@ -170,7 +170,7 @@ pub struct Db {
     /// Changes committed through this handle (and its clones), for live pages.
     changes: tokio::sync::broadcast::Sender<events::Change>,
     /// How many changes of the data were announced ([`Db::data_changes`]).
-    data_changes: Arc<std::sync::atomic::AtomicU64>,
+    data_changes: Arc<std::sync::Mutex<events::DataChanges>>,
     /// A file other processes may write to (not a private in-memory database).
     shared: bool,
     /// On PostgreSQL (only): the task that carries other servers' changes

@@ -53,6 +53,9 @@ pub async fn import(
         .await?;
     }
     tx.commit().await?;
+    db.notify(crate::events::Change::ReferenceImported {
+        benchmark: benchmark.as_str().to_owned(),
+    });
     Ok(Replaced {
         stored: rows.len(),
         replaced,

@@ -48,20 +48,21 @@ pub async fn reading_pages(State(state): State<AppState>, req: Request, next: Ne
     // One copy per language: the same URL reads in Chinese or in English.
     let lang = app::components::i18n::request_lang(req.uri(), req.headers());
     let key = format!("{}:{url}", lang.code());
+    let benchmark = app::routes::reading_page_benchmark(req.uri().path());
     // Anonymous visitors of one cold page wait for one render.
     let _render = if anonymous {
-        if let Some(page) = state.pages.get(&key) {
+        if let Some(page) = state.pages.get(&key, benchmark) {
             return asked.answer(&page);
         }
         let render = state.pages.render(&key).await;
-        if let Some(page) = state.pages.get(&key) {
+        if let Some(page) = state.pages.get(&key, benchmark) {
             return asked.answer(&page);
         }
         Some(render)
     } else {
         None
     };
-    let epoch = state.pages.epoch();
+    let epoch = state.pages.epoch(benchmark);
     let res = next.run(req).await;
     let (parts, body) = res.into_parts();
     let html = match to_bytes(body, MAX_PAGE_BYTES).await {
@@ -81,7 +82,7 @@ pub async fn reading_pages(State(state): State<AppState>, req: Request, next: Ne
         return res;
     }
     let page = Arc::new(CachedPage::new(html, epoch));
-    state.pages.put(&key, page.clone());
+    state.pages.put(&key, benchmark, page.clone());
     asked.answer(&page)
 }
 

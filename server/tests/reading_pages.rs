@@ -2,7 +2,8 @@
 //! copy of their data, cached for anonymous visitors per data epoch with an
 //! `ETag` and a gzip form, changed at once by a stored run, and never shared
 //! between an anonymous visitor and a signed-in one. Concurrent visitors of
-//! a cold page wait for one render (issue 40).
+//! a cold page wait for one render, and another benchmark's stored runs
+//! leave a page's cached copy as it is (issue 40).
 
 mod common;
 
@@ -12,7 +13,7 @@ use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
 use common::{TestApp, TestResponse};
 use engine::accounts::Role;
-use server::demo::DEMO_RUNS;
+use server::demo::{DEMO_RUNS, PLAW_DEMO_RUNS};
 
 const PASSWORD: &str = "a-long-password";
 
@@ -153,6 +154,34 @@ async fn a_stored_run_changes_the_cached_leaderboard_at_once() {
         "the new entry shows at once"
     );
     assert_ne!(etag(&after), etag(&before));
+}
+
+#[tokio::test]
+async fn another_benchmark_s_runs_leave_a_page_s_cached_copy() {
+    let app = TestApp::with_demo().await;
+    let token = app.token("researcher", Role::Researcher).await;
+    for uri in ["/leaderboard", "/paper", "/plawbench/leaderboard", "/"] {
+        app.get(uri).await;
+    }
+    let lexpilot = app.get("/leaderboard").await;
+    let kept = app.state_pages().kept();
+    let run = PLAW_DEMO_RUNS[0]
+        .1
+        .replacen("Sim-Frontier-3 (simulated)", "PLaw-Newcomer", 1);
+    let stored = app
+        .send(common::upload(&token, run, "?benchmark=plawbench"))
+        .await;
+    assert_eq!(stored.status, StatusCode::CREATED, "{}", stored.body);
+    // LexPilot's pages are served as cached: no render, the same tag.
+    let again = app.get("/leaderboard").await;
+    assert_eq!(etag(&again), etag(&lexpilot));
+    app.get("/paper").await;
+    assert_eq!(app.state_pages().kept(), kept, "LexPilot pages re-rendered");
+    // PLawBench's board and the overview of every benchmark show it at once.
+    let board = app.get("/plawbench/leaderboard").await;
+    assert!(board.body.contains("PLaw-Newcomer"), "the new entry shows");
+    app.get("/").await;
+    assert_eq!(app.state_pages().kept(), kept + 2);
 }
 
 #[tokio::test]

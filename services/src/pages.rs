@@ -173,10 +173,16 @@ pub struct PageCache {
 }
 
 impl PageCache {
-    /// The current epoch: a page rendered at another is stale. It moves as
-    /// soon as a write through this process's database handle commits.
-    pub fn epoch(&self) -> u64 {
-        let committed = self.db.as_ref().map_or(0, Db::data_changes);
+    /// The current epoch of the pages of `benchmark` (`None`: pages that
+    /// show every benchmark's data): a page rendered at another is stale.
+    /// It moves as soon as a write through this process's database handle
+    /// commits a change such a page shows, and not for one it does not
+    /// (another benchmark's stored runs, [`Db::data_changes_for`]).
+    pub fn epoch(&self, benchmark: Option<&str>) -> u64 {
+        let committed = self
+            .db
+            .as_ref()
+            .map_or(0, |db| db.data_changes_for(benchmark));
         committed.wrapping_add(self.seen.load(Ordering::Acquire))
     }
 
@@ -191,18 +197,20 @@ impl PageCache {
         self.seen.fetch_add(1, Ordering::AcqRel);
     }
 
-    /// The page cached for `url` at the current epoch.
-    pub fn get(&self, url: &str) -> Option<Arc<CachedPage>> {
-        let epoch = self.epoch();
+    /// The page cached for `url`, a page of `benchmark`, at its current
+    /// epoch.
+    pub fn get(&self, url: &str, benchmark: Option<&str>) -> Option<Arc<CachedPage>> {
+        let epoch = self.epoch(benchmark);
         let entries = self.entries.lock().ok()?;
         entries.pages.get(url).filter(|p| p.epoch == epoch).cloned()
     }
 
-    /// Keeps `page` for `url`, replacing what was there, unless it was
-    /// rendered at an epoch that has passed meanwhile. The oldest pages
-    /// leave while the cache holds more than [`PAGE_CACHE_BYTES`].
-    pub fn put(&self, url: &str, page: Arc<CachedPage>) {
-        if page.epoch != self.epoch() || page.size() > PAGE_CACHE_BYTES {
+    /// Keeps `page` for `url`, a page of `benchmark`, replacing what was
+    /// there, unless it was rendered at an epoch that has passed meanwhile.
+    /// The oldest pages leave while the cache holds more than
+    /// [`PAGE_CACHE_BYTES`].
+    pub fn put(&self, url: &str, benchmark: Option<&str>, page: Arc<CachedPage>) {
+        if page.epoch != self.epoch(benchmark) || page.size() > PAGE_CACHE_BYTES {
             return;
         }
         let Ok(mut entries) = self.entries.lock() else {
@@ -288,14 +296,21 @@ mod tests {
     #[test]
     fn a_page_is_served_until_the_epoch_moves() {
         let cache = PageCache::default();
-        cache.put("/leaderboard", page("<p>1</p>", cache.epoch()));
-        assert_eq!(cache.get("/leaderboard").expect("cached").body, "<p>1</p>");
-        assert!(cache.get("/leaderboard?task=dcg").is_none());
+        cache.put("/leaderboard", None, page("<p>1</p>", cache.epoch(None)));
+        assert_eq!(
+            cache.get("/leaderboard", None).expect("cached").body,
+            "<p>1</p>"
+        );
+        assert!(cache.get("/leaderboard?task=dcg", None).is_none());
         cache.invalidate();
-        assert!(cache.get("/leaderboard").is_none());
+        assert!(cache.get("/leaderboard", None).is_none());
         // A render begun before the change is not kept.
-        cache.put("/leaderboard", page("<p>old</p>", cache.epoch() - 1));
-        assert!(cache.get("/leaderboard").is_none());
+        cache.put(
+            "/leaderboard",
+            None,
+            page("<p>old</p>", cache.epoch(None) - 1),
+        );
+        assert!(cache.get("/leaderboard", None).is_none());
     }
 
     #[test]
@@ -317,10 +332,10 @@ mod tests {
         let cache = PageCache::default();
         let big = "x".repeat(PAGE_CACHE_BYTES / 3);
         for n in 0..4 {
-            cache.put(&format!("/p{n}"), page(&format!("{big}{n}"), 0));
+            cache.put(&format!("/p{n}"), None, page(&format!("{big}{n}"), 0));
         }
-        assert!(cache.get("/p0").is_none());
-        assert!(cache.get("/p3").is_some());
+        assert!(cache.get("/p0", None).is_none());
+        assert!(cache.get("/p3", None).is_some());
         let (_, bytes) = cache.len();
         assert!(bytes <= PAGE_CACHE_BYTES);
     }

@@ -46,7 +46,10 @@ pub fn LeaderboardPage() -> impl IntoView {
     let query = use_query_map();
     let view =
         move || query.with(|q| View::from_query(q.get("task"), q.get("setup"), q.get("sort")));
-    let live = use_live_of(Benchmark::Lexpilot.as_str(), &["runs", "cases"]);
+    let live = use_live_of(
+        Benchmark::Lexpilot.as_str(),
+        &["runs", "cases", "reference"],
+    );
     let data = Resource::new(
         move || (view(), live.changes.get()),
         |(v, _)| {

@@ -40,7 +40,7 @@ pub fn DlawLeaderboardPage() -> impl IntoView {
                 .unwrap_or_default()
         })
     };
-    let live = use_live_of(Benchmark::Dlawbench.as_str(), &["runs"]);
+    let live = use_live_of(Benchmark::Dlawbench.as_str(), &["runs", "reference"]);
     let data = Resource::new(
         move || (scores(), live.changes.get()),
         |(view, _)| dlaw_leaderboard(Some(view.as_str().to_owned())),

@@ -34,7 +34,7 @@ pub fn PlawLeaderboardPage() -> impl IntoView {
     let lang = crate::components::i18n::lang();
     let query = use_query_map();
     let sort = move || query.with(|q| q.get("sort").and_then(|s| Column::parse(&s)));
-    let live = use_live_of(Benchmark::Plawbench.as_str(), &["runs"]);
+    let live = use_live_of(Benchmark::Plawbench.as_str(), &["runs", "reference"]);
     let data = Resource::new(
         move || (sort(), live.changes.get()),
         |(sort, _)| plaw_leaderboard(sort.map(|c| c.key().to_owned())),
