@@ -313,6 +313,48 @@ mod tests {
         assert!(cache.get("/leaderboard", None).is_none());
     }
 
+    #[tokio::test]
+    async fn a_benchmark_s_pages_stay_cached_while_another_s_data_changes() {
+        use engine::benchmark::Benchmark;
+        use engine::reference::ReferenceRow;
+        // In memory: nothing else can write it, so only this handle's
+        // changes move the epochs (no polling of the file).
+        let db = Db::open_in_memory().await.expect("db");
+        let cache = PageCache::following(&db);
+        let (lexpilot, plawbench) = (Some("lexpilot"), Some("plawbench"));
+        cache.put(
+            "zh:/leaderboard",
+            lexpilot,
+            page("L", cache.epoch(lexpilot)),
+        );
+        cache.put(
+            "zh:/plawbench/leaderboard",
+            plawbench,
+            page("P", cache.epoch(plawbench)),
+        );
+        cache.put("zh:/", None, page("O", cache.epoch(None)));
+        let row = ReferenceRow {
+            model: "M".into(),
+            family: None,
+            view: "official".into(),
+            column: "overall".into(),
+            value: 50.0,
+            source: "s".into(),
+        };
+        db::reference::import(&db, Benchmark::Plawbench, "lab", None, &[row])
+            .await
+            .expect("import");
+        assert!(
+            cache.get("zh:/leaderboard", lexpilot).is_some(),
+            "LexPilot's stays"
+        );
+        assert!(cache.get("zh:/plawbench/leaderboard", plawbench).is_none());
+        assert!(
+            cache.get("zh:/", None).is_none(),
+            "the overview shows every benchmark"
+        );
+    }
+
     #[test]
     fn the_gzip_form_inflates_to_the_page_and_equal_pages_share_a_tag() {
         use std::io::Read;
