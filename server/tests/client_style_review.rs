@@ -173,6 +173,11 @@ async fn experts_name_the_simulated_style_blind_and_the_figures_are_per_style() 
         );
         let view = ok::<GetReviewItem>(&app, &a, &[("id", &id.to_string())]).await;
         assert!(view["revealed"].is_null(), "blind before submitting");
+        // The session id (`s3-002`) may name the style's position.
+        assert!(
+            view["target"].is_null(),
+            "the session, before submitting: {view}"
+        );
         let input = view["input"].to_string();
         assert!(
             STYLES.iter().all(|s| !input.contains(s)) && !input.contains(MODEL),
@@ -221,6 +226,10 @@ async fn experts_name_the_simulated_style_blind_and_the_figures_are_per_style() 
     // Once submitted, the simulated style shows.
     let view = ok::<GetReviewItem>(&app, &a, &[("id", &ids[1].to_string())]).await;
     assert_eq!(view["revealed"]["judge_label"], gold[&ids[1]].as_str());
+    assert!(
+        view["target"].is_string(),
+        "the session, once revealed: {view}"
+    );
 
     // The expected figures, counted here.
     let board = ok::<LoadReviewDashboard>(&app, &admin, &[]).await;
@@ -290,9 +299,30 @@ async fn experts_name_the_simulated_style_blind_and_the_figures_are_per_style() 
         assert!(page.body.contains(needle), "{needle}: {}", page.body);
     }
     let page = app.get_with_cookie("/review/agreement", Some(&admin)).await;
-    for needle in ["模拟风格", "退缩型", "论文"] {
+    for needle in ["模拟风格", "退缩型", "论文", "table=client_style"] {
         assert!(page.body.contains(needle), "{needle}");
     }
+    // Its export holds the same figures: per style, overall, the paper's.
+    let csv = app
+        .get_with_cookie(
+            "/api/export/review/agreement?table=client_style&format=csv&lang=en",
+            Some(&admin),
+        )
+        .await;
+    assert_eq!(csv.status, StatusCode::OK, "{}", csv.body);
+    let lines: Vec<&str> = csv.body.trim_start_matches('\u{feff}').lines().collect();
+    assert!(
+        lines[0].starts_with("Simulated style,Segments,Labels,Accuracy"),
+        "{}",
+        csv.body
+    );
+    assert_eq!(lines.len(), 1 + 4 + 2, "{}", csv.body);
+    assert!(lines[5].starts_with("Overall,8,16,0.75,"), "{}", csv.body);
+    assert!(
+        lines[6].starts_with("Paper (all styles),,,0.969,0.917"),
+        "{}",
+        csv.body
+    );
     // The item page reads as plain text, the client's turns first-class.
     let page = app
         .get_with_cookie(&format!("/review/items/{}", ids[2]), Some(&b))

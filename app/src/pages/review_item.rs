@@ -830,14 +830,16 @@ fn ItemBody(item: ReviewItemView, set_version: WriteSignal<u32>) -> impl IntoVie
 
     let progress = item.progress.clone();
     let kind = item.kind;
+    // A client-style item links to no case: the case page lists its
+    // sessions by style, the answer the expert is asked for.
     let case_href = match item.kind {
-        ReviewKind::RubricVerdict if is_fidelity(&item) => crate::url::case(&item.case_id),
+        ReviewKind::ClientStyle => None,
+        ReviewKind::RubricVerdict if is_fidelity(&item) => Some(crate::url::case(&item.case_id)),
         ReviewKind::RubricVerdict if is_dlaw(&item) => {
-            crate::pages::dlawbench::case_url(&item.case_id)
+            Some(crate::pages::dlawbench::case_url(&item.case_id))
         }
-        ReviewKind::RubricVerdict => crate::pages::plawbench::item_url(&item.case_id),
-        ReviewKind::ClientStyle => crate::pages::dlawbench::case_url(&item.case_id),
-        _ => crate::url::case(&item.case_id),
+        ReviewKind::RubricVerdict => Some(crate::pages::plawbench::item_url(&item.case_id)),
+        _ => Some(crate::url::case(&item.case_id)),
     };
     let progress_line = move || {
         let lang = lang.get();
@@ -871,7 +873,7 @@ fn ItemBody(item: ReviewItemView, set_version: WriteSignal<u32>) -> impl IntoVie
                     <a href=move || lang.get().link("/review")>{move || lang.get().t("← 我的条目", "← My items")}</a>
                     <h1 data-testid="item-title">{title.clone()}</h1>
                     <span class=format!("badge status-{}", status.as_str()) data-testid="item-status">{move || status_label(lang.get(), status)}</span>
-                    <a href=case_href>{move || lang.get().t("查看案例", "Open the case")}</a>
+                    {case_href.map(|href| view! { <a href=href>{move || lang.get().t("查看案例", "Open the case")}</a> })}
                 </header>
                 {move || proposal.filter(|_| draft.with(|d| d.label == "correct")).map(|edited| view! {
                     <section class="panel" data-testid="seed-editor">

@@ -578,7 +578,11 @@ pub async fn my_queue() -> Result<ReviewQueue, ServerFnError> {
             kind: entry.kind,
             case_id: entry.case_id,
             task: entry.task,
-            target: entry.target,
+            // A client-style item's target is the style it is played in:
+            // what the expert names, never shown in the queue.
+            target: entry
+                .target
+                .filter(|_| entry.kind != ReviewKind::ClientStyle),
             status: entry.status,
             class,
             unclear: entry.unclear,
@@ -880,6 +884,10 @@ mod ssr {
 
     pub fn item_view(v: ItemView) -> ReviewItemView {
         let submitted = v.mine.is_some();
+        // A client-style item's target is the truth the expert names: sent
+        // only once the judge's side is revealed to them.
+        let blind_target =
+            v.kind == engine::review::ReviewKind::ClientStyle && v.revealed.is_none();
         let (my_label, my_comment, my_proposal) = match v.mine {
             Some(mine) => (Some(mine.label), Some(mine.comment), mine.proposal),
             None => (None, None, None),
@@ -915,7 +923,7 @@ mod ssr {
             kind: v.kind,
             case_id: v.case_id,
             task: v.task,
-            target: v.target,
+            target: v.target.filter(|_| !blind_target),
             case: v.case,
             input: v.input,
             flags: v.flags,

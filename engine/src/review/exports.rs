@@ -20,16 +20,20 @@ pub enum DashboardTable {
     Sheets,
     /// DLawBench panel decisions: panel and experts, 0/1 marks.
     Panel,
+    /// DLawBench's simulated client styles named by experts, per style,
+    /// with the paper's figures.
+    ClientStyle,
     /// Each expert's progress and pace.
     Progress,
 }
 
 impl DashboardTable {
     /// Every table, in page order.
-    pub const ALL: [DashboardTable; 4] = [
+    pub const ALL: [DashboardTable; 5] = [
         DashboardTable::Agreement,
         DashboardTable::Sheets,
         DashboardTable::Panel,
+        DashboardTable::ClientStyle,
         DashboardTable::Progress,
     ];
 
@@ -39,6 +43,7 @@ impl DashboardTable {
             DashboardTable::Agreement => "agreement",
             DashboardTable::Sheets => "sheets",
             DashboardTable::Panel => "panel",
+            DashboardTable::ClientStyle => "client_style",
             DashboardTable::Progress => "progress",
         }
     }
@@ -70,7 +75,65 @@ pub fn dashboard_table(board: &Dashboard, which: DashboardTable, lang: Lang) -> 
         DashboardTable::Agreement => agreement(board, lang),
         DashboardTable::Sheets => sheets(board, lang),
         DashboardTable::Panel => panel(board, lang),
+        DashboardTable::ClientStyle => client_style(board, lang),
         DashboardTable::Progress => progress(board, lang),
+    }
+}
+
+/// The client-style check: per simulated style, then over every style,
+/// then the paper's reported figures (all styles, §3.2).
+fn client_style(board: &Dashboard, lang: Lang) -> Table {
+    use crate::dlawbench::client_style::{ClientStyleFigures, StyleRow};
+    let figures = ClientStyleFigures::of(&board.client_style);
+    let row = |name: String, r: &StyleRow| {
+        vec![
+            Cell::text(name),
+            Cell::count(r.segments),
+            Cell::count(r.labels),
+            Cell::opt_number(r.accuracy),
+            Cell::opt_number(r.kappa),
+            Cell::count(r.kappa_segments),
+            Cell::count(r.raters),
+        ]
+    };
+    let mut rows: Vec<Vec<Cell>> = Vec::new();
+    if let Some(f) = &figures {
+        for r in &f.rows {
+            let name = r
+                .style
+                .map_or("", |s| lang.t(s.label_zh(), s.label_en()))
+                .to_owned();
+            rows.push(row(name, r));
+        }
+        rows.push(row(lang.t("总体", "Overall").to_owned(), &f.overall));
+        rows.push(vec![
+            Cell::text(lang.t("论文（全部风格）", "Paper (all styles)")),
+            Cell::Empty,
+            Cell::Empty,
+            Cell::Number(f.paper_accuracy),
+            Cell::Number(f.paper_kappa),
+            Cell::Empty,
+            Cell::Empty,
+        ]);
+    }
+    Table {
+        caption: lang
+            .t(
+                "DLawBench 模拟当事人风格：专家辨认",
+                "DLawBench simulated client style: experts name the style",
+            )
+            .to_owned(),
+        lang,
+        columns: vec![
+            Column::text("style", lang.t("模拟风格", "Simulated style")),
+            Column::number("segments", lang.t("段数", "Segments"), 0),
+            Column::number("labels", lang.t("标签", "Labels"), 0),
+            Column::number("accuracy", lang.t("准确率", "Accuracy"), 3),
+            Column::number("kappa", "Fleiss κ", 3),
+            Column::number("kappa_segments", lang.t("κ 的段数", "κ segments"), 0),
+            Column::number("raters", lang.t("每段标签数", "Labels per segment"), 0),
+        ],
+        rows,
     }
 }
 

@@ -176,6 +176,7 @@ pub fn ClientStyleTable(figures: ClientStyleFigures, lang: Lang) -> impl IntoVie
                 </tbody>
             </table>
         </div>
+        <crate::components::exports::ExportLinks href=crate::components::exports::export_url("/review/agreement", "client_style") lang testid="export-client-style" />
         <h3>{lang.t("混淆：模拟风格（行）与专家标签（列）", "Confusion: simulated style (rows) against expert labels (columns)")}</h3>
         <div class="table-scroll" tabindex="0">
             <table class="leaderboard" data-testid="client-style-confusion">
