@@ -7,12 +7,17 @@
 //!   serves such a link with a year's `Cache-Control` while the hash is the
 //!   file's, so a new build is a new address.
 //! - [`PageCache`]: rendered pages by URL, each with its gzip form and its
-//!   `ETag`, valid for one [epoch](PageCache::epoch). The epoch goes up as
-//!   this process commits a change pages show (runs, cases, review: counted
-//!   by the store before the writer returns) and when another process
-//!   committed to the database file (checked every quarter second), so a
-//!   stored run shows at once and a command-line import within a quarter
-//!   second. Bounded in bytes; the oldest entries leave first.
+//!   `ETag`, valid for one [epoch](PageCache::epoch) of its benchmark's
+//!   pages. The epoch goes up as this process commits a change such a page
+//!   shows (runs, reference figures, cases, review: counted by the store
+//!   before the writer returns; another benchmark's runs are not counted)
+//!   and when another connection committed to the database file (checked
+//!   every quarter second), so a stored run shows at once and a
+//!   command-line import within a quarter second. That check cannot tell
+//!   this process's own pooled connections from another process, so on a
+//!   SQLite file any write moves every page's epoch within a quarter
+//!   second; on PostgreSQL other servers' changes arrive scoped through
+//!   the change feed. Bounded in bytes; the oldest entries leave first.
 
 use std::collections::{HashMap, VecDeque};
 use std::io::Write;
