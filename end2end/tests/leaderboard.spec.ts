@@ -4,7 +4,9 @@ test('the leaderboard shows the simulated demo entries per task and sorts', asyn
   await page.goto('/leaderboard');
   await ready(page);
   const table = page.getByTestId('leaderboard');
-  await expect(table.locator('td.model')).toHaveCount(3);
+  // Three stored entries, then the paper's published figures (not ranked).
+  await expect(table.locator('tr:not(.reference-row) > td.model')).toHaveCount(3);
+  await expect(table.getByTestId('reference-row').first()).toContainText('published');
   await expect(table).toContainText('Sim-Frontier-2 (simulated)');
   await expect(page.getByText(/Synthetic demo data/)).toBeVisible();
 
@@ -23,8 +25,9 @@ test.describe('without JavaScript', () => {
   test('the leaderboard renders and its tabs are links', async ({ page }) => {
     await page.goto('/leaderboard?task=dcg');
     const table = page.getByTestId('leaderboard');
-    await expect(table.locator('td.model')).toHaveCount(3);
+    await expect(table.locator('tr:not(.reference-row) > td.model')).toHaveCount(3);
     await expect(table.locator('td.best').first()).toBeVisible();
+    await expect(table.locator('tr.reference-row td.best')).toHaveCount(0);
   });
 });
 

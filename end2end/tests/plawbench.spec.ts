@@ -4,7 +4,9 @@ import { test, expect, ready, signIn } from './helpers';
 /** From the leaderboard to a cell's items and on to one answer, by clicking. */
 async function drill(page: Page) {
   const table = page.getByTestId('plaw-leaderboard');
-  await expect(table.locator('td.model')).toHaveCount(3);
+  // Three stored entries, then the release's published ranking (not ranked).
+  await expect(table.locator('tr:not(.reference-row) > td.model')).toHaveCount(3);
+  await expect(table.getByTestId('reference-row')).toHaveCount(24);
   const row = table.locator('tr', { hasText: 'Sim-Frontier-3 (simulated)' });
   // The second score column is Task 2's average.
   await row.locator('a.cell-link').nth(1).click();
