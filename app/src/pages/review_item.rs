@@ -992,14 +992,8 @@ fn ItemBody(item: ReviewItemView, set_version: WriteSignal<u32>) -> impl IntoVie
 /// pairs (client belief beside court record), the dialogue with turn
 /// numbers, and the memo; the rubric items are the form's marks.
 fn dlaw_content(input: &serde_json::Value, lang: Memo<Lang>) -> impl IntoView {
-    let text = |v: &serde_json::Value, key: &str| {
-        v.get(key).and_then(|x| x.as_str()).unwrap_or("").to_owned()
-    };
-    let language = if text(input, "language") == "en" {
-        "en"
-    } else {
-        "zh"
-    };
+    use super::review::client_style::{input_language, text};
+    let language = input_language(input);
     let style = text(input, "style");
     let jurisdiction = text(input, "jurisdiction");
     let domain = text(input, "domain");

@@ -39,13 +39,24 @@ pub fn style_text(lang: Lang, style: Style) -> &'static str {
     lang.t(style.label_zh(), style.label_en())
 }
 
+/// The text of `key` in a stored item's input (empty when absent).
+pub fn text(v: &serde_json::Value, key: &str) -> String {
+    v.get(key).and_then(|x| x.as_str()).unwrap_or("").to_owned()
+}
+
+/// The language a stored item's input is written in: `en`, else `zh`.
+pub fn input_language(input: &serde_json::Value) -> &'static str {
+    if text(input, "language") == "en" {
+        "en"
+    } else {
+        "zh"
+    }
+}
+
 /// A stored dialogue's turns (`field` of `input`), numbered as the expert
 /// reads them: (turn number, whether the lawyer speaks, what was said); a
 /// lawyer's question opens each turn.
 pub fn numbered_turns(input: &serde_json::Value, field: &str) -> Vec<(usize, bool, String)> {
-    let text = |v: &serde_json::Value, key: &str| {
-        v.get(key).and_then(|x| x.as_str()).unwrap_or("").to_owned()
-    };
     let mut turn = 0;
     input
         .get(field)
@@ -66,14 +77,7 @@ pub fn numbered_turns(input: &serde_json::Value, field: &str) -> Vec<(usize, boo
 
 /// What the expert reads of one segment.
 pub fn content(input: &serde_json::Value, lang: Memo<Lang>) -> impl IntoView {
-    let text = |v: &serde_json::Value, key: &str| {
-        v.get(key).and_then(|x| x.as_str()).unwrap_or("").to_owned()
-    };
-    let language = if text(input, "language") == "en" {
-        "en"
-    } else {
-        "zh"
-    };
+    let language = input_language(input);
     let jurisdiction = Jurisdiction::parse(&text(input, "jurisdiction"));
     let opening = text(input, "opening");
     let turns = numbered_turns(input, "turns");
