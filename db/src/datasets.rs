@@ -96,8 +96,20 @@ pub async fn import(db: &Db, src: ImportSource<'_>, cases: &[Case]) -> Result<Im
     tx.commit().await?;
     Ok(match outcome {
         Ok(existing) => ImportOutcome::Unchanged(existing),
-        Err(dataset_id) => ImportOutcome::Created(by_id(db, dataset_id).await?),
+        Err(dataset_id) => {
+            announce(db, dataset_id, Benchmark::Lexpilot).await;
+            ImportOutcome::Created(by_id(db, dataset_id).await?)
+        }
     })
+}
+
+/// Tells the change feed that version `dataset_id` of `benchmark` is in.
+pub(crate) async fn announce(db: &Db, dataset_id: i64, benchmark: Benchmark) {
+    db.notify(crate::events::Change::DatasetImported {
+        dataset_id,
+        benchmark: benchmark.as_str().to_owned(),
+    })
+    .await;
 }
 
 /// [`import`] inside a transaction the caller commits: `Ok` with the stored
@@ -185,6 +197,7 @@ pub async fn import_items<T: Listed + Serialize>(
         .await?;
     }
     tx.commit().await?;
+    announce(db, dataset_id, benchmark).await;
     Ok(ImportOutcome::Created(by_id(db, dataset_id).await?))
 }
 

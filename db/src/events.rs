@@ -4,19 +4,34 @@
 //! is a convenience for open pages, not a log, and a subscriber that falls
 //! behind is told to refetch everything.
 //!
-//! On SQLite the feed is per process (other processes' commits are seen by
-//! polling, [`Db::commit_probe`]). On PostgreSQL it crosses processes: every
-//! change is also sent with `NOTIFY` on [`CHANNEL`], and each server's
-//! [`CrossProcessFeed`] `LISTEN`s there and puts the other servers' changes
-//! into its own feed, so a page served by one server follows a write made
-//! through another.
+//! The feed crosses processes, so a page served by one process follows a
+//! write made through another (the command line, another server), scoped
+//! as the writer announced it:
+//! - on PostgreSQL every change is also sent with `NOTIFY` on [`CHANNEL`],
+//!   and each server's [`CrossProcessFeed`] `LISTEN`s there;
+//! - on a SQLite file every data change is also appended to the table
+//!   `change_log`, and each process's feed reads the rows other handles
+//!   appended whenever `PRAGMA data_version` moved (checked every [`POLL`]).
+//!
+//! Either way a handle skips its own changes (it announced them already), so
+//! a process's own writes never look like someone else's.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
+use sqlx::AnyPool;
 
-use crate::Db;
+use crate::{Backend, Db};
+
+/// How often a process on a SQLite file looks for changes other processes
+/// appended to the change log.
+pub const POLL: Duration = Duration::from_millis(250);
+
+/// How many rows of the SQLite change log are kept: far more than any
+/// process falls behind in one [`POLL`].
+const LOG_KEPT: i64 = 4096;
 
 /// The PostgreSQL notification channel of the change feed.
 pub const CHANNEL: &str = "lexpilot_changes";
@@ -57,11 +72,13 @@ impl DataChanges {
     }
 }
 
-/// The task that listens on [`CHANNEL`] for one [`Db`] handle (and its
-/// clones); it stops when dropped.
+/// The task that brings other processes' changes into one [`Db`] handle's
+/// feed (and its clones'), and the handle's origin id in the changes it
+/// sends them; it stops when dropped.
 #[derive(Debug)]
 pub(crate) struct CrossProcessFeed {
     origin: u64,
+    backend: Backend,
     task: tokio::task::JoinHandle<()>,
 }
 
@@ -82,7 +99,7 @@ impl CrossProcessFeed {
         changes: tokio::sync::broadcast::Sender<Change>,
         data_changes: Arc<Mutex<DataChanges>>,
     ) -> crate::Result<CrossProcessFeed> {
-        let origin = rand::random::<u64>();
+        let origin = new_origin();
         let mut listener = sqlx::postgres::PgListener::connect(url).await?;
         listener.listen(CHANNEL).await?;
         let task = tokio::spawn(async move {
@@ -110,8 +127,153 @@ impl CrossProcessFeed {
                 }
             }
         });
-        Ok(CrossProcessFeed { origin, task })
+        Ok(CrossProcessFeed {
+            origin,
+            backend: Backend::Postgres,
+            task,
+        })
     }
+
+    /// Starts reading the change log of the SQLite file `pool` is on: every
+    /// [`POLL`], when another connection committed since the last look
+    /// (`PRAGMA data_version`, on a connection of its own), the rows
+    /// appended since go, but this handle's own, to `changes`, counted in
+    /// `data_changes`. Rows that were pruned before they were read, or a
+    /// log that cannot be read, count as one change of unknown scope.
+    pub(crate) async fn poll(
+        pool: &AnyPool,
+        changes: tokio::sync::broadcast::Sender<Change>,
+        data_changes: Arc<Mutex<DataChanges>>,
+    ) -> crate::Result<CrossProcessFeed> {
+        let origin = new_origin();
+        let mut conn = pool.acquire().await?.detach();
+        let mut last: i64 = sqlx::query_scalar("SELECT COALESCE(MAX(seq), 0) FROM change_log")
+            .fetch_one(&mut conn)
+            .await?;
+        let task = tokio::spawn(async move {
+            let mut version = None;
+            let mut failing = false;
+            let mut tick = tokio::time::interval(POLL);
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                tick.tick().await;
+                let rows = match appended(&mut conn, &mut version, last).await {
+                    Ok(rows) => {
+                        failing = false;
+                        rows
+                    }
+                    Err(e) => {
+                        if !failing {
+                            tracing::warn!("other processes' changes cannot be read: {e}");
+                            DataChanges::count(&data_changes, None);
+                        }
+                        failing = true;
+                        continue;
+                    }
+                };
+                for (seq, from, text) in rows {
+                    if seq != last + 1 {
+                        DataChanges::count(&data_changes, None);
+                    }
+                    last = seq;
+                    if from == origin as i64 {
+                        continue;
+                    }
+                    match serde_json::from_str::<Change>(&text) {
+                        Ok(change) => {
+                            DataChanges::count(&data_changes, Some(&change));
+                            let _ = changes.send(change);
+                        }
+                        Err(_) => {
+                            tracing::warn!("an unreadable change in the log: {text}");
+                            DataChanges::count(&data_changes, None);
+                        }
+                    }
+                }
+            }
+        });
+        Ok(CrossProcessFeed {
+            origin,
+            backend: Backend::Sqlite,
+            task,
+        })
+    }
+
+    /// Passes `change`, committed through this handle, to the other
+    /// processes; a failure is logged, not returned (the change is
+    /// committed; other processes' pages catch up on their next change).
+    async fn send(&self, pool: &AnyPool, change: &Change) {
+        let sent = match self.backend {
+            Backend::Postgres => {
+                let envelope = Envelope {
+                    origin: self.origin,
+                    change: change.clone(),
+                };
+                let Ok(payload) = serde_json::to_string(&envelope) else {
+                    return;
+                };
+                sqlx::query("SELECT pg_notify($1, $2)")
+                    .bind(CHANNEL)
+                    .bind(payload)
+                    .execute(pool)
+                    .await
+                    .map(drop)
+            }
+            // A job's progress stays in the process that runs the job.
+            Backend::Sqlite if matches!(change, Change::JobProgress { .. }) => Ok(()),
+            Backend::Sqlite => append(pool, self.origin, change).await,
+        };
+        if let Err(e) = sent {
+            tracing::warn!("a change was not passed to the other processes: {e}");
+        }
+    }
+}
+
+/// A handle's origin id: random, and positive as a signed 64-bit integer
+/// (the change log's column).
+fn new_origin() -> u64 {
+    rand::random::<u64>() >> 1
+}
+
+/// The change log's rows after `last` (seq, origin, change), if another
+/// connection committed since `version` was read (which it updates).
+async fn appended(
+    conn: &mut sqlx::AnyConnection,
+    version: &mut Option<i64>,
+    last: i64,
+) -> sqlx::Result<Vec<(i64, i64, String)>> {
+    let now: i64 = sqlx::query_scalar("PRAGMA data_version")
+        .fetch_one(&mut *conn)
+        .await?;
+    if *version == Some(now) {
+        return Ok(Vec::new());
+    }
+    let rows =
+        sqlx::query_as("SELECT seq, origin, change FROM change_log WHERE seq > $1 ORDER BY seq")
+            .bind(last)
+            .fetch_all(&mut *conn)
+            .await?;
+    *version = Some(now);
+    Ok(rows)
+}
+
+/// Appends `change` to the SQLite change log as `origin`'s, now and then
+/// dropping the rows older than the newest [`LOG_KEPT`].
+async fn append(pool: &AnyPool, origin: u64, change: &Change) -> sqlx::Result<()> {
+    let text = serde_json::to_string(change).unwrap_or_default();
+    let seq: i64 =
+        sqlx::query_scalar("INSERT INTO change_log (origin, change) VALUES ($1, $2) RETURNING seq")
+            .bind(origin as i64)
+            .bind(text)
+            .fetch_one(pool)
+            .await?;
+    if seq % 256 == 0 {
+        sqlx::query("DELETE FROM change_log WHERE seq <= $1")
+            .bind(seq - LOG_KEPT)
+            .execute(pool)
+            .await?;
+    }
+    Ok(())
 }
 
 /// How many changes a slow subscriber may fall behind before it is told it lagged.
@@ -130,6 +292,8 @@ pub enum Change {
         /// The models of the stored runs.
         models: Vec<String>,
     },
+    /// A dataset version was imported (pages of its benchmark show it).
+    DatasetImported { dataset_id: i64, benchmark: String },
     /// A corrected case made a new dataset version.
     CaseCorrected { dataset_id: i64, case_id: String },
     /// A review item was created, assigned, labelled or adjudicated; 0 when a
@@ -154,6 +318,7 @@ impl Change {
     pub fn event_name(&self) -> &'static str {
         match self {
             Self::RunsStored { .. } => "runs",
+            Self::DatasetImported { .. } => "datasets",
             Self::CaseCorrected { .. } => "cases",
             Self::ReviewChanged { .. } => "review",
             Self::StatutesImported { .. } => "statutes",
@@ -163,12 +328,12 @@ impl Change {
     }
 
     /// The one benchmark whose pages show what this change touched, if it
-    /// is one benchmark's: stored runs and reference figures.
+    /// is one benchmark's: stored runs, a dataset version, reference figures.
     pub fn benchmark(&self) -> Option<&str> {
         match self {
-            Self::RunsStored { benchmark, .. } | Self::ReferenceImported { benchmark } => {
-                Some(benchmark)
-            }
+            Self::RunsStored { benchmark, .. }
+            | Self::DatasetImported { benchmark, .. }
+            | Self::ReferenceImported { benchmark } => Some(benchmark),
             _ => None,
         }
     }
@@ -187,38 +352,25 @@ impl Db {
         self.changes.subscribe()
     }
 
-    /// Announces a committed change, to this process's pages and, on
-    /// PostgreSQL, to every other server's. Having no subscriber is not an
-    /// error; nor is a notification that cannot be sent (it is logged: the
-    /// other servers' pages then catch up on their next change).
-    pub(crate) fn notify(&self, change: Change) {
+    /// Announces a committed change, to this process's pages and to every
+    /// other process's on the same database (returning once it is passed
+    /// on, so that a command that exits next has announced its changes).
+    /// Having no subscriber is not an error; nor is a change that cannot be
+    /// passed on (it is logged: the other processes' pages then catch up on
+    /// their next change).
+    pub(crate) async fn notify(&self, change: Change) {
         DataChanges::count(&self.data_changes, Some(&change));
         if let Some(feed) = &self.feed {
-            let envelope = Envelope {
-                origin: feed.origin,
-                change: change.clone(),
-            };
-            if let Ok(payload) = serde_json::to_string(&envelope) {
-                let pool = self.pool.clone();
-                tokio::spawn(async move {
-                    let sent = sqlx::query("SELECT pg_notify($1, $2)")
-                        .bind(CHANNEL)
-                        .bind(payload)
-                        .execute(&pool)
-                        .await;
-                    if let Err(e) = sent {
-                        tracing::warn!("a change was not sent to the other servers: {e}");
-                    }
-                });
-            }
+            feed.send(&self.pool, &change).await;
         }
         let _ = self.changes.send(change);
     }
 
     /// How many changes of the stored data (runs, cases, review; not a job's
-    /// progress) were committed through this handle and its clones. It goes
-    /// up before the writer returns, so a cache keyed on it is stale for
-    /// every request that comes after the write.
+    /// progress) were committed through this handle and its clones, or came
+    /// from other processes through the feed. It goes up before the writer
+    /// returns, so a cache keyed on it is stale for every request that
+    /// comes after the write.
     pub fn data_changes(&self) -> u64 {
         self.data_changes_for(None)
     }
@@ -270,23 +422,88 @@ mod tests {
     async fn a_benchmark_s_pages_count_its_changes_and_the_shared_ones_only() {
         let db = Db::open_in_memory().await.expect("db");
         assert_eq!(counts(&db), [0, 0, 0, 0]);
-        db.notify(runs("plawbench"));
+        db.notify(runs("plawbench")).await;
         assert_eq!(counts(&db), [0, 1, 0, 1]);
         db.notify(Change::ReferenceImported {
             benchmark: "lexpilot".to_owned(),
-        });
+        })
+        .await;
         assert_eq!(counts(&db), [1, 1, 0, 2]);
         // A review or a correction shows on every benchmark's pages.
-        db.notify(Change::ReviewChanged { item_id: 3 });
+        db.notify(Change::ReviewChanged { item_id: 3 }).await;
         assert_eq!(counts(&db), [2, 2, 1, 3]);
         // A job's progress is no change of the data pages show.
         db.notify(Change::JobProgress {
             job_id: 1,
             status: crate::jobs::JobStatus::Running,
-        });
+        })
+        .await;
         assert_eq!(counts(&db), [2, 2, 1, 3]);
-        db.notify(runs("dlawbench"));
-        db.notify(runs("dlawbench"));
+        db.notify(runs("dlawbench")).await;
+        db.notify(runs("dlawbench")).await;
         assert_eq!(counts(&db), [2, 2, 3, 5]);
+    }
+
+    /// Polls until `holds` of `db`'s counts, for at most two seconds.
+    async fn counts_when(db: &Db, holds: impl Fn([u64; 4]) -> bool) -> [u64; 4] {
+        let deadline = std::time::Instant::now() + Duration::from_secs(2);
+        loop {
+            let now = counts(db);
+            if holds(now) || std::time::Instant::now() > deadline {
+                return now;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
+    #[tokio::test]
+    async fn another_process_s_changes_arrive_scoped_and_a_process_s_own_do_not_come_back() {
+        let dir = tempfile::tempdir().expect("dir");
+        let file = dir.path().join("shared.db");
+        // Two handles on one file stand for two processes: each has its
+        // own pool, feed and origin.
+        let a = Db::open(&file).await.expect("a");
+        let b = Db::open(&file).await.expect("b");
+        let mut b_feed = b.subscribe();
+
+        a.notify(runs("plawbench")).await;
+        assert_eq!(counts(&a), [0, 1, 0, 1]);
+        let seen = counts_when(&b, |c| c != [0, 0, 0, 0]).await;
+        assert_eq!(
+            seen,
+            [0, 1, 0, 1],
+            "B counts A's PLawBench runs as PLawBench's"
+        );
+        assert_eq!(b_feed.recv().await.expect("event"), runs("plawbench"));
+
+        // Several polls later A has not counted its own change again: its
+        // LexPilot pages stay cached (before the change log, SQLite's
+        // data_version moved every page's epoch after any write).
+        tokio::time::sleep(POLL * 3).await;
+        assert_eq!(counts(&a), [0, 1, 0, 1]);
+        assert_eq!(counts(&b), [0, 1, 0, 1]);
+
+        // A change that concerns every benchmark, from B to A.
+        b.notify(Change::ReviewChanged { item_id: 7 }).await;
+        let seen = counts_when(&a, |c| c[3] == 2).await;
+        assert_eq!(seen, [1, 2, 1, 2]);
+        // A dataset of one benchmark is that benchmark's change.
+        crate::datasets::announce(&b, 1, engine::benchmark::Benchmark::Dlawbench).await;
+        let seen = counts_when(&a, |c| c[3] == 3).await;
+        assert_eq!(seen, [1, 2, 2, 3]);
+        tokio::time::sleep(POLL * 2).await;
+        assert_eq!(counts(&b), [1, 2, 2, 3], "B's own changes counted once");
+
+        // A job's progress stays in its process.
+        a.notify(Change::JobProgress {
+            job_id: 1,
+            status: crate::jobs::JobStatus::Running,
+        })
+        .await;
+        let rows: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM change_log")
+            .fetch_one(a.pool())
+            .await
+            .expect("count");
+        assert_eq!(rows, 3);
     }
 }

@@ -111,7 +111,7 @@ pub async fn store_probes(
         }
     }
     tx.commit().await?;
-    db.notify(Change::ReviewChanged { item_id: 0 });
+    db.notify(Change::ReviewChanged { item_id: 0 }).await;
     Ok(outcome)
 }
 
@@ -161,7 +161,7 @@ pub async fn store_study(
         .collect();
     let outcome = insert_items_on(&mut tx, dataset, new, by).await?;
     tx.commit().await?;
-    db.notify(Change::ReviewChanged { item_id: 0 });
+    db.notify(Change::ReviewChanged { item_id: 0 }).await;
     Ok(outcome)
 }
 

@@ -228,7 +228,7 @@ pub async fn create_job(
         .execute(&mut *tx)
         .await?;
     tx.commit().await?;
-    announce(db, id, JobStatus::Queued);
+    announce(db, id, JobStatus::Queued).await;
     self::job(db, id).await
 }
 
@@ -267,8 +267,8 @@ pub async fn unfinished_jobs(db: &Db, dataset_id: i64) -> Result<Vec<Job>> {
     .collect()
 }
 
-fn announce(db: &Db, job_id: i64, status: JobStatus) {
-    db.notify(Change::JobProgress { job_id, status });
+async fn announce(db: &Db, job_id: i64, status: JobStatus) {
+    db.notify(Change::JobProgress { job_id, status }).await;
 }
 
 /// Marks queued job `id` running, held by `lease`; `Conflict` if it is not
@@ -289,7 +289,7 @@ pub async fn mark_running(db: &Db, id: i64, lease: Lease<'_>) -> Result<()> {
     if done.rows_affected() == 0 {
         return Err(DbError::Conflict(format!("job {id} is not queued")));
     }
-    announce(db, id, JobStatus::Running);
+    announce(db, id, JobStatus::Running).await;
     Ok(())
 }
 
@@ -319,7 +319,7 @@ pub async fn claim_abandoned(db: &Db, lease: Lease<'_>, now: i64) -> Result<Opti
     .fetch_optional(db.pool())
     .await?;
     let Some(id) = id else { return Ok(None) };
-    announce(db, id, JobStatus::Running);
+    announce(db, id, JobStatus::Running).await;
     job(db, id).await.map(Some)
 }
 
@@ -392,7 +392,7 @@ pub async fn set_progress(db: &Db, id: i64, owner: &str, progress: &Progress) ->
     .execute(db.pool())
     .await?;
     if done.rows_affected() > 0 {
-        announce(db, id, JobStatus::Running);
+        announce(db, id, JobStatus::Running).await;
     }
     Ok(())
 }
@@ -453,7 +453,7 @@ pub async fn finish(db: &Db, id: i64, owner: Option<&str>, outcome: Outcome<'_>)
             "job {id} is not active on this server"
         )));
     }
-    announce(db, id, outcome.status);
+    announce(db, id, outcome.status).await;
     Ok(())
 }
 
@@ -479,7 +479,7 @@ pub async fn requeue(db: &Db, id: i64, lease: Lease<'_>) -> Result<Job> {
             current.status.as_str()
         )));
     }
-    announce(db, id, JobStatus::Queued);
+    announce(db, id, JobStatus::Queued).await;
     job(db, id).await
 }
 

@@ -171,11 +171,10 @@ pub struct Db {
     changes: tokio::sync::broadcast::Sender<events::Change>,
     /// How many changes of the data were announced ([`Db::data_changes`]).
     data_changes: Arc<std::sync::Mutex<events::DataChanges>>,
-    /// A file other processes may write to (not a private in-memory database).
-    shared: bool,
-    /// On PostgreSQL (only): the task that carries other servers' changes
-    /// into this handle's feed, and this handle's origin id in the changes
-    /// it sends them (stopped when the last clone of the handle goes).
+    /// The task that carries other processes' changes into this handle's
+    /// feed, and this handle's origin id in the changes it sends them
+    /// (stopped when the last clone of the handle goes); none for a private
+    /// in-memory database, which nothing else can write.
     feed: Option<Arc<events::CrossProcessFeed>>,
 }
 
@@ -232,6 +231,10 @@ impl Db {
                 events::CrossProcessFeed::listen(url, changes.clone(), Arc::clone(&data_changes))
                     .await?,
             )),
+            Backend::Sqlite if shared => Some(Arc::new(
+                events::CrossProcessFeed::poll(&pool, changes.clone(), Arc::clone(&data_changes))
+                    .await?,
+            )),
             Backend::Sqlite => None,
         };
         Ok(Db {
@@ -240,7 +243,6 @@ impl Db {
             cases: Arc::default(),
             changes,
             data_changes,
-            shared,
             feed,
         })
     }
@@ -274,19 +276,6 @@ impl Db {
         self.backend
     }
 
-    /// A probe of commits made by any other connection to the database file
-    /// (another process, such as the command line, or another pooled
-    /// connection), on a connection of its own; `None` for a private
-    /// in-memory database, which nothing else can write, and for now on
-    /// PostgreSQL.
-    pub async fn commit_probe(&self) -> Result<Option<CommitProbe>> {
-        if !self.shared || self.backend != Backend::Sqlite {
-            return Ok(None);
-        }
-        let conn = self.pool.acquire().await?.detach();
-        Ok(Some(CommitProbe { conn, last: None }))
-    }
-
     pub fn pool(&self) -> &AnyPool {
         &self.pool
     }
@@ -308,27 +297,6 @@ impl Db {
             }
             cache.push((key, cases));
         }
-    }
-}
-
-/// See [`Db::commit_probe`].
-#[derive(Debug)]
-pub struct CommitProbe {
-    conn: sqlx::AnyConnection,
-    last: Option<i64>,
-}
-
-impl CommitProbe {
-    /// Whether another connection committed since the last call (never on
-    /// the first). SQLite's `PRAGMA data_version` tells, reading only the
-    /// shared index of the write-ahead log.
-    pub async fn changed(&mut self) -> Result<bool> {
-        let version: i64 = sqlx::query_scalar("PRAGMA data_version")
-            .fetch_one(&mut self.conn)
-            .await?;
-        let changed = self.last.is_some_and(|last| last != version);
-        self.last = Some(version);
-        Ok(changed)
     }
 }
 

@@ -55,7 +55,8 @@ pub async fn import(
     tx.commit().await?;
     db.notify(crate::events::Change::ReferenceImported {
         benchmark: benchmark.as_str().to_owned(),
-    });
+    })
+    .await;
     Ok(Replaced {
         stored: rows.len(),
         replaced,

@@ -198,7 +198,8 @@ impl Saved {
         db.notify(crate::events::Change::CaseCorrected {
             dataset_id: self.dataset_id,
             case_id: self.case_id,
-        });
+        })
+        .await;
         Ok(CorrectionOutcome::Saved {
             revision: self.revision,
             dataset,

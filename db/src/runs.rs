@@ -295,7 +295,8 @@ pub async fn store_all(
             dataset_id,
             benchmark: runs[0].meta.benchmark.as_str().to_owned(),
             models: stored.iter().map(|r| r.model.clone()).collect(),
-        });
+        })
+        .await;
     }
     Ok(stored)
 }

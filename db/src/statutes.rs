@@ -199,7 +199,8 @@ pub async fn import(
     tx.commit().await?;
     db.notify(crate::events::Change::StatutesImported {
         import_id: stored.id,
-    });
+    })
+    .await;
     Ok(Imported::New(stored))
 }
 

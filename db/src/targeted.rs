@@ -120,7 +120,8 @@ pub async fn store_all(
             dataset_id,
             benchmark: engine::benchmark::Benchmark::Lexpilot.as_str().to_owned(),
             models: stored.iter().map(|r| r.model.clone()).collect(),
-        });
+        })
+        .await;
     }
     Ok(stored)
 }

@@ -156,13 +156,15 @@ async fn a_stored_run_changes_the_cached_leaderboard_at_once() {
 }
 
 #[tokio::test]
-async fn another_benchmark_s_runs_show_on_its_pages_at_once() {
-    // That LexPilot's cached pages stay is services::pages' test: here the
-    // database is a file, whose commits the cache also polls for.
+async fn another_benchmark_s_runs_show_on_its_pages_at_once_and_leave_the_others_cached() {
+    // On a database file, which other processes may write (their changes
+    // arrive through the change log, polled): the server's own write must
+    // not come back from the poll as someone else's and make every page cold.
     let app = TestApp::with_demo().await;
     let token = app.token("researcher", Role::Researcher).await;
     let overview = app.get("/").await;
     app.get("/plawbench/leaderboard").await;
+    let lexpilot = app.get("/leaderboard").await;
     let run = PLAW_DEMO_RUNS[0]
         .1
         .replacen("Sim-Frontier-3 (simulated)", "PLaw-Newcomer", 1);
@@ -175,6 +177,12 @@ async fn another_benchmark_s_runs_show_on_its_pages_at_once() {
     // The overview counts every benchmark's runs.
     let again = app.get("/").await;
     assert_ne!(etag(&again), etag(&overview), "the overview renders anew");
+    // Several polls later LexPilot's page is still the one kept before.
+    tokio::time::sleep(db::events::POLL * 3).await;
+    let renders = app.state_pages().kept();
+    let still = app.get("/leaderboard").await;
+    assert_eq!(etag(&still), etag(&lexpilot));
+    assert_eq!(app.state_pages().kept(), renders, "served from memory");
 }
 
 #[tokio::test]

@@ -8,23 +8,20 @@
 //!   file's, so a new build is a new address.
 //! - [`PageCache`]: rendered pages by URL, each with its gzip form and its
 //!   `ETag`, valid for one [epoch](PageCache::epoch) of its benchmark's
-//!   pages. The epoch goes up as this process commits a change such a page
-//!   shows (runs, reference figures, cases, review: counted by the store
-//!   before the writer returns; another benchmark's runs are not counted)
-//!   and when another connection committed to the database file (checked
-//!   every quarter second), so a stored run shows at once and a
-//!   command-line import within a quarter second. That check cannot tell
-//!   this process's own pooled connections from another process, so on a
-//!   SQLite file any write moves every page's epoch within a quarter
-//!   second; on PostgreSQL other servers' changes arrive scoped through
-//!   the change feed. Bounded in bytes; the oldest entries leave first.
+//!   pages. The epoch goes up as a change such a page shows is committed
+//!   (runs, datasets, reference figures, cases, review; another
+//!   benchmark's runs, datasets and figures are not counted): at once
+//!   when this process commits it (counted by the store before the writer
+//!   returns), and when another process's change reaches this one's feed
+//!   ([`db::events`]: within [`db::events::POLL`] on a SQLite file, by
+//!   `NOTIFY` on PostgreSQL). Bounded in bytes; the oldest entries leave
+//!   first.
 
 use std::collections::{HashMap, VecDeque};
 use std::io::Write;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use axum::body::Bytes;
 use db::Db;
@@ -147,9 +144,6 @@ impl CachedPage {
     }
 }
 
-/// How often the cache looks for commits other processes made.
-pub const OTHER_WRITERS_POLL: Duration = Duration::from_millis(250);
-
 /// The bytes of pages kept at most.
 pub const PAGE_CACHE_BYTES: usize = 64 * 1024 * 1024;
 
@@ -168,7 +162,7 @@ struct Entries {
 pub struct PageCache {
     /// The database whose changes make pages stale ([`Db::data_changes`]).
     db: Option<Db>,
-    /// Changes seen otherwise: by polling, or [`PageCache::invalidate`].
+    /// Calls of [`PageCache::invalidate`].
     seen: Arc<AtomicU64>,
     entries: Arc<Mutex<Entries>>,
     /// Renders under way, by key: one render per cold page.
@@ -253,40 +247,15 @@ impl PageCache {
             .unwrap_or_default()
     }
 
-    /// A cache whose epoch moves with the data of `db`: at once for every
-    /// change committed through `db` that pages show (not a job's progress:
-    /// a page shows a job's runs when they are stored), and within
-    /// [`OTHER_WRITERS_POLL`],
-    /// for as long as the cache is in use, for a commit another process made
-    /// to the same database file ([`Db::commit_probe`]: the command line
-    /// importing, storing or writing probes while the server runs). Needs a
-    /// Tokio runtime.
+    /// A cache whose epoch moves with the data of `db` ([`Db::data_changes_for`]):
+    /// with every change committed through `db` or reaching it from another
+    /// process that pages show (not a job's progress: a page shows a job's
+    /// runs when they are stored).
     pub fn following(db: &Db) -> PageCache {
-        let cache = PageCache {
+        PageCache {
             db: Some(db.clone()),
             ..PageCache::default()
-        };
-        let seen = Arc::downgrade(&cache.seen);
-        let db = db.clone();
-        tokio::spawn(async move {
-            let mut probe = match db.commit_probe().await {
-                Ok(Some(probe)) => probe,
-                Ok(None) => return,
-                Err(e) => {
-                    tracing::warn!("pages will not see other processes' writes: {e}");
-                    return;
-                }
-            };
-            let mut tick = tokio::time::interval(OTHER_WRITERS_POLL);
-            loop {
-                tick.tick().await;
-                let Some(seen) = seen.upgrade() else { break };
-                if probe.changed().await.unwrap_or(true) {
-                    seen.fetch_add(1, Ordering::AcqRel);
-                }
-            }
-        });
-        cache
+        }
     }
 }
 

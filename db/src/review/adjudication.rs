@@ -209,7 +209,7 @@ pub async fn adjudicate(
     )
     .await?;
     tx.commit().await?;
-    db.notify(Change::ReviewChanged { item_id: id });
+    db.notify(Change::ReviewChanged { item_id: id }).await;
     let correction = match saved {
         Some(saved) => Some(saved.announce(db).await?),
         None => None,

@@ -57,7 +57,7 @@ pub async fn assign(db: &Db, item_id: i64, names: &[String]) -> Result<usize> {
     let made = insert_assignments(&mut tx, chosen.iter().map(|u| (item_id, u.id))).await?;
     tx.commit().await?;
     if made > 0 {
-        db.notify(Change::ReviewChanged { item_id });
+        db.notify(Change::ReviewChanged { item_id }).await;
     }
     Ok(made)
 }
@@ -95,7 +95,7 @@ pub async fn auto_assign(db: &Db, dataset_name: &str, names: Option<&[String]>) 
     let made = insert_assignments(&mut tx, pairs.into_iter()).await?;
     tx.commit().await?;
     if made > 0 {
-        db.notify(Change::ReviewChanged { item_id: 0 });
+        db.notify(Change::ReviewChanged { item_id: 0 }).await;
     }
     Ok(made)
 }
@@ -219,7 +219,7 @@ pub async fn reassign(
     }
     tx.commit().await?;
     if moved > 0 {
-        db.notify(Change::ReviewChanged { item_id: 0 });
+        db.notify(Change::ReviewChanged { item_id: 0 }).await;
     }
     Ok(Reassigned {
         moved,

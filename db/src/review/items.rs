@@ -131,7 +131,7 @@ async fn insert_items(
     let outcome = insert_items_on(&mut tx, dataset, items, Some(created_by.id)).await?;
     tx.commit().await?;
     if outcome.created > 0 {
-        db.notify(Change::ReviewChanged { item_id: 0 });
+        db.notify(Change::ReviewChanged { item_id: 0 }).await;
     }
     Ok(outcome)
 }

@@ -55,7 +55,7 @@ pub async fn flag_unclear(db: &Db, id: i64, expert: &User, comment: &str) -> Res
             )),
         });
     }
-    db.notify(Change::ReviewChanged { item_id: id });
+    db.notify(Change::ReviewChanged { item_id: id }).await;
     Ok(())
 }
 
@@ -212,7 +212,7 @@ pub async fn submit(
         }
     }
     tx.commit().await?;
-    db.notify(Change::ReviewChanged { item_id: id });
+    db.notify(Change::ReviewChanged { item_id: id }).await;
     if let Some(saved) = saved {
         outcome.correction = Some(saved.announce(db).await?);
     }

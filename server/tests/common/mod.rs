@@ -228,7 +228,7 @@ impl TestApp {
     /// GET `uri` until `holds` of the response, for at most two seconds;
     /// the last response. For pages read after another process (the
     /// command line) wrote to the database: a cached reading page sees such
-    /// a write within [`services::pages::OTHER_WRITERS_POLL`].
+    /// a write within [`db::events::POLL`].
     pub async fn get_when(&self, uri: &str, holds: impl Fn(&TestResponse) -> bool) -> TestResponse {
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
         loop {
