@@ -15,6 +15,7 @@ use engine::accounts::Role;
 use leptos::server_fn::ServerFn;
 use serde_json::Value;
 
+use app::server_fns::dlawbench::{DlawCell, DlawSession};
 use app::server_fns::review::{
     AssignReviews, CreateReviewItems, GetReviewItem, LoadReviewDashboard, MyQueue, SubmitReview,
 };
@@ -145,13 +146,17 @@ async fn experts_name_the_simulated_style_blind_and_the_figures_are_per_style() 
     assert_eq!(ok::<AssignReviews>(&app, &admin, &[]).await, 16);
 
     // The gold, as stored (the experts never see it before submitting).
-    let stored: Vec<(i64, String, String)> = sqlx::query_as(
-        "SELECT id, judge_label, target FROM review_items WHERE kind = 'client_style' ORDER BY id",
+    let stored: Vec<(i64, String, String, String)> = sqlx::query_as(
+        "SELECT id, judge_label, target, case_id FROM review_items
+         WHERE kind = 'client_style' ORDER BY id",
     )
     .fetch_all(app.db.pool())
     .await
     .expect("items");
-    let gold: BTreeMap<i64, String> = stored.iter().map(|(id, g, _)| (*id, g.clone())).collect();
+    let gold: BTreeMap<i64, String> = stored
+        .iter()
+        .map(|(id, g, _, _)| (*id, g.clone()))
+        .collect();
     let mut per_style = BTreeMap::new();
     for g in gold.values() {
         *per_style.entry(g.as_str()).or_insert(0) += 1;
@@ -159,6 +164,76 @@ async fn experts_name_the_simulated_style_blind_and_the_figures_are_per_style() 
     assert_eq!(
         per_style.values().copied().collect::<Vec<_>>(),
         [2, 2, 2, 2]
+    );
+
+    // Until the review closes, the DLawBench drill-downs do not give a
+    // session's style away to anyone but admins: its style's cell does not
+    // list it, and its page is refused.
+    let (style, case) = (stored[0].1.as_str(), stored[0].3.as_str());
+    let cell = [("model", MODEL), ("metric", "inquiry"), ("style", style)];
+    let listed = |cell: &Value| -> Vec<(u64, String, u64)> {
+        cell["cell"]["runs"]
+            .as_array()
+            .expect("runs")
+            .iter()
+            .flat_map(|r| {
+                let run = r["run"].as_u64().expect("run");
+                r["sessions"]
+                    .as_array()
+                    .expect("sessions")
+                    .iter()
+                    .map(move |s| {
+                        let case = s["case_id"].as_str().expect("case").to_owned();
+                        (run, case, s["index"].as_u64().expect("index"))
+                    })
+            })
+            .collect()
+    };
+    let full = listed(&ok::<DlawCell>(&app, &admin, &cell).await);
+    let index = full
+        .iter()
+        .find(|(run, c, _)| *run == 1 && c == case)
+        .map(|(_, _, index)| index.to_string())
+        .expect("admins see the session in its style's cell");
+    let blind = ok::<DlawCell>(&app, &a, &cell).await;
+    let open_of_style: Vec<&str> = stored
+        .iter()
+        .filter(|(_, g, _, _)| g == style)
+        .map(|(_, _, _, c)| c.as_str())
+        .collect();
+    assert_eq!(open_of_style.len(), 2);
+    assert!(
+        listed(&blind)
+            .iter()
+            .all(|(run, c, _)| *run != 1 || !open_of_style.contains(&c.as_str())),
+        "{blind}"
+    );
+    assert_eq!(listed(&blind).len(), full.len() - 2);
+    assert_eq!(blind["cell"]["under_style_review"], 2);
+    let session = [("model", MODEL), ("run", "1"), ("index", index.as_str())];
+    let refused = call::<DlawSession>(&app, &a, &session).await;
+    assert_eq!(refused.status, StatusCode::FORBIDDEN, "{}", refused.body);
+    assert!(refused.body.contains("blind"), "{}", refused.body);
+    let page = app
+        .get_with_cookie(
+            &format!(
+                "/dlawbench/leaderboard/sessions?model={}&metric=inquiry&style={style}&lang=en",
+                MODEL
+                    .replace(' ', "%20")
+                    .replace('(', "%28")
+                    .replace(')', "%29")
+            ),
+            Some(&a),
+        )
+        .await;
+    assert!(
+        page.body.contains("data-testid=\"style-review-left-out\""),
+        "{}",
+        page.body
+    );
+    assert_eq!(
+        ok::<DlawSession>(&app, &admin, &session).await["detail"]["case_id"],
+        case
     );
 
     let queue = ok::<MyQueue>(&app, &a, &[]).await;

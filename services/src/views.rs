@@ -239,6 +239,27 @@ pub async fn hidden_sessions(
         }))
 }
 
+/// The (run, case, style) sessions of `model` whose client style is under
+/// blind review, kept from `viewer` (`None`: the viewer sees them, or there
+/// are none; [`db::review::open_client_styles`]).
+pub async fn styles_under_review(
+    db: &Db,
+    dataset_name: &str,
+    model: &str,
+    viewer: Option<&User>,
+) -> Result<Option<Vec<(u32, String, engine::dlawbench::dataset::Style)>>> {
+    use engine::dlawbench::dataset::Style;
+    if sees_open_review(viewer) {
+        return Ok(None);
+    }
+    let open: Vec<_> = db::review::open_client_styles(db, dataset_name, model)
+        .await?
+        .into_iter()
+        .filter_map(|(run, case, style)| Some((run, case, Style::parse(&style)?)))
+        .collect();
+    Ok((!open.is_empty()).then_some(open))
+}
+
 /// The sessions behind one DLawBench leaderboard cell of one entry.
 pub struct DlawCell {
     /// Every session of the cell, with the values under review kept back
@@ -296,6 +317,10 @@ pub async fn dlaw_cell(
     );
     if let Some(hidden) = hidden_sessions(&state.db, &dataset.name, model, viewer).await? {
         cell.hide_values(&hidden);
+    }
+    if let Some(under_review) = styles_under_review(&state.db, &dataset.name, model, viewer).await?
+    {
+        cell.leave_out(&under_review);
     }
     Ok(DlawCell {
         cell,

@@ -323,6 +323,23 @@ pub async fn dlaw_session(
         })?;
     let mut detail =
         engine::dlawbench::drilldown::session_detail(case, stored, index).ok_or_else(no_session)?;
+    let viewer = crate::ssr::current_user().await?;
+    let under_review =
+        services::views::styles_under_review(&state.db, &dataset.name, &model, viewer.as_ref())
+            .await
+            .map_err(fail)?
+            .unwrap_or_default();
+    if under_review
+        .iter()
+        .any(|(r, c, s)| *r == run && *c == detail.case_id && *s == detail.style)
+    {
+        return Err(fail(services::Error::Forbidden(match lang {
+            Lang::Zh => "专家正在盲评这次会话中模拟当事人的风格；评审结束后可查看。".to_owned(),
+            Lang::En => "Experts are naming this session's simulated client style blind; \
+                         it can be read once that review closes."
+                .to_owned(),
+        })));
+    }
     if let Some(hidden) = ssr::hidden_sessions(&state.db, &dataset.name, &model).await? {
         if hidden
             .iter()

@@ -455,6 +455,31 @@ pub async fn open_rubric_verdicts(
         .collect())
 }
 
+/// The sessions of `model` whose simulated client's style is open for
+/// review on the dataset `dataset_name` (made into client-style items, not
+/// final yet), as (run number, case id, style): what the DLawBench
+/// drill-downs keep from everyone but admins, so that an expert cannot look
+/// up the style of a session before naming it.
+pub async fn open_client_styles(
+    db: &Db,
+    dataset_name: &str,
+    model: &str,
+) -> Result<Vec<(u32, String, String)>> {
+    let rows: Vec<(i64, String, Option<String>)> = sqlx::query_as(
+        "SELECT run_number, case_id, judge_label FROM review_items
+         WHERE kind = 'client_style' AND final_label IS NULL
+           AND dataset_name = $1 AND model = $2",
+    )
+    .bind(dataset_name)
+    .bind(model)
+    .fetch_all(db.pool())
+    .await?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|(run, id, style)| Some((u32::try_from(run).ok()?, id, style?)))
+        .collect())
+}
+
 /// The judge verdicts of `model` on `task` that are open for review on the
 /// dataset `dataset_name` (made into review items, not final yet): what a
 /// drill-down keeps back from everyone but admins, so that an expert cannot

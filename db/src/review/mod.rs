@@ -90,8 +90,8 @@ pub use engine::review::{
 };
 pub use items::{
     create_case_check_items, create_client_style_items, create_judge_items, create_rubric_items,
-    create_seed_items, item_for_viewer, open_decisions, open_judge_verdicts, open_rubric_verdicts,
-    Created, ItemView, RubricSample, StyleSample,
+    create_seed_items, item_for_viewer, open_client_styles, open_decisions, open_judge_verdicts,
+    open_rubric_verdicts, Created, ItemView, RubricSample, StyleSample,
 };
 pub use labels::{flag_unclear, submit, Submitted, MAX_SECONDS, MAX_UNCLEAR_CHARS};
 

@@ -184,6 +184,15 @@ pub struct CellSessions {
     pub level: Level,
     /// One per run of the entry, in the order given.
     pub runs: Vec<RunCell>,
+    /// How many sessions are not listed because their client style is
+    /// under blind review ([`CellSessions::leave_out`]); written only when
+    /// there are some.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub under_style_review: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// The sessions of each of `runs` (one entry's) behind the cell of
@@ -267,6 +276,7 @@ pub fn cell_sessions(
         view,
         level: level.clone(),
         runs,
+        under_style_review: 0,
     }
 }
 
@@ -441,6 +451,24 @@ impl CellSessions {
             if any {
                 run.value = None;
             }
+        }
+    }
+
+    /// Leaves out of the listing the sessions `under_review` names (run,
+    /// case, style): those whose simulated client's style experts are
+    /// naming blind, which a listing would give away (a style's cell lists
+    /// exactly that style's sessions). The run values stay: they are the
+    /// cell's, and name no session.
+    pub fn leave_out(&mut self, under_review: &[(u32, String, Style)]) {
+        for run in &mut self.runs {
+            let number = run.run;
+            let before = run.sessions.len();
+            run.sessions.retain(|session| {
+                !under_review
+                    .iter()
+                    .any(|(r, c, s)| *r == number && *c == session.case_id && *s == session.style)
+            });
+            self.under_style_review += before - run.sessions.len();
         }
     }
 }

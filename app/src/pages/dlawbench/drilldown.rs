@@ -179,6 +179,15 @@ fn CellView(cell: DlawCellView) -> impl IntoView {
                 </tbody>
             </table>
         </div>
+        {(cell.under_style_review > 0).then(|| {
+            let n = cell.under_style_review;
+            view! {
+                <p class="info" data-testid="style-review-left-out">{match ui {
+                    Lang::Zh => format!("另有 {n} 个会话正由专家盲评模拟当事人的风格，评审结束前不列出（数值已计入）。"),
+                    Lang::En => format!("{n} more session(s) are not listed while experts name their simulated client's style blind (their values are counted)."),
+                }}</p>
+            }
+        })}
         <ExportLinks href=export_url(&here, "runs") lang=ui label=ui.t("导出各次运行的数值：", "Export the value per run: ") testid="export-runs" />
         <ExportLinks href=export_url(&here, "sessions") lang=ui label=ui.t("导出全部会话（每次运行每个会话一行）：", "Export every session (a row per run and session): ") testid="export-sessions" />
         {cell
