@@ -74,6 +74,18 @@ type Stored = (
     String,
 );
 
+/// How many reference rows of `benchmark` `origin` has.
+pub async fn count(db: &Db, benchmark: Benchmark, origin: &str) -> Result<usize> {
+    let n: i64 = sqlx::query_scalar(
+        "SELECT COUNT(*) FROM reference_rows WHERE benchmark = $1 AND origin = $2",
+    )
+    .bind(benchmark.as_str())
+    .bind(origin)
+    .fetch_one(db.pool())
+    .await?;
+    Ok(usize::try_from(n).unwrap_or_default())
+}
+
 /// `benchmark`'s reference rows with their origins: the published ones
 /// first, then each lab origin by name, each in its file's order.
 pub async fn rows(db: &Db, benchmark: Benchmark) -> Result<Vec<(ReferenceRow, String)>> {

@@ -10,7 +10,7 @@ use common::cli::{lexpilot, text, write};
 use common::process::{client, Server};
 
 const GOOD: &str = "model,family,view,column,value,source\n\
-                    Claude-Opus-5,closed,lca,overall,0.70,lab report 2026-11\n\
+                    Our-Lab-Model,closed,lca,overall,0.70,lab report 2026-11\n\
                     sim-gpt,closed,dcg,overall,0.61,lab report 2026-11\n";
 
 async fn count(server: &Server, filter: &str) -> i64 {
@@ -58,6 +58,16 @@ async fn the_api_imports_reference_rows_for_admins_only() {
     let admin = server.token("root");
     let researcher = server.token("rita");
     let q = "?benchmark=lexpilot&origin=lab-2026";
+    let board = || async {
+        let res = client()
+            .get(format!("{}/leaderboard?lang=en", server.origin()))
+            .send()
+            .await
+            .expect("the server answers");
+        res.text().await.expect("body")
+    };
+    // Read once, so that the page and the rows are cached before imports.
+    assert!(!board().await.contains("Our-Lab-Model"));
 
     let (status, body) = post(&server, None, q, GOOD.into()).await;
     assert_eq!(status, 401, "{body}");
@@ -82,6 +92,10 @@ async fn the_api_imports_reference_rows_for_admins_only() {
     assert_eq!(status, 201, "{body}");
     assert!(body.contains("\"replaced\":0"), "{body}");
     assert_eq!(count(&server, "origin = 'lab-2026'").await, 2);
+    assert!(
+        board().await.contains("Our-Lab-Model"),
+        "the new line shows"
+    );
 
     // An invalid file is refused whole: the stored rows stay.
     let bad = "model,family,view,column,value,source\n\
@@ -112,6 +126,10 @@ async fn the_api_imports_reference_rows_for_admins_only() {
     assert_eq!(status, 201, "{body}");
     assert!(body.contains("\"replaced\":2"), "{body}");
     assert_eq!(count(&server, "origin = 'lab-2026'").await, 1);
+    assert!(
+        !board().await.contains("Our-Lab-Model"),
+        "the old line is gone"
+    );
     assert_eq!(count(&server, "origin = 'published'").await, 190 + 240 + 18);
 
     // Bad parameters and bodies.

@@ -269,7 +269,13 @@ struct Caches {
     dlaw: Vec<Arc<DlawSnapshot>>,
     models: Vec<((Generation, String), Arc<ModelRuns>)>,
     slots: Slots,
+    /// Each benchmark's reference rows, at the count of its data changes
+    /// they were read at ([`ReadModels::reference`]).
+    reference: HashMap<engine::benchmark::Benchmark, (u64, Arc<ReferenceRows>)>,
 }
+
+/// A benchmark's reference rows with their origins (published first).
+pub type ReferenceRows = Vec<(engine::reference::ReferenceRow, String)>;
 
 /// (dataset version id, the model's generation there): what a model's
 /// stored runs are of.
@@ -325,6 +331,32 @@ impl ReadModels {
     fn with<T>(&self, f: impl FnOnce(&mut Caches) -> T) -> T {
         let mut caches = self.caches.lock().unwrap_or_else(|e| e.into_inner());
         f(&mut caches)
+    }
+
+    /// `benchmark`'s reference rows, read again only after a change of
+    /// that benchmark's data ([`Db::data_changes_for`]: an import of
+    /// reference figures is one, through this process or another), so a
+    /// leaderboard request does not read them each time.
+    pub async fn reference(
+        &self,
+        db: &Db,
+        benchmark: engine::benchmark::Benchmark,
+    ) -> Result<Arc<ReferenceRows>> {
+        // Counted before reading: a change meanwhile leaves an older key,
+        // and the next request reads again.
+        let at = db.data_changes_for(Some(benchmark.as_str()));
+        let kept = self.with(|c| {
+            c.reference
+                .get(&benchmark)
+                .filter(|(seen, _)| *seen == at)
+                .map(|(_, rows)| Arc::clone(rows))
+        });
+        if let Some(rows) = kept {
+            return Ok(rows);
+        }
+        let rows = Arc::new(db::reference::rows(db, benchmark).await?);
+        self.with(|c| c.reference.insert(benchmark, (at, Arc::clone(&rows))));
+        Ok(rows)
     }
 
     fn cached(&self, key: &Key) -> Option<Arc<Snapshot>> {

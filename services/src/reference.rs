@@ -83,11 +83,7 @@ pub async fn import(
     let rows = parse_reference(name, bytes, benchmark)
         .map_err(|e| Error::InvalidDataset(e.to_string()))?;
     let replaced = if check {
-        db::reference::rows(db, benchmark)
-            .await?
-            .iter()
-            .filter(|(_, o)| o == origin)
-            .count()
+        db::reference::count(db, benchmark, origin).await?
     } else {
         db::reference::import(db, benchmark, origin, by, &rows)
             .await?
@@ -112,12 +108,4 @@ pub async fn load_published(db: &Db) -> Result<usize, Error> {
             .rows;
     }
     Ok(n)
-}
-
-/// `benchmark`'s reference rows with their origins (published first).
-pub async fn rows(
-    db: &Db,
-    benchmark: Benchmark,
-) -> Result<Vec<(engine::reference::ReferenceRow, String)>, Error> {
-    Ok(db::reference::rows(db, benchmark).await?)
 }

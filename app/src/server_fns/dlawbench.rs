@@ -129,7 +129,9 @@ pub async fn dlaw_leaderboard(scores: Option<String>) -> Result<DlawBoard, Serve
         })
         .collect();
     let reference = {
-        let rows = services::reference::rows(&state.db, engine::benchmark::Benchmark::Dlawbench)
+        let rows = state
+            .read
+            .reference(&state.db, engine::benchmark::Benchmark::Dlawbench)
             .await
             .map_err(fail)?;
         std::iter::once(&main)

@@ -49,7 +49,9 @@ pub async fn get_leaderboard(
     let reference = {
         use engine::benchmark::Benchmark;
         use engine::lexpilot::leaderboard::reference_view;
-        let rows = services::reference::rows(&state.db, Benchmark::Lexpilot)
+        let rows = state
+            .read
+            .reference(&state.db, Benchmark::Lexpilot)
             .await
             .map_err(fail)?;
         let mut views: Vec<String> = keys.iter().map(|k| reference_view(&view, k)).collect();

@@ -98,7 +98,7 @@ pub async fn plaw_leaderboard(sort: Option<String>) -> Result<PlawBoard, ServerF
         .collect();
     let categories = category_table(doc, scored);
     let chart = chart(&categories);
-    let reference = reference_lines(&state.db, &table).await?;
+    let reference = reference_lines(&state, &table).await?;
     Ok(PlawBoard {
         reference,
         blind: blind_review(&state.db, &dataset, sight, snapshot.left_out).await?,
@@ -117,12 +117,14 @@ pub async fn plaw_leaderboard(sort: Option<String>) -> Result<PlawBoard, ServerF
 /// setting).
 #[cfg(feature = "ssr")]
 async fn reference_lines(
-    db: &db::Db,
+    state: &services::AppState,
     table: &engine::plawbench::leaderboard::Table,
 ) -> Result<Vec<engine::reference::ReferenceLine>, ServerFnError> {
     use engine::benchmark::Benchmark;
     use engine::plawbench::leaderboard::REFERENCE_VIEW;
-    let rows = services::reference::rows(db, Benchmark::Plawbench)
+    let rows = state
+        .read
+        .reference(&state.db, Benchmark::Plawbench)
         .await
         .map_err(crate::ssr::fail)?;
     let keys: Vec<String> = table.columns.iter().map(|c| c.key().to_owned()).collect();
