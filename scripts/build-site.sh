@@ -2,7 +2,9 @@
 # Builds the server binary and the hydrating wasm site into $TARGET/site, the
 # way cargo-leptos would: server, wasm lib, wasm-bindgen, wasm-opt, CSS, assets.
 #   scripts/build-site.sh            release server (what start.sh serves)
-#   scripts/build-site.sh --dev      debug server (shares artefacts with cargo test)
+#   scripts/build-site.sh --dev      debug server
+#   scripts/build-site.sh --no-server the site only (scripts/test.sh serves
+#                                     the server `cargo test` built)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,11 +26,11 @@ if [ "$(cat "$STAMP" 2>/dev/null)" != "$PWD" ]; then
   find engine db services pipeline app frontend server -name '*.rs' -exec touch {} +
 fi
 
-if [ "${1:-}" = "--dev" ]; then
-  cargo build -p server
-else
-  cargo build -p server --release
-fi
+case "${1:-}" in
+  --dev) cargo build -p server ;;
+  --no-server) ;;
+  *) cargo build -p server --release ;;
+esac
 
 cargo build -p frontend --lib --target wasm32-unknown-unknown --profile wasm-release
 rm -rf "$PKG"
