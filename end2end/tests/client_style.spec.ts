@@ -74,7 +74,8 @@ test('DLawBench client style: named blind, kept out of drill-downs while open, s
   const table = admin.getByTestId('client-style-table');
   await expect(table).toBeVisible();
   await expect(admin.getByTestId('client-style-paper')).toContainText('96.9%');
-  await expect(table.getByTestId('style-n')).toHaveText(['1', '1', '1', '1']);
+  // One segment per style, four overall.
+  await expect(table.getByTestId('style-n')).toHaveText(['1', '1', '1', '1', '4']);
   // Both experts gave the first choice everywhere: one style right of four.
   await expect(admin.getByTestId('client-style-confusion')).toBeVisible();
   await admin.screenshot({ path: 'test-results/client-style-agreement.png', fullPage: true });
