@@ -440,18 +440,32 @@ pub async fn open_rubric_verdicts(
     dataset_name: &str,
     model: &str,
 ) -> Result<Vec<(u32, String, Option<String>)>> {
-    let rows: Vec<(i64, String, Option<String>)> = sqlx::query_as(
-        "SELECT run_number, case_id, target FROM review_items
-         WHERE kind = 'rubric_verdict' AND final_label IS NULL
-           AND dataset_name = $1 AND model = $2",
-    )
+    open_items(db, "rubric_verdict", "target", dataset_name, model).await
+}
+
+/// The items of `kind` of `model` not final yet on the dataset
+/// `dataset_name`, as (run number, case or item id, `column`: one of the
+/// item's own columns, named by the caller).
+async fn open_items(
+    db: &Db,
+    kind: &str,
+    column: &'static str,
+    dataset_name: &str,
+    model: &str,
+) -> Result<Vec<(u32, String, Option<String>)>> {
+    let rows: Vec<(i64, String, Option<String>)> = sqlx::query_as(&format!(
+        "SELECT run_number, case_id, {column} FROM review_items
+         WHERE kind = $1 AND final_label IS NULL
+           AND dataset_name = $2 AND model = $3"
+    ))
+    .bind(kind)
     .bind(dataset_name)
     .bind(model)
     .fetch_all(db.pool())
     .await?;
     Ok(rows
         .into_iter()
-        .filter_map(|(run, id, target)| Some((u32::try_from(run).ok()?, id, target)))
+        .filter_map(|(run, id, value)| Some((u32::try_from(run).ok()?, id, value)))
         .collect())
 }
 
@@ -465,19 +479,13 @@ pub async fn open_client_styles(
     dataset_name: &str,
     model: &str,
 ) -> Result<Vec<(u32, String, String)>> {
-    let rows: Vec<(i64, String, Option<String>)> = sqlx::query_as(
-        "SELECT run_number, case_id, judge_label FROM review_items
-         WHERE kind = 'client_style' AND final_label IS NULL
-           AND dataset_name = $1 AND model = $2",
+    Ok(
+        open_items(db, "client_style", "judge_label", dataset_name, model)
+            .await?
+            .into_iter()
+            .filter_map(|(run, id, style)| Some((run, id, style?)))
+            .collect(),
     )
-    .bind(dataset_name)
-    .bind(model)
-    .fetch_all(db.pool())
-    .await?;
-    Ok(rows
-        .into_iter()
-        .filter_map(|(run, id, style)| Some((u32::try_from(run).ok()?, id, style?)))
-        .collect())
 }
 
 /// The judge verdicts of `model` on `task` that are open for review on the
